@@ -1,0 +1,99 @@
+// Command lbscope runs LBScope's core from the shell: allocate queues as a RocketMQ consumer
+// group would, and check the core against recorded Java vectors.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// command is one subcommand. run returns an exit status; usage errors are reported by the
+// caller as one line.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands = []command{
+	{"allocate", "which queues each consumer of a group gets, as the Java client computes it", runAllocate},
+	{"conform", "check the core against recorded Java vectors", runConform},
+}
+
+const topUsage = `lbscope — RocketMQ client load balancing, reproduced exactly
+
+Usage:
+  lbscope <command> [flags]
+
+Commands:
+%s
+Run 'lbscope <command> --help' for a command's flags and examples.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, topUsage, commandList())
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintf(stdout, topUsage, commandList())
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "lbscope: unknown command %q (commands: %s; see lbscope --help)\n", args[0], commandNames())
+	return 2
+}
+
+func commandList() string {
+	var b strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+	}
+	return b.String()
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseFlags parses a subcommand's flags. It prints help on -h (done, status 0), one line on
+// a flag error (done, status 2), and otherwise returns done = false.
+func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (done bool, status int) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return true, 0
+	case err != nil:
+		fmt.Fprintf(stderr, "lbscope %s: %v (see lbscope %s --help)\n", fs.Name(), err, fs.Name())
+		return true, 2
+	}
+	return false, 0
+}
+
+// fail prints one line for a user's mistake and returns status 2.
+func fail(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "lbscope %s: %v\n", cmd, err)
+	return 2
+}
