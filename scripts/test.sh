@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# test.sh: every test LBScope has, as CI runs it (.ci/run calls exactly this).
+#   scripts/test.sh
+# Installs Debian's chromium and nodejs first when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+scripts/ensure-tools.sh
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+step "go vet (linux and js/wasm)"
+go vet ./...
+GOOS=js GOARCH=wasm go vet ./...
+
+step "conformance: lbscope conform testdata/conformance"
+go run ./cmd/lbscope conform testdata/conformance
+
+step "core compiled to js/wasm, run under Node"
+GOOS=js GOARCH=wasm go test -count=1 -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
+
+step "agreement with rocketmq-client-go (scripts/peerbench)"
+(cd scripts/peerbench && go vet ./... && go test -count=1 ./...)
+
+step "go test ./..."
+go test -count=1 ./...
