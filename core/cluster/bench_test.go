@@ -1,0 +1,48 @@
+package cluster
+
+import (
+	"fmt"
+	"testing"
+)
+
+// hourConfig is the throughput case: 8 brokers × 16 queues, 64 consumers, 2000 msg/s.
+func benchConfig(brokers, queues, consumers, rate int) Config {
+	cfg := Config{Seed: 1, Producers: []ProducerConfig{{ID: "p1", Rate: rate}}}
+	for i := range brokers {
+		cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: fmt.Sprintf("broker-%c", 'a'+i), Queues: queues})
+	}
+	for i := range consumers {
+		cfg.Consumers = append(cfg.Consumers, ConsumerConfig{ID: fmt.Sprintf("c%d", i+1)})
+	}
+	return cfg
+}
+
+// BenchmarkHour runs one hour of virtual time; the x-realtime metric is how many times faster
+// than real time that was (target: at least 3600).
+func BenchmarkHour(b *testing.B) {
+	for b.Loop() {
+		c, err := New(benchConfig(8, 16, 64, 2000))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Advance(3600 * 1000)
+	}
+	b.ReportMetric(3600/(b.Elapsed().Seconds()/float64(b.N)), "x-realtime")
+}
+
+// BenchmarkFrame is one browser frame's step of the large preset (16 brokers × 16 queues, 64
+// consumers, 2000 msg/s) once it is running: 16 ms of virtual time at 1×, 1.6 s at 100×.
+func BenchmarkFrame(b *testing.B) {
+	for _, step := range []int64{16, 1600, 60000} {
+		b.Run(fmt.Sprintf("virtual=%dms", step), func(b *testing.B) {
+			c, err := New(benchConfig(16, 16, 64, 2000))
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Advance(120000)
+			for b.Loop() {
+				c.Advance(c.Now() + step)
+			}
+		})
+	}
+}

@@ -1,0 +1,247 @@
+package cluster
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/sim"
+)
+
+// broker is one master broker: its queues for the topic, the group's committed offsets, and
+// the group's entry in its ConsumerManager (spec §5.1).
+type broker struct {
+	idx       int
+	name      string
+	queues    int // read = write queue count of the topic
+	latencyMs int
+	down      bool
+	qs        []*brokerQueue // by queue id; never shrinks, so messages of removed queues stay counted
+	chans     map[int]*channel
+	rnd       *jrand.Random
+	sends     int64
+	failures  int64
+	pending   []pendingSend // sends on their way, in send order
+
+	// the producer's picks of the current step, per queue id
+	stepCount   []int64
+	stepTouched bool
+	stepAt      int64
+	stepLatency int64
+}
+
+// brokerQueue is one queue's log and the group's progress on it.
+type brokerQueue struct {
+	maxOffset int64
+	committed int64 // the offset stored for the group; -1: none (spec §3.9, last writer wins)
+	frontier  int64 // clustering: every offset below it was consumed at least once
+}
+
+// channel is the broker's side of one consumer process's connection.
+type channel struct {
+	consumer      int   // index in Cluster.consumers
+	registered    bool  // listed in the group's consumer table
+	lastHeartbeat int64 // the only liveness the expiry scan looks at (spec §5.1)
+	lastRead      int64 // last traffic from the client
+	lastWrite     int64 // last completed write to it (responses, held-pull answers, notifications)
+	idleScheduled bool
+}
+
+func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
+	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, chans: map[int]*channel{},
+		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepAt: -1}
+	c.brokers = append(c.brokers, b)
+	c.brokerBy[name] = b
+	c.setBrokerQueues(b, queues)
+	// Brokers tick independently: each scan runs at its own phase (spec §5.1).
+	phase := int64(b.rnd.NextIntn(int32(c.t.ScanInterval)))
+	c.events.Push(sim.Event{At: c.now + c.t.ScanInterval + phase, Kind: evScan, A: b.idx})
+	c.routeVersion++
+	return b
+}
+
+func (c *Cluster) setBrokerQueues(b *broker, n int) {
+	for len(b.qs) < n {
+		b.qs = append(b.qs, &brokerQueue{committed: -1})
+		b.stepCount = append(b.stepCount, 0)
+	}
+	b.queues = n
+	c.routeVersion++
+}
+
+// registeredIDs answers GET_CONSUMER_LIST_BY_GROUP: one client id per registered channel,
+// duplicates included (spec §5.3); nil when the group has no channel (SYSTEM_ERROR → null).
+func (c *Cluster) registeredIDs(b *broker) []string {
+	var ids []string
+	for _, inst := range b.channelOrder() {
+		if ch := b.chans[inst]; ch.registered {
+			ids = append(ids, c.consumers[inst].id)
+		}
+	}
+	return ids
+}
+
+// channelOrder is the broker's channels in a fixed order (process start order); Java's map
+// order is not part of the contract (spec §6.12).
+func (b *broker) channelOrder() []int {
+	keys := make([]int, 0, len(b.chans))
+	for k := range b.chans {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// channelFor returns the broker's channel for a consumer process, opening one if needed.
+func (c *Cluster) channelFor(b *broker, cs *consumer) *channel {
+	ch := b.chans[cs.idx]
+	if ch == nil {
+		ch = &channel{consumer: cs.idx}
+		b.chans[cs.idx] = ch
+	}
+	return ch
+}
+
+// traffic notes a request from the client and its answer.
+func (ch *channel) traffic(now int64) {
+	ch.lastRead = now
+	ch.lastWrite = now
+}
+
+// heartbeat is one HEART_BEAT from a consumer process reaching broker b (spec §5.1): a new
+// channel registers and fires CHANGE; a known one only refreshes its time.
+func (c *Cluster) heartbeat(b *broker, cs *consumer) {
+	ch := c.channelFor(b, cs)
+	ch.traffic(c.now)
+	ch.lastHeartbeat = c.now
+	if !ch.registered {
+		ch.registered = true
+		c.emitf(EventChange, cs.id, b.name, "%s registers %s (heartbeat); it notifies the group", b.name, cs.id)
+		c.change(b)
+		// The client sees a new connection become active: it wakes its rebalance (spec §3.1).
+		if !cs.partitioned {
+			c.notifyArrival(cs, c.now+c.t.NetworkRTT)
+		}
+	}
+}
+
+// unregister is UNREGISTER_CLIENT from a gracefully stopping consumer: CHANGE fires as long as
+// the group exists on the broker (spec §5.1).
+func (c *Cluster) unregister(b *broker, cs *consumer) {
+	ch := b.chans[cs.idx]
+	delete(b.chans, cs.idx)
+	if ch != nil || c.groupExists(b) {
+		c.emitf(EventChange, cs.id, b.name, "%s unregisters %s (graceful shutdown); it notifies the group", b.name, cs.id)
+		c.change(b)
+	}
+}
+
+func (c *Cluster) groupExists(b *broker) bool {
+	for _, ch := range b.chans {
+		if ch.registered {
+			return true
+		}
+	}
+	return false
+}
+
+// closeChannel is the channel-close path (a killed process's FIN/RST, an idle close): the
+// entry is removed and CHANGE fires when it was registered (spec §5.1).
+func (c *Cluster) closeChannel(b *broker, cs *consumer, why string) {
+	ch := b.chans[cs.idx]
+	if ch == nil {
+		return
+	}
+	delete(b.chans, cs.idx)
+	if ch.registered {
+		c.emitf(EventChange, cs.id, b.name, "%s drops %s (%s); it notifies the group", b.name, cs.id, why)
+		c.change(b)
+	}
+}
+
+// change is CHANGE on broker b: NOTIFY_CONSUMER_IDS_CHANGED to every channel of the group as
+// it is after the change, one-way; broadcasting groups are not notified (spec §5.1, §5.2).
+func (c *Cluster) change(b *broker) {
+	if c.model == Broadcasting {
+		return
+	}
+	for _, inst := range b.channelOrder() {
+		ch := b.chans[inst]
+		if !ch.registered {
+			continue
+		}
+		ch.lastWrite = c.now // the write completes into the socket even towards a vanished peer
+		cs := c.consumers[inst]
+		if cs.running() && !cs.partitioned {
+			c.notifyArrival(cs, c.now+c.t.NetworkRTT)
+		}
+	}
+}
+
+func (c *Cluster) notifyArrival(cs *consumer, at int64) {
+	c.events.Push(sim.Event{At: at, Kind: evNotify, A: cs.idx})
+}
+
+// scanExpired is the broker's 10 s housekeeping pass: a consumer whose last heartbeat is more
+// than channelExpiredTimeout old is removed, by design without CHANGE (spec §5.1).
+func (c *Cluster) scanExpired(b *broker) {
+	if b.down {
+		return
+	}
+	for _, inst := range b.channelOrder() {
+		ch := b.chans[inst]
+		if !ch.registered || c.now-ch.lastHeartbeat <= c.t.ChannelExpiredTimeout {
+			continue
+		}
+		cs := c.consumers[inst]
+		delete(b.chans, inst)
+		if c.t.ExpiryNotifies {
+			c.emitf(EventChange, cs.id, b.name, "%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.id, c.t.ChannelExpiredTimeout/1000)
+			c.change(b)
+		} else {
+			c.emitf(EventChange, cs.id, b.name, "%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.id, c.t.ChannelExpiredTimeout/1000)
+		}
+		c.noteOwnership()
+	}
+}
+
+// scheduleIdle arms the Netty all-idle check of a silent consumer's channel: it fires
+// idleTimeout after the later of its last read and last write (spec §5.1).
+func (c *Cluster) scheduleIdle(b *broker, cs *consumer) {
+	ch := b.chans[cs.idx]
+	if ch == nil || ch.idleScheduled {
+		return
+	}
+	ch.idleScheduled = true
+	c.events.Push(sim.Event{At: max(ch.lastRead, ch.lastWrite) + c.t.IdleTimeout, Kind: evIdle, A: b.idx, B: cs.idx})
+}
+
+func (c *Cluster) idleCheck(b *broker, cs *consumer) {
+	ch := b.chans[cs.idx]
+	if ch == nil || b.down {
+		return
+	}
+	ch.idleScheduled = false
+	if !cs.silent() {
+		return // traffic resumed: a live client never reaches the idle timeout
+	}
+	if deadline := max(ch.lastRead, ch.lastWrite) + c.t.IdleTimeout; deadline > c.now {
+		c.scheduleIdle(b, cs) // something was written since: the timer restarted
+		return
+	}
+	c.closeChannel(b, cs, "idle for 120 s")
+	c.noteOwnership()
+}
+
+// sendLatency is the time one send to b takes now: base, configured slowness and seeded
+// jitter.
+func (c *Cluster) sendLatency(b *broker) int64 {
+	l := c.t.BrokerBaseLatency + int64(b.latencyMs)
+	if c.t.BrokerJitter > 0 {
+		l += int64(b.rnd.NextIntn(int32(c.t.BrokerJitter + 1)))
+	}
+	return l
+}
+
+// clientIDsText lists ids for the log.
+func clientIDsText(ids []string) string { return strings.Join(ids, ", ") }

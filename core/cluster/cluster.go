@@ -1,0 +1,252 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/sim"
+)
+
+// Event kinds of the queue.
+const (
+	evFlow = iota
+	evRebalance
+	evHeartbeat
+	evRoute
+	evPersist
+	evNotify
+	evScan
+	evIdle
+	evProducerRoute
+)
+
+// maxLog bounds the event log kept for snapshots; observers see every event.
+const maxLog = 500
+
+// maxAnomalies bounds the closed anomaly intervals kept.
+const maxAnomalies = 10000
+
+// Cluster is the simulated world. It is not safe for concurrent use: drivers call Apply,
+// Advance and Snapshot from one goroutine.
+type Cluster struct {
+	cfg    Config
+	t      Timing
+	now    int64
+	events sim.Queue
+
+	topic, group string
+	strategy     allocate.Strategy
+	model        string
+	latencyFault bool
+	faultTable   fault.Table
+
+	brokers   []*broker
+	brokerBy  map[string]*broker
+	consumers []*consumer          // every process instance ever started, in start order
+	current   map[string]*consumer // the latest instance of each client id
+	producers []*producer
+
+	routeVersion      int // bumped whenever the name server's route for the topic changes
+	routeCache        []route.MessageQueue
+	routeCacheVersion int
+
+	metrics   Metrics
+	observer  func(Event)
+	log       []Event
+	anomalies []Anomaly            // closed intervals
+	open      map[openKey]*Anomaly // open intervals by queue
+	anomalyN  int                  // closed intervals dropped past maxAnomalies
+}
+
+type openKey = route.MessageQueue
+
+type routeKey = route.MessageQueue
+
+// New builds the cluster at time 0: brokers up and registered, consumers and producers
+// started. Configuration errors name the field.
+func New(cfg Config) (*Cluster, error) {
+	c := &Cluster{
+		cfg: cfg, t: cfg.Timing.withDefaults(),
+		topic: cfg.Topic, group: cfg.Group, model: cfg.MessageModel,
+		latencyFault: cfg.LatencyFault,
+		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
+		open: map[openKey]*Anomaly{},
+	}
+	if c.topic == "" {
+		c.topic = "TopicTest"
+	}
+	if c.group == "" {
+		c.group = "GroupTest"
+	}
+	if c.model == "" {
+		c.model = Clustering
+	}
+	if c.model != Clustering && c.model != Broadcasting {
+		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.model)
+	}
+	name := cfg.Strategy
+	if name == "" {
+		name = "AVG"
+	}
+	s, err := allocate.New(name, cfg.Params)
+	if err != nil {
+		return nil, fmt.Errorf("strategy: %w", err)
+	}
+	c.strategy = s
+	tableName := cfg.FaultTable
+	if tableName == "" {
+		tableName = fault.TableCurrent
+	}
+	if c.faultTable, err = fault.TableByName(tableName); err != nil {
+		return nil, fmt.Errorf("faultTable: %w", err)
+	}
+	if len(cfg.Brokers) == 0 {
+		return nil, fmt.Errorf("brokers: at least one broker is needed")
+	}
+	for _, bc := range cfg.Brokers {
+		if _, dup := c.brokerBy[bc.Name]; dup {
+			return nil, fmt.Errorf("brokers: %q appears twice", bc.Name)
+		}
+		c.addBroker(bc.Name, bc.Queues, bc.LatencyMs)
+	}
+	for _, cc := range cfg.Consumers {
+		if _, dup := c.current[cc.ID]; dup {
+			return nil, fmt.Errorf("consumers: %q appears twice", cc.ID)
+		}
+		if cc.ID == "" {
+			return nil, fmt.Errorf("consumers: a client id is empty")
+		}
+		c.startConsumer(cc.ID, cc.ConsumeRate)
+	}
+	for _, pc := range cfg.Producers {
+		c.startProducer(pc.ID, pc.Rate)
+	}
+	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})
+	return c, nil
+}
+
+// Now is the virtual time in milliseconds.
+func (c *Cluster) Now() int64 { return c.now }
+
+// SetObserver registers fn to be called, synchronously, for every event from now on.
+func (c *Cluster) SetObserver(fn func(Event)) { c.observer = fn }
+
+// Advance runs the simulation up to and including time to.
+func (c *Cluster) Advance(to int64) {
+	for {
+		at, ok := c.events.PeekAt()
+		if !ok || at > to {
+			break
+		}
+		e := c.events.Pop()
+		c.now = e.At
+		c.dispatch(e)
+	}
+	if to > c.now {
+		c.now = to
+	}
+}
+
+func (c *Cluster) dispatch(e sim.Event) {
+	switch e.Kind {
+	case evFlow:
+		c.flow()
+		c.events.Push(sim.Event{At: c.now + c.t.FlowStepMs, Kind: evFlow})
+	case evRebalance:
+		if cs := c.consumers[e.A]; cs.gen[genRebalance] == e.B {
+			c.rebalance(cs)
+		}
+	case evHeartbeat:
+		if cs := c.consumers[e.A]; cs.gen[genHeartbeat] == e.B {
+			c.heartbeatAll(cs)
+			c.schedule(cs, genHeartbeat, evHeartbeat, c.now+c.t.HeartbeatInterval)
+		}
+	case evRoute:
+		if cs := c.consumers[e.A]; cs.gen[genRoute] == e.B {
+			c.refreshConsumerRoute(cs)
+			c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
+		}
+	case evPersist:
+		if cs := c.consumers[e.A]; cs.gen[genPersist] == e.B {
+			c.persistAll(cs)
+			c.schedule(cs, genPersist, evPersist, c.now+c.t.PersistOffsetInterval)
+		}
+	case evNotify:
+		if cs := c.consumers[e.A]; cs.running() && !cs.partitioned {
+			c.wakeUp(cs)
+		}
+	case evScan:
+		c.scanExpired(c.brokers[e.A])
+		c.events.Push(sim.Event{At: c.now + c.t.ScanInterval, Kind: evScan, A: e.A})
+	case evIdle:
+		c.idleCheck(c.brokers[e.A], c.consumers[e.B])
+	case evProducerRoute:
+		p := c.producers[e.A]
+		c.refreshProducerRoute(p)
+		c.events.Push(sim.Event{At: c.now + c.t.PollNameServerInterval, Kind: evProducerRoute, A: e.A})
+	default:
+		panic(fmt.Sprintf("cluster: unknown event kind %d", e.Kind))
+	}
+}
+
+// emit records an event in the bounded log and tells the observer.
+func (c *Cluster) emit(e Event) {
+	e.T = c.now
+	if len(c.log) == maxLog {
+		copy(c.log, c.log[1:])
+		c.log = c.log[:maxLog-1]
+	}
+	c.log = append(c.log, e)
+	if c.observer != nil {
+		c.observer(e)
+	}
+}
+
+func (c *Cluster) emitf(kind, consumer, broker, format string, args ...any) {
+	c.emit(Event{Kind: kind, Consumer: consumer, Broker: broker, Text: fmt.Sprintf(format, args...)})
+}
+
+// Log returns a copy of the most recent events (at most 500), oldest first.
+func (c *Cluster) Log() []Event { return slices.Clone(c.log) }
+
+// clock formats virtual time as mm:ss or h:mm:ss for the event log.
+func clock(ms int64) string {
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%02d:%02d", s/60, s%60)
+}
+
+// liveBrokers returns the brokers registered at the name server (up), in Java string order of
+// their names: the order of the publish list (spec §1.3).
+func (c *Cluster) liveBrokers() []*broker {
+	var out []*broker
+	for _, b := range c.brokers {
+		if !b.down {
+			out = append(out, b)
+		}
+	}
+	slices.SortFunc(out, func(a, b *broker) int { return route.CompareJava(a.name, b.name) })
+	return out
+}
+
+// routeQueues is the topic's queue list in the name server's route: every queue of every
+// live broker, sorted in MessageQueue order. Publish and subscribe lists are the same here,
+// since read and write queue counts are equal and permissions are read-write.
+func (c *Cluster) routeQueues() []route.MessageQueue {
+	if c.routeCache != nil && c.routeCacheVersion == c.routeVersion {
+		return c.routeCache // shared, read-only
+	}
+	qs := []route.MessageQueue{}
+	for _, b := range c.liveBrokers() {
+		for id := range b.queues {
+			qs = append(qs, route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)})
+		}
+	}
+	c.routeCache, c.routeCacheVersion = qs, c.routeVersion
+	return qs
+}

@@ -1,0 +1,133 @@
+package cluster
+
+import (
+	"github.com/lbscope/lbscope/core/allocate"
+)
+
+// Message models.
+const (
+	Clustering   = "CLUSTERING"
+	Broadcasting = "BROADCASTING"
+)
+
+// Config is a cluster's initial state. Zero values take RocketMQ's defaults (see Defaults).
+type Config struct {
+	Seed         int64            `json:"seed"`
+	Topic        string           `json:"topic,omitempty"`
+	Group        string           `json:"group,omitempty"`
+	Brokers      []BrokerConfig   `json:"brokers"`
+	Consumers    []ConsumerConfig `json:"consumers,omitempty"`
+	Producers    []ProducerConfig `json:"producers,omitempty"`
+	Strategy     string           `json:"strategy,omitempty"`
+	Params       allocate.Params  `json:"params,omitempty"`
+	MessageModel string           `json:"messageModel,omitempty"`
+	LatencyFault bool             `json:"latencyFault,omitempty"`
+	FaultTable   string           `json:"faultTable,omitempty"` // "current" or "legacy-4x"
+	Timing       Timing           `json:"timing,omitempty"`
+}
+
+// BrokerConfig is one broker (a master; replicas are not modelled).
+type BrokerConfig struct {
+	Name      string `json:"name"`
+	Queues    int    `json:"queues"`              // read and write queues of the topic
+	LatencyMs int    `json:"latencyMs,omitempty"` // extra send latency ("slow broker")
+}
+
+// ConsumerConfig is one member of the group, started at time 0.
+type ConsumerConfig struct {
+	ID          string `json:"id"`                    // client id, any real format
+	ConsumeRate int    `json:"consumeRate,omitempty"` // messages per second it can consume; 0: Timing.ConsumeRate
+}
+
+// ProducerConfig is one producer sending at a steady rate from one thread.
+type ProducerConfig struct {
+	ID   string `json:"id"`
+	Rate int    `json:"rate"` // messages per second
+}
+
+// Timing holds every constant of spec §0 the simulation uses, in milliseconds unless named
+// otherwise. Zero fields take the defaults of DefaultTiming.
+type Timing struct {
+	RebalanceWaitInterval  int64 `json:"rebalanceWaitInterval,omitempty"`    // 20000: period while balanced
+	RebalanceMinInterval   int64 `json:"rebalanceMinInterval,omitempty"`     // 1000: retry while unbalanced, min spacing
+	PollNameServerInterval int64 `json:"pollNameServerInterval,omitempty"`   // 30000: route refresh
+	HeartbeatInterval      int64 `json:"heartbeatInterval,omitempty"`        // 30000 (first after 1000)
+	PersistOffsetInterval  int64 `json:"persistOffsetInterval,omitempty"`    // 5000 (first after 10000)
+	ChannelExpiredTimeout  int64 `json:"channelExpiredTimeout,omitempty"`    // 120000, from the last heartbeat
+	ScanInterval           int64 `json:"scanInterval,omitempty"`             // 10000: broker expiry scan
+	IdleTimeout            int64 `json:"idleTimeout,omitempty"`              // 120000: Netty all-idle close
+	PullFirstDelay         int64 `json:"pullFirstDelay,omitempty"`           // 500: first pull of a new queue
+	LongPollHold           int64 `json:"longPollHold,omitempty"`             // 15000: broker holds an empty pull
+	HoldCheckInterval      int64 `json:"holdCheckInterval,omitempty"`        // 5000: hold checker period
+	PullBatchSize          int   `json:"pullBatchSize,omitempty"`            // 32
+	PullThresholdForQueue  int   `json:"pullThresholdForQueue,omitempty"`    // 1000 cached messages
+	PullDelayOnException   int64 `json:"pullDelayOnException,omitempty"`     // 1000
+	PullTimeout            int64 `json:"pullTimeout,omitempty"`              // 30000: client timeout of a held pull
+	RPCTimeout             int64 `json:"rpcTimeout,omitempty"`               // 3000: consumer list, heartbeat
+	PullMaxIdleTime        int64 `json:"pullMaxIdleTime,omitempty"`          // 120000: process queue pull expiry
+	ConsumeThreads         int   `json:"consumeThreads,omitempty"`           // 20
+	ConsumeRate            int   `json:"consumeRate,omitempty"`              // 2000 messages/s per consumer
+	SendMsgTimeout         int64 `json:"sendMsgTimeout,omitempty"`           // 3000
+	RetryTimesWhenSendFail int   `json:"retryTimesWhenSendFailed,omitempty"` // 2
+	BrokerBaseLatency      int64 `json:"brokerBaseLatency,omitempty"`        // 2: a healthy broker's send latency
+	BrokerJitter           int64 `json:"brokerJitter,omitempty"`             // 3: seeded jitter added to it, 0..n
+	NetworkRTT             int64 `json:"networkRtt,omitempty"`               // 1: one client-broker round trip
+	FlowStepMs             int64 `json:"flowStepMs,omitempty"`               // 50: message-flow step
+	// ExpiryNotifies makes the expiry scan fire CHANGE, the race outcome of spec §5.1 (by
+	// design it does not).
+	ExpiryNotifies bool `json:"expiryNotifies,omitempty"`
+}
+
+// DefaultTiming is RocketMQ's defaults (spec §0) and the simulation's own step sizes.
+func DefaultTiming() Timing {
+	return Timing{
+		RebalanceWaitInterval: 20000, RebalanceMinInterval: 1000, PollNameServerInterval: 30000,
+		HeartbeatInterval: 30000, PersistOffsetInterval: 5000, ChannelExpiredTimeout: 120000,
+		ScanInterval: 10000, IdleTimeout: 120000, PullFirstDelay: 500, LongPollHold: 15000,
+		HoldCheckInterval: 5000, PullBatchSize: 32, PullThresholdForQueue: 1000,
+		PullDelayOnException: 1000, PullTimeout: 30000, RPCTimeout: 3000, PullMaxIdleTime: 120000,
+		ConsumeThreads: 20, ConsumeRate: 2000, SendMsgTimeout: 3000, RetryTimesWhenSendFail: 2,
+		BrokerBaseLatency: 2, BrokerJitter: 3, NetworkRTT: 1, FlowStepMs: 50,
+	}
+}
+
+// withDefaults fills zero fields from DefaultTiming.
+func (t Timing) withDefaults() Timing {
+	d := DefaultTiming()
+	fill := func(v *int64, def int64) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	fillInt := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	fill(&t.RebalanceWaitInterval, d.RebalanceWaitInterval)
+	fill(&t.RebalanceMinInterval, d.RebalanceMinInterval)
+	fill(&t.PollNameServerInterval, d.PollNameServerInterval)
+	fill(&t.HeartbeatInterval, d.HeartbeatInterval)
+	fill(&t.PersistOffsetInterval, d.PersistOffsetInterval)
+	fill(&t.ChannelExpiredTimeout, d.ChannelExpiredTimeout)
+	fill(&t.ScanInterval, d.ScanInterval)
+	fill(&t.IdleTimeout, d.IdleTimeout)
+	fill(&t.PullFirstDelay, d.PullFirstDelay)
+	fill(&t.LongPollHold, d.LongPollHold)
+	fill(&t.HoldCheckInterval, d.HoldCheckInterval)
+	fillInt(&t.PullBatchSize, d.PullBatchSize)
+	fillInt(&t.PullThresholdForQueue, d.PullThresholdForQueue)
+	fill(&t.PullDelayOnException, d.PullDelayOnException)
+	fill(&t.PullTimeout, d.PullTimeout)
+	fill(&t.RPCTimeout, d.RPCTimeout)
+	fill(&t.PullMaxIdleTime, d.PullMaxIdleTime)
+	fillInt(&t.ConsumeThreads, d.ConsumeThreads)
+	fillInt(&t.ConsumeRate, d.ConsumeRate)
+	fill(&t.SendMsgTimeout, d.SendMsgTimeout)
+	fillInt(&t.RetryTimesWhenSendFail, d.RetryTimesWhenSendFail)
+	fill(&t.BrokerBaseLatency, d.BrokerBaseLatency)
+	fill(&t.BrokerJitter, d.BrokerJitter)
+	fill(&t.NetworkRTT, d.NetworkRTT)
+	fill(&t.FlowStepMs, d.FlowStepMs)
+	return t
+}

@@ -1,0 +1,534 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/sim"
+)
+
+// Timers a consumer process owns; each has a generation so a stale scheduled event is ignored.
+const (
+	genRebalance = iota
+	genHeartbeat
+	genRoute
+	genPersist
+	genCount
+)
+
+// consumer is one consumer process (a client instance with one push consumer). A restart
+// starts a new process with the same client id; the old one stays in the list, dead.
+type consumer struct {
+	idx         int
+	id          string
+	rate        int // messages per second it can consume
+	created     int64
+	dead        bool // killed or stopped: the process is gone
+	killed      bool
+	partitioned bool // alive but cut off: no packet in or out, no connection closes
+	hung        bool // alive and heart-beating, listener stuck
+	rnd         *jrand.Random
+	gen         [genCount]int
+
+	// RebalanceService (spec §3.1)
+	lastEnd   int64 // end of the previous round (creation time before the first)
+	next      int64 // when the next round starts
+	roundEnd  int64
+	balanced  bool
+	mqSet     []route.MessageQueue // subscribe set from the last route refresh, sorted
+	routeOK   bool                 // a route has been fetched
+	brokers   []string             // brokers of the cached route, sorted
+	routeSeen int
+
+	pqs    map[route.MessageQueue]*processQueue
+	pqList []*processQueue // the values of pqs sorted by queue: iteration never depends on map order
+
+	consumed     int64
+	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
+	frontier     map[route.MessageQueue]int64 // broadcasting: this consumer's delivered prefix
+	local        map[route.MessageQueue]int64 // broadcasting: offsets kept in a local file
+}
+
+// processQueue is the consumer's state for one queue it pulls (spec §3.8).
+type processQueue struct {
+	mq           route.MessageQueue
+	b            *broker
+	bq           *brokerQueue
+	nextPull     int64 // next offset to fetch
+	consumedUpTo int64 // in-memory offset: every message below it finished (in-order consumption)
+	pullResumeAt int64 // the pull loop acts on this queue from then on
+	lastPull     int64 // lastPullTimestamp (spec §3.8)
+	heldUntil    int64 // >0: an empty pull is held by the broker until then
+	outstanding  bool  // a pull is on its way or held (matters once the consumer is cut off)
+}
+
+func (pq *processQueue) cached() int64 { return pq.nextPull - pq.consumedUpTo }
+
+// queues lists the queues of the process-queue table, sorted.
+func (cs *consumer) queues() []route.MessageQueue {
+	out := make([]route.MessageQueue, len(cs.pqList))
+	for i, pq := range cs.pqList {
+		out[i] = pq.mq
+	}
+	return out
+}
+
+func (cs *consumer) clearQueues() {
+	cs.pqs, cs.pqList = map[route.MessageQueue]*processQueue{}, nil
+}
+
+func (cs *consumer) running() bool { return !cs.dead }
+
+// silent is a process the brokers cannot hear from: cut off or gone without a close.
+func (cs *consumer) silent() bool { return cs.partitioned || cs.dead }
+
+func (c *Cluster) status(cs *consumer) string {
+	switch {
+	case cs.killed:
+		return StatusKilled
+	case cs.dead:
+		return StatusStopped
+	case cs.partitioned:
+		return StatusPartitioned
+	case cs.hung:
+		return StatusHung
+	case len(cs.pqList) == 0:
+		return StatusIdle
+	}
+	return StatusAlive
+}
+
+// startConsumer starts a consumer process at the current time (spec §3.1, §3.10, §5.4): it
+// fetches the route, heartbeats every broker (each registers it and notifies the group), then
+// wakes its own rebalance, whose first round cannot come before 1 s after creation.
+func (c *Cluster) startConsumer(id string, rate int) *consumer {
+	if rate <= 0 {
+		rate = c.t.ConsumeRate
+	}
+	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, created: c.now,
+		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
+		pqs: map[route.MessageQueue]*processQueue{}, lastEnd: c.now, roundEnd: c.now,
+		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
+	if prev := c.current[id]; prev != nil {
+		cs.local = prev.local // a broadcasting consumer's offsets live in a local file
+	}
+	c.consumers = append(c.consumers, cs)
+	c.current[id] = cs
+	c.refreshConsumerRoute(cs)
+	c.heartbeatAll(cs)
+	cs.next = c.now + c.t.RebalanceWaitInterval
+	c.schedule(cs, genRebalance, evRebalance, cs.next)
+	c.wakeUp(cs)
+	c.schedule(cs, genHeartbeat, evHeartbeat, c.now+1000)
+	c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
+	c.schedule(cs, genPersist, evPersist, c.now+10000)
+	return cs
+}
+
+func (c *Cluster) schedule(cs *consumer, timer, kind int, at int64) {
+	cs.gen[timer]++
+	c.events.Push(sim.Event{At: at, Kind: kind, A: cs.idx, B: cs.gen[timer]})
+}
+
+// wakeUp is rebalanceImmediately (spec §3.1): the next round starts at the wake-up, but never
+// earlier than minInterval after the previous round ended; wake-ups coalesce.
+func (c *Cluster) wakeUp(cs *consumer) {
+	if cs.dead {
+		return
+	}
+	at := max(c.now, cs.roundEnd+c.t.RebalanceMinInterval)
+	if at < cs.next {
+		cs.next = at
+		c.schedule(cs, genRebalance, evRebalance, at)
+	}
+}
+
+// rpc reports whether a request from cs reaches broker b, and what it costs: a round trip,
+// the timeout when the client is cut off, nothing more when the broker refuses the connection.
+func (c *Cluster) rpc(cs *consumer, b *broker, timeout int64) (ok bool, cost int64) {
+	switch {
+	case cs.partitioned:
+		return false, timeout
+	case b == nil || b.down:
+		return false, c.t.NetworkRTT
+	}
+	return true, c.t.NetworkRTT
+}
+
+// refreshConsumerRoute is the 30 s route poll: the subscribe set and the brokers of the topic
+// as the name server has them now (spec §1.3).
+func (c *Cluster) refreshConsumerRoute(cs *consumer) {
+	if cs.dead || cs.partitioned {
+		return
+	}
+	cs.mqSet = c.routeQueues()
+	cs.brokers = cs.brokers[:0]
+	for _, b := range c.liveBrokers() {
+		cs.brokers = append(cs.brokers, b.name)
+	}
+	cs.routeOK = true
+	cs.routeSeen = c.routeVersion
+}
+
+// heartbeatAll sends one heartbeat to every broker of the cached route (spec §3.10).
+func (c *Cluster) heartbeatAll(cs *consumer) int64 {
+	if cs.dead {
+		return 0
+	}
+	var cost int64
+	for _, name := range cs.brokers {
+		b := c.brokerBy[name]
+		ok, d := c.rpc(cs, b, c.t.RPCTimeout)
+		cost += d
+		if ok {
+			c.heartbeat(b, cs)
+		}
+	}
+	return cost
+}
+
+// persistAll is the 5 s offset timer: every queue in the table uploads its in-memory offset
+// (spec §3.9 way 1).
+func (c *Cluster) persistAll(cs *consumer) {
+	if cs.dead {
+		return
+	}
+	for _, pq := range cs.pqList {
+		c.uploadOffset(cs, pq)
+	}
+}
+
+// uploadOffset is one-way UPDATE_CONSUMER_OFFSET: the broker keeps the last value written,
+// whoever wrote it (spec §3.9).
+func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
+	if c.model == Broadcasting {
+		cs.local[pq.mq] = pq.consumedUpTo
+		return
+	}
+	b := c.brokerBy[pq.mq.BrokerName]
+	if ok, _ := c.rpc(cs, b, 0); ok {
+		b.qs[pq.mq.QueueID].committed = pq.consumedUpTo
+		c.channelFor(b, cs).lastRead = c.now
+	}
+}
+
+// rebalance is one round of RebalanceService for this process (spec §3.1–§3.4). Its effects
+// happen at its start; its end is pushed back by the synchronous RPCs it made.
+func (c *Cluster) rebalance(cs *consumer) {
+	if cs.dead {
+		return
+	}
+	c.metrics.Rounds++
+	start := c.now
+	var cost int64
+	balanced := true
+	before := cs.queues()
+
+	var target []route.MessageQueue
+	decided := false
+	if c.model == Broadcasting {
+		if cs.routeOK {
+			target, decided = cs.mqSet, true
+		}
+	} else {
+		// Ask one broker of the route, drawn at random each round, for the group (spec §3.3).
+		var cidAll []string
+		if len(cs.brokers) > 0 {
+			b := c.brokerBy[cs.brokers[cs.rnd.NextIntn(int32(len(cs.brokers)))]]
+			ok, d := c.rpc(cs, b, c.t.RPCTimeout)
+			cost += d
+			if ok {
+				cidAll = c.registeredIDs(b)
+				c.channelFor(b, cs).traffic(c.now)
+			}
+		}
+		if cs.routeOK && cidAll != nil {
+			// mqSet is kept in MessageQueue order, which is what RebalanceImpl's sort gives
+			// (spec §3.3 step 5); the client ids are sorted here, in Java String order.
+			mqAll := cs.mqSet
+			route.SortClientIDs(cidAll)
+			result, err := c.strategy.Allocate(c.group, cs.id, mqAll, cidAll)
+			if err != nil {
+				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
+				c.emitf(EventInfo, cs.id, "", "%s: %s threw %v; it keeps its queues and retries", cs.id, c.strategy.Name(), err)
+			} else {
+				target, decided = result, true
+			}
+		}
+	}
+	if decided {
+		changed, ok, d := c.updateProcessQueues(cs, target)
+		cost += d
+		balanced = balanced && ok
+		if changed {
+			cost += c.heartbeatAll(cs) // messageQueueChanged sends a heartbeat round (spec §3.7)
+		}
+	}
+	cs.balanced = balanced
+	cs.roundEnd = start + cost
+	cs.lastEnd = cs.roundEnd
+	wait := c.t.RebalanceWaitInterval
+	if !balanced {
+		wait = c.t.RebalanceMinInterval
+	}
+	cs.next = cs.roundEnd + wait
+	c.schedule(cs, genRebalance, evRebalance, cs.next)
+	if after := cs.queues(); !slices.Equal(before, after) {
+		c.metrics.Rebalances++
+		c.emit(Event{Kind: EventRebalance, Consumer: cs.id, Queues: shortNames(after),
+			Text: fmt.Sprintf("%s rebalances: %s", cs.id, describeSet(after))})
+		c.noteOwnership()
+	}
+}
+
+// updateProcessQueues is updateProcessQueueTableInRebalance (spec §3.4) for a concurrent push
+// consumer: drop what is no longer allocated (uploading its offset), drop and re-create
+// pull-expired queues, add the new ones from the broker's stored offset.
+func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue) (changed, balanced bool, cost int64) {
+	want := make(map[route.MessageQueue]bool, len(target))
+	for _, mq := range target {
+		want[mq] = true
+	}
+	for _, pq := range slices.Clone(cs.pqList) {
+		if !want[pq.mq] || c.now-pq.lastPull > c.t.PullMaxIdleTime {
+			c.dropQueue(cs, pq, true)
+			changed = true
+		}
+	}
+	balanced = true
+	sorted := slices.Clone(target)
+	route.SortQueues(sorted)
+	for i, mq := range sorted {
+		if i > 0 && sorted[i-1] == mq {
+			continue
+		}
+		if cs.pqs[mq] != nil {
+			continue
+		}
+		start, ok, d := c.computePullFromWhere(cs, mq)
+		cost += d
+		if !ok {
+			balanced = false // not added this round; retried in 1 s
+			continue
+		}
+		pq := &processQueue{mq: mq, nextPull: start, consumedUpTo: start, lastPull: c.now,
+			pullResumeAt: c.now + cost + c.t.PullFirstDelay}
+		pq.b = c.brokerBy[mq.BrokerName]
+		pq.bq = pq.b.qs[mq.QueueID]
+		cs.pqs[mq] = pq
+		cs.pqList = append(cs.pqList, pq)
+		changed = true
+	}
+	slices.SortFunc(cs.pqList, func(a, b *processQueue) int { return route.Compare(a.mq, b.mq) })
+	return changed, balanced, cost
+}
+
+// computePullFromWhere is the synchronous offset query for a newly assigned queue (spec §3.6):
+// the broker's stored offset; with none, the broker answers 0 for a young queue whose message 0
+// is still in memory, which every simulated queue is (CONSUME_FROM_LAST_OFFSET then starts at
+// the beginning).
+func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (int64, bool, int64) {
+	if c.model == Broadcasting {
+		return cs.local[mq], true, 0
+	}
+	b := c.brokerBy[mq.BrokerName]
+	ok, cost := c.rpc(cs, b, 5000)
+	if !ok || int(mq.QueueID) >= len(b.qs) {
+		return 0, false, cost
+	}
+	c.channelFor(b, cs).traffic(c.now)
+	if off := b.qs[mq.QueueID].committed; off >= 0 {
+		return off, true, cost
+	}
+	return 0, true, cost
+}
+
+// dropQueue removes a process queue. A concurrent consumer uploads its offset at once (spec
+// §3.5); listener calls already running finish but record nothing, so their messages come
+// again with the next owner (spec §3.9 case 1).
+func (c *Cluster) dropQueue(cs *consumer, pq *processQueue, upload bool) {
+	c.finishRunning(cs, pq)
+	if upload {
+		c.uploadOffset(cs, pq)
+	}
+	delete(cs.pqs, pq.mq)
+	cs.pqList = slices.DeleteFunc(cs.pqList, func(x *processQueue) bool { return x == pq })
+}
+
+// finishRunning delivers the messages whose listener calls are running at this instant: the
+// consumer's threads spread over its queues that have something cached. Their progress is not
+// recorded (the queue is dropped or the process is stopping).
+func (c *Cluster) finishRunning(cs *consumer, pq *processQueue) {
+	if cs.hung || cs.dead || pq.cached() == 0 {
+		return
+	}
+	busy := 0
+	for _, x := range cs.pqList {
+		if x.cached() > 0 {
+			busy++
+		}
+	}
+	perQueue := int64((c.t.ConsumeThreads + busy - 1) / max(busy, 1))
+	n := min(pq.cached(), perQueue)
+	c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+n)
+}
+
+// deliver accounts for messages [from, to) of mq handed to cs's listener: the first delivery
+// of a message counts as consumed, any further one as a duplicate.
+func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
+	if to <= from {
+		return
+	}
+	frontier := &pq.bq.frontier
+	if c.model == Broadcasting {
+		f := cs.frontier[pq.mq]
+		frontier = &f
+		defer func() { cs.frontier[pq.mq] = f }()
+	}
+	if from > *frontier {
+		// A successor started past a message nobody consumed: the one hand-over case of
+		// spec §3.9 that loses messages.
+		c.metrics.Lost += from - *frontier
+		*frontier = from
+	}
+	if dup := min(to, *frontier) - from; dup > 0 {
+		c.metrics.Duplicates += dup
+	}
+	if to > *frontier {
+		c.metrics.Consumed += to - *frontier
+		*frontier = to
+	}
+}
+
+// flowConsumer moves one step of messages for a consumer: its pulls, then its consumption.
+func (c *Cluster) flowConsumer(cs *consumer, step int64) {
+	if cs.dead {
+		return
+	}
+	for _, pq := range cs.pqList {
+		c.pull(cs, pq)
+	}
+	if cs.hung {
+		return
+	}
+	c.consume(cs, step)
+}
+
+// pull is the pull loop of one process queue within a step (spec §0 pull rows, §3.8, §3.9).
+func (c *Cluster) pull(cs *consumer, pq *processQueue) {
+	b, bq := pq.b, pq.bq
+	if cs.partitioned {
+		// A held pull still gets its answer, written into the void; nothing new reaches the broker.
+		if pq.outstanding && !b.down && (bq.maxOffset > pq.nextPull || c.now >= pq.heldUntil) {
+			pq.outstanding = false
+			if ch := b.chans[cs.idx]; ch != nil {
+				ch.lastWrite = c.now
+			}
+		}
+		if c.now >= pq.pullResumeAt {
+			pq.lastPull = c.now
+			pq.pullResumeAt = c.now + c.t.PullTimeout + c.t.PullDelayOnException
+		}
+		return
+	}
+	if c.now < pq.pullResumeAt {
+		return
+	}
+	pq.lastPull = c.now
+	if b.down {
+		pq.outstanding, pq.heldUntil = false, 0
+		pq.pullResumeAt = c.now + c.t.PullDelayOnException
+		return
+	}
+	if pq.cached() > int64(c.t.PullThresholdForQueue) {
+		pq.pullResumeAt = c.now + 50 // flow control: check again in 50 ms
+		return
+	}
+	ch := c.channelFor(b, cs)
+	if avail := bq.maxOffset - pq.nextPull; avail > 0 {
+		// Pulls leave back to back while messages flow; each carries the in-memory offset
+		// (spec §3.9 way 2), which the master stores.
+		n := min(avail, int64(c.t.PullThresholdForQueue+c.t.PullBatchSize)-pq.cached())
+		c.commitByPull(b, bq, pq)
+		pq.nextPull += n
+		pq.outstanding, pq.heldUntil = true, 0
+		ch.traffic(c.now)
+		return
+	}
+	if pq.heldUntil == 0 || c.now >= pq.heldUntil {
+		// A new empty pull is held by the broker: answered when a message comes, otherwise
+		// by the hold checker once the 15 s are over (spec §0 long polling).
+		if pq.heldUntil != 0 {
+			ch.lastWrite = c.now // the empty answer
+		}
+		c.commitByPull(b, bq, pq)
+		ch.lastRead = c.now
+		pq.outstanding = true
+		pq.heldUntil = c.holdAnswerTime(c.now)
+	}
+}
+
+func (c *Cluster) commitByPull(b *broker, bq *brokerQueue, pq *processQueue) {
+	if c.model == Clustering && pq.consumedUpTo > 0 {
+		bq.committed = pq.consumedUpTo
+	}
+}
+
+// holdAnswerTime is when the broker's hold checker (every holdCheckInterval) first finds a
+// pull that arrived at t older than the hold time: 15–20 s after it arrived.
+func (c *Cluster) holdAnswerTime(t int64) int64 {
+	due := t + c.t.LongPollHold
+	step := c.t.HoldCheckInterval
+	return (due + step - 1) / step * step
+}
+
+// consume spends one step of the consumer's capacity on its cached messages, sharing it evenly
+// over the queues that have some, in queue order.
+func (c *Cluster) consume(cs *consumer, step int64) {
+	budget := int64(cs.rate)*step + cs.budgetRemain
+	n := budget / 1000
+	cs.budgetRemain = budget % 1000
+	for n > 0 {
+		busy := int64(0)
+		for _, pq := range cs.pqList {
+			if pq.cached() > 0 {
+				busy++
+			}
+		}
+		if busy == 0 {
+			cs.budgetRemain = 0 // idle capacity is not saved up
+			return
+		}
+		share := max(n/busy, 1)
+		for _, pq := range cs.pqList {
+			k := min(pq.cached(), share, n)
+			if k <= 0 {
+				continue
+			}
+			c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+			pq.consumedUpTo += k
+			cs.consumed += k
+			n -= k
+			if n == 0 {
+				break
+			}
+		}
+	}
+}
+
+func shortNames(qs []route.MessageQueue) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.Short()
+	}
+	return out
+}
+
+func describeSet(qs []route.MessageQueue) string {
+	if len(qs) == 0 {
+		return "no queues"
+	}
+	return route.Compact(qs)
+}

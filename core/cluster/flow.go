@@ -1,0 +1,141 @@
+package cluster
+
+import (
+	"slices"
+
+	"github.com/lbscope/lbscope/core/route"
+)
+
+// flow is one message-flow step, in a fixed phase order: producers send, brokers store what
+// arrived, consumers pull and consume.
+func (c *Cluster) flow() {
+	for _, p := range c.producers {
+		c.flowProducer(p)
+	}
+	for _, b := range c.brokers {
+		c.arrivals(b)
+	}
+	for _, cs := range c.consumers {
+		c.flowConsumer(cs, c.t.FlowStepMs)
+	}
+}
+
+// noteOwnership compares who pulls each queue now with the open anomalies: a queue of a live
+// broker pulled by two consumers at once (overlap) or by none (orphan), spec §3.9. A consumer
+// that is cut off or gone does not pull, whatever it believes.
+func (c *Cluster) noteOwnership() {
+	if c.model == Broadcasting {
+		c.closeAllAnomalies()
+		return
+	}
+	owners := c.owners()
+	seen := map[route.MessageQueue]bool{}
+	for _, mq := range c.routeQueues() {
+		seen[mq] = true
+		who := owners[mq]
+		kind := ""
+		switch {
+		case len(who) == 0:
+			kind = "orphan"
+		case len(who) > 1:
+			kind = "overlap"
+		}
+		a := c.open[mq]
+		if a != nil && (a.Kind != kind || (kind == "overlap" && !slices.Equal(a.Owners, who))) {
+			c.closeAnomaly(mq, a)
+			a = nil
+		}
+		if a == nil && kind != "" {
+			a = &Anomaly{Kind: kind, Queue: mq.Short(), Owners: who, Start: c.now}
+			c.open[mq] = a
+			if kind == "overlap" {
+				c.emitf(EventAnomaly, "", mq.BrokerName, "%s is pulled by %s at once", mq.Short(), clientIDsText(who))
+			}
+		}
+	}
+	for _, mq := range c.openKeys() {
+		if !seen[mq] {
+			c.closeAnomaly(mq, c.open[mq])
+		}
+	}
+}
+
+// owners maps each queue to the consumers pulling it, in process order.
+func (c *Cluster) owners() map[route.MessageQueue][]string {
+	m := map[route.MessageQueue][]string{}
+	for _, cs := range c.consumers {
+		if cs.dead || cs.partitioned {
+			continue
+		}
+		for _, pq := range cs.pqList {
+			m[pq.mq] = append(m[pq.mq], cs.id)
+		}
+	}
+	return m
+}
+
+func (c *Cluster) openKeys() []route.MessageQueue {
+	keys := make([]route.MessageQueue, 0, len(c.open))
+	for k := range c.open {
+		keys = append(keys, k)
+	}
+	route.SortQueues(keys)
+	return keys
+}
+
+func (c *Cluster) closeAnomaly(mq route.MessageQueue, a *Anomaly) {
+	delete(c.open, mq)
+	if a.Start == c.now {
+		return // opened and closed within one instant: nobody saw it
+	}
+	a.End = c.now
+	if len(c.anomalies) < maxAnomalies {
+		c.anomalies = append(c.anomalies, *a)
+	} else {
+		c.anomalyN++
+	}
+}
+
+func (c *Cluster) closeAllAnomalies() {
+	for _, mq := range c.openKeys() {
+		c.closeAnomaly(mq, c.open[mq])
+	}
+}
+
+// Anomalies returns every overlap and orphan interval so far, closed and open, by start time.
+func (c *Cluster) Anomalies() []Anomaly {
+	out := slices.Clone(c.anomalies)
+	for _, mq := range c.openKeys() {
+		a := *c.open[mq]
+		a.Owners = slices.Clone(a.Owners)
+		out = append(out, a)
+	}
+	slices.SortStableFunc(out, func(a, b Anomaly) int {
+		switch {
+		case a.Start < b.Start:
+			return -1
+		case a.Start > b.Start:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Metrics returns the counts so far.
+func (c *Cluster) Metrics() Metrics {
+	m := c.metrics
+	m.SendsPerBroker = make(map[string]int64, len(c.brokers))
+	for _, b := range c.brokers {
+		m.SendsPerBroker[b.name] = b.sends
+	}
+	m.Backlog = 0
+	if c.model == Clustering {
+		for _, b := range c.brokers {
+			for _, q := range b.qs {
+				m.Backlog += q.maxOffset - q.frontier
+			}
+		}
+	}
+	return m
+}

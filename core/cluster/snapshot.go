@@ -1,0 +1,83 @@
+package cluster
+
+// Consumer statuses as a renderer shows them.
+const (
+	StatusAlive       = "alive"
+	StatusIdle        = "idle"        // alive, allocated no queue
+	StatusKilled      = "killed"      // process died; brokers dropped it at once
+	StatusPartitioned = "partitioned" // host vanished; brokers still list it until its channel goes
+	StatusStopped     = "stopped"     // shut down gracefully
+	StatusHung        = "hung"        // alive and heart-beating, not consuming
+)
+
+// Snapshot is a copy of everything a renderer or report needs at one instant. It shares no
+// memory with the live simulation.
+type Snapshot struct {
+	TimeMs       int64          `json:"timeMs"`
+	Seed         int64          `json:"seed"`
+	Topic        string         `json:"topic"`
+	Group        string         `json:"group"`
+	Strategy     string         `json:"strategy"`
+	MessageModel string         `json:"messageModel"`
+	LatencyFault bool           `json:"latencyFault"`
+	FaultTable   string         `json:"faultTable"`
+	Brokers      []BrokerView   `json:"brokers"`
+	Queues       []QueueView    `json:"queues"`
+	Consumers    []ConsumerView `json:"consumers"`
+	Producers    []ProducerView `json:"producers"`
+	Sends        []SendSample   `json:"sends"` // a bounded sample of messages on their way
+	Anomalies    []Anomaly      `json:"anomalies"`
+	Metrics      Metrics        `json:"metrics"`
+}
+
+// BrokerView is one broker.
+type BrokerView struct {
+	Name            string   `json:"name"`
+	Queues          int      `json:"queues"`
+	LatencyMs       int      `json:"latencyMs"` // configured extra latency
+	Down            bool     `json:"down"`
+	IsolatedUntilMs int64    `json:"isolatedUntilMs"` // producers avoid it until then (0: never isolated)
+	IsolatedForMs   int64    `json:"isolatedForMs"`   // the duration of the tier that caused the isolation
+	LastLatencyMs   int64    `json:"lastLatencyMs"`   // the latency the fault table recorded last
+	Sends           int64    `json:"sends"`
+	Failures        int64    `json:"failures"`
+	Consumers       []string `json:"consumers"` // client ids its consumer manager lists for the group
+}
+
+// QueueView is one queue of the topic.
+type QueueView struct {
+	Queue     string   `json:"queue"` // "broker-a:0"
+	Broker    string   `json:"broker"`
+	ID        int      `json:"id"`
+	MaxOffset int64    `json:"maxOffset"`
+	Committed int64    `json:"committed"` // the offset the broker stores for the group (-1: none)
+	Backlog   int64    `json:"backlog"`
+	Owners    []string `json:"owners"` // consumers holding a live process queue for it
+}
+
+// ConsumerView is one member of the group.
+type ConsumerView struct {
+	ID              string   `json:"id"`
+	Status          string   `json:"status"`
+	Queues          []string `json:"queues"` // its process queues, sorted
+	NextRebalanceMs int64    `json:"nextRebalanceMs"`
+	Consumed        int64    `json:"consumed"`
+	Cached          int      `json:"cached"`
+	ConsumeRate     int      `json:"consumeRate"`
+}
+
+// ProducerView is one producer.
+type ProducerView struct {
+	ID   string `json:"id"`
+	Rate int    `json:"rate"`
+	Sent int64  `json:"sent"`
+}
+
+// SendSample is a batch of messages travelling from a producer to a queue.
+type SendSample struct {
+	Producer string `json:"producer"`
+	Queue    string `json:"queue"`
+	Count    int    `json:"count"`
+	SentAt   int64  `json:"sentAt"`
+	ArriveAt int64  `json:"arriveAt"`
+}

@@ -1,0 +1,76 @@
+package cluster
+
+import "slices"
+
+// maxSendSamples bounds the in-flight sample a snapshot carries for animation.
+const maxSendSamples = 64
+
+// Snapshot copies the state a renderer needs at this instant.
+func (c *Cluster) Snapshot() Snapshot {
+	s := Snapshot{
+		TimeMs: c.now, Seed: c.cfg.Seed, Topic: c.topic, Group: c.group, Strategy: c.strategy.Name(),
+		MessageModel: c.model, LatencyFault: c.latencyFault, FaultTable: c.faultTable.Name(),
+		Metrics: c.Metrics(), Anomalies: []Anomaly{},
+	}
+	owners := c.owners()
+	for _, b := range c.brokers {
+		bv := BrokerView{Name: b.name, Queues: b.queues, LatencyMs: b.latencyMs, Down: b.down,
+			Sends: b.sends, Failures: b.failures, Consumers: orEmpty(c.registeredIDs(b))}
+		for _, p := range c.producers {
+			// The broker is as isolated as the producer that avoids it longest.
+			if it, ok := p.fs.FaultItem(b.name); ok && it.StartTimestamp > bv.IsolatedUntilMs {
+				bv.IsolatedUntilMs = it.StartTimestamp
+				bv.LastLatencyMs = it.CurrentLatency
+				bv.IsolatedForMs = p.isolatedFor[b.name]
+			}
+		}
+		s.Brokers = append(s.Brokers, bv)
+		for id := range b.queues {
+			q := b.qs[id]
+			mq := routeKey{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
+			s.Queues = append(s.Queues, QueueView{Queue: mq.Short(), Broker: b.name, ID: id,
+				MaxOffset: q.maxOffset, Committed: q.committed, Backlog: q.maxOffset - q.frontier,
+				Owners: orEmpty(slices.Clone(owners[mq]))})
+		}
+		for _, ps := range b.pending {
+			if len(s.Sends) == maxSendSamples {
+				break
+			}
+			s.Sends = append(s.Sends, SendSample{Producer: c.producers[ps.producer].id,
+				Queue: routeKey{BrokerName: b.name, QueueID: ps.queue}.Short(), Count: int(ps.count),
+				SentAt: ps.sentAt, ArriveAt: ps.arriveAt})
+		}
+	}
+	for _, cs := range c.consumers {
+		if c.current[cs.id] != cs {
+			continue
+		}
+		var cached int64
+		for _, pq := range cs.pqList {
+			cached += pq.cached()
+		}
+		next := cs.next
+		if cs.dead {
+			next = 0
+		}
+		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, Status: c.status(cs),
+			Queues: orEmpty(shortNames(cs.queues())), NextRebalanceMs: next, Consumed: cs.consumed,
+			Cached: int(cached), ConsumeRate: cs.rate})
+	}
+	for _, p := range c.producers {
+		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent})
+	}
+	for _, mq := range c.openKeys() {
+		a := *c.open[mq]
+		a.Owners = slices.Clone(a.Owners)
+		s.Anomalies = append(s.Anomalies, a)
+	}
+	return s
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
