@@ -34,6 +34,7 @@ type broker struct {
 type brokerQueue struct {
 	maxOffset int64
 	committed int64 // the offset stored for the group; -1: none (spec §3.9, last writer wins)
+	writer    int   // the process that wrote committed (-1: none)
 	frontier  int64 // clustering: every offset below it was consumed at least once
 }
 
@@ -62,7 +63,7 @@ func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
 
 func (c *Cluster) setBrokerQueues(b *broker, n int) {
 	for len(b.qs) < n {
-		b.qs = append(b.qs, &brokerQueue{committed: -1})
+		b.qs = append(b.qs, &brokerQueue{committed: -1, writer: -1})
 		b.stepCount = append(b.stepCount, 0)
 	}
 	b.queues = n

@@ -210,6 +210,7 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	b := c.brokerBy[pq.mq.BrokerName]
 	if ok, _ := c.rpc(cs, b, 0); ok {
 		b.qs[pq.mq.QueueID].committed = pq.consumedUpTo
+		b.qs[pq.mq.QueueID].writer = cs.idx
 		c.channelFor(b, cs).lastRead = c.now
 	}
 }
@@ -451,7 +452,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		// Pulls leave back to back while messages flow; each carries the in-memory offset
 		// (spec §3.9 way 2), which the master stores.
 		n := min(avail, int64(c.t.PullThresholdForQueue+c.t.PullBatchSize)-pq.cached())
-		c.commitByPull(b, bq, pq)
+		c.commitByPull(cs, bq, pq)
 		pq.nextPull += n
 		pq.outstanding, pq.heldUntil = true, 0
 		ch.traffic(c.now)
@@ -463,16 +464,16 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		if pq.heldUntil != 0 {
 			ch.lastWrite = c.now // the empty answer
 		}
-		c.commitByPull(b, bq, pq)
+		c.commitByPull(cs, bq, pq)
 		ch.lastRead = c.now
 		pq.outstanding = true
 		pq.heldUntil = c.holdAnswerTime(c.now)
 	}
 }
 
-func (c *Cluster) commitByPull(b *broker, bq *brokerQueue, pq *processQueue) {
+func (c *Cluster) commitByPull(cs *consumer, bq *brokerQueue, pq *processQueue) {
 	if c.model == Clustering && pq.consumedUpTo > 0 {
-		bq.committed = pq.consumedUpTo
+		bq.committed, bq.writer = pq.consumedUpTo, cs.idx
 	}
 }
 

@@ -1,0 +1,324 @@
+package scenario
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/fault"
+)
+
+// Flags are the command line's description of a run. Zero values take the defaults noted,
+// which are the "default" preset's shape, so that a run built from flags always has traffic.
+type Flags struct {
+	Topic, Group    string   // "": TopicTest, GroupTest
+	Brokers         int      // 0: 4; named broker-a, broker-b, … (see BrokerNames)
+	QueuesPerBroker int      // 0: 8
+	Consumers       int      // 0: 4; named c1 … cN; ignored when ConsumerIDs is set
+	ConsumerIDs     []string // client ids in any real format, e.g. 10.0.0.1@4012
+	Producers       int      // 0: 1; named p1 … pN
+	Rate            int      // messages per second of each producer; 0: 200 (a run without traffic: --at 0s:setProducerRate:0)
+	Strategy        string   // "": AVG
+	Params          allocate.Params
+	MessageModel    string // "": CLUSTERING
+	LatencyFault    bool
+	FaultTable      string // "": current
+	Seed            int64  // used as given (0 is a seed like any other)
+	Until           Duration
+	At              []string // timeline steps in the form ParseAt reads
+}
+
+// Defaults of Flags.
+const (
+	DefaultBrokers         = 4
+	DefaultQueuesPerBroker = 8
+	DefaultConsumers       = 4
+	DefaultProducers       = 1
+	DefaultRate            = 200
+)
+
+// FromFlags builds and validates a scenario from command-line values. Steps given with At may
+// come in any order: they are sorted by time, keeping the given order for equal times.
+func FromFlags(f Flags) (Scenario, error) {
+	orDefault := func(v, def int) int {
+		if v == 0 {
+			return def
+		}
+		return v
+	}
+	brokers := orDefault(f.Brokers, DefaultBrokers)
+	queues := orDefault(f.QueuesPerBroker, DefaultQueuesPerBroker)
+	consumers := orDefault(f.Consumers, DefaultConsumers)
+	producers := orDefault(f.Producers, DefaultProducers)
+	rate := orDefault(f.Rate, DefaultRate)
+	// Counts are checked before anything is allocated for them.
+	for _, c := range []struct {
+		name   string
+		v, max int
+	}{
+		{"brokers", brokers, MaxBrokers},
+		{"queuesPerBroker", queues, MaxQueues},
+		{"consumers", consumers, MaxConsumers},
+		{"producers", producers, MaxProducers},
+		{"rate", rate, MaxRate},
+	} {
+		if err := checkRange(c.name, c.v, 0, c.max); err != nil {
+			return Scenario{}, err
+		}
+	}
+	if len(f.ConsumerIDs) > MaxConsumers {
+		return Scenario{}, fmt.Errorf("consumers: %d client ids; the limit is %d", len(f.ConsumerIDs), MaxConsumers)
+	}
+	if len(f.At) > MaxSteps {
+		return Scenario{}, fmt.Errorf("timeline: %d steps; the limit is %d", len(f.At), MaxSteps)
+	}
+
+	ids := f.ConsumerIDs
+	if len(ids) == 0 {
+		ids = consumerIDs(consumers)
+	}
+	topic, group := f.Topic, f.Group
+	if topic == "" {
+		topic = DefaultTopic
+	}
+	if group == "" {
+		group = DefaultGroup
+	}
+	strategy := f.Strategy
+	if strategy == "" {
+		strategy = "AVG"
+	}
+	s := Scenario{
+		Version: Version,
+		Title:   "From the command line",
+		Config: cluster.Config{
+			Seed:         f.Seed,
+			Topic:        topic,
+			Group:        group,
+			Brokers:      brokerConfigs(brokers, queues),
+			Consumers:    consumerConfigs(ids),
+			Producers:    make([]cluster.ProducerConfig, producers),
+			Strategy:     strategy,
+			Params:       f.Params,
+			MessageModel: f.MessageModel,
+			LatencyFault: f.LatencyFault,
+			FaultTable:   f.FaultTable,
+		},
+		Until: f.Until,
+	}
+	for i := range s.Producers {
+		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate}
+	}
+	if s.Until == 0 {
+		s.Until = DefaultUntil
+	}
+	for _, at := range f.At {
+		st, err := ParseAt(at)
+		if err != nil {
+			return Scenario{}, err
+		}
+		s.Timeline = append(s.Timeline, st)
+	}
+	slices.SortStableFunc(s.Timeline, func(a, b Step) int { return cmp.Compare(a.At, b.At) })
+	if err := s.Validate(); err != nil {
+		return Scenario{}, err
+	}
+	return s, nil
+}
+
+// ParseAt reads one timeline step in the command line's form TIME:TYPE[:ARG…], the arguments
+// in cluster.CommandTypes order:
+//
+//	60s:killConsumer:c1
+//	30s:slowBroker:broker-a:2000
+//	2m:setStrategy:CONSISTENT_HASH
+//	10s:setLatencyFault:on          (on, off, true or false)
+//	0s:setQueues:broker-a:8
+//	45s:addConsumer:c9[:500]        (optional consume rate)
+//	1m:setProducerRate:500[:p1]     (optional producer id; all producers without it)
+//
+// A client id may itself contain ':' (the pieces are joined back into it); when such an id
+// ends in a number, addConsumer needs its consume rate written out, or the number is taken
+// for the rate.
+func ParseAt(s string) (Step, error) {
+	fail := func(format string, a ...any) (Step, error) {
+		return Step{}, fmt.Errorf("--at %q: %s", s, fmt.Sprintf(format, a...))
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 {
+		return fail("want TIME:COMMAND[:ARGUMENT…], e.g. 60s:killConsumer:c1")
+	}
+	at, err := ParseDuration(parts[0])
+	if err != nil {
+		return fail("time: %v", err)
+	}
+	typ := parts[1]
+	args, ok := cluster.CommandTypes[typ]
+	if !ok {
+		if typ == "" {
+			return fail("command missing; want one of %s", strings.Join(CommandNames(), ", "))
+		}
+		return Step{}, fmt.Errorf("--at %q: %v", s, unknownCommand("command", typ))
+	}
+	example := exampleAt(parts[0], typ)
+	vals := parts[2:]
+	nReq := 0
+	for _, a := range args {
+		if !strings.HasSuffix(a, "?") {
+			nReq++
+		}
+	}
+	if len(vals) < nReq {
+		return fail("%s: %s", needs(typ), example)
+	}
+	if extra := len(vals) - len(args); extra > 0 || (extra == 0 && len(args) > nReq) {
+		vals = joinClientID(typ, args, vals, nReq)
+	}
+	if len(vals) > len(args) {
+		return fail("%s takes %s; got %d: %s", typ, count(len(args), "argument"), len(vals), example)
+	}
+	c := cluster.Command{Type: typ}
+	for i, v := range vals {
+		name := strings.TrimSuffix(args[i], "?")
+		if err := setArg(&c, name, v); err != nil {
+			return fail("%v: %s", err, example)
+		}
+	}
+	if err := validateCommand("", c); err != nil {
+		return fail("%v", err)
+	}
+	return Step{At: at, Command: c}, nil
+}
+
+// joinClientID puts back together a client id that contained ':'. Only a consumer's id can
+// (spec §1.2 client ids; an IPv6 address); it sits first among the arguments, so it takes the
+// pieces the arguments after it leave over. An optional trailing argument is recognised only
+// when its piece is a number.
+func joinClientID(typ string, args, vals []string, nReq int) []string {
+	if typ == "setProducerRate" || len(args) == 0 || args[0] != "id" {
+		return vals
+	}
+	after := len(args) - 1
+	if len(args) > nReq { // an optional argument after the id
+		if _, err := strconv.Atoi(vals[len(vals)-1]); err != nil || len(vals) < 2 {
+			after--
+		}
+	}
+	keep := len(vals) - after
+	id := strings.Join(vals[:keep], ":")
+	return append([]string{id}, vals[keep:]...)
+}
+
+// setArg sets the argument called name (its JSON name in cluster.Command) from text.
+func setArg(c *cluster.Command, name, text string) error {
+	i, ok := commandFields[name]
+	if !ok {
+		return fmt.Errorf("%s cannot be given on the command line", name)
+	}
+	f := reflect.ValueOf(c).Elem().Field(i)
+	switch {
+	case f.Kind() == reflect.String:
+		if text == "" {
+			return fmt.Errorf("%s is empty", name)
+		}
+		f.SetString(text)
+	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Int:
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			return fmt.Errorf("%s %q is not a whole number", name, text)
+		}
+		f.Set(reflect.New(f.Type().Elem()))
+		f.Elem().SetInt(int64(n))
+	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Bool:
+		var b bool
+		switch strings.ToLower(text) {
+		case "on", "true":
+			b = true
+		case "off", "false":
+		default:
+			return fmt.Errorf("%s %q: want on, off, true or false", name, text)
+		}
+		f.Set(reflect.New(f.Type().Elem()))
+		f.Elem().SetBool(b)
+	default:
+		return fmt.Errorf("%s cannot be given on the command line", name)
+	}
+	return nil
+}
+
+// argExamples are the values exampleAt shows.
+var argExamples = map[string]string{
+	"id": "c1", "broker": "broker-a", "latencyMs": "2000", "queues": "8", "consumeRate": "500",
+	"strategy": "CONSISTENT_HASH", "rate": "500", "on": "on", "table": fault.TableLegacy4x,
+	"model": cluster.Broadcasting,
+}
+
+// exampleAt is a well-formed step of the type, at the given time when it reads as one:
+// "30s:slowBroker:broker-a:2000", "1m:setProducerRate:500[:p1]".
+func exampleAt(at, typ string) string {
+	if _, err := ParseDuration(at); err != nil {
+		at = "30s"
+	}
+	var b strings.Builder
+	b.WriteString(at + ":" + typ)
+	for _, a := range cluster.CommandTypes[typ] {
+		name, optional := strings.CutSuffix(a, "?")
+		v, ok := argExamples[name]
+		switch {
+		case typ == "setProducerRate" && name == "id":
+			v = "p1"
+		case !ok:
+			v = "<" + name + ">"
+		}
+		if optional {
+			b.WriteString("[:" + v + "]")
+		} else {
+			b.WriteString(":" + v)
+		}
+	}
+	return b.String()
+}
+
+// FormatAt writes a step in the form ParseAt reads. Parameters of setStrategy have no place
+// in that form and are left out.
+func FormatAt(st Step) string {
+	var b strings.Builder
+	b.WriteString(st.At.String() + ":" + st.Type)
+	v := reflect.ValueOf(st.Command)
+	for _, a := range cluster.CommandTypes[st.Type] {
+		name := strings.TrimSuffix(a, "?")
+		i, ok := commandFields[name]
+		if !ok {
+			break
+		}
+		f := v.Field(i)
+		if f.IsZero() {
+			break // only trailing arguments are optional
+		}
+		if f.Kind() == reflect.Pointer {
+			f = f.Elem()
+		}
+		b.WriteByte(':')
+		switch f.Kind() {
+		case reflect.Bool:
+			b.WriteString(map[bool]string{true: "on", false: "off"}[f.Bool()])
+		case reflect.Int:
+			b.WriteString(strconv.FormatInt(f.Int(), 10))
+		default:
+			b.WriteString(f.String())
+		}
+	}
+	return b.String()
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -1,0 +1,106 @@
+package scenario
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/fault"
+)
+
+// Presets returns the built-in starting points by name: "small", "default" and "large". Each
+// call builds fresh values, so callers may change them.
+func Presets() map[string]Scenario {
+	return map[string]Scenario{
+		"small": preset("Small cluster",
+			"Two brokers with four queues each, three consumers and one producer at 100 msg/s: "+
+				"small enough to follow every queue by eye.",
+			2, 4, 3, 100),
+		"default": preset("Default cluster",
+			"Four brokers with eight queues each, four consumers and one producer at 200 msg/s.",
+			4, 8, 4, 200),
+		"large": preset("Large cluster",
+			"Sixteen brokers with sixteen queues each (256 queues), 64 consumers and one producer "+
+				"at 2000 msg/s: rebalancing at scale.",
+			16, 16, 64, 2000),
+	}
+}
+
+// PresetNames lists the presets' names, sorted.
+func PresetNames() []string {
+	return slices.Sorted(maps.Keys(Presets()))
+}
+
+func preset(title, description string, brokers, queues, consumers, rate int) Scenario {
+	return Scenario{
+		Version:     Version,
+		Title:       title,
+		Description: description,
+		Config: cluster.Config{
+			Seed:         1,
+			Topic:        DefaultTopic,
+			Group:        DefaultGroup,
+			Brokers:      brokerConfigs(brokers, queues),
+			Consumers:    consumerConfigs(consumerIDs(consumers)),
+			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate}},
+			Strategy:     "AVG",
+			MessageModel: cluster.Clustering,
+			FaultTable:   fault.TableCurrent,
+		},
+		Until: DefaultUntil,
+	}
+}
+
+// Names used when a scenario is built from a count rather than written out.
+const (
+	DefaultTopic = "TopicTest" // RocketMQ's quick-start names
+	DefaultGroup = "GroupTest"
+)
+
+// BrokerNames returns n broker names whose Java string order is their creation order, so
+// that the topic's queues sort as the brokers were listed: broker-a … broker-z for up to 26
+// brokers, broker-01 … broker-64 beyond (broker-27 would sort before broker-a).
+func BrokerNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		if n <= 26 {
+			names[i] = "broker-" + string(rune('a'+i))
+			continue
+		}
+		names[i] = "broker-" + pad2(i+1)
+	}
+	return names
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func brokerConfigs(n, queues int) []cluster.BrokerConfig {
+	out := make([]cluster.BrokerConfig, n)
+	for i, name := range BrokerNames(n) {
+		out[i] = cluster.BrokerConfig{Name: name, Queues: queues}
+	}
+	return out
+}
+
+// consumerIDs is c1 … cN, as the allocate command names a counted group.
+func consumerIDs(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = "c" + strconv.Itoa(i+1)
+	}
+	return ids
+}
+
+func consumerConfigs(ids []string) []cluster.ConsumerConfig {
+	out := make([]cluster.ConsumerConfig, len(ids))
+	for i, id := range ids {
+		out[i] = cluster.ConsumerConfig{ID: id}
+	}
+	return out
+}

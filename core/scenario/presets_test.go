@@ -1,0 +1,98 @@
+package scenario
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/route"
+)
+
+func TestPresetsValidate(t *testing.T) {
+	if got, want := PresetNames(), []string{"default", "large", "small"}; !slices.Equal(got, want) {
+		t.Errorf("PresetNames() = %v; want %v", got, want)
+	}
+	for name, s := range Presets() {
+		if err := s.Validate(); err != nil {
+			t.Errorf("preset %s: %v", name, err)
+		}
+		if s.Title == "" || s.Description == "" || s.Seed != 1 || s.Strategy != "AVG" || s.Until != 5*Minute {
+			t.Errorf("preset %s: title %q, description %q, seed %d, strategy %s, until %s; want both texts, seed 1, AVG, 5m",
+				name, s.Title, s.Description, s.Seed, s.Strategy, s.Until)
+		}
+		// A preset written out is a scenario file.
+		b, err := s.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(b)
+		if err != nil || !reflect.DeepEqual(back, s) {
+			t.Errorf("preset %s does not survive Marshal → Parse: %v", name, err)
+		}
+	}
+}
+
+func TestPresetShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name                                  string
+		brokers, queues, consumers            int
+		rate                                  int
+		firstBroker, lastBroker, lastConsumer string
+	}{
+		{"small", 2, 4, 3, 100, "broker-a", "broker-b", "c3"},
+		{"default", 4, 8, 4, 200, "broker-a", "broker-d", "c4"},
+		{"large", 16, 16, 64, 2000, "broker-a", "broker-p", "c64"},
+	} {
+		s := Presets()[tc.name]
+		if len(s.Brokers) != tc.brokers || len(s.Consumers) != tc.consumers || len(s.Producers) != 1 {
+			t.Errorf("%s: %d brokers, %d consumers, %d producers; want %d, %d, 1",
+				tc.name, len(s.Brokers), len(s.Consumers), len(s.Producers), tc.brokers, tc.consumers)
+			continue
+		}
+		for _, b := range s.Brokers {
+			if b.Queues != tc.queues {
+				t.Errorf("%s: %s has %d queues; want %d", tc.name, b.Name, b.Queues, tc.queues)
+			}
+		}
+		if got := s.Brokers[0].Name + " " + s.Brokers[len(s.Brokers)-1].Name; got != tc.firstBroker+" "+tc.lastBroker {
+			t.Errorf("%s: brokers %s; want %s %s", tc.name, got, tc.firstBroker, tc.lastBroker)
+		}
+		if got := s.Consumers[len(s.Consumers)-1].ID; got != tc.lastConsumer {
+			t.Errorf("%s: last consumer %s; want %s", tc.name, got, tc.lastConsumer)
+		}
+		if p := s.Producers[0]; p.ID != "p1" || p.Rate != tc.rate {
+			t.Errorf("%s: producer %s at %d msg/s; want p1 at %d", tc.name, p.ID, p.Rate, tc.rate)
+		}
+	}
+}
+
+// Presets returns fresh values: a caller changing one does not change the next call's.
+func TestPresetsAreFresh(t *testing.T) {
+	a := Presets()["small"]
+	a.Brokers[0].Name = "changed"
+	if b := Presets()["small"]; b.Brokers[0].Name != "broker-a" {
+		t.Errorf("second Presets() call sees %q; want broker-a", b.Brokers[0].Name)
+	}
+}
+
+func TestBrokerNamesSortInCreationOrder(t *testing.T) {
+	for _, tc := range []struct {
+		n           int
+		first, last string
+	}{{1, "broker-a", "broker-a"}, {26, "broker-a", "broker-z"}, {27, "broker-01", "broker-27"}, {64, "broker-01", "broker-64"}} {
+		names := BrokerNames(tc.n)
+		if len(names) != tc.n || names[0] != tc.first || names[tc.n-1] != tc.last {
+			t.Errorf("BrokerNames(%d) = %v; want %s … %s", tc.n, names, tc.first, tc.last)
+		}
+		sorted := slices.Clone(names)
+		slices.SortFunc(sorted, route.CompareJava)
+		if !slices.Equal(sorted, names) {
+			t.Errorf("BrokerNames(%d) in Java order = %v; want creation order %v", tc.n, sorted, names)
+		}
+		for i, name := range names {
+			if err := checkName("broker", name, brokerName); err != nil {
+				t.Errorf("BrokerNames(%d)[%d]: %v", tc.n, i, err)
+			}
+		}
+	}
+}
