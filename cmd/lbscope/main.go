@@ -22,6 +22,7 @@ type command struct {
 var commands = []command{
 	{"allocate", "which queues each consumer of a group gets, as the Java client computes it", runAllocate},
 	{"conform", "check the core against recorded Java vectors", runConform},
+	{"sim", "run a cluster and consumer group in virtual time and tell what happened", runSim},
 }
 
 const topUsage = `lbscope — RocketMQ client load balancing, reproduced exactly
@@ -78,7 +79,7 @@ func commandNames() string {
 func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (done bool, status int) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err := fs.Parse(args)
+	err := fs.Parse(flagsFirst(fs, args))
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(stdout, usage)
@@ -96,4 +97,38 @@ func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io
 func fail(stderr io.Writer, cmd string, err error) int {
 	fmt.Fprintf(stderr, "lbscope %s: %v\n", cmd, err)
 	return 2
+}
+
+// flagsFirst moves flags ahead of positional arguments, so that "lbscope sim FILE --json"
+// works as users type it; the flag package alone stops at the first positional argument.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(append(flags, "--"), append(positional, args[i+1:]...)...)
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+			if i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	if len(positional) == 0 {
+		return flags
+	}
+	return append(append(flags, "--"), positional...)
 }

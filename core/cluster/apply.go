@@ -13,10 +13,18 @@ import (
 // Apply carries out a command at the current virtual time. An error means nothing changed: a
 // missing target, an impossible transition (killing a dead consumer) or a bad argument.
 func (c *Cluster) Apply(cmd Command) error {
-	if err := c.apply(cmd); err != nil {
+	// What the action sets off is told after the action itself.
+	c.held = []Event{}
+	err := c.apply(cmd)
+	held := c.held
+	c.held = nil
+	if err != nil {
 		return fmt.Errorf("%s: %w", cmd.Type, err)
 	}
 	c.emit(Event{Kind: EventAction, Consumer: cmd.ID, Broker: cmd.Broker, Text: describe(cmd)})
+	for _, e := range held {
+		c.emit(e)
+	}
 	c.noteOwnership()
 	return nil
 }
@@ -255,10 +263,13 @@ func (c *Cluster) applyBroker(cmd Command, b *broker) error {
 	return nil
 }
 
+// consumerIDs lists client ids in the order they first started.
 func (c *Cluster) consumerIDs() []string {
 	var ids []string
+	seen := map[string]bool{}
 	for _, cs := range c.consumers {
-		if c.current[cs.id] == cs {
+		if !seen[cs.id] {
+			seen[cs.id] = true
 			ids = append(ids, cs.id)
 		}
 	}

@@ -55,6 +55,7 @@ type Cluster struct {
 
 	metrics   Metrics
 	observer  func(Event)
+	held      []Event // events of a command being applied, told after it
 	log       []Event
 	anomalies []Anomaly            // closed intervals
 	open      map[openKey]*Anomaly // open intervals by queue
@@ -195,6 +196,10 @@ func (c *Cluster) dispatch(e sim.Event) {
 // emit records an event in the bounded log and tells the observer.
 func (c *Cluster) emit(e Event) {
 	e.T = c.now
+	if c.held != nil {
+		c.held = append(c.held, e)
+		return
+	}
 	if len(c.log) == maxLog {
 		copy(c.log, c.log[1:])
 		c.log = c.log[:maxLog-1]

@@ -41,10 +41,8 @@ func (c *Cluster) Snapshot() Snapshot {
 				SentAt: ps.sentAt, ArriveAt: ps.arriveAt})
 		}
 	}
-	for _, cs := range c.consumers {
-		if c.current[cs.id] != cs {
-			continue
-		}
+	for _, id := range c.consumerIDs() {
+		cs := c.current[id]
 		var cached int64
 		for _, pq := range cs.pqList {
 			cached += pq.cached()

@@ -322,3 +322,7 @@ func count(n int, noun string) string {
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
+
+// ExampleAt is a well-formed --at step of the command type, e.g. "30s:slowBroker:broker-a:2000",
+// for help texts.
+func ExampleAt(typ string) string { return exampleAt("30s", typ) }

@@ -43,6 +43,12 @@ type Action struct {
 	T int64 `json:"t"`
 	cluster.Command
 	Error string `json:"error,omitempty"`
+	// ConvergedMs is how long after the action the last queue moved, when the group then
+	// settled (no overlap or orphan open) before the next action or the end of the run.
+	ConvergedMs *int64 `json:"convergedMs,omitempty"`
+	// Unsettled is set when a queue was still pulled by two consumers or by none when the
+	// next action came (or the run ended).
+	Unsettled bool `json:"unsettled,omitempty"`
 }
 
 // Rebalance is a consumer's new set of queues, from an EventRebalance.
@@ -106,6 +112,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 	c.SetObserver(nil)
 
 	r.Anomalies = append([]cluster.Anomaly{}, c.Anomalies()...)
+	r.convergence(end)
 	r.Metrics = c.Metrics()
 	r.Snapshot = c.Snapshot()
 	r.Final = Final{
@@ -135,4 +142,34 @@ func (r *Result) JSON() []byte {
 func (r *Result) Digest() string {
 	sum := sha256.Sum256(r.JSON())
 	return hex.EncodeToString(sum[:])
+}
+
+// convergence fills each action's time to converge: the last rebalance before the next action
+// (or the end), provided no anomaly is open at that point.
+func (r *Result) convergence(end int64) {
+	for i := range r.Actions {
+		a := &r.Actions[i]
+		if a.Error != "" {
+			continue
+		}
+		windowEnd := end
+		if i+1 < len(r.Actions) {
+			windowEnd = r.Actions[i+1].T
+		}
+		last := int64(-1)
+		for _, rb := range r.Rebalances {
+			if rb.T >= a.T && rb.T < windowEnd {
+				last = rb.T
+			}
+		}
+		for _, an := range r.Anomalies {
+			if an.Start < windowEnd && (an.End == 0 || an.End > windowEnd) {
+				a.Unsettled = true
+			}
+		}
+		if last >= 0 && !a.Unsettled {
+			d := last - a.T
+			a.ConvergedMs = &d
+		}
+	}
 }

@@ -15,7 +15,7 @@ type Event struct {
 	At   int64
 	Seq  uint64
 	Kind int
-	A, B int   // e.g. a consumer index and a generation
+	A, B int    // e.g. a consumer index and a generation
 	S    string // e.g. a broker name
 }
 

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type simJSON struct {
+	Seed    int64 `json:"seed"`
+	Actions []struct {
+		T    int64  `json:"t"`
+		Type string `json:"type"`
+	} `json:"actions"`
+	Rebalances []struct {
+		T        int64    `json:"t"`
+		Consumer string   `json:"consumer"`
+		Queues   []string `json:"queues"`
+	} `json:"rebalances"`
+	Anomalies []map[string]any `json:"anomalies"`
+	Final     struct {
+		Assignment map[string][]string `json:"assignment"`
+	} `json:"final"`
+	Metrics struct {
+		Produced, Consumed, Duplicates, Lost int64
+		SendsPerBroker                       map[string]int64 `json:"sendsPerBroker"`
+		Rebalances                           int64
+	} `json:"metrics"`
+}
+
+func simRun(t *testing.T, args ...string) (simJSON, string) {
+	t.Helper()
+	out, errOut, status := lbscope(t, "", append([]string{"sim"}, args...)...)
+	require.Equal(t, 0, status, errOut)
+	var r simJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	return r, out
+}
+
+// firstMove is when a consumer other than c1 first got a new set after at.
+func firstMove(r simJSON, at int64) int64 {
+	for _, rb := range r.Rebalances {
+		if rb.T >= at && rb.Consumer != "c1" {
+			return rb.T - at
+		}
+	}
+	return -1
+}
+
+// The issue's acceptance runs: a partition moves c1's queues only after 90–170 s, a kill or a
+// stop within 5 s, the kill with more duplicates; the same command twice prints the same bytes.
+func TestSimAcceptance(t *testing.T) {
+	base := []string{"--brokers", "2", "--queues", "4", "--consumers", "3", "--until", "6m", "--json"}
+	part, out1 := simRun(t, append(base, "--at", "60s:partitionConsumer:c1")...)
+	_, out2 := simRun(t, append(base, "--at", "60s:partitionConsumer:c1")...)
+	assert.Equal(t, out1, out2, "the same command twice must print identical output")
+	d := firstMove(part, 60000)
+	assert.True(t, d >= 90000 && d <= 170000, "partition: queues moved %d ms later; want 90…170 s", d)
+	assert.Zero(t, part.Metrics.Lost)
+	assert.ElementsMatch(t, []string{"broker-a:0", "broker-a:1", "broker-a:2", "broker-a:3"}, part.Final.Assignment["c2"])
+	assert.Equal(t, int64(1), part.Seed)
+
+	kill, _ := simRun(t, append(base, "--at", "62s:killConsumer:c1")...)
+	stop, _ := simRun(t, append(base, "--at", "62s:stopConsumer:c1")...)
+	for name, r := range map[string]simJSON{"kill": kill, "stop": stop} {
+		d := firstMove(r, 62000)
+		assert.True(t, d >= 0 && d <= 5000, "%s: queues moved %d ms later; want within 5 s", name, d)
+		assert.Zero(t, r.Metrics.Lost)
+		assert.Equal(t, r.Metrics.Produced, r.Metrics.Consumed, "%s: everything produced is consumed by the end", name)
+	}
+	assert.Greater(t, kill.Metrics.Duplicates, int64(0), "a kill loses offsets not yet persisted")
+	assert.Less(t, stop.Metrics.Duplicates, kill.Metrics.Duplicates)
+}
+
+func TestSimReadableTimeline(t *testing.T) {
+	out, errOut, status := lbscope(t, "", "sim", "--brokers", "2", "--queues", "4", "--consumers", "3", "--until", "90s", "--at", "60s:addConsumer:c4")
+	require.Equal(t, 0, status, errOut)
+	for _, want := range []string{"seed 1 · 8 queues on 2 brokers · 3 consumers · AVG · CLUSTERING", "01:00 > c4 starts and joins the group",
+		"broker-a registers c4", "final assignment at 01:30", "produced", "duplicates 0 · lost 0"} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestSimScenarioFileAndPreset(t *testing.T) {
+	r, _ := simRun(t, "../../testdata/scenarios/kill.json", "--json")
+	require.Len(t, r.Actions, 1)
+	assert.Equal(t, "killConsumer", r.Actions[0].Type)
+	r, _ = simRun(t, "--preset", "small", "--until", "20s", "--seed", "3", "--json")
+	assert.Equal(t, int64(3), r.Seed)
+	assert.Len(t, r.Final.Assignment, 3)
+}
+
+func TestSimBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--at", "60s:killConsumer"}, "killConsumer needs"},
+		{[]string{"--at", "soon:killConsumer:c1"}, `--at "soon:killConsumer:c1"`},
+		{[]string{"--at", "60s:explode:c1"}, "explode"},
+		{[]string{"--brokers", "65"}, "64"},
+		{[]string{"--until", "forever"}, "until"},
+		{[]string{"--strategy", "NOPE"}, "NOPE"},
+		{[]string{"--preset", "huge"}, `--preset "huge"`},
+		{[]string{"--preset", "small", "--brokers", "3"}, "--brokers shapes a flag-built cluster"},
+		{[]string{"missing.json"}, "missing.json"},
+		{[]string{"a.json", "b.json"}, "one scenario file at most"},
+	}
+	for _, tt := range tests {
+		out, errOut, status := lbscope(t, "", append([]string{"sim"}, tt.args...)...)
+		assert.Equal(t, 2, status, "%v", tt.args)
+		assert.Empty(t, out, "%v", tt.args)
+		assert.Contains(t, errOut, tt.want, "%v", tt.args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: want one line, got %q", tt.args, errOut)
+	}
+}

@@ -1,0 +1,230 @@
+package scenario
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden from the current output (review the diff)")
+
+// checks states, for each scenario file, the behaviour of the specification it shows. The
+// golden timeline beside each file pins everything else; these are the facts a reader relies on.
+var checks = map[string]func(t *testing.T, r *Result){
+	"join.json": func(t *testing.T, r *Result) {
+		// Every member rebalances within about a second of c4's start (spec §5.4).
+		moved := map[string]int64{}
+		for _, rb := range r.Rebalances {
+			if rb.T >= 60000 {
+				moved[rb.Consumer] = rb.T
+			}
+		}
+		for _, id := range []string{"c1", "c2", "c3", "c4"} {
+			if at, ok := moved[id]; !ok || at-60000 > 1500 {
+				t.Errorf("%s rebalanced at %v after c4 joined at 60 s; want within 1.5 s", id, moved[id])
+			}
+		}
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-a:2 broker-a:3", "c3": "broker-b:0 broker-b:1", "c4": "broker-b:2 broker-b:3"})
+	},
+	"graceful-leave.json": func(t *testing.T, r *Result) {
+		assertMovedWithin(t, r, 62500, 5000)
+		if r.Metrics.Duplicates == 0 || r.Metrics.Duplicates > 60 {
+			t.Errorf("duplicates %d; want only the listener calls running at the stop (1…60)", r.Metrics.Duplicates)
+		}
+	},
+	"kill.json": func(t *testing.T, r *Result) {
+		assertMovedWithin(t, r, 62500, 5000)
+		stop := runFile(t, "graceful-leave.json")
+		if r.Metrics.Duplicates <= stop.Metrics.Duplicates {
+			t.Errorf("duplicates after a kill %d; after a graceful stop %d; want more after the kill", r.Metrics.Duplicates, stop.Metrics.Duplicates)
+		}
+	},
+	"partition.json": func(t *testing.T, r *Result) {
+		at := firstRebalanceAfter(r, 60000)
+		if d := at - 60000; d < 90000 || d > 170000 {
+			t.Errorf("queues moved %d ms after the partition; want 90…170 s (expiry, then a periodic round)", d)
+		}
+		if r.Final.Status["c1"] != cluster.StatusPartitioned || len(r.Final.Assignment["c1"]) == 0 {
+			t.Errorf("c1 ends %s holding %v; want partitioned and still believing it owns its queues", r.Final.Status["c1"], r.Final.Assignment["c1"])
+		}
+	},
+	"more-consumers-than-queues.json": func(t *testing.T, r *Result) {
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0", "c10": "broker-a:1", "c2": "broker-a:2", "c3": "broker-a:3", "c4": ""})
+	},
+	"broadcasting.json": func(t *testing.T, r *Result) {
+		for id, qs := range r.Final.Assignment {
+			if len(qs) != 4 {
+				t.Errorf("%s holds %v; want all 4 queues", id, qs)
+			}
+		}
+		if m := r.Metrics; m.Consumed != 3*m.Produced || m.Duplicates != 0 {
+			t.Errorf("consumed %d for %d produced and 3 consumers, %d duplicates; want each message once per consumer", m.Consumed, m.Produced, m.Duplicates)
+		}
+	},
+	"slow-broker.json": func(t *testing.T, r *Result) {
+		var tiers []string
+		for _, e := range r.Events {
+			if e.Kind == cluster.EventIsolation {
+				tiers = append(tiers, e.Text[strings.LastIndex(e.Text, "tier "):])
+			}
+		}
+		for _, want := range []string{"tier 5 s", "tier 2 s"} {
+			if !slices.Contains(tiers, want) {
+				t.Errorf("isolations %v; want one by the %s", slices.Compact(tiers), want)
+			}
+		}
+		if a, b := r.Metrics.SendsPerBroker["broker-a"], r.Metrics.SendsPerBroker["broker-b"]; a*2 > b {
+			t.Errorf("sends: broker-a %d, broker-b %d; want the slow broker mostly avoided", a, b)
+		}
+	},
+	"broker-down.json": func(t *testing.T, r *Result) {
+		if r.Metrics.SendFailures > 50 || r.Metrics.Lost != 0 {
+			t.Errorf("%d sends failed, %d lost; want only sends on their way when it died, nothing lost", r.Metrics.SendFailures, r.Metrics.Lost)
+		}
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1 broker-a:2 broker-a:3", "c2": "broker-b:0 broker-b:1 broker-b:2 broker-b:3"})
+	},
+	"duplicate-client-id.json": func(t *testing.T, r *Result) {
+		orphaned := false
+		for _, a := range r.Anomalies {
+			if a.Kind == "orphan" && a.Start <= 75000 && a.End > 140000 {
+				orphaned = true
+			}
+		}
+		if !orphaned {
+			t.Error("want a share pulled by nobody while c2 is listed twice (until the old channel expires)")
+		}
+	},
+	"consistent-hash-moves-less.json": func(t *testing.T, r *Result) {
+		before, after := assignmentAt(r, 59999), r.Final.Assignment
+		for id, qs := range before {
+			if id == "10.0.0.2@4013" {
+				continue
+			}
+			for _, q := range qs {
+				if !slices.Contains(after[id], q) {
+					t.Errorf("%s lost %s though only 10.0.0.2@4013 left", id, q)
+				}
+			}
+		}
+	},
+}
+
+func TestScenarioFiles(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/scenarios/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenario files: %v", err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			check, ok := checks[name]
+			if !ok {
+				t.Fatalf("%s has no check: say what behaviour it shows in checks", name)
+			}
+			s, r := runScenarioFile(t, name)
+			if s.Description == "" || !strings.Contains(s.Description, "spec §") {
+				t.Errorf("%s: the description must say what it shows and which spec section it follows", name)
+			}
+			check(t, r)
+			if m := r.Metrics; m.Lost != 0 {
+				t.Errorf("%d messages lost", m.Lost)
+			}
+			golden := strings.TrimSuffix(f, ".json") + ".golden"
+			got := r.Text(s)
+			if *rewrite {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./core/scenario -rewrite to create it, then review it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("timeline differs from %s (go test ./core/scenario -rewrite, then review the diff):\n%s", filepath.Base(golden), firstDiff(string(want), got))
+			}
+		})
+	}
+}
+
+func runScenarioFile(t *testing.T, name string) (Scenario, *Result) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../../testdata/scenarios", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(s, RunOptions{Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, r
+}
+
+func runFile(t *testing.T, name string) *Result {
+	_, r := runScenarioFile(t, name)
+	return r
+}
+
+func assertFinal(t *testing.T, r *Result, want map[string]string) {
+	t.Helper()
+	for id, qs := range want {
+		if got := strings.Join(r.Final.Assignment[id], " "); got != qs {
+			t.Errorf("%s ends with %q; want %q", id, got, qs)
+		}
+	}
+}
+
+func assertMovedWithin(t *testing.T, r *Result, at, within int64) {
+	t.Helper()
+	if got := firstRebalanceAfter(r, at); got-at > within {
+		t.Errorf("queues moved %d ms after the action; want within %d ms", got-at, within)
+	}
+}
+
+func firstRebalanceAfter(r *Result, at int64) int64 {
+	for _, rb := range r.Rebalances {
+		if rb.T >= at {
+			return rb.T
+		}
+	}
+	return 1 << 62
+}
+
+// assignmentAt replays the rebalances up to time t.
+func assignmentAt(r *Result, t int64) map[string][]string {
+	m := map[string][]string{}
+	for _, rb := range r.Rebalances {
+		if rb.T <= t {
+			m[rb.Consumer] = rb.Queues
+		}
+	}
+	return m
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n  want %s\n  got  %s", i+1, a, b)
+		}
+	}
+	return ""
+}

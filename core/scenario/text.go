@@ -1,0 +1,244 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+// Clock formats virtual milliseconds as mm:ss, or h:mm:ss from an hour on.
+func Clock(ms int64) string {
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%02d:%02d", s/60, s%60)
+}
+
+// isolationQuiet is how long a broker must go without a new isolation before another one is
+// printed on its own line: a slow broker is isolated again every few seconds.
+const isolationQuiet = 30000
+
+// Text is the run as a readable timeline: what happened when, in words, then the anomalies,
+// the final assignment and the counts. It needs a Result run with Events.
+func (r *Result) Text(s Scenario) string {
+	var b strings.Builder
+	snap := r.Snapshot
+	queues := 0
+	for _, br := range s.Brokers {
+		queues += br.Queues
+	}
+	model := snap.MessageModel
+	fmt.Fprintf(&b, "seed %d · %s on %s · %s · %s · %s · until %s\n", r.Seed,
+		count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
+		strategyName(s), model, Clock(r.Until))
+	if s.Title != "" {
+		fmt.Fprintf(&b, "%s\n", s.Title)
+	}
+	b.WriteString("\n")
+
+	lastIsolation := map[string]int64{}
+	repeats := map[string]int{}
+	for _, e := range r.Events {
+		switch e.Kind {
+		case cluster.EventIsolation:
+			if t, ok := lastIsolation[e.Broker]; ok && e.T-t < isolationQuiet {
+				lastIsolation[e.Broker] = e.T
+				repeats[e.Broker]++
+				continue
+			}
+			lastIsolation[e.Broker] = e.T
+		case cluster.EventAnomaly:
+			continue // listed with their durations below
+		}
+		marker := " "
+		if e.Kind == cluster.EventAction {
+			marker = ">"
+		}
+		fmt.Fprintf(&b, "%s %s %s\n", Clock(e.T), marker, e.Text)
+	}
+	for _, a := range r.Actions {
+		if a.Error != "" {
+			fmt.Fprintf(&b, "%s ! %s refused: %s\n", Clock(a.T), a.Type, a.Error)
+		}
+	}
+	if brokers := sortedKeys(repeats); len(brokers) > 0 {
+		for _, name := range brokers {
+			fmt.Fprintf(&b, "        (%s was avoided again %s; repeats within 30 s are not listed)\n", name, count(repeats[name], "more time"))
+		}
+	}
+
+	if len(r.Anomalies) > 0 {
+		b.WriteString("\nanomalies (a queue pulled by two consumers, or by none)\n")
+		for _, g := range groupAnomalies(r.Anomalies) {
+			a := g.first
+			end, dur := "…", "still open"
+			if a.End != 0 {
+				end, dur = Clock(a.End), msText(a.End-a.Start)
+			}
+			who := ""
+			if len(a.Owners) > 0 {
+				who = " by " + strings.Join(a.Owners, ", ")
+			}
+			fmt.Fprintf(&b, "  %s–%s  %-7s %s%s (%s)\n", Clock(a.Start), end, a.Kind, compactShort(g.queues, strings.Join(g.queues, " ")), who, dur)
+		}
+	}
+
+	var converged []string
+	for _, a := range r.Actions {
+		switch {
+		case a.ConvergedMs != nil:
+			converged = append(converged, fmt.Sprintf("%s %s %s: settled %s later", Clock(a.T), a.Type, a.ID+a.Broker, msText(*a.ConvergedMs)))
+		case a.Unsettled:
+			converged = append(converged, fmt.Sprintf("%s %s %s: not settled before the next action", Clock(a.T), a.Type, a.ID+a.Broker))
+		}
+	}
+	if len(converged) > 0 {
+		b.WriteString("\nconvergence\n")
+		for _, line := range converged {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+
+	fmt.Fprintf(&b, "\nfinal assignment at %s\n", Clock(r.Final.TimeMs))
+	width := 0
+	for _, c := range snap.Consumers {
+		width = max(width, len(c.ID))
+	}
+	for _, c := range snap.Consumers {
+		qs := strings.Join(c.Queues, " ")
+		if qs == "" {
+			qs = "(none)"
+		}
+		fmt.Fprintf(&b, "  %-*s  %-11s %s\n", width, c.ID, c.Status, compactShort(c.Queues, qs))
+	}
+
+	m := r.Metrics
+	b.WriteString("\nmetrics\n")
+	fmt.Fprintf(&b, "  produced %d · consumed %d · duplicates %d · lost %d · backlog %d · in flight %d · send failures %d\n",
+		m.Produced, m.Consumed, m.Duplicates, m.Lost, m.Backlog, m.InFlight, m.SendFailures)
+	var sends []string
+	for _, name := range sortedKeys(m.SendsPerBroker) {
+		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
+	}
+	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	fmt.Fprintf(&b, "  rebalances that moved queues %d (of %d rounds)\n", m.Rebalances, m.Rounds)
+	return b.String()
+}
+
+func strategyName(s Scenario) string {
+	if s.Strategy == "" {
+		return "AVG"
+	}
+	return strings.ToUpper(s.Strategy)
+}
+
+func msText(ms int64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%d ms", ms)
+	}
+	if ms%1000 == 0 || ms >= 10000 {
+		return fmt.Sprintf("%d s", (ms+500)/1000)
+	}
+	return fmt.Sprintf("%.1f s", float64(ms)/1000)
+}
+
+// compactShort folds "broker-a:0 broker-a:1 broker-a:2" into "broker-a:0-2".
+func compactShort(qs []string, fallback string) string {
+	if len(qs) == 0 {
+		return fallback
+	}
+	var out []string
+	i := 0
+	for i < len(qs) {
+		broker, id, ok := splitShort(qs[i])
+		if !ok {
+			return fallback
+		}
+		j, ids := i+1, []int{id}
+		for j < len(qs) {
+			b2, id2, ok2 := splitShort(qs[j])
+			if !ok2 || b2 != broker {
+				break
+			}
+			ids = append(ids, id2)
+			j++
+		}
+		out = append(out, broker+":"+ranges(ids))
+		i = j
+	}
+	return strings.Join(out, " ")
+}
+
+func splitShort(q string) (string, int, bool) {
+	k := strings.LastIndexByte(q, ':')
+	if k < 0 {
+		return "", 0, false
+	}
+	var id int
+	if _, err := fmt.Sscanf(q[k+1:], "%d", &id); err != nil {
+		return "", 0, false
+	}
+	return q[:k], id, true
+}
+
+func ranges(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d", ids[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+type anomalyGroup struct {
+	first  cluster.Anomaly
+	queues []string
+}
+
+// groupAnomalies joins consecutive anomalies that differ only by queue, so a consumer's lost
+// queues read as one line.
+func groupAnomalies(as []cluster.Anomaly) []anomalyGroup {
+	var out []anomalyGroup
+	for _, a := range as {
+		if n := len(out); n > 0 {
+			g := &out[n-1]
+			if g.first.Kind == a.Kind && g.first.Start == a.Start && g.first.End == a.End && slices.Equal(g.first.Owners, a.Owners) {
+				g.queues = append(g.queues, a.Queue)
+				continue
+			}
+		}
+		out = append(out, anomalyGroup{first: a, queues: []string{a.Queue}})
+	}
+	for _, g := range out {
+		slices.SortFunc(g.queues, func(x, y string) int {
+			bx, ix, _ := splitShort(x)
+			by, iy, _ := splitShort(y)
+			if bx != by {
+				return strings.Compare(bx, by)
+			}
+			return ix - iy
+		})
+	}
+	return out
+}
