@@ -246,7 +246,9 @@ func (c *Cluster) applyBroker(cmd Command, b *broker) error {
 		// The process dies: clients see their connections close, the name server drops it
 		// from the route at once; its consumer table is gone with it.
 		b.down = true
-		b.chans = map[int]*channel{}
+		for _, inst := range b.channelOrder() {
+			b.dropChannel(inst)
+		}
 		c.routeVersion++
 	case "restoreBroker":
 		if !b.down {

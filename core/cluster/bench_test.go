@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 )
 
@@ -45,4 +46,29 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRetainedHeap reports the live heap of the hour-long run's cluster after 10 and
+// after 60 virtual minutes: memory must not grow with the run's length beyond bounded logs.
+func BenchmarkRetainedHeap(b *testing.B) {
+	live := func() float64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 20)
+	}
+	var at10, at60 float64
+	for b.Loop() {
+		c, err := New(benchConfig(8, 16, 64, 2000))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Advance(10 * 60 * 1000)
+		at10 = live()
+		c.Advance(60 * 60 * 1000)
+		at60 = live()
+		runtime.KeepAlive(c)
+	}
+	b.ReportMetric(at10, "heapMB@10m")
+	b.ReportMetric(at60, "heapMB@60m")
 }

@@ -46,6 +46,15 @@ type channel struct {
 	lastRead      int64 // last traffic from the client
 	lastWrite     int64 // last completed write to it (responses, held-pull answers, notifications)
 	idleScheduled bool
+	gone          bool // removed from the broker: a process queue's cached pointer is stale
+}
+
+// dropChannel removes a consumer process's channel from the broker.
+func (b *broker) dropChannel(inst int) {
+	if ch := b.chans[inst]; ch != nil {
+		ch.gone = true
+		delete(b.chans, inst)
+	}
 }
 
 func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
@@ -130,7 +139,7 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 // the group exists on the broker (spec §5.1).
 func (c *Cluster) unregister(b *broker, cs *consumer) {
 	ch := b.chans[cs.idx]
-	delete(b.chans, cs.idx)
+	b.dropChannel(cs.idx)
 	if ch != nil || c.groupExists(b) {
 		c.emitf(EventChange, cs.id, b.name, "%s unregisters %s (graceful shutdown); it notifies the group", b.name, cs.id)
 		c.change(b)
@@ -153,7 +162,7 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, why string) {
 	if ch == nil {
 		return
 	}
-	delete(b.chans, cs.idx)
+	b.dropChannel(cs.idx)
 	if ch.registered {
 		c.emitf(EventChange, cs.id, b.name, "%s drops %s (%s); it notifies the group", b.name, cs.id, why)
 		c.change(b)
@@ -195,7 +204,7 @@ func (c *Cluster) scanExpired(b *broker) {
 			continue
 		}
 		cs := c.consumers[inst]
-		delete(b.chans, inst)
+		b.dropChannel(inst)
 		if c.t.ExpiryNotifies {
 			c.emitf(EventChange, cs.id, b.name, "%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.id, c.t.ChannelExpiredTimeout/1000)
 			c.change(b)

@@ -56,12 +56,13 @@ type processQueue struct {
 	mq           route.MessageQueue
 	b            *broker
 	bq           *brokerQueue
-	nextPull     int64 // next offset to fetch
-	consumedUpTo int64 // in-memory offset: every message below it finished (in-order consumption)
-	pullResumeAt int64 // the pull loop acts on this queue from then on
-	lastPull     int64 // lastPullTimestamp (spec §3.8)
-	heldUntil    int64 // >0: an empty pull is held by the broker until then
-	outstanding  bool  // a pull is on its way or held (matters once the consumer is cut off)
+	ch           *channel // the broker's channel for this process, cached for the pull loop
+	nextPull     int64    // next offset to fetch
+	consumedUpTo int64    // in-memory offset: every message below it finished (in-order consumption)
+	pullResumeAt int64    // the pull loop acts on this queue from then on
+	lastPull     int64    // lastPullTimestamp (spec §3.8)
+	heldUntil    int64    // >0: an empty pull is held by the broker until then
+	outstanding  bool     // a pull is on its way or held (matters once the consumer is cut off)
 }
 
 func (pq *processQueue) cached() int64 { return pq.nextPull - pq.consumedUpTo }
@@ -447,7 +448,10 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.pullResumeAt = c.now + 50 // flow control: check again in 50 ms
 		return
 	}
-	ch := c.channelFor(b, cs)
+	if pq.ch == nil || pq.ch.gone {
+		pq.ch = c.channelFor(b, cs)
+	}
+	ch := pq.ch
 	if avail := bq.maxOffset - pq.nextPull; avail > 0 {
 		// Pulls leave back to back while messages flow; each carries the in-memory offset
 		// (spec §3.9 way 2), which the master stores.

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# bench-sim.sh: the simulation's speed and memory, against its targets.
+#   scripts/bench-sim.sh            (COUNT=N runs per benchmark, default 3)
+# - BenchmarkHour: one hour of virtual time, 8 brokers x 16 queues, 64 consumers, 2000 msg/s;
+#   x-realtime is virtual time / wall time (target >= 3600 on one core).
+# - BenchmarkFrame: one browser frame's step of the large preset (16 x 16 queues, 64
+#   consumers, 2000 msg/s): 16 ms virtual (1x), 1600 ms (100x, the playground's top speed) and
+#   60 s (a minute per frame); target < 2 ms per frame at the playground's speeds.
+# - BenchmarkRetainedHeap: live heap after 10 and 60 virtual minutes (must not grow).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${COUNT:-3}"
+cmd="go test -run '^\$' -bench 'Hour|Frame|RetainedHeap' -benchmem -count $count -cpu 1 ./core/cluster"
+echo "reproduce: $cmd"
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+eval "$cmd" | tee "$out" >&2
+echo
+awk '/^cpu:/ { sub(/[ \t]+$/, ""); print; exit }' "$out"
+echo "go:  $(go env GOVERSION)"
+awk '
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
+	return (n % 2) ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+/^BenchmarkHour/ { for (i = 1; i <= NF; i++) if ($(i+1) == "x-realtime") xr[++nx] = $i }
+/^BenchmarkFrame/ { name = $1; sub(/^BenchmarkFrame\//, "", name); sub(/-[0-9]+$/, "", name); fr[name, ++fn[name]] = $3; names[name] = 1 }
+/^BenchmarkRetainedHeap/ { for (i = 1; i <= NF; i++) { if ($(i+1) == "heapMB@10m") h10 = $i; if ($(i+1) == "heapMB@60m") h60 = $i } }
+END {
+	printf "\n%-34s %12s  %s\n", "measure", "median", "target"
+	for (i = 1; i <= nx; i++) a[i] = xr[i]
+	m = median(a, nx)
+	printf "%-34s %11.0fx  >= 3600x %s\n", "one virtual hour, x real time", m, (m >= 3600 ? "met" : "MISSED")
+	split("virtual=16ms virtual=1600ms virtual=60000ms", order, " ")
+	for (k = 1; k <= 3; k++) {
+		n = order[k]; if (!(n in names)) continue
+		delete a; for (i = 1; i <= fn[n]; i++) a[i] = fr[n, i]
+		ms = median(a, fn[n]) / 1e6
+		target = (n == "virtual=60000ms") ? "(beyond the playground'"'"'s 100x)" : ((ms < 2) ? "< 2 ms met" : "< 2 ms MISSED")
+		printf "%-34s %9.3f ms  %s\n", "frame step of large preset, " n, ms, target
+	}
+	printf "%-34s %6.2f / %.2f MB  must not grow\n", "live heap after 10 / 60 min", h10, h60
+}' "$out"
