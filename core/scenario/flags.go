@@ -95,7 +95,6 @@ func FromFlags(f Flags) (Scenario, error) {
 	}
 	s := Scenario{
 		Version: Version,
-		Title:   "From the command line",
 		Config: cluster.Config{
 			Seed:         f.Seed,
 			Topic:        topic,
