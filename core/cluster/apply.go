@@ -168,6 +168,9 @@ func (c *Cluster) applyConsumer(kind string, cs *consumer) error {
 		for _, b := range c.brokers {
 			c.scheduleIdle(b, cs)
 		}
+		if at, ok := c.expectedExpiry(cs); ok {
+			c.emitf(EventInfo, cs.id, "", "nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))
+		}
 	case "healConsumer":
 		if !cs.partitioned || cs.dead {
 			return fmt.Errorf("consumer %q is not cut off", cs.id)

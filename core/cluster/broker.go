@@ -23,6 +23,8 @@ type broker struct {
 	failures  int64
 	pending   []pendingSend // sends on their way, in send order
 
+	firstScan int64 // the expiry scan runs then and every ScanInterval after
+
 	// the producer's picks of the current step, per queue id
 	stepCount   []int64
 	stepTouched bool
@@ -65,7 +67,8 @@ func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
 	c.setBrokerQueues(b, queues)
 	// Brokers tick independently: each scan runs at its own phase (spec §5.1).
 	phase := int64(b.rnd.NextIntn(int32(c.t.ScanInterval)))
-	c.events.Push(sim.Event{At: c.now + c.t.ScanInterval + phase, Kind: evScan, A: b.idx})
+	b.firstScan = c.now + c.t.ScanInterval + phase
+	c.events.Push(sim.Event{At: b.firstScan, Kind: evScan, A: b.idx})
 	c.routeVersion++
 	return b
 }
@@ -255,3 +258,23 @@ func (c *Cluster) sendLatency(b *broker) int64 {
 
 // clientIDsText lists ids for the log.
 func clientIDsText(ids []string) string { return strings.Join(ids, ", ") }
+
+// expectedExpiry is when the first broker's scan will find cs's last heartbeat more than
+// channelExpiredTimeout old: the first tick after lastHeartbeat + timeout (spec §5.1).
+func (c *Cluster) expectedExpiry(cs *consumer) (at int64, ok bool) {
+	for _, b := range c.brokers {
+		ch := b.chans[cs.idx]
+		if b.down || ch == nil || !ch.registered {
+			continue
+		}
+		due := ch.lastHeartbeat + c.t.ChannelExpiredTimeout
+		tick := b.firstScan
+		if due >= tick {
+			tick += ((due-b.firstScan)/c.t.ScanInterval + 1) * c.t.ScanInterval
+		}
+		if !ok || tick < at {
+			at, ok = tick, true
+		}
+	}
+	return at, ok
+}

@@ -53,13 +53,14 @@ type Cluster struct {
 	routeCache        []route.MessageQueue
 	routeCacheVersion int
 
-	metrics   Metrics
-	observer  func(Event)
-	held      []Event // events of a command being applied, told after it
-	log       []Event
-	anomalies []Anomaly            // closed intervals
-	open      map[openKey]*Anomaly // open intervals by queue
-	anomalyN  int                  // closed intervals dropped past maxAnomalies
+	metrics    Metrics
+	observer   func(Event)
+	held       []Event // events of a command being applied, told after it
+	log        []Event
+	anomalies  []Anomaly            // closed intervals
+	open       map[openKey]*Anomaly // open intervals by queue
+	anomalyN   int                  // closed intervals dropped past maxAnomalies
+	isolations []Isolation
 }
 
 type openKey = route.MessageQueue

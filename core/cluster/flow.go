@@ -139,3 +139,6 @@ func (c *Cluster) Metrics() Metrics {
 	}
 	return m
 }
+
+// Isolations returns every interval during which a producer avoided a broker, in start order.
+func (c *Cluster) Isolations() []Isolation { return slices.Clone(c.isolations) }

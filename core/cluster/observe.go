@@ -30,6 +30,16 @@ type Anomaly struct {
 	End    int64    `json:"end,omitempty"`
 }
 
+// Isolation is an interval during which a producer avoided a broker (spec §2.4): from the
+// update that isolated it until its deadline, extensions included.
+type Isolation struct {
+	Producer string `json:"producer"`
+	Broker   string `json:"broker"`
+	Start    int64  `json:"start"`
+	Until    int64  `json:"until"`
+	Cause    string `json:"cause"` // "latency 2003 ms" or "send failed"
+}
+
 // Metrics are the run's counts so far. Every message has an identity (queue, offset); counts
 // are exact even though messages move in batches.
 type Metrics struct {

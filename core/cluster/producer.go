@@ -24,6 +24,7 @@ type producer struct {
 	rnd          *jrand.Random
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
+	isolation    map[string]int   // index in Cluster.isolations of the current interval
 }
 
 // pendingSend is a batch of messages sent in one step to one queue, arriving together.
@@ -40,7 +41,7 @@ type pendingSend struct {
 func (c *Cluster) startProducer(id string, rate int) *producer {
 	p := &producer{idx: len(c.producers), id: id, rate: rate, rateSince: c.now,
 		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+id),
-		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}}
+		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}, isolation: map[string]int{}}
 	p.fs.SetSendLatencyFaultEnable(c.latencyFault)
 	c.producers = append(c.producers, p)
 	c.refreshProducerRoute(p)
@@ -185,11 +186,20 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 	p.isolatedTill[broker] = it.StartTimestamp
 	p.isolatedFor[broker] = it.StartTimestamp - at
 	if was > at {
-		return // an extension of an isolation already reported
+		// An extension of an isolation already reported.
+		if i := p.isolation[broker]; i >= 0 && i < len(c.isolations) {
+			c.isolations[i].Until = it.StartTimestamp
+		}
+		return
 	}
-	why := fmt.Sprintf("a send took %d ms", latency)
+	why, cause := fmt.Sprintf("a send took %d ms", latency), fmt.Sprintf("latency %d ms", latency)
 	if isolation {
-		why = "a send failed"
+		why, cause = "a send failed", "send failed"
+	}
+	p.isolation[broker] = -1
+	if len(c.isolations) < maxAnomalies {
+		p.isolation[broker] = len(c.isolations)
+		c.isolations = append(c.isolations, Isolation{Producer: p.id, Broker: broker, Start: at, Until: it.StartTimestamp, Cause: cause})
 	}
 	c.emitf(EventIsolation, "", broker, "%s avoids %s until %s: %s, tier %d s", p.id, broker, clock(it.StartTimestamp), why, (it.StartTimestamp-at+999)/1000)
 }

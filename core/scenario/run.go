@@ -23,14 +23,15 @@ type RunOptions struct {
 // order is fixed and map keys are sorted by encoding/json, so identical inputs give
 // byte-identical output.
 type Result struct {
-	Seed       int64             `json:"seed"`
-	Until      int64             `json:"until"`
-	Actions    []Action          `json:"actions"`
-	Rebalances []Rebalance       `json:"rebalances"`
-	Anomalies  []cluster.Anomaly `json:"anomalies"`
-	Events     []cluster.Event   `json:"events,omitempty"`
-	Final      Final             `json:"final"`
-	Metrics    cluster.Metrics   `json:"metrics"`
+	Seed       int64               `json:"seed"`
+	Until      int64               `json:"until"`
+	Actions    []Action            `json:"actions"`
+	Rebalances []Rebalance         `json:"rebalances"`
+	Anomalies  []cluster.Anomaly   `json:"anomalies"`
+	Isolations []cluster.Isolation `json:"isolations"`
+	Events     []cluster.Event     `json:"events,omitempty"`
+	Final      Final               `json:"final"`
+	Metrics    cluster.Metrics     `json:"metrics"`
 
 	// Snapshot is the state at the end, for callers that draw or tabulate it; it is not part
 	// of the JSON form (Final is its summary).
@@ -112,6 +113,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 	c.SetObserver(nil)
 
 	r.Anomalies = append([]cluster.Anomaly{}, c.Anomalies()...)
+	r.Isolations = append([]cluster.Isolation{}, c.Isolations()...)
 	r.convergence(end)
 	r.Metrics = c.Metrics()
 	r.Snapshot = c.Snapshot()
