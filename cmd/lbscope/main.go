@@ -22,6 +22,8 @@ type command struct {
 var commands = []command{
 	{"allocate", "which queues each consumer of a group gets, as the Java client computes it", runAllocate},
 	{"conform", "check the core against recorded Java vectors", runConform},
+	{"serve", "build the browser playground and serve it on 127.0.0.1:8080", runServe},
+	{"build", "write the browser playground as a static site (--out DIR)", runBuild},
 	{"sim", "run a cluster and consumer group in virtual time and tell what happened", runSim},
 }
 

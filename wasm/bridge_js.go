@@ -1,0 +1,446 @@
+//go:build js && wasm
+
+package main
+
+// The one bridge between Go and the page. It defines window.lbscope:
+//
+//	ready           Promise, resolved after the first frame is drawn
+//	state()         the playground's state: a plain object (session.State as JSON)
+//	dispatch(cmd)   enqueue a command object (or its JSON text); a Promise resolving, once
+//	                Update has applied it, to {ok: true} (plus {id} for addConsumer without
+//	                one) or {error: "…"}
+//	on(event, fn)   call fn(event) for each event of that kind ("rebalance", "isolation",
+//	                "action", "change", "anomaly", "info", "error", or "*" for all); returns
+//	                a function that unsubscribes
+//	layout()        hit boxes in CSS pixels of the viewport: {width, height, canvas,
+//	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
+//	                producers, menu: [{id,…}] (the open click menu's items)}
+//	presets()       {small, default, large}: the preset scenarios, for dispatch({type:"load"…})
+//	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs}: for tests
+//	                driving the canvas (see input_js.go on synthetic clicks) and for timing
+//
+// js.FuncOf callbacks run on their own goroutine: they only enqueue commands or read what the
+// game loop last published. Promises are resolved and listeners called from Update.
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"syscall/js"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/session"
+	"github.com/lbscope/lbscope/wasm/view"
+)
+
+type listener struct {
+	id int
+	fn js.Value
+}
+
+type bridge struct {
+	sess *session.Session
+	g    *game
+
+	mu        sync.Mutex
+	pending   map[uint64]js.Value // dispatch promises' resolve functions, by ticket
+	listeners map[string][]listener
+	nextID    int
+	layout    *view.Layout
+	menu      *view.Menu
+	stopped   string
+	ready     bool
+	readyRes  js.Value
+	readyRej  js.Value
+
+	pointerIn atomic.Bool
+	funcs     []js.Func // kept for the page's lifetime
+}
+
+func installBridge(sess *session.Session, g *game) *bridge {
+	b := &bridge{sess: sess, g: g, pending: map[uint64]js.Value{}, listeners: map[string][]listener{}}
+	b.pointerIn.Store(true)
+	api := js.Global().Get("Object").New()
+	promise := js.Global().Get("Promise")
+	exec := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		b.readyRes, b.readyRej = args[0], args[1]
+		return nil
+	})
+	ready := promise.New(exec)
+	exec.Release()
+	// A rejected ready promise nobody awaits should not log an unhandled rejection.
+	ready.Call("catch", b.fn("ready", func(js.Value, []js.Value) any { return nil }))
+	api.Set("ready", ready)
+	api.Set("state", b.fn("state", b.state))
+	api.Set("dispatch", b.fn("dispatch", b.dispatch))
+	api.Set("on", b.fn("on", b.on))
+	api.Set("layout", b.fn("layout", b.layoutJS))
+	api.Set("presets", b.fn("presets", b.presets))
+	api.Set("counters", b.fn("counters", b.counters))
+	js.Global().Set("lbscope", api)
+
+	// Hover: the pointer is over the canvas until it enters another element (the panel) or
+	// leaves the window; crossing elements is rare enough to cross into Go for.
+	doc := js.Global().Get("document")
+	doc.Call("addEventListener", "pointerover", b.fn("pointerover", func(_ js.Value, a []js.Value) any {
+		b.pointerIn.Store(a[0].Get("target").Get("tagName").String() == "CANVAS")
+		return nil
+	}))
+	doc.Call("addEventListener", "pointerout", b.fn("pointerout", func(_ js.Value, a []js.Value) any {
+		if !a[0].Get("relatedTarget").Truthy() {
+			b.pointerIn.Store(false)
+		}
+		return nil
+	}))
+	return b
+}
+
+// fn wraps a bridge function: a panic inside it stops the playground visibly instead of
+// leaving a frozen canvas.
+func (b *bridge) fn(name string, f func(js.Value, []js.Value) any) js.Value {
+	jf := js.FuncOf(func(this js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				err := recovered("lbscope."+name, r)
+				b.g.fail(err)
+				out = errorObject(err.Error())
+			}
+		}()
+		return f(this, args)
+	})
+	b.funcs = append(b.funcs, jf)
+	return jf.Value
+}
+
+func jsonParse(v any) js.Value {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return js.Global().Get("JSON").Call("parse", string(data))
+}
+
+func errorObject(msg string) js.Value {
+	return js.ValueOf(map[string]any{"error": msg})
+}
+
+func resolved(v js.Value) js.Value {
+	return js.Global().Get("Promise").Call("resolve", v)
+}
+
+func (b *bridge) state(js.Value, []js.Value) any {
+	return jsonParse(b.sess.State())
+}
+
+func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
+	if len(args) == 0 {
+		return resolved(errorObject("dispatch: needs a command object, e.g. {type: \"pause\"}"))
+	}
+	arg := args[0]
+	var text string
+	switch arg.Type() {
+	case js.TypeString:
+		text = arg.String()
+	case js.TypeObject:
+		text = js.Global().Get("JSON").Call("stringify", arg).String()
+	default:
+		return resolved(errorObject(fmt.Sprintf("dispatch: got a %s; want a command object", arg.Type())))
+	}
+	cmd, err := session.Decode([]byte(text))
+	if err != nil {
+		return resolved(errorObject(err.Error()))
+	}
+	b.mu.Lock()
+	stopped := b.stopped
+	b.mu.Unlock()
+	if stopped != "" {
+		return resolved(errorObject("the playground stopped: " + stopped))
+	}
+	var resolve js.Value
+	exec := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		resolve = a[0]
+		return nil
+	})
+	p := js.Global().Get("Promise").New(exec)
+	exec.Release()
+	// Hold the lock across Enqueue so that Update cannot resolve the ticket before it is
+	// registered.
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	seq, err := b.sess.Enqueue(cmd)
+	if err != nil {
+		resolve.Invoke(errorObject(err.Error()))
+		return p
+	}
+	b.pending[seq] = resolve
+	return p
+}
+
+// resolve settles the promises of applied commands. Called from Update.
+func (b *bridge) resolve(results []session.Result) {
+	if len(results) == 0 {
+		return
+	}
+	b.mu.Lock()
+	var fns []js.Value
+	var vals []js.Value
+	for _, r := range results {
+		fn, ok := b.pending[r.Seq]
+		if !ok {
+			continue // the game's own command (keyboard, canvas menu)
+		}
+		delete(b.pending, r.Seq)
+		v := map[string]any{"ok": true}
+		if r.Err != nil {
+			v = map[string]any{"error": r.Err.Error()}
+		} else if r.ID != "" {
+			v["id"] = r.ID
+		}
+		fns, vals = append(fns, fn), append(vals, js.ValueOf(v))
+	}
+	b.mu.Unlock()
+	for i, fn := range fns {
+		fn.Invoke(vals[i])
+	}
+}
+
+func (b *bridge) on(_ js.Value, args []js.Value) any {
+	if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeFunction {
+		return errorObject("on(event, fn): want an event name and a function")
+	}
+	kind, fn := args[0].String(), args[1]
+	b.mu.Lock()
+	b.nextID++
+	id := b.nextID
+	b.listeners[kind] = append(b.listeners[kind], listener{id, fn})
+	b.mu.Unlock()
+	var off js.Func
+	off = js.FuncOf(func(js.Value, []js.Value) any {
+		b.mu.Lock()
+		ls := b.listeners[kind]
+		for i, l := range ls {
+			if l.id == id {
+				b.listeners[kind] = append(ls[:i:i], ls[i+1:]...)
+				break
+			}
+		}
+		b.mu.Unlock()
+		off.Release()
+		return nil
+	})
+	return off.Value
+}
+
+// emit calls the listeners of each event. Called from Update; a listener that throws is
+// reported on the console and does not stop the others.
+func (b *bridge) emit(events []cluster.Event) {
+	if len(events) == 0 {
+		return
+	}
+	b.mu.Lock()
+	if len(b.listeners) == 0 {
+		b.mu.Unlock()
+		return
+	}
+	type call struct {
+		fn js.Value
+		ev cluster.Event
+	}
+	var calls []call
+	for _, e := range events {
+		for _, l := range b.listeners[e.Kind] {
+			calls = append(calls, call{l.fn, e})
+		}
+		for _, l := range b.listeners["*"] {
+			calls = append(calls, call{l.fn, e})
+		}
+	}
+	b.mu.Unlock()
+	for _, c := range calls {
+		invokeListener(c.fn, eventObject(c.ev))
+	}
+}
+
+func invokeListener(fn, ev js.Value) {
+	defer func() {
+		if r := recover(); r != nil {
+			js.Global().Get("console").Call("error", fmt.Sprintf("lbscope: an event listener threw: %v", r))
+		}
+	}()
+	fn.Invoke(ev)
+}
+
+func eventObject(e cluster.Event) js.Value {
+	m := map[string]any{"t": e.T, "kind": e.Kind, "text": e.Text}
+	if e.Consumer != "" {
+		m["consumer"] = e.Consumer
+	}
+	if e.Broker != "" {
+		m["broker"] = e.Broker
+	}
+	if e.Queues != nil {
+		qs := make([]any, len(e.Queues))
+		for i, q := range e.Queues {
+			qs[i] = q
+		}
+		m["queues"] = qs
+	}
+	return js.ValueOf(m)
+}
+
+// setLayout publishes the layout and menu for layout(). Called from Update.
+func (b *bridge) setLayout(l *view.Layout, m *view.Menu) {
+	b.mu.Lock()
+	b.layout, b.menu = l, m
+	b.mu.Unlock()
+}
+
+func (b *bridge) layoutJS(js.Value, []js.Value) any {
+	b.mu.Lock()
+	l, m := b.layout, b.menu
+	b.mu.Unlock()
+	if l == nil {
+		return js.Null()
+	}
+	hb := l.Boxes(m)
+	// Canvas pixels are CSS pixels (Layout returns the outside size); add the canvas's
+	// offset so the boxes are in the viewport's coordinates, where a test clicks.
+	ox, oy, cw, ch := 0.0, 0.0, hb.Width, hb.Height
+	if c := canvasElement(); c.Truthy() {
+		r := c.Call("getBoundingClientRect")
+		ox, oy, cw, ch = r.Get("left").Float(), r.Get("top").Float(), r.Get("width").Float(), r.Get("height").Float()
+	}
+	shift := func(r *view.Rect) { r.X += ox; r.Y += oy }
+	for i := range hb.Consumers {
+		shift(&hb.Consumers[i].Rect)
+	}
+	for i := range hb.Brokers {
+		shift(&hb.Brokers[i].Rect)
+	}
+	for i := range hb.Queues {
+		shift(&hb.Queues[i].Rect)
+	}
+	for i := range hb.Producers {
+		shift(&hb.Producers[i].Rect)
+	}
+	for i := range hb.Menu {
+		shift(&hb.Menu[i].Rect)
+	}
+	out := struct {
+		view.HitBoxes
+		Canvas view.Rect `json:"canvas"`
+		Stage  view.Rect `json:"stage"`
+	}{hb, view.Rect{X: ox, Y: oy, W: cw, H: ch}, l.Bounds}
+	out.Stage.X += ox
+	out.Stage.Y += oy
+	return jsonParse(out)
+}
+
+func (b *bridge) presets(js.Value, []js.Value) any {
+	return jsonParse(scenario.Presets())
+}
+
+func (b *bridge) counters(js.Value, []js.Value) any {
+	return js.ValueOf(map[string]any{
+		"frames": b.g.frames.Load(), "ticks": b.g.ticks.Load(),
+		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
+		"updateMs": float64(b.g.updateUs.Load()) / 1000, "drawMs": float64(b.g.drawUs.Load()) / 1000,
+	})
+}
+
+// markReady resolves ready. Called from Update after the first frame is drawn.
+func (b *bridge) markReady() {
+	b.mu.Lock()
+	first := !b.ready && b.stopped == ""
+	b.ready = true
+	b.mu.Unlock()
+	if first {
+		b.readyRes.Invoke(js.Global().Get("lbscope"))
+	}
+}
+
+// stop ends the playground: pending promises resolve with the error, ready rejects if it
+// has not resolved, and the page's lbscopeFatal shows the message.
+func (b *bridge) stop(msg string) {
+	b.mu.Lock()
+	if b.stopped != "" {
+		b.mu.Unlock()
+		return
+	}
+	b.stopped = firstLine(msg) // the stack goes to the console only
+	pending := b.pending
+	b.pending = map[uint64]js.Value{}
+	wasReady := b.ready
+	b.mu.Unlock()
+	for _, fn := range pending {
+		fn.Invoke(errorObject("the playground stopped: " + firstLine(msg)))
+	}
+	if !wasReady {
+		b.readyRej.Invoke(js.Global().Get("Error").New(msg))
+	}
+	js.Global().Get("console").Call("error", "lbscope: "+msg)
+	if f := js.Global().Get("lbscopeFatal"); f.Type() == js.TypeFunction {
+		f.Invoke("The playground stopped: " + firstLine(msg))
+	}
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// canvasElement is the canvas Ebitengine added to the body.
+func canvasElement() js.Value {
+	return js.Global().Get("document").Call("querySelector", "body > canvas")
+}
+
+// describeCanvas gives Ebitengine's canvas an accessible name: what it shows is also in the
+// panel's controls, status line and event log.
+func describeCanvas() {
+	c := canvasElement()
+	if !c.Truthy() {
+		return
+	}
+	c.Call("setAttribute", "role", "img")
+	c.Call("setAttribute", "aria-label", "Simulation: brokers and their queues coloured by owning consumer, consumers below. "+
+		"Click a consumer or broker for actions; the controls panel has the same actions and an event log.")
+}
+
+// stageRect is the page's #stage element in viewport coordinates, where the playground
+// draws; the canvas itself covers the whole viewport behind the panel.
+func stageRect() (view.Rect, bool) {
+	el := js.Global().Get("document").Call("getElementById", "stage")
+	if !el.Truthy() {
+		return view.Rect{}, false
+	}
+	r := el.Call("getBoundingClientRect")
+	out := view.Rect{X: r.Get("left").Float(), Y: r.Get("top").Float(), W: r.Get("width").Float(), H: r.Get("height").Float()}
+	if c := canvasElement(); c.Truthy() {
+		cr := c.Call("getBoundingClientRect")
+		out.X -= cr.Get("left").Float()
+		out.Y -= cr.Get("top").Float()
+	}
+	return out, out.W > 0 && out.H > 0
+}
+
+// prefersReducedMotion reads the user's motion preference.
+func prefersReducedMotion() bool {
+	mm := js.Global().Get("matchMedia")
+	if mm.Type() != js.TypeFunction {
+		return false
+	}
+	return js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Truthy()
+}
+
+// showHelp asks the page to toggle its help overlay.
+func showHelp() {
+	if f := js.Global().Get("lbscopeHelp"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+}

@@ -1,0 +1,337 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// Bounds of the session's queues. A page that floods commands gets errors, not a frozen tab;
+// events past the bound are dropped oldest first (the cluster's own log keeps the last 500).
+const (
+	MaxPending = 1024
+	MaxEvents  = 1024
+)
+
+// Event kinds the session adds to the cluster's (cluster.EventAction, EventRebalance, …).
+const (
+	// EventError is a command the session or the engine refused, with the reason.
+	EventError = "error"
+)
+
+// Result is the outcome of one enqueued command, reported by the Tick that applied it.
+type Result struct {
+	Seq uint64 // the ticket Enqueue returned
+	Err error  // nil when applied
+	ID  string // addConsumer without an id: the id the session chose
+}
+
+// State is what the playground publishes after each tick: the cluster's snapshot (its fields
+// inline in JSON) plus the driver's own. Its JSON form is the JS API's state().
+type State struct {
+	cluster.Snapshot
+	Paused         bool     `json:"paused"`
+	Speed          float64  `json:"speed"`
+	Title          string   `json:"title"`
+	Description    string   `json:"description"`
+	Presets        []string `json:"presets"`
+	Strategies     []string `json:"strategies"`
+	Commands       []string `json:"commands"`
+	NextConsumerID string   `json:"nextConsumerId"`
+	TimelineLeft   int      `json:"timelineLeft"` // scenario steps not yet applied
+	EventsDropped  int64    `json:"eventsDropped"`
+}
+
+type pending struct {
+	seq uint64
+	cmd Command
+}
+
+// Session is the playground's driver. Enqueue, State, Snapshot and DrainEvents are safe from
+// any goroutine; Tick belongs to the game loop alone.
+type Session struct {
+	// Owned by the game loop (Tick).
+	scn      scenario.Scenario
+	c        *cluster.Cluster
+	next     int // index of the next timeline step
+	paused   bool
+	speed    float64
+	carry    float64 // virtual milliseconds owed but not yet whole
+	dirty    bool    // something changed since the last publish
+	observed []cluster.Event
+
+	mu      sync.Mutex
+	queue   []pending
+	seq     uint64
+	events  []cluster.Event
+	dropped int64
+	last    State
+}
+
+// New builds a session running s from time 0 at 1× speed.
+func New(s scenario.Scenario) (*Session, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	ss := &Session{speed: 1}
+	if err := ss.load(s); err != nil {
+		return nil, err
+	}
+	ss.publish()
+	return ss, nil
+}
+
+// NewDefault builds a session running the "default" preset.
+func NewDefault() *Session {
+	s, err := New(scenario.Presets()["default"])
+	if err != nil {
+		panic("session: the default preset does not build: " + err.Error()) // a bug in core
+	}
+	return s
+}
+
+// Enqueue queues cmd for the next Tick and returns its ticket, which that Tick's results name.
+func (s *Session) Enqueue(cmd Command) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue) >= MaxPending {
+		return 0, fmt.Errorf("%s: %d commands are waiting already; try again after the next frame", cmd.Type, MaxPending)
+	}
+	s.seq++
+	s.queue = append(s.queue, pending{seq: s.seq, cmd: cmd})
+	return s.seq, nil
+}
+
+// Tick is one frame of the game loop: it applies every queued command in order, then, unless
+// paused, advances virtual time by frameMs × speed. It returns the commands' results.
+func (s *Session) Tick(frameMs float64) []Result {
+	s.mu.Lock()
+	queue := s.queue
+	s.queue = nil
+	s.mu.Unlock()
+
+	results := make([]Result, 0, len(queue))
+	for _, p := range queue {
+		id, err := s.apply(p.cmd)
+		if err != nil {
+			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: p.cmd.ID, Broker: p.cmd.Broker, Text: err.Error()})
+		}
+		results = append(results, Result{Seq: p.seq, Err: err, ID: id})
+		s.dirty = true
+	}
+	if !s.paused && frameMs > 0 && !math.IsInf(frameMs, 0) {
+		s.carry += min(frameMs, 1000) * s.speed
+		if whole := int64(s.carry); whole > 0 {
+			s.carry -= float64(whole)
+			s.advance(s.c.Now() + whole)
+		}
+	}
+	if s.dirty {
+		s.publish()
+	}
+	return results
+}
+
+// State returns what the last Tick published.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
+// Snapshot returns the cluster as the last Tick left it. Its slices are shared with other
+// readers: treat it as read-only.
+func (s *Session) Snapshot() cluster.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last.Snapshot
+}
+
+// DrainEvents returns the events since the last drain (at most MaxEvents, oldest first).
+func (s *Session) DrainEvents() []cluster.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.events
+	s.events = nil
+	return out
+}
+
+// apply carries out one command; id is the consumer id addConsumer chose when none was given.
+func (s *Session) apply(cmd Command) (id string, err error) {
+	if !known(cmd.Type) {
+		if cmd.Type == "" {
+			return "", errors.New("command has no type")
+		}
+		return "", unknownType(cmd.Type)
+	}
+	switch cmd.Type {
+	case Pause:
+		s.paused = true
+		s.say("paused")
+	case Play:
+		s.paused = false
+		s.say("playing at " + speedText(s.speed))
+	case Step:
+		if cmd.Ms == nil || *cmd.Ms < 1 || *cmd.Ms > MaxStepMs {
+			return "", fmt.Errorf("step: needs ms, 1…%d virtual milliseconds", MaxStepMs)
+		}
+		// A step is exact: the clock stops first, so nothing but the step moves time.
+		s.paused = true
+		s.carry = 0
+		s.advance(s.c.Now() + *cmd.Ms)
+	case SetSpeed:
+		if cmd.X == nil || math.IsNaN(*cmd.X) || *cmd.X < MinSpeed || *cmd.X > MaxSpeed {
+			got := "missing"
+			if cmd.X != nil {
+				got = strconv.FormatFloat(*cmd.X, 'g', -1, 64)
+			}
+			return "", fmt.Errorf("setSpeed: x %s; want %g…%g", got, MinSpeed, MaxSpeed)
+		}
+		s.speed = *cmd.X
+		s.say("speed " + speedText(s.speed))
+	case Reset:
+		if err := s.load(s.scn); err != nil {
+			return "", fmt.Errorf("reset: %w", err)
+		}
+		s.say("reset: " + s.title() + " from 00:00")
+	case Load:
+		sc, err := loaded(cmd)
+		if err != nil {
+			return "", fmt.Errorf("load: %w", err)
+		}
+		if err := s.load(sc); err != nil { // the old scenario and cluster stay
+			return "", fmt.Errorf("load: %w", err)
+		}
+		s.say("loaded " + s.title())
+	case "addConsumer":
+		c := cmd.Command
+		if c.ID == "" {
+			c.ID = nextConsumerID(s.c.Snapshot().Consumers)
+			id = c.ID
+		}
+		return id, s.c.Apply(c)
+	default:
+		return "", s.c.Apply(cmd.Command)
+	}
+	return "", nil
+}
+
+func loaded(cmd Command) (scenario.Scenario, error) {
+	raw := cmd.Scenario
+	if len(raw) > 0 && string(raw) != "null" {
+		if cmd.Preset != "" {
+			return scenario.Scenario{}, errors.New("give scenario or preset, not both")
+		}
+		return scenario.Parse(raw)
+	}
+	if cmd.Preset == "" {
+		return scenario.Scenario{}, errors.New(`needs scenario (a scenario file's JSON object) or preset ("small", "default" or "large")`)
+	}
+	p, ok := scenario.Presets()[cmd.Preset]
+	if !ok {
+		return scenario.Scenario{}, fmt.Errorf("no preset %q (presets: %v)", cmd.Preset, scenario.PresetNames())
+	}
+	return p, nil
+}
+
+// load builds a fresh cluster from sc at time 0; on error the session is unchanged.
+func (s *Session) load(sc scenario.Scenario) error {
+	c, err := cluster.New(sc.Config)
+	if err != nil {
+		return err
+	}
+	c.SetObserver(s.observe)
+	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
+	return nil
+}
+
+// advance runs the cluster to time to, applying the scenario's timeline steps on the way.
+// The playground runs past the scenario's until: it is a place to watch, not a test.
+func (s *Session) advance(to int64) {
+	for s.next < len(s.scn.Timeline) && s.scn.Timeline[s.next].At.Ms() <= to {
+		st := s.scn.Timeline[s.next]
+		s.next++
+		s.c.Advance(st.At.Ms())
+		if err := s.c.Apply(st.Command); err != nil {
+			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: st.ID, Broker: st.Broker,
+				Text: fmt.Sprintf("timeline step %d: %v", s.next, err)})
+		}
+	}
+	s.c.Advance(to)
+	s.dirty = true
+}
+
+// observe receives the cluster's events, synchronously, during Apply and Advance.
+func (s *Session) observe(e cluster.Event) {
+	e.Queues = slices.Clone(e.Queues)
+	s.note(e)
+}
+
+// say notes a playground action in the event stream.
+func (s *Session) say(text string) {
+	s.note(cluster.Event{T: s.c.Now(), Kind: cluster.EventAction, Text: text})
+}
+
+func (s *Session) note(e cluster.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.events) >= MaxEvents {
+		n := len(s.events) - MaxEvents + 1
+		s.events = append(s.events[:0], s.events[n:]...)
+		s.dropped += int64(n)
+	}
+	s.events = append(s.events, e)
+}
+
+// publish copies the cluster's state for readers on other goroutines.
+func (s *Session) publish() {
+	snap := s.c.Snapshot()
+	st := State{
+		Snapshot:       snap,
+		Paused:         s.paused,
+		Speed:          s.speed,
+		Title:          s.scn.Title,
+		Description:    s.scn.Description,
+		Presets:        scenario.PresetNames(),
+		Strategies:     slices.Clone(allocate.Names),
+		Commands:       Types(),
+		NextConsumerID: nextConsumerID(snap.Consumers),
+		TimelineLeft:   len(s.scn.Timeline) - s.next,
+	}
+	s.mu.Lock()
+	st.EventsDropped = s.dropped
+	s.last = st
+	s.mu.Unlock()
+	s.dirty = false
+}
+
+func (s *Session) title() string {
+	if s.scn.Title != "" {
+		return s.scn.Title
+	}
+	return "the scenario"
+}
+
+// nextConsumerID is the first c<N> (N = 1, 2, …) no consumer uses.
+func nextConsumerID(cs []cluster.ConsumerView) string {
+	used := map[string]bool{}
+	for _, c := range cs {
+		used[c.ID] = true
+	}
+	for n := 1; ; n++ {
+		if id := "c" + strconv.Itoa(n); !used[id] {
+			return id
+		}
+	}
+}
+
+func speedText(x float64) string {
+	return strconv.FormatFloat(x, 'g', -1, 64) + "×"
+}

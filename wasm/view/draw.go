@@ -1,0 +1,548 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+// Frame is everything one drawing of the playground reads.
+type Frame struct {
+	Snap   *cluster.Snapshot
+	Layout *Layout
+	Paused bool
+	Speed  float64
+	WallMs float64   // wall-clock time, for the rebalance animation
+	Anim   *Animator // nil: no animation
+	Menu   *Menu     // the open click menu, if any
+	// Hover is the pointer's position; HoverOK says whether it is over the canvas.
+	HoverX, HoverY float64
+	HoverOK        bool
+}
+
+// Limits of what a frame draws.
+const (
+	MaxMessages         = 32    // travelling message dots
+	rebalancePeriodMs   = 20000 // RocketMQ's rebalance wait interval: the countdown bar's full width
+	fullBacklog         = 10000 // a backlog bar is full at this many messages (log scale)
+	messageDot          = 4.0
+	isolationRingRadius = 5.0
+)
+
+// Draw adds the frame's triangles to c, layer by layer. It only reads f.
+func Draw(c *Canvas, f Frame) {
+	s, l := f.Snap, f.Layout
+	brokers := map[string]*cluster.BrokerView{}
+	for i := range s.Brokers {
+		brokers[s.Brokers[i].Name] = &s.Brokers[i]
+	}
+	consumers := map[string]*cluster.ConsumerView{}
+	for i := range s.Consumers {
+		consumers[s.Consumers[i].ID] = &s.Consumers[i]
+	}
+	anomaly := map[string]string{}
+	for _, a := range s.Anomalies {
+		if a.End == 0 {
+			anomaly[a.Queue] = a.Kind
+		}
+	}
+	hoverKind, hoverID := "", ""
+	if f.HoverOK && (f.Menu == nil || !f.Menu.Contains(f.HoverX, f.HoverY)) {
+		hoverKind, hoverID = l.HitTest(f.HoverX, f.HoverY)
+	}
+
+	drawHeader(c, f)
+	for _, b := range l.Brokers {
+		drawBroker(c, b, brokers[b.Name], s.TimeMs)
+	}
+	drawLines(c, f, consumers, hoverKind, hoverID)
+	for i := range s.Queues {
+		q := &s.Queues[i]
+		cell, ok := l.Cell(q.Queue)
+		if !ok {
+			continue
+		}
+		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue])
+	}
+	for _, p := range s.Producers {
+		box, ok := l.Producer(p.ID)
+		if !ok {
+			continue
+		}
+		c.Rect(LayerMarks, box.Rect, Panel)
+		c.Frame(LayerMarks, box.Rect, 1, Border)
+		label := Fit(p.ID+" "+strconv.Itoa(p.Rate)+"/s", box.W-6)
+		c.Text(LayerMarks, box.X+(box.W-TextWidth(label))/2, box.Y+(box.H-GlyphH)/2, label, TextColor)
+	}
+	drawMessages(c, f)
+	for _, b := range l.Consumers {
+		if cv := consumers[b.ID]; cv != nil {
+			drawConsumer(c, l, b, cv, s.TimeMs, hoverKind == HitConsumer && hoverID == b.ID)
+		}
+	}
+	if f.Menu != nil {
+		drawMenu(c, f.Menu, f.HoverX, f.HoverY, f.HoverOK)
+	} else if hoverKind != "" {
+		drawTooltip(c, f, hoverKind, hoverID)
+	}
+}
+
+// Clock formats virtual time as mm:ss.t (h:mm:ss.t past an hour).
+func Clock(ms int64) string {
+	s := ms / 1000
+	tenth := ms % 1000 / 100
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d.%d", s/3600, s/60%60, s%60, tenth)
+	}
+	return fmt.Sprintf("%02d:%02d.%d", s/60, s%60, tenth)
+}
+
+// SpeedText is a speed as the header shows it: "x0.25", "x10".
+func SpeedText(x float64) string {
+	return "x" + strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+func drawHeader(c *Canvas, f Frame) {
+	h := f.Layout.Header
+	if h.W <= 0 {
+		return
+	}
+	left := Clock(f.Snap.TimeMs) + " " + SpeedText(f.Speed)
+	if f.Paused {
+		left += " PAUSED"
+	}
+	left += " " + f.Snap.Strategy
+	if f.Snap.MessageModel == cluster.Broadcasting {
+		left += " BROADCAST"
+	}
+	if f.Snap.LatencyFault {
+		left += " LF"
+	}
+	left = Fit(left, h.W)
+	c.Text(LayerMarks, h.X, h.Y, left, TextColor)
+	m := f.Snap.Metrics
+	right := fmt.Sprintf("dup %d lost %d", m.Duplicates, m.Lost)
+	if free := h.W - TextWidth(left) - 14; TextWidth(right) <= free {
+		col := Dim
+		if m.Duplicates > 0 || m.Lost > 0 {
+			col = Slow
+		}
+		c.Text(LayerMarks, h.Right()-TextWidth(right), h.Y, right, col)
+	}
+}
+
+func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64) {
+	if bv == nil {
+		return
+	}
+	bg, border := Panel, Border
+	if bv.Down {
+		bg, border = PanelDown, Warn.Alpha(0.8)
+	}
+	c.Rect(LayerBack, b.Rect, bg)
+	c.Frame(LayerBack, b.Rect, 1, border)
+	t := b.Title
+	x := t.X + brokerPad
+	right := t.Right() - brokerPad
+	if iso := isolated(bv, now); iso > 0 {
+		cx, cy := right-isolationRingRadius, t.Y+t.H/2
+		c.Disc(LayerMarks, cx, cy, isolationRingRadius, Dead)
+		c.Ring(LayerMarks, cx, cy, 0, isolationRingRadius, -math.Pi/2, -math.Pi/2+2*math.Pi*iso, Slow)
+		right -= 2*isolationRingRadius + 3
+	}
+	label := b.Label
+	status := ""
+	switch {
+	case bv.Down:
+		status = "DOWN"
+	case bv.LatencyMs > 0:
+		status = "+" + strconv.Itoa(bv.LatencyMs)
+	case isolated(bv, now) > 0:
+		status = Duration(bv.IsolatedForMs) // the fault table's tier that isolated it
+	}
+	if status != "" {
+		label = brokerLabel(b.Name, right-x-TextWidth(status)-4)
+		col := Slow
+		if bv.Down {
+			col = Warn
+		}
+		c.Text(LayerMarks, right-TextWidth(status), t.Y+1, status, col)
+	}
+	if label != "" {
+		col := TextColor
+		if bv.Down {
+			col = Dim
+		}
+		c.Text(LayerMarks, x, t.Y+1, label, col)
+	}
+	if bv.Down {
+		// A down broker is crossed out, so its state does not hang on the border's colour.
+		body := Rect{b.X, t.Bottom(), b.W, b.H - t.H}
+		c.Line(LayerMarks, body.X+2, body.Y+2, body.Right()-2, body.Bottom()-2, 2, Warn.Alpha(0.7))
+		c.Line(LayerMarks, body.Right()-2, body.Y+2, body.X+2, body.Bottom()-2, 2, Warn.Alpha(0.7))
+	}
+}
+
+// isolated returns the remaining share (0…1] of a broker's avoidance, or 0.
+func isolated(bv *cluster.BrokerView, now int64) float64 {
+	if bv.IsolatedUntilMs <= now || bv.IsolatedForMs <= 0 {
+		return 0
+	}
+	return clamp(float64(bv.IsolatedUntilMs-now)/float64(bv.IsolatedForMs), 0.02, 1)
+}
+
+// Duration formats a span compactly: "550ms", "30s", "2m", "1h".
+func Duration(ms int64) string {
+	switch {
+	case ms < 1000:
+		return strconv.FormatInt(ms, 10) + "ms"
+	case ms < 60000 || ms%60000 != 0:
+		return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + "s"
+	case ms < 3600000 || ms%3600000 != 0:
+		return strconv.FormatInt(ms/60000, 10) + "m"
+	}
+	return strconv.FormatInt(ms/3600000, 10) + "h"
+}
+
+// anchor is where a consumer's lines attach: the middle of its box's top edge.
+func anchor(b Box) (float64, float64) { return b.X + b.W/2, b.Y }
+
+func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, hoverKind, hoverID string) {
+	l := f.Layout
+	for _, q := range f.Snap.Queues {
+		cell, ok := l.Cell(q.Queue)
+		if !ok {
+			continue
+		}
+		qx, qy := cell.X+cell.W/2, cell.Bottom()
+		for _, o := range q.Owners {
+			to, ok := l.Consumer(o)
+			if !ok {
+				continue
+			}
+			tx, ty := anchor(to)
+			from, t := f.Anim.From(q.Queue, o, f.WallMs)
+			if t < 1 {
+				fx, fy := qx, qy
+				if fb, ok := l.Consumer(from); ok && from != "" {
+					fx, fy = anchor(fb)
+				}
+				tx, ty = lerp(fx, tx, t), lerp(fy, ty, t)
+			}
+			m := l.Marks[o]
+			alpha := float32(0.45)
+			if len(f.Snap.Queues) > 64 {
+				alpha = 0.25 // hundreds of lines: keep them a texture, not a wall
+			}
+			width := 1.0
+			switch {
+			case hoverKind == HitConsumer && hoverID == o, hoverKind == HitQueue && hoverID == q.Queue:
+				alpha, width = 1, 2
+			case hoverKind == HitConsumer:
+				alpha = 0.15
+			}
+			if cv := consumers[o]; cv != nil && cv.Status == cluster.StatusPartitioned {
+				alpha *= 0.5
+			}
+			if t < 1 {
+				alpha, width = 1, 2
+			}
+			c.Line(LayerLines, qx, qy, tx, ty, width, m.Color.Alpha(alpha))
+		}
+	}
+	// A consumer cut off from the network still holds its process queues, but pulls nothing:
+	// the queues count as orphans, and its ghost lines are faint.
+	for _, cv := range f.Snap.Consumers {
+		if cv.Status != cluster.StatusPartitioned {
+			continue
+		}
+		to, ok := l.Consumer(cv.ID)
+		if !ok {
+			continue
+		}
+		tx, ty := anchor(to)
+		for _, q := range cv.Queues {
+			if cell, ok := l.Cell(q); ok {
+				c.Line(LayerLines, cell.X+cell.W/2, cell.Bottom(), tx, ty, 1, l.Marks[cv.ID].Color.Alpha(0.2))
+			}
+		}
+	}
+}
+
+func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string) {
+	r := cell.Rect
+	down := bv != nil && bv.Down
+	switch {
+	case down:
+		c.Rect(LayerCells, r, Dead)
+	case len(q.Owners) == 0:
+		c.Rect(LayerCells, r, Empty)
+	default:
+		// Overlapping owners share the cell in vertical strips.
+		w := r.W / float64(len(q.Owners))
+		for i, o := range q.Owners {
+			col := l.Marks[o].Color
+			if cv := consumers[o]; cv != nil && cv.Status == cluster.StatusPartitioned {
+				col = col.Alpha(0.45)
+			}
+			c.Rect(LayerCells, Rect{r.X + float64(i)*w, r.Y, w, r.H}, col)
+		}
+	}
+	if q.Backlog > 0 && !down {
+		frac := clamp(math.Log10(1+float64(q.Backlog))/math.Log10(1+fullBacklog), 0.08, 1)
+		bh := math.Max(2, math.Round(r.H*0.18))
+		c.Rect(LayerCells, Rect{r.X, r.Bottom() - bh, r.W * frac, bh}, Ink.Alpha(0.7))
+	}
+	overlap := anomaly == "overlap" || len(q.Owners) > 1
+	orphan := anomaly == "orphan" || (len(q.Owners) == 0 && !down)
+	if overlap || orphan {
+		c.Frame(LayerCells, r, math.Max(1, math.Min(2, r.W/8)), Warn)
+	}
+	// The owner's mark: its label where it fits, else its shape.
+	switch {
+	case down:
+	case overlap && l.CellText:
+		drawCentered(c, r, "x"+strconv.Itoa(len(q.Owners)), White, Ink.Alpha(0.6))
+	case orphan && l.CellText:
+		drawCentered(c, r, "?", Warn, Color{})
+	case len(q.Owners) == 1 && l.CellText:
+		m := l.Marks[q.Owners[0]]
+		c.Text(LayerMarks, r.X+(r.W-TextWidth(m.Label))/2, r.Y+(r.H-GlyphH)/2, m.Label, m.Ink)
+	case len(q.Owners) >= 1:
+		for i, o := range q.Owners {
+			w := r.W / float64(len(q.Owners))
+			m := l.Marks[o]
+			drawShape(c, Rect{r.X + float64(i)*w, r.Y, w, r.H}, m.Shape, m.Ink)
+		}
+	}
+}
+
+// drawCentered writes s in the middle of r on an optional backing.
+func drawCentered(c *Canvas, r Rect, s string, col, back Color) {
+	w := TextWidth(s)
+	if w > r.W {
+		return
+	}
+	x, y := r.X+(r.W-w)/2, r.Y+(r.H-GlyphH)/2
+	if back.A > 0 {
+		c.Rect(LayerMarks, Rect{math.Round(x) - 1, math.Round(y), w + 2, GlyphH}, back)
+	}
+	c.Text(LayerMarks, x, y, s, col)
+}
+
+// drawShape draws one of the Shape marks in r.
+func drawShape(c *Canvas, r Rect, shape int, col Color) {
+	s := math.Max(1, math.Floor(math.Min(r.W, r.H)/3))
+	cx, cy := r.Center()
+	switch shape {
+	case ShapeDot:
+		c.Rect(LayerMarks, Rect{cx - s/2, cy - s/2, s, s}, col)
+	case ShapeHBar:
+		c.Rect(LayerMarks, Rect{r.X + 1, cy - s/4 - 0.5, r.W - 2, math.Max(1, s/2)}, col)
+	case ShapeVBar:
+		c.Rect(LayerMarks, Rect{cx - s/4 - 0.5, r.Y + 1, math.Max(1, s/2), r.H - 2}, col)
+	case ShapeCorner:
+		c.Rect(LayerMarks, Rect{r.X, r.Y, s, s}, col)
+	case ShapeHollow:
+		c.Frame(LayerMarks, r.Inset(math.Max(1, s/2)), 1, col)
+	case ShapeFoot:
+		c.Rect(LayerMarks, Rect{r.Right() - s, r.Bottom() - s, s, s}, col)
+	case ShapeCross:
+		c.Rect(LayerMarks, Rect{r.X + 1, cy - 0.5, r.W - 2, 1}, col)
+		c.Rect(LayerMarks, Rect{cx - 0.5, r.Y + 1, 1, r.H - 2}, col)
+	}
+}
+
+func drawMessages(c *Canvas, f Frame) {
+	n := 0
+	for _, m := range f.Snap.Sends {
+		if n == MaxMessages {
+			break
+		}
+		p, ok1 := f.Layout.Producer(m.Producer)
+		cell, ok2 := f.Layout.Cell(m.Queue)
+		if !ok1 || !ok2 || m.ArriveAt <= m.SentAt {
+			continue
+		}
+		n++
+		t := clamp(float64(f.Snap.TimeMs-m.SentAt)/float64(m.ArriveAt-m.SentAt), 0, 1)
+		px, py := p.X+p.W/2, p.Bottom()
+		qx, qy := cell.Center()
+		x, y := lerp(px, qx, t), lerp(py, qy, t)
+		c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, White)
+	}
+}
+
+// StatusText is a consumer's status as its box shows it.
+func StatusText(status string) string {
+	switch status {
+	case cluster.StatusPartitioned:
+		return "cut off"
+	}
+	return status
+}
+
+func drawConsumer(c *Canvas, l *Layout, b Box, cv *cluster.ConsumerView, now int64, hover bool) {
+	m := l.Marks[b.ID]
+	r := b.Rect
+	fill, ink, border := m.Color, m.Ink, m.Color
+	switch cv.Status {
+	case cluster.StatusIdle:
+		fill, ink = Panel, TextColor
+	case cluster.StatusKilled, cluster.StatusStopped:
+		fill, ink, border = Dead, Dim, Dim
+	case cluster.StatusPartitioned:
+		fill = m.Color.Alpha(0.35) // a ghost: brokers still list it
+		ink = TextColor
+	}
+	c.Rect(LayerMarks, r, fill)
+	c.Frame(LayerMarks, r, 1, border)
+	if hover {
+		c.Frame(LayerMarks, r.Inset(-2), 1, White)
+	}
+	if cv.Status == cluster.StatusKilled {
+		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, Warn)
+		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, Warn)
+	}
+	remaining := float64(cv.NextRebalanceMs - now)
+	live := cv.Status != cluster.StatusKilled && cv.Status != cluster.StatusStopped && cv.NextRebalanceMs > 0
+	switch l.ConsumerMode {
+	case ConsumerTall:
+		label := ConsumerLabel(b.ID, m)
+		c.Text(LayerMarks, r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
+		line := StatusText(cv.Status)
+		if cv.Status == cluster.StatusAlive && live {
+			line = strconv.FormatInt(max(0, int64(math.Ceil(remaining/1000))), 10) + "s"
+		}
+		line = Fit(line, r.W-4)
+		c.Text(LayerMarks, r.X+(r.W-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
+	case ConsumerCompact:
+		label := ConsumerLabel(b.ID, m)
+		c.Text(LayerMarks, r.X+(r.W-swatchW-TextWidth(label))/2, r.Y+1, label, ink)
+		// A sample of the shape its cells carry when they are too small for its label.
+		sw := Rect{r.Right() - swatchW, r.Y + 3, swatchW - 3, r.H - 8}
+		c.Frame(LayerMarks, sw, 1, ink.Alpha(0.6))
+		drawShape(c, sw.Inset(1), m.Shape, ink)
+	default:
+		drawShape(c, r, m.Shape, ink)
+	}
+	if l.ConsumerMode == ConsumerTall && !l.CellText {
+		sw := Rect{r.X + 2, r.Y + 2, 7, 7}
+		c.Frame(LayerMarks, sw, 1, ink.Alpha(0.6))
+		drawShape(c, sw.Inset(1), m.Shape, ink)
+	}
+	if cv.Status == cluster.StatusHung {
+		// Two pause bars in the corner: hung, whatever the box's size.
+		h := math.Min(8, r.H-4)
+		c.Rect(LayerMarks, Rect{r.Right() - 7, r.Y + 2, 2, h}, ink)
+		c.Rect(LayerMarks, Rect{r.Right() - 4, r.Y + 2, 2, h}, ink)
+	}
+	if live && l.ConsumerMode != ConsumerTiny {
+		frac := clamp(remaining/rebalancePeriodMs, 0, 1)
+		bh := 3.0
+		if l.ConsumerMode == ConsumerCompact {
+			bh = 2
+		}
+		c.Rect(LayerMarks, Rect{r.X + 1, r.Bottom() - bh - 1, (r.W - 2) * frac, bh}, ink.Alpha(0.75))
+	}
+}
+
+func drawMenu(c *Canvas, m *Menu, hx, hy float64, hoverOK bool) {
+	c.Rect(LayerOverlay, m.Rect, Tooltip)
+	c.Frame(LayerOverlay, m.Rect, 1, TextColor)
+	c.Text(LayerOverlay, m.X+menuPad, m.Y+menuPad+2, m.Title, Dim)
+	for i, it := range m.Items {
+		if hoverOK && m.Hit(hx, hy) == i {
+			c.Rect(LayerOverlay, it.Rect, Highlight)
+		}
+		c.Text(LayerOverlay, m.X+menuPad, it.Y+2, it.Label, TextColor)
+	}
+}
+
+// TooltipLines are the short lines the canvas shows for what the pointer is over.
+func TooltipLines(f Frame, kind, id string) []string {
+	s := f.Snap
+	switch kind {
+	case HitConsumer:
+		for _, cv := range s.Consumers {
+			if cv.ID != id {
+				continue
+			}
+			lines := []string{cv.ID + " " + StatusText(cv.Status), strconv.Itoa(len(cv.Queues)) + " queues"}
+			if cv.NextRebalanceMs > s.TimeMs {
+				lines[1] += fmt.Sprintf(", rebalance in %.1fs", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
+			}
+			lines = append(lines, fmt.Sprintf("consumed %d, cached %d", cv.Consumed, cv.Cached))
+			return lines
+		}
+	case HitQueue:
+		for _, q := range s.Queues {
+			if q.Queue != id {
+				continue
+			}
+			owner := "orphan: nobody pulls it"
+			switch len(q.Owners) {
+			case 0:
+			case 1:
+				owner = "pulled by " + q.Owners[0]
+			default:
+				owner = "OVERLAP: " + strings.Join(q.Owners, ", ")
+			}
+			return []string{q.Queue, owner, fmt.Sprintf("backlog %d, offset %d", q.Backlog, q.MaxOffset)}
+		}
+	case HitBroker:
+		for _, b := range s.Brokers {
+			if b.Name != id {
+				continue
+			}
+			state := "up"
+			if b.Down {
+				state = "DOWN"
+			}
+			lines := []string{b.Name + " " + state, fmt.Sprintf("+%d ms, sends %d, failed %d", b.LatencyMs, b.Sends, b.Failures)}
+			if b.IsolatedUntilMs > s.TimeMs {
+				lines = append(lines, fmt.Sprintf("avoided %.1fs more of %ds", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
+			}
+			lines = append(lines, fmt.Sprintf("lists %d consumers", len(b.Consumers)))
+			return lines
+		}
+	case HitProducer:
+		for _, p := range s.Producers {
+			if p.ID == id {
+				return []string{fmt.Sprintf("%s %d msg/s", p.ID, p.Rate), fmt.Sprintf("sent %d", p.Sent)}
+			}
+		}
+	}
+	return nil
+}
+
+func drawTooltip(c *Canvas, f Frame, kind, id string) {
+	lines := TooltipLines(f, kind, id)
+	if len(lines) == 0 {
+		return
+	}
+	b := f.Layout.Bounds
+	w := 0.0
+	for i, s := range lines {
+		lines[i] = Fit(s, b.W-12)
+		w = max(w, TextWidth(lines[i]))
+	}
+	w += 8
+	h := float64(len(lines))*GlyphH + 6
+	x, y := f.HoverX+12, f.HoverY+14
+	if x+w > b.Right() {
+		x = f.HoverX - 12 - w
+	}
+	if y+h > b.Bottom() {
+		y = f.HoverY - 8 - h
+	}
+	r := Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
+	c.Rect(LayerOverlay, r, Tooltip.Alpha(0.95))
+	c.Frame(LayerOverlay, r, 1, Border)
+	for i, s := range lines {
+		c.Text(LayerOverlay, r.X+4, r.Y+3+float64(i*GlyphH), s, TextColor)
+	}
+}

@@ -1,0 +1,413 @@
+package view
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+// Box is a named rectangle: a consumer's or producer's box.
+type Box struct {
+	ID string `json:"id"`
+	Rect
+}
+
+// BrokerBox is a broker's block: a title row over a grid of its queues.
+type BrokerBox struct {
+	Name  string `json:"name"`
+	Label string `json:"-"` // what fits of the name in the title
+	Rect
+	Title Rect `json:"-"`
+}
+
+// Cell is one queue's square in its broker's block.
+type Cell struct {
+	Queue  string `json:"queue"` // "broker-a:0"
+	Broker string `json:"-"`
+	Rect
+}
+
+// Consumer box styles, by how much room there is.
+const (
+	ConsumerTall    = iota // id, a status or countdown line, a countdown bar
+	ConsumerCompact        // id and a thin countdown bar
+	ConsumerTiny           // a coloured box with its shape mark
+)
+
+// Layout is where everything of one snapshot sits inside Bounds.
+type Layout struct {
+	Bounds       Rect
+	Header       Rect
+	Producers    []Box
+	Brokers      []BrokerBox // in snapshot order
+	Cells        []Cell      // in snapshot order
+	Consumers    []Box       // in ConsumerOrder
+	ConsumerMode int
+	CellW, CellH float64
+	CellText     bool // owner labels fit in the cells
+	Marks        map[string]Mark
+
+	cellAt     map[string]int
+	consumerAt map[string]int
+	brokerAt   map[string]int
+	producerAt map[string]int
+}
+
+// Hit kinds.
+const (
+	HitConsumer = "consumer"
+	HitBroker   = "broker"
+	HitQueue    = "queue"
+	HitProducer = "producer"
+)
+
+// Spacing.
+const (
+	headerH    = GlyphH
+	producerH  = GlyphH + 5
+	titleH     = GlyphH + 2
+	brokerPad  = 3
+	consumerG  = 4
+	tallH      = 2*GlyphH + 8
+	compactH   = GlyphH + 5
+	maxCellW   = 96
+	maxCellH   = 30
+	cellAspect = 1.75 // cells wide enough for a three-letter label at their height
+	swatchW    = 10   // a compact consumer box's sample of its cells' shape mark
+)
+
+// Compute lays the snapshot out in bounds: a header line, the producers, the brokers'
+// blocks of queue cells, and the consumers' boxes along the bottom.
+func Compute(s *cluster.Snapshot, bounds Rect) *Layout {
+	l := &Layout{
+		Bounds: bounds, Marks: Marks(s.Consumers),
+		cellAt: map[string]int{}, consumerAt: map[string]int{}, brokerAt: map[string]int{}, producerAt: map[string]int{},
+	}
+	pad := 8.0
+	if bounds.W < 600 || bounds.H < 400 {
+		pad = 4
+	}
+	inner := bounds.Inset(pad)
+	if inner.W <= 0 || inner.H <= 0 {
+		return l
+	}
+	y := inner.Y
+	l.Header = Rect{inner.X, y, inner.W, headerH}
+	y += headerH + 4
+
+	if len(s.Producers) > 0 {
+		l.layoutProducers(s.Producers, Rect{inner.X, y, inner.W, producerH})
+		y += producerH + 10
+	}
+
+	rest := Rect{inner.X, y, inner.W, inner.Bottom() - y}
+	consH := l.layoutConsumers(s, rest)
+	gap := clamp(0.08*bounds.H, 14, 48)
+	if consH == 0 {
+		gap = 0
+	}
+	l.layoutBrokers(s, Rect{inner.X, y, inner.W, rest.H - consH - gap})
+	return l
+}
+
+func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
+	labels := make([]string, len(ps))
+	total := 0.0
+	for i, p := range ps {
+		labels[i] = p.ID + " " + strconv.Itoa(p.Rate) + "/s"
+		total += TextWidth(labels[i]) + 10 + consumerG
+	}
+	w := 0.0
+	if total-consumerG > r.W {
+		w = (r.W+consumerG)/float64(len(ps)) - consumerG
+		total = r.W + consumerG
+	}
+	x := r.X + (r.W-(total-consumerG))/2
+	for i, p := range ps {
+		bw := w
+		if w == 0 {
+			bw = TextWidth(labels[i]) + 10
+		}
+		l.producerAt[p.ID] = len(l.Producers)
+		l.Producers = append(l.Producers, Box{ID: p.ID, Rect: Rect{x, r.Y, max(bw, 1), r.H}})
+		x += bw + consumerG
+	}
+}
+
+// ConsumerLabel is the text on a consumer's box: its id, or its mark and the id's start when
+// the id is long.
+func ConsumerLabel(id string, m Mark) string {
+	if len(id) <= 8 {
+		return id
+	}
+	return m.Label + ":" + id[:5] + "~"
+}
+
+// layoutConsumers places the consumer boxes in centred rows at the bottom of r and returns
+// the height they take.
+func (l *Layout) layoutConsumers(s *cluster.Snapshot, r Rect) float64 {
+	ids := ConsumerOrder(s.Consumers)
+	n := len(ids)
+	if n == 0 {
+		return 0
+	}
+	labelW := 0.0
+	for _, id := range ids {
+		labelW = max(labelW, TextWidth(ConsumerLabel(id, l.Marks[id])))
+	}
+	type mode struct {
+		kind   int
+		w, h   float64
+		maxFrc float64
+	}
+	modes := []mode{
+		{ConsumerTall, max(labelW, TextWidth("stopped")) + 8, tallH, 0.34},
+		{ConsumerCompact, labelW + 8 + swatchW, compactH, 0.42},
+	}
+	pick := func(w, h float64) (perRow, rows int) {
+		perRow = max(1, int((r.W+consumerG)/(w+consumerG)))
+		return perRow, (n + perRow - 1) / perRow
+	}
+	chosen := mode{kind: -1}
+	for _, m := range modes {
+		if m.w > r.W {
+			continue
+		}
+		_, rows := pick(m.w, m.h)
+		if float64(rows)*(m.h+consumerG)-consumerG <= m.maxFrc*r.H {
+			chosen = m
+			break
+		}
+	}
+	if chosen.kind < 0 {
+		// Tiny boxes: the largest square-ish size whose rows fit the same share.
+		chosen = mode{kind: ConsumerTiny, w: 3, h: 3}
+		for size := 16.0; size >= 3; size-- {
+			w := math.Min(size*1.4, r.W)
+			_, rows := pick(w, size)
+			if float64(rows)*(size+2)-2 <= 0.42*r.H {
+				chosen = mode{kind: ConsumerTiny, w: w, h: size}
+				break
+			}
+		}
+	}
+	l.ConsumerMode = chosen.kind
+	g := float64(consumerG)
+	if chosen.kind == ConsumerTiny {
+		g = 2
+	}
+	perRow := max(1, int((r.W+g)/(chosen.w+g)))
+	rows := (n + perRow - 1) / perRow
+	height := float64(rows)*(chosen.h+g) - g
+	top := r.Bottom() - height
+	for i, id := range ids {
+		row, col := i/perRow, i%perRow
+		inRow := min(perRow, n-row*perRow)
+		rowW := float64(inRow)*(chosen.w+g) - g
+		x := r.X + (r.W-rowW)/2 + float64(col)*(chosen.w+g)
+		l.consumerAt[id] = len(l.Consumers)
+		l.Consumers = append(l.Consumers, Box{ID: id, Rect: Rect{x, top + float64(row)*(chosen.h+g), chosen.w, chosen.h}})
+	}
+	return height
+}
+
+// layoutBrokers fits the broker blocks into r: it tries every number of blocks per row and of
+// queue columns per block, and keeps the one with the largest readable cells.
+func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
+	n := len(s.Brokers)
+	if n == 0 || r.W <= 0 || r.H <= 0 {
+		return
+	}
+	qmax := 1
+	for _, b := range s.Brokers {
+		qmax = max(qmax, b.Queues)
+	}
+	const bgap = 6.0
+	type fit struct {
+		bc, qc        int
+		cw, ch, score float64
+	}
+	best := fit{score: -1}
+	for bc := n; bc >= 1; bc-- { // on a tie, fewer rows of blocks
+		br := (n + bc - 1) / bc
+		bw := (r.W - float64(bc-1)*bgap) / float64(bc)
+		bh := (r.H - float64(br-1)*bgap) / float64(br)
+		iw, ih := bw-2*brokerPad, bh-titleH-2*brokerPad
+		if iw <= 0 || ih <= 0 {
+			continue
+		}
+		for qc := 1; qc <= qmax; qc++ {
+			qr := (qmax + qc - 1) / qc
+			g := cellGap(iw/float64(qc), ih/float64(qr))
+			cw := (iw - float64(qc-1)*g) / float64(qc)
+			ch := (ih - float64(qr-1)*g) / float64(qr)
+			if cw < 2 || ch < 2 {
+				continue
+			}
+			cw, ch = math.Min(cw, maxCellW), math.Min(ch, maxCellH)
+			score := math.Min(cw/cellAspect, ch)
+			if score > best.score+1e-9 {
+				best = fit{bc, qc, cw, ch, score}
+			}
+		}
+	}
+	if best.score < 0 {
+		return
+	}
+	bc, qc := best.bc, best.qc
+	qr := (qmax + qc - 1) / qc
+	br := (n + bc - 1) / bc
+	g := cellGap(best.cw, best.ch)
+	cw, ch := math.Floor(best.cw), math.Floor(best.ch)
+	contentW := float64(qc)*cw + float64(qc-1)*g + 2*brokerPad
+	bw := contentW
+	// Widen blocks, within their share of the row, to show the broker's name.
+	share := (r.W - float64(bc-1)*bgap) / float64(bc)
+	nameW := 0.0
+	for _, b := range s.Brokers {
+		// The name, a latency label and the isolation ring side by side.
+		nameW = max(nameW, TextWidth(b.Name)+TextWidth("+6000")+2*brokerPad+2*isolationRingRadius+10)
+	}
+	bw = math.Max(bw, math.Min(share, nameW))
+	bh := titleH + 2*brokerPad + float64(qr)*ch + float64(qr-1)*g
+	// Spread the blocks over the row when they are narrow, up to a comfortable gap.
+	gapX := bgap
+	if bc > 1 {
+		gapX = clamp((r.W-float64(bc)*bw)/float64(bc-1), bgap, 48)
+	}
+	gridW := float64(bc)*bw + float64(bc-1)*gapX
+	gridH := float64(br)*bh + float64(br-1)*bgap
+	x0 := r.X + (r.W-gridW)/2
+	y0 := r.Y + math.Max(0, (r.H-gridH)/2)
+	l.CellW, l.CellH = cw, ch
+	l.CellText = cw >= TextWidth("c64")+2 && ch >= GlyphH
+	for i, b := range s.Brokers {
+		row, col := i/bc, i%bc
+		box := Rect{x0 + float64(col)*(bw+gapX), y0 + float64(row)*(bh+bgap), bw, bh}
+		title := Rect{box.X, box.Y, box.W, titleH}
+		l.brokerAt[b.Name] = len(l.Brokers)
+		l.Brokers = append(l.Brokers, BrokerBox{Name: b.Name, Label: brokerLabel(b.Name, box.W-2*brokerPad-12), Rect: box, Title: title})
+		cx0 := box.X + (box.W-contentW)/2 + brokerPad
+		for q := range b.Queues {
+			col, row := q/qr, q%qr // column-major: a broker reads as columns of its queues
+			cell := Rect{cx0 + float64(col)*(cw+g), box.Y + titleH + brokerPad + float64(row)*(ch+g), cw, ch}
+			name := b.Name + ":" + strconv.Itoa(q)
+			l.cellAt[name] = len(l.Cells)
+			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell})
+		}
+	}
+}
+
+func cellGap(cw, ch float64) float64 {
+	if math.Min(cw, ch) < 8 {
+		return 1
+	}
+	return 2
+}
+
+// brokerLabel is as much of a broker's name as fits in w: the whole name, then the part
+// after "broker-", then nothing.
+func brokerLabel(name string, w float64) string {
+	if TextWidth(name) <= w {
+		return name
+	}
+	if i := strings.LastIndexAny(name, "-_@."); i >= 0 && TextWidth(name[i+1:]) <= w {
+		return name[i+1:]
+	}
+	return Fit(name, w)
+}
+
+// HitTest names what lies under (x, y): a consumer, a queue, a broker or a producer, or
+// ("", "") for nothing.
+func (l *Layout) HitTest(x, y float64) (kind, id string) {
+	for _, c := range l.Consumers {
+		if c.Contains(x, y) {
+			return HitConsumer, c.ID
+		}
+	}
+	for _, c := range l.Cells {
+		if c.Contains(x, y) {
+			return HitQueue, c.Queue
+		}
+	}
+	for _, b := range l.Brokers {
+		if b.Contains(x, y) {
+			return HitBroker, b.Name
+		}
+	}
+	for _, p := range l.Producers {
+		if p.Contains(x, y) {
+			return HitProducer, p.ID
+		}
+	}
+	return "", ""
+}
+
+// Consumer, Cell, Broker and Producer look a box up by id.
+func (l *Layout) Consumer(id string) (Box, bool) {
+	i, ok := l.consumerAt[id]
+	if !ok {
+		return Box{}, false
+	}
+	return l.Consumers[i], true
+}
+
+func (l *Layout) Cell(queue string) (Cell, bool) {
+	i, ok := l.cellAt[queue]
+	if !ok {
+		return Cell{}, false
+	}
+	return l.Cells[i], true
+}
+
+func (l *Layout) Broker(name string) (BrokerBox, bool) {
+	i, ok := l.brokerAt[name]
+	if !ok {
+		return BrokerBox{}, false
+	}
+	return l.Brokers[i], true
+}
+
+func (l *Layout) Producer(id string) (Box, bool) {
+	i, ok := l.producerAt[id]
+	if !ok {
+		return Box{}, false
+	}
+	return l.Producers[i], true
+}
+
+// HitBoxes is the layout's JSON form for the JS API's layout(): every clickable rectangle in
+// canvas pixels.
+type HitBoxes struct {
+	Width     float64     `json:"width"`
+	Height    float64     `json:"height"`
+	Consumers []Box       `json:"consumers"`
+	Brokers   []BrokerBox `json:"brokers"`
+	Queues    []Cell      `json:"queues"`
+	Producers []Box       `json:"producers"`
+	Menu      []Box       `json:"menu"` // the open menu's items, id = the command type
+}
+
+// Boxes returns the layout's hit boxes, and the open menu's items when m is not nil.
+func (l *Layout) Boxes(m *Menu) HitBoxes {
+	h := HitBoxes{
+		Width: l.Bounds.Right(), Height: l.Bounds.Bottom(),
+		Consumers: nonNil(l.Consumers), Brokers: nonNil(l.Brokers), Queues: nonNil(l.Cells),
+		Producers: nonNil(l.Producers), Menu: []Box{},
+	}
+	if m != nil {
+		for _, it := range m.Items {
+			h.Menu = append(h.Menu, Box{ID: it.Key, Rect: it.Rect})
+		}
+	}
+	return h
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

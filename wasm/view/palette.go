@@ -1,0 +1,181 @@
+package view
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+// Color is a straight-alpha colour with channels in 0…1.
+type Color struct{ R, G, B, A float32 }
+
+// RGB is an opaque colour from 8-bit channels.
+func RGB(r, g, b uint8) Color { return Color{float32(r) / 255, float32(g) / 255, float32(b) / 255, 1} }
+
+// Alpha returns c with its opacity multiplied by a.
+func (c Color) Alpha(a float32) Color { c.A *= a; return c }
+
+// luminance is the relative luminance (WCAG) of c, ignoring alpha.
+func (c Color) luminance() float64 {
+	lin := func(v float32) float64 {
+		x := float64(v)
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+}
+
+// Palette is Okabe and Ito's colour-blind-safe set, with its black replaced by a light grey so
+// that it shows on the dark canvas. Owners take these in order; every owner also has a Mark.
+var Palette = [8]Color{
+	RGB(0xE6, 0x9F, 0x00), // orange
+	RGB(0x56, 0xB4, 0xE9), // sky blue
+	RGB(0x00, 0x9E, 0x73), // bluish green
+	RGB(0xF0, 0xE4, 0x42), // yellow
+	RGB(0x00, 0x72, 0xB2), // blue
+	RGB(0xD5, 0x5E, 0x00), // vermillion
+	RGB(0xCC, 0x79, 0xA7), // reddish purple
+	RGB(0xDD, 0xDD, 0xDD), // light grey (Okabe–Ito's black)
+}
+
+// Colours of the canvas outside the owner palette.
+var (
+	Background = RGB(0x1b, 0x1d, 0x23)
+	Panel      = RGB(0x26, 0x29, 0x31) // a broker's block
+	PanelDown  = RGB(0x14, 0x14, 0x17)
+	Border     = RGB(0x4a, 0x4f, 0x5c)
+	TextColor  = RGB(0xe6, 0xe6, 0xe6)
+	Dim        = RGB(0x8a, 0x8f, 0x9a)
+	Empty      = RGB(0x12, 0x13, 0x17) // a queue nobody pulls
+	Warn       = RGB(0xff, 0x4d, 0x4d) // overlaps, orphans, down brokers
+	Slow       = RGB(0xff, 0xc8, 0x57) // slow broker's latency label
+	Ink        = RGB(0x11, 0x11, 0x11)
+	White      = RGB(0xff, 0xff, 0xff)
+	Dead       = RGB(0x3a, 0x3d, 0x45)
+	Tooltip    = RGB(0x0c, 0x0d, 0x10)
+	Highlight  = RGB(0x3d, 0x44, 0x55)
+)
+
+// Shapes drawn on a queue cell too small for its owner's label.
+const (
+	ShapeNone = iota
+	ShapeDot
+	ShapeHBar
+	ShapeVBar
+	ShapeCorner
+	ShapeHollow
+	ShapeFoot
+	ShapeCross
+	numShapes
+)
+
+// Mark tells one consumer apart from the others by more than colour: a short label drawn on
+// its box and on every queue cell it owns, and, where the cell is too small for the label, a
+// shape. Consumer i (in natural order of ids) takes colour i mod 8 and shape
+// (i mod 8 + i div 8) mod 8, so the first 64 consumers have distinct colour-and-shape pairs
+// and, among the first 8, both the colours and the shapes differ.
+type Mark struct {
+	Index int
+	Color Color
+	Ink   Color // text and shape colour on Color
+	Label string
+	Shape int
+}
+
+// ConsumerOrder returns the consumers' ids in natural order (c2 before c10), the order of
+// their boxes and marks. A restarted consumer keeps its place.
+func ConsumerOrder(cs []cluster.ConsumerView) []string {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	slices.SortFunc(ids, naturalCompare)
+	return ids
+}
+
+// Marks assigns every consumer its mark. Labels are the ids themselves when all are at most
+// three characters (c1 … c64), otherwise 1-based positions in natural order.
+func Marks(cs []cluster.ConsumerView) map[string]Mark {
+	ids := ConsumerOrder(cs)
+	short := true
+	for _, id := range ids {
+		if len(id) > 3 || !isASCII(id) {
+			short = false
+		}
+	}
+	out := make(map[string]Mark, len(ids))
+	for i, id := range ids {
+		col := Palette[i%len(Palette)]
+		m := Mark{Index: i, Color: col, Ink: inkOn(col), Label: id, Shape: (i%8 + i/8) % numShapes}
+		if !short {
+			m.Label = strconv.Itoa(i + 1)
+		}
+		out[id] = m
+	}
+	return out
+}
+
+// inkOn picks black or white text, whichever contrasts more with bg.
+func inkOn(bg Color) Color {
+	l := bg.luminance()
+	if (l+0.05)/0.05 >= 1.05/(l+0.05) {
+		return Ink
+	}
+	return White
+}
+
+// naturalCompare orders strings with embedded numbers by value: c2 < c10.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na, nb := trimZeros(a[si:i]), trimZeros(b[sj:j])
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(a[i], b[j]); c != 0 {
+			return c
+		}
+		i++
+		j++
+	}
+	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
+func trimZeros(s string) string {
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	return s
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

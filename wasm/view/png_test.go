@@ -1,0 +1,110 @@
+package view
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// TestRenderPNG rasterises frames in software to PNG files, for looking at the layout without
+// a browser: LBSCOPE_VIEW_PNG=/tmp/view go test -run RenderPNG ./wasm/view
+func TestRenderPNG(t *testing.T) {
+	dir := os.Getenv("LBSCOPE_VIEW_PNG")
+	if dir == "" {
+		t.Skip("set LBSCOPE_VIEW_PNG to a directory to write PNGs")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	aw, ah, atlas := Atlas()
+	for _, name := range scenario.PresetNames() {
+		cfg := scenario.Presets()[name].Config
+		cfg.LatencyFault = true
+		c, err := cluster.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Advance(20000)
+		lat := 2000
+		for _, cmd := range []cluster.Command{{Type: "killConsumer", ID: "c1"}, {Type: "partitionConsumer", ID: "c2"},
+			{Type: "hangConsumer", ID: "c3"}, {Type: "slowBroker", Broker: "broker-a", LatencyMs: &lat}, {Type: "killBroker", Broker: "broker-b"}} {
+			_ = c.Apply(cmd)
+		}
+		c.Advance(21500)
+		s := c.Snapshot()
+		for _, size := range []Rect{{0, 0, 960, 720}, {0, 0, 375, 560}} {
+			l := Compute(&s, size)
+			var cv Canvas
+			hx, hy := l.Cells[3].Center()
+			Draw(&cv, Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true})
+			img := image.NewRGBA(image.Rect(0, 0, int(size.W), int(size.H)))
+			bg := color.RGBA{0x1b, 0x1d, 0x23, 0xff}
+			for i := 0; i < len(img.Pix); i += 4 {
+				img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = bg.R, bg.G, bg.B, bg.A
+			}
+			for layer := range NumLayers {
+				for _, m := range cv.Meshes(layer) {
+					for i := 0; i+2 < len(m.Indices); i += 3 {
+						raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], aw, ah, atlas)
+					}
+				}
+			}
+			f, err := os.Create(filepath.Join(dir, name+"-"+itoa(int(size.W))+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := png.Encode(f, img); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}
+	}
+}
+
+func itoa(n int) string {
+	return string([]byte{byte('0' + n/100%10), byte('0' + n/10%10), byte('0' + n%10)})
+}
+
+// raster fills one triangle, sampling the atlas at the nearest texel (as the GPU does with
+// FilterNearest) and blending premultiplied colour over the image.
+func raster(img *image.RGBA, a, b, c Vertex, aw, ah int, atlas []byte) {
+	minX := int(math.Floor(float64(min(a.X, b.X, c.X))))
+	maxX := int(math.Ceil(float64(max(a.X, b.X, c.X))))
+	minY := int(math.Floor(float64(min(a.Y, b.Y, c.Y))))
+	maxY := int(math.Ceil(float64(max(a.Y, b.Y, c.Y))))
+	area := (b.X-a.X)*(c.Y-a.Y) - (c.X-a.X)*(b.Y-a.Y)
+	if area == 0 {
+		return
+	}
+	for y := max(minY, 0); y < min(maxY, img.Rect.Dy()); y++ {
+		for x := max(minX, 0); x < min(maxX, img.Rect.Dx()); x++ {
+			px, py := float32(x)+0.5, float32(y)+0.5
+			w0 := ((b.X-px)*(c.Y-py) - (c.X-px)*(b.Y-py)) / area
+			w1 := ((c.X-px)*(a.Y-py) - (a.X-px)*(c.Y-py)) / area
+			w2 := 1 - w0 - w1
+			if w0 < 0 || w1 < 0 || w2 < 0 {
+				continue
+			}
+			sx := int(w0*a.SrcX + w1*b.SrcX + w2*c.SrcX)
+			sy := int(w0*a.SrcY + w1*b.SrcY + w2*c.SrcY)
+			if sx < 0 || sy < 0 || sx >= aw || sy >= ah {
+				continue
+			}
+			ta := float32(atlas[4*(sy*aw+sx)+3]) / 255
+			r, g, bl, al := a.R*ta, a.G*ta, a.B*ta, a.A*ta
+			i := img.PixOffset(x, y)
+			p := img.Pix[i : i+4]
+			p[0] = uint8(math.Min(255, float64(r*255+float32(p[0])*(1-al))))
+			p[1] = uint8(math.Min(255, float64(g*255+float32(p[1])*(1-al))))
+			p[2] = uint8(math.Min(255, float64(bl*255+float32(p[2])*(1-al))))
+			p[3] = 255
+		}
+	}
+}

@@ -1,0 +1,280 @@
+// loader.js downloads lbscope.wasm with a progress bar, starts it with Go's wasm_exec.js and
+// turns every way it can fail into a message with a Reload button.
+//
+// It is written in ES5 (no arrow functions, no async) on purpose: a browser too old for
+// WebAssembly must still parse this file to show the message that says so.
+//
+// State for tests and other scripts:
+//   window.lbscopeLoader = {progress: 0..1, done: bool, error: string|null}
+//     done turns true when the wasm starts; error holds the first failure, even a later one.
+//   window.lbscopeFatal(message) shows the error box; the Go program calls it on a panic.
+//   Events on window: "lbscope:started" before go.run, "lbscope:error" (detail: message).
+(function () {
+  "use strict";
+
+  var WASM = "lbscope.wasm";
+  var MANIFEST = "build.json";
+  var NO_WASM = "Your browser cannot run WebAssembly, which the LBScope playground needs. Try a current Firefox, Chrome, Edge or Safari.";
+  var STOPPED = "The simulation stopped unexpectedly.";
+
+  var state = { progress: 0, done: false, error: null };
+  window.lbscopeLoader = state;
+
+  var root = document.documentElement;
+  root.className = root.className.replace(/(^|\s)no-js(\s|$)/, " ").replace(/^\s+|\s+$/g, "");
+
+  var loader = document.getElementById("loader");
+  var bar = document.getElementById("loader-progress");
+  var fill = document.getElementById("loader-fill");
+  var statusText = document.getElementById("loader-status");
+  var errorBox = document.getElementById("loader-error");
+  var errorText = document.getElementById("loader-error-text");
+  var reload = document.getElementById("loader-reload");
+
+  reload.addEventListener("click", function () { window.location.reload(); });
+
+  function emit(name, detail) {
+    var ev;
+    try {
+      ev = new CustomEvent(name, { detail: detail });
+    } catch (e) {
+      return; // no CustomEvent constructor: nobody modern is listening
+    }
+    window.dispatchEvent(ev);
+  }
+
+  function size(n) {
+    return n < 1e6 ? Math.max(1, Math.round(n / 1e3)) + " kB" : (n / 1e6).toFixed(1) + " MB";
+  }
+
+  function describe(err) {
+    if (!err) return "unknown error";
+    if (err.name && err.message) return err.name + ": " + err.message;
+    return String(err.message || err);
+  }
+
+  // problem marks an error whose message is already written for the reader.
+  function problem(message) {
+    var err = new Error(message);
+    err.lbscope = true;
+    return err;
+  }
+
+  function showProgress(loaded, total) {
+    if (total > 0) {
+      var p = Math.min(loaded / total, 1);
+      state.progress = p;
+      bar.className = "loader-bar";
+      bar.setAttribute("aria-valuenow", String(Math.round(p * 100)));
+      bar.setAttribute("aria-valuetext", size(Math.min(loaded, total)) + " of " + size(total));
+      fill.style.transform = "scaleX(" + p + ")";
+      statusText.textContent = "Downloading the simulation… " + size(Math.min(loaded, total)) + " of " + size(total);
+    } else {
+      // The size is unknown: an indeterminate bar, and no aria-valuenow (ARIA's way to say so).
+      bar.className = "loader-bar indeterminate";
+      bar.removeAttribute("aria-valuenow");
+      bar.setAttribute("aria-valuetext", size(loaded) + " downloaded");
+      statusText.textContent = "Downloading the simulation… " + size(loaded);
+    }
+  }
+
+  function fail(message) {
+    if (state.error !== null) return; // the first failure explains the rest
+    state.error = message;
+    errorText.textContent = message;
+    errorBox.hidden = false;
+    bar.hidden = true;
+    statusText.hidden = true;
+    // After a start the loader is out of the page: it comes back over the stopped canvas.
+    loader.className = state.done ? "failed" : "";
+    if (!loader.parentNode) document.body.appendChild(loader);
+    reload.focus();
+    emit("lbscope:error", message);
+  }
+
+  window.lbscopeFatal = function (message) {
+    fail(message ? String(message) : STOPPED);
+  };
+
+  // decodedLength is the size the body reader will yield. lbscope serve sends it as
+  // X-Decoded-Length; an uncompressed response's Content-Length is it too; otherwise (a static
+  // host compressing on the fly) build.json has it. 0 means unknown.
+  function decodedLength(resp) {
+    var decoded = parseInt(resp.headers.get("X-Decoded-Length"), 10);
+    if (decoded > 0) return Promise.resolve(decoded);
+    var encoding = resp.headers.get("Content-Encoding");
+    var length = parseInt(resp.headers.get("Content-Length"), 10);
+    if ((!encoding || encoding === "identity") && length > 0) return Promise.resolve(length);
+    return fetch(MANIFEST, { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (m) {
+      var f = m && m.files && m.files[WASM];
+      return f && f.decoded > 0 ? f.decoded : 0;
+    }, function () { return 0; });
+  }
+
+  function downloaded() {
+    state.progress = 1;
+    bar.className = "loader-bar";
+    bar.setAttribute("aria-valuenow", "100");
+    bar.removeAttribute("aria-valuetext");
+    fill.style.transform = "scaleX(1)";
+    statusText.textContent = "Starting the simulation…";
+  }
+
+  // readBody reads a response to its end, showing progress, and returns its bytes.
+  function readBody(resp) {
+    var total = 0;
+    var loaded = 0;
+    var finished = false;
+    decodedLength(resp).then(function (n) {
+      total = n;
+      if (!finished) showProgress(loaded, total);
+    }).then(null, function () {});
+    showProgress(0, total);
+    if (!resp.body || typeof resp.body.getReader !== "function") {
+      return resp.arrayBuffer().then(function (buf) {
+        finished = true;
+        downloaded();
+        return new Uint8Array(buf);
+      });
+    }
+    var reader = resp.body.getReader();
+    var chunks = [];
+    function next() {
+      return reader.read().then(function (step) {
+        if (step.done) return;
+        chunks.push(step.value);
+        loaded += step.value.byteLength;
+        showProgress(loaded, total);
+        return next();
+      });
+    }
+    return next().then(function () {
+      finished = true;
+      downloaded();
+      var bytes = new Uint8Array(loaded);
+      var at = 0;
+      for (var i = 0; i < chunks.length; i++) {
+        bytes.set(chunks[i], at);
+        at += chunks[i].byteLength;
+      }
+      return bytes;
+    }, function (err) {
+      finished = true;
+      throw problem("The download of " + WASM + " broke off after " + size(loaded) + " (" + describe(err) + "). Reload to try again.");
+    });
+  }
+
+  function startProblem(err) {
+    throw problem("Could not start the simulation: " + describe(err));
+  }
+
+  // instantiate compiles the module while it downloads (instantiateStreaming, which also lets
+  // the browser cache the compiled code) and counts the progress on a clone of the response.
+  // Without streaming, or when it refuses the response (a static host sending another
+  // Content-Type than application/wasm), it instantiates the bytes the clone read.
+  function instantiate(resp, go) {
+    function fromBytes(bytes) {
+      return WebAssembly.instantiate(bytes, go.importObject).then(function (result) {
+        return result.instance;
+      }, startProblem);
+    }
+    if (typeof WebAssembly.instantiateStreaming !== "function" || typeof resp.clone !== "function") {
+      return readBody(resp).then(fromBytes);
+    }
+    var counted = resp.clone();
+    var streamed = WebAssembly.instantiateStreaming(resp, go.importObject).then(function (result) {
+      return { instance: result.instance };
+    }, function (err) {
+      return { err: err };
+    });
+    return Promise.all([streamed, readBody(counted)]).then(function (both) {
+      var s = both[0];
+      if (s.instance) return s.instance;
+      if (s.err && s.err.name === "TypeError") return fromBytes(both[1]);
+      return startProblem(s.err);
+    });
+  }
+
+  // watchGo keeps the last lines the Go program wrote to stderr, so an exit after a panic can
+  // say which panic; wasm_exec.js sends Go's output through globalThis.fs.writeSync.
+  function watchGo(go) {
+    var tail = "";
+    var decoder = typeof TextDecoder === "function" ? new TextDecoder("utf-8") : null;
+    var fsys = window.fs;
+    if (fsys && typeof fsys.writeSync === "function" && decoder) {
+      var write = fsys.writeSync;
+      fsys.writeSync = function (fd, buf) {
+        if (fd === 2) tail = (tail + decoder.decode(buf)).slice(-4096);
+        return write.call(fsys, fd, buf);
+      };
+    }
+    var exitCode = null;
+    var exit = go.exit;
+    go.exit = function (code) {
+      exitCode = code;
+      return exit.call(go, code);
+    };
+    return function why() {
+      var m = /(?:^|\n)((?:panic|fatal error): [^\n]*)/.exec(tail);
+      if (m) return STOPPED + " " + m[1];
+      if (exitCode) return STOPPED + " (exit status " + exitCode + ")";
+      return STOPPED;
+    };
+  }
+
+  function start(instance, go, why) {
+    state.progress = 1;
+    state.done = true;
+    // The loader leaves before go.run: Ebitengine adds its canvas to <body> as it starts.
+    if (loader.parentNode) loader.parentNode.removeChild(loader);
+    var app = document.getElementById("app");
+    if (app) app.removeAttribute("aria-busy");
+    emit("lbscope:started");
+    var run;
+    try {
+      run = go.run(instance);
+    } catch (err) {
+      fail("Could not start the simulation: " + describe(err));
+      return;
+    }
+    run.then(function () {
+      fail(why());
+    }, function (err) {
+      fail(STOPPED + " " + describe(err));
+    });
+  }
+
+  function load() {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+      fail(NO_WASM);
+      return;
+    }
+    if (typeof fetch !== "function" || typeof Promise !== "function") {
+      fail("Your browser is too old for the LBScope playground. Try a current Firefox, Chrome, Edge or Safari.");
+      return;
+    }
+    if (typeof window.Go !== "function") {
+      fail("Could not start the simulation: wasm_exec.js did not load. Reload to try again.");
+      return;
+    }
+    var go = new window.Go();
+    var why = watchGo(go);
+    fetch(WASM, { credentials: "same-origin" }).then(function (resp) {
+      if (!resp.ok) {
+        throw problem("Could not download " + WASM + ": the server answered HTTP " + resp.status +
+          (resp.statusText ? " " + resp.statusText : "") + ".");
+      }
+      return instantiate(resp, go);
+    }, function (err) {
+      throw problem("Could not download " + WASM + ": network error (" + describe(err) + "). Check the connection and reload.");
+    }).then(function (instance) {
+      start(instance, go, why);
+    }).then(null, function (err) {
+      fail(err && err.lbscope ? err.message : "Loading failed: " + describe(err));
+    });
+  }
+
+  load();
+})();
