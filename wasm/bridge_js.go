@@ -357,8 +357,21 @@ func (b *bridge) markReady() {
 	b.ready = true
 	b.mu.Unlock()
 	if first {
+		// performance.now() counts from navigation start: the time to the first frame.
+		js.Global().Get("lbscope").Set("firstFrameMs", mark("lbscope:first-frame"))
 		b.readyRes.Invoke(js.Global().Get("lbscope"))
 	}
+}
+
+// mark records a performance mark (visible in the browser's performance tools) and returns
+// its time since navigation start, in milliseconds.
+func mark(name string) float64 {
+	perf := js.Global().Get("performance")
+	if perf.IsUndefined() {
+		return 0
+	}
+	perf.Call("mark", name)
+	return perf.Call("now").Float()
 }
 
 // stop ends the playground: pending promises resolve with the error, ready rejects if it

@@ -17,8 +17,12 @@ import (
 	"github.com/lbscope/lbscope/wasm/view"
 )
 
-// frameMs is one Update's share of wall time: Ebitengine calls Update 60 times a second.
+// frameMs is one Update's share of wall time when Ebitengine keeps its 60 ticks a second.
 const frameMs = 1000.0 / 60
+
+// maxTickMs bounds the wall time one Update may account for, so that a tab left in the
+// background does not jump minutes ahead when it comes back.
+const maxTickMs = 100.0
 
 // stageEvery is how often, in ticks, the stage's rectangle is read from the page.
 const stageEvery = 15
@@ -45,6 +49,7 @@ type game struct {
 	hoverY    float64
 	hoverOK   bool
 	readyDone bool
+	lastTick  time.Time
 
 	// Draw's render caches.
 	atlas  *ebiten.Image
@@ -134,7 +139,15 @@ func (g *game) Update() (err error) {
 		g.act(a)
 	}
 
-	results := g.sess.Tick(frameMs)
+	// A slow browser calls Update less often than 60 times a second: advance by the wall
+	// time that really passed, so that 10× stays 10× (spec-exact stepping is the step command).
+	now := time.Now()
+	dt := frameMs
+	if !g.lastTick.IsZero() {
+		dt = min(float64(now.Sub(g.lastTick).Microseconds())/1000, maxTickMs)
+	}
+	g.lastTick = now
+	results := g.sess.Tick(dt)
 	g.bridge.resolve(results)
 	g.bridge.emit(g.sess.DrainEvents())
 

@@ -14,12 +14,18 @@ import (
 )
 
 func main() {
+	mark("lbscope:main")
 	sess := session.NewDefault()
 	g := newGame(sess)
 	g.bridge = installBridge(sess, g)
 
 	ebiten.SetWindowTitle("LBScope")
 	ebiten.SetRunnableOnUnfocused(true) // the panel's controls take focus; the simulation goes on
+	// Draw fills the whole screen itself, and the canvas is never scaled: skip Ebitengine's
+	// own clear and its screen filter, two full-screen passes a software GPU pays for.
+	ebiten.SetScreenClearedEveryFrame(false)
+	ebiten.SetScreenFilterEnabled(false)
+	mark("lbscope:run-game")
 	err := run(g)
 	if err == nil {
 		err = fmt.Errorf("the game loop ended")

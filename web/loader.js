@@ -234,6 +234,7 @@
     emit("lbscope:started");
     var run;
     try {
+      if (window.performance && performance.mark) performance.mark("lbscope:go-run");
       run = go.run(instance);
     } catch (err) {
       fail("Could not start the simulation: " + describe(err));

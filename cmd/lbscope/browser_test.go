@@ -1,0 +1,501 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The real-browser tests build the real playground, serve it on loopback and drive Debian's
+// chromium through chromedp. Without chromium they skip on a developer's machine and fail
+// under CI (CI is set), where scripts/ensure-tools.sh must have installed it.
+
+var browserEnv struct {
+	once    sync.Once
+	url     string
+	alloc   context.Context
+	browser context.Context
+	err     error
+}
+
+func chromiumPath() (string, error) {
+	for _, p := range []string{os.Getenv("LBSCOPE_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p == "" {
+			continue
+		}
+		if _, err := exec.LookPath(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("chromium not found (install Debian's chromium: scripts/ensure-tools.sh)")
+}
+
+// playground returns a new tab's context on the served playground, shared browser and site.
+func playground(t testing.TB) context.Context {
+	t.Helper()
+	browserEnv.once.Do(func() {
+		path, err := chromiumPath()
+		if err != nil {
+			browserEnv.err = err
+			return
+		}
+		root, err := repoRoot("test")
+		if err != nil {
+			browserEnv.err = err
+			return
+		}
+		dir := filepath.Join(os.TempDir(), "lbscope-browser-test-site")
+		os.RemoveAll(dir)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		if _, err := buildSite(ctx, siteOptions{root: root, pkg: "./wasm", out: dir, brotliQuality: 5}); err != nil {
+			browserEnv.err = err
+			return
+		}
+		h, err := loadSite(dir)
+		if err != nil {
+			browserEnv.err = err
+			return
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			browserEnv.err = err
+			return
+		}
+		go http.Serve(ln, h)
+		browserEnv.url = "http://" + ln.Addr().String() + "/"
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.Flag("enable-unsafe-swiftshader", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.WindowSize(1280, 720),
+		)
+		browserEnv.alloc, _ = chromedp.NewExecAllocator(context.Background(), opts...)
+		browserEnv.browser, _ = chromedp.NewContext(browserEnv.alloc)
+		if err := chromedp.Do(browserEnv.browser); err != nil {
+			browserEnv.err = fmt.Errorf("chromium did not start: %w", err)
+		}
+	})
+	if browserEnv.err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("real-browser test cannot run under CI: %v", browserEnv.err)
+		}
+		t.Skipf("real-browser test: %v", browserEnv.err)
+	}
+	tab, cancel := chromedp.NewContext(browserEnv.browser)
+	t.Cleanup(cancel)
+	tab, cancelTimeout := context.WithTimeout(tab, 3*time.Minute)
+	t.Cleanup(cancelTimeout)
+	return tab
+}
+
+// console collects the tab's console errors and uncaught exceptions.
+type console struct {
+	mu     sync.Mutex
+	errors []string
+}
+
+func watchConsole(t testing.TB, ctx context.Context) *console {
+	c := &console{}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				c.mu.Lock()
+				c.errors = append(c.errors, m.String())
+				c.mu.Unlock()
+			}
+		}
+	}()
+	return c
+}
+
+func (c *console) Errors() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.errors...)
+}
+
+// open navigates to the playground (with an optional query) and waits for the first frame.
+func open(t testing.TB, ctx context.Context, query string) *console {
+	t.Helper()
+	con := watchConsole(t, ctx)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(browserEnv.url+query),
+	))
+	eval[bool](t, ctx, `window.lbscope ? window.lbscope.ready.then(() => true) : new Promise((ok, fail) => {
+		let n = 0; const poll = () => window.lbscope ? window.lbscope.ready.then(() => ok(true), fail)
+			: (++n > 1200 ? fail(new Error("window.lbscope never appeared")) : setTimeout(poll, 50)); poll(); })`)
+	return con
+}
+
+// eval runs JavaScript, awaiting a Promise, and decodes its value.
+func eval[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	require.NoError(t, err, js)
+	return v
+}
+
+type pgState struct {
+	TimeMs   int64   `json:"timeMs"`
+	Paused   bool    `json:"paused"`
+	Speed    float64 `json:"speed"`
+	Strategy string  `json:"strategy"`
+	Brokers  []struct {
+		Name            string `json:"name"`
+		LatencyMs       int    `json:"latencyMs"`
+		Down            bool   `json:"down"`
+		IsolatedUntilMs int64  `json:"isolatedUntilMs"`
+	} `json:"brokers"`
+	Consumers []struct {
+		ID     string   `json:"id"`
+		Status string   `json:"status"`
+		Queues []string `json:"queues"`
+	} `json:"consumers"`
+	Metrics struct {
+		Produced, Consumed, Duplicates, Lost int64
+		SendsPerBroker                       map[string]int64 `json:"sendsPerBroker"`
+	} `json:"metrics"`
+}
+
+func state(t testing.TB, ctx context.Context) pgState {
+	t.Helper()
+	raw := eval[string](t, ctx, `JSON.stringify(window.lbscope.state())`)
+	var s pgState
+	require.NoError(t, json.Unmarshal([]byte(raw), &s))
+	return s
+}
+
+func dispatch(t testing.TB, ctx context.Context, cmd string) {
+	t.Helper()
+	res := eval[map[string]any](t, ctx, `window.lbscope.dispatch(`+cmd+`)`)
+	require.Equal(t, true, res["ok"], "dispatch %s: %v", cmd, res)
+}
+
+func consumer(s pgState, id string) (status string, queues []string) {
+	for _, c := range s.Consumers {
+		if c.ID == id {
+			return c.Status, c.Queues
+		}
+	}
+	return "", nil
+}
+
+type box struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Queue      string `json:"queue"`
+	X, Y, W, H float64
+}
+
+type pgLayout struct {
+	Consumers []box `json:"consumers"`
+	Brokers   []box `json:"brokers"`
+	Queues    []box `json:"queues"`
+	Menu      []box `json:"menu"`
+}
+
+func layout(t testing.TB, ctx context.Context) pgLayout {
+	t.Helper()
+	raw := eval[string](t, ctx, `JSON.stringify(window.lbscope.layout())`)
+	var l pgLayout
+	require.NoError(t, json.Unmarshal([]byte(raw), &l))
+	return l
+}
+
+// click presses the mouse at a box's centre, waits until the game has seen the button held
+// (input is polled once per tick: a press and release inside one tick is lost), then releases.
+func click(t testing.TB, ctx context.Context, b box) {
+	t.Helper()
+	x, y := b.X+b.W/2, b.Y+b.H/2
+	before := eval[float64](t, ctx, `window.lbscope.counters().mouseHeldPolls`)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.MouseEvent(chromedp.MouseMoved, x, y),
+		chromedp.MouseEvent(chromedp.MousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	))
+	eval[bool](t, ctx, fmt.Sprintf(`new Promise(ok => { const poll = () =>
+		window.lbscope.counters().mouseHeldPolls > %v ? ok(true) : setTimeout(poll, 10); poll(); })`, before))
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.MouseEvent(chromedp.MouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	))
+}
+
+// waitFor polls a JS condition (in page time) until it holds.
+func waitFor(t testing.TB, ctx context.Context, cond string) {
+	t.Helper()
+	eval[bool](t, ctx, `new Promise((ok, fail) => { let n = 0; const poll = () =>
+		(`+cond+`) ? ok(true) : (++n > 600 ? fail(new Error("timed out waiting for: `+strings.ReplaceAll(cond, `"`, `'`)+`")) : setTimeout(poll, 20)); poll(); })`)
+}
+
+func screenshot(t testing.TB, ctx context.Context) image.Image {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(buf))
+	require.NoError(t, err)
+	if dir := os.Getenv("LBSCOPE_SCREENSHOTS"); dir != "" {
+		os.WriteFile(filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".png"), buf, 0o644)
+	}
+	return img
+}
+
+func colourAt(img image.Image, b box) [3]uint8 {
+	r, g, bl, _ := img.At(int(b.X+b.W/2), int(b.Y+b.H/4)).RGBA()
+	return [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8)}
+}
+
+func TestBrowserPageLoadsWithoutErrors(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	loader := eval[map[string]any](t, ctx, `window.lbscopeLoader`)
+	assert.Equal(t, true, loader["done"])
+	assert.Equal(t, 1.0, loader["progress"], "the progress bar reaches 100%%")
+	assert.Nil(t, loader["error"])
+	s := state(t, ctx)
+	assert.Len(t, s.Brokers, 4, "the default scenario has 4 brokers")
+	assert.Len(t, s.Consumers, 4)
+	assert.Equal(t, "AVG", s.Strategy)
+	assert.Empty(t, con.Errors(), "console errors")
+}
+
+func TestBrowserAddConsumerButtonReassignsQueues(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "step", ms: 5000}`) // paused, settled
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("add-consumer"))))
+	waitFor(t, ctx, `window.lbscope.state().consumers.length === 5`)
+	dispatch(t, ctx, `{type: "step", ms: 3000}`)
+	s := state(t, ctx)
+	total := 0
+	for _, c := range s.Consumers {
+		assert.NotEmpty(t, c.Queues, "%s holds no queue 3 s after a fifth consumer joined", c.ID)
+		total += len(c.Queues)
+	}
+	assert.Equal(t, 32, total, "every queue has exactly one owner")
+	assert.Empty(t, con.Errors())
+}
+
+func TestBrowserKillConsumerFromTheCanvas(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "step", ms: 5000}`)
+	before := screenshot(t, ctx)
+	l := layout(t, ctx)
+	require.NotEmpty(t, l.Consumers)
+	victim := l.Consumers[0]
+	_, owned := consumer(state(t, ctx), victim.ID)
+	require.NotEmpty(t, owned)
+	click(t, ctx, victim)
+	waitFor(t, ctx, `window.lbscope.layout().menu.length > 0`)
+	var kill box
+	for _, m := range layout(t, ctx).Menu {
+		if m.ID == "killConsumer" {
+			kill = m
+		}
+	}
+	require.NotEmpty(t, kill.ID, "the consumer's menu offers kill")
+	click(t, ctx, kill)
+	waitFor(t, ctx, fmt.Sprintf(`window.lbscope.state().consumers.some(c => c.id === %q && c.status === "killed")`, victim.ID))
+	dispatch(t, ctx, `{type: "step", ms: 2000}`)
+	s := state(t, ctx)
+	for _, q := range owned {
+		found := false
+		for _, c := range s.Consumers {
+			if c.ID != victim.ID && c.Status != "killed" && contains(c.Queues, q) {
+				found = true
+			}
+		}
+		assert.True(t, found, "%s moved to a live consumer within 2 s of the kill", q)
+	}
+	// The killed consumer's queues now show another owner's colour.
+	after := screenshot(t, ctx)
+	l2 := layout(t, ctx)
+	changed := 0
+	for _, q := range l2.Queues {
+		if contains(owned, q.Queue) && colourAt(before, q) != colourAt(after, q) {
+			changed++
+		}
+	}
+	assert.Positive(t, changed, "queue cells change colour when their owner changes")
+	assert.Empty(t, con.Errors())
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestBrowserSlowBrokerIsIsolatedAndSendsShift(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "setLatencyFault", on: true}`)
+	dispatch(t, ctx, `{type: "step", ms: 5000}`)
+	l := layout(t, ctx)
+	require.NotEmpty(t, l.Brokers)
+	click(t, ctx, l.Brokers[0])
+	waitFor(t, ctx, `window.lbscope.layout().menu.some(m => m.id === "slowBroker:2000")`)
+	for _, m := range layout(t, ctx).Menu {
+		if m.ID == "slowBroker:2000" {
+			click(t, ctx, m)
+		}
+	}
+	waitFor(t, ctx, `window.lbscope.state().brokers[0].latencyMs === 2000`)
+	before := state(t, ctx).Metrics.SendsPerBroker
+	dispatch(t, ctx, `{type: "step", ms: 3000}`)
+	s := state(t, ctx)
+	assert.Greater(t, s.Brokers[0].IsolatedUntilMs, s.TimeMs, "%s is isolated after its 2 s sends", s.Brokers[0].Name)
+	dispatch(t, ctx, `{type: "step", ms: 30000}`)
+	after := state(t, ctx).Metrics.SendsPerBroker
+	slow := after[s.Brokers[0].Name] - before[s.Brokers[0].Name]
+	other := after[s.Brokers[1].Name] - before[s.Brokers[1].Name]
+	assert.Less(t, slow*2, other, "sends shift away from the slow broker (%d vs %d)", slow, other)
+	assert.Empty(t, con.Errors())
+}
+
+// Only window.lbscope: the way a documentation page would script the playground.
+func TestBrowserScriptUsingOnlyTheJSAPI(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	got := eval[map[string]any](t, ctx, `(async () => {
+		const api = window.lbscope, out = {};
+		const events = []; api.on("rebalance", e => events.push(e));
+		await api.dispatch({type: "pause"});
+		await api.dispatch({type: "step", ms: 5000});
+		out.bad = await api.dispatch({type: "killConsumer", id: "nobody"});
+		out.add = await api.dispatch({type: "addConsumer", id: "c9"});
+		await api.dispatch({type: "step", ms: 3000});
+		out.c9 = api.state().consumers.find(c => c.id === "c9").queues.length;
+		await api.dispatch({type: "killConsumer", id: "c1"});
+		out.c1 = api.state().consumers.find(c => c.id === "c1").status;
+		await api.dispatch({type: "slowBroker", broker: "broker-b", latencyMs: 6000});
+		out.slow = api.state().brokers.find(b => b.name === "broker-b").latencyMs;
+		const t0 = api.state().timeMs;
+		await api.dispatch({type: "step", ms: 1234});
+		out.stepped = api.state().timeMs - t0;
+		await new Promise(r => setTimeout(r, 200));
+		out.rebalanceEvents = events.length;
+		return out;
+	})()`)
+	assert.Contains(t, got["bad"].(map[string]any)["error"], "nobody")
+	assert.Equal(t, true, got["add"].(map[string]any)["ok"])
+	assert.Positive(t, got["c9"], "c9 got queues")
+	assert.Equal(t, "killed", got["c1"])
+	assert.Equal(t, 6000.0, got["slow"])
+	assert.Equal(t, 1234.0, got["stepped"], "step advances a paused simulation by exactly that much")
+	assert.Positive(t, got["rebalanceEvents"], "on('rebalance') delivers events")
+	assert.Empty(t, con.Errors())
+}
+
+func TestBrowserCanvasIsDrawnWithOwnerColours(t *testing.T) {
+	ctx := playground(t)
+	open(t, ctx, "")
+	dispatch(t, ctx, `{type: "step", ms: 5000}`)
+	waitFor(t, ctx, `window.lbscope.counters().frames > 5`)
+	img := screenshot(t, ctx)
+	l := layout(t, ctx)
+	s := state(t, ctx)
+	owner := map[string]string{}
+	for _, c := range s.Consumers {
+		for _, q := range c.Queues {
+			owner[q] = c.ID
+		}
+	}
+	colours := map[string]map[[3]uint8]bool{}
+	for _, q := range l.Queues {
+		id := owner[q.Queue]
+		if colours[id] == nil {
+			colours[id] = map[[3]uint8]bool{}
+		}
+		colours[id][colourAt(img, q)] = true
+	}
+	seen := map[[3]uint8]string{}
+	for id, cs := range colours {
+		assert.Len(t, cs, 1, "all of %s's queues share its colour", id)
+		for c := range cs {
+			if other, dup := seen[c]; dup {
+				t.Errorf("%s and %s are drawn in the same colour %v", id, other, c)
+			}
+			seen[c] = id
+		}
+	}
+	assert.Len(t, seen, len(s.Consumers), "one colour per consumer")
+}
+
+// BenchmarkBrowserPlayground measures the playground in headless Chromium (software WebGL):
+// the time from navigation to the first frame (the first load in the browser, then the median
+// of later ones), and frames per second with the large preset at 10×, against a named baseline
+// measured in the same browser: the frame rate of a bare WebGL2 canvas of the same size that
+// only clears itself every frame. scripts/bench-browser.sh prints the figures with targets.
+func BenchmarkBrowserPlayground(b *testing.B) {
+	ctx := playground(b)
+	var firstFrame []float64
+	for b.Loop() {
+		open(b, ctx, "")
+		// firstFrameMs is performance.now() (from navigation start) when the first frame was drawn.
+		firstFrame = append(firstFrame, eval[float64](b, ctx, `window.lbscope.firstFrameMs`))
+	}
+	dispatch(b, ctx, `{type: "load", preset: "large"}`)
+	dispatch(b, ctx, `{type: "setSpeed", x: 10}`)
+	dispatch(b, ctx, `{type: "play"}`)
+	eval[bool](b, ctx, `new Promise(r => setTimeout(() => r(true), 2000))`) // warm up
+	m := eval[map[string]float64](b, ctx, `(async () => {
+		const c0 = window.lbscope.counters(), s0 = window.lbscope.state().timeMs, t0 = performance.now();
+		let update = 0, draw = 0, n = 0;
+		const sample = setInterval(() => { const c = window.lbscope.counters(); update += c.updateMs; draw += c.drawMs; n++; }, 100);
+		await new Promise(r => setTimeout(r, 5000));
+		clearInterval(sample);
+		const c1 = window.lbscope.counters(), s1 = window.lbscope.state().timeMs, t1 = performance.now();
+		return {fps: (c1.frames - c0.frames) * 1000 / (t1 - t0), tps: (c1.ticks - c0.ticks) * 1000 / (t1 - t0),
+			speed: (s1 - s0) / (t1 - t0), updateMs: update / n, drawMs: draw / n};
+	})()`)
+	require.NoError(b, chromedp.Do(ctx, chromedp.Navigate("about:blank")))
+	baseline := eval[float64](b, ctx, `new Promise(r => {
+		const c = document.createElement("canvas"); c.width = 1280; c.height = 720; document.body.appendChild(c);
+		const gl = c.getContext("webgl2"); let n = 0, t0 = 0;
+		const f = t => { gl.clearColor(n % 2, 0, 0, 1); gl.clear(gl.COLOR_BUFFER_BIT);
+			if (n === 30) t0 = t; if (n === 330) return r(300 * 1000 / (t - t0)); n++; requestAnimationFrame(f); };
+		requestAnimationFrame(f); })`)
+	later := append([]float64(nil), firstFrame[1:]...)
+	slices.Sort(later)
+	if len(later) > 0 {
+		b.ReportMetric(later[len(later)/2], "first-frame-ms")
+	}
+	b.ReportMetric(firstFrame[0], "first-frame-cold-ms")
+	b.ReportMetric(m["fps"], "fps-large-10x")
+	b.ReportMetric(baseline, "fps-bare-webgl")
+	b.ReportMetric(m["tps"], "ticks/s")
+	b.ReportMetric(m["speed"], "virtual-ms/ms")
+	b.ReportMetric(m["updateMs"], "update-ms")
+	b.ReportMetric(m["drawMs"], "draw-ms")
+}
