@@ -452,6 +452,47 @@ func TestBrowserCanvasIsDrawnWithOwnerColours(t *testing.T) {
 	assert.Len(t, seen, len(s.Consumers), "one colour per consumer")
 }
 
+// A failure of the Go side (lbscopeFatal is what a recovered panic calls) must show a visible
+// message with a reload button above the canvas, not leave a frozen picture.
+func TestBrowserFatalErrorIsVisible(t *testing.T) {
+	ctx := playground(t)
+	open(t, ctx, "")
+	eval[bool](t, ctx, `(window.lbscopeFatal("Update panicked: test"), true)`)
+	got := eval[map[string]any](t, ctx, `(() => {
+		const box = document.getElementById("loader-error"), loader = document.getElementById("loader");
+		const r = box.getBoundingClientRect(), b = document.getElementById("loader-reload");
+		return {hidden: box.hidden, loaderShown: getComputedStyle(loader).display !== "none",
+			text: document.getElementById("loader-error-text").textContent, w: r.width, h: r.height,
+			reload: b !== null && getComputedStyle(b).display !== "none"};
+	})()`)
+	assert.Equal(t, false, got["hidden"])
+	assert.Equal(t, true, got["loaderShown"])
+	assert.Contains(t, got["text"], "Update panicked: test")
+	assert.Positive(t, got["w"])
+	assert.Equal(t, true, got["reload"])
+}
+
+// On a 375 px phone the panel collapses behind a Controls toggle and the canvas stays usable.
+func TestBrowserPhoneLayout(t *testing.T) {
+	ctx := playground(t)
+	con := watchConsole(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(375, 667, chromedp.EmulateMobile), chromedp.Navigate(browserEnv.url)))
+	waitFor(t, ctx, `window.lbscope && window.lbscope.firstFrameMs > 0`)
+	dispatch(t, ctx, `{type: "step", ms: 3000}`)
+	waitFor(t, ctx, `window.lbscope.layout().consumers.length === 4`)
+	got := eval[map[string]any](t, ctx, `(() => {
+		const toggle = document.getElementById("panel-toggle"), l = window.lbscope.layout();
+		const inside = l.consumers.concat(l.brokers).every(b => b.x >= 0 && b.y >= 0 && b.x + b.w <= innerWidth + 0.5 && b.y + b.h <= innerHeight + 0.5);
+		return {toggle: toggle !== null && toggle.offsetParent !== null, expanded: toggle && toggle.getAttribute("aria-expanded"), inside};
+	})()`)
+	assert.Equal(t, true, got["toggle"], "a Controls toggle is shown")
+	assert.Equal(t, "false", got["expanded"], "the panel starts collapsed")
+	assert.Equal(t, true, got["inside"], "every consumer and broker box is on screen")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("panel-toggle"))))
+	assert.Equal(t, "true", eval[string](t, ctx, `document.getElementById("panel-toggle").getAttribute("aria-expanded")`))
+	assert.Empty(t, con.Errors())
+}
+
 // BenchmarkBrowserPlayground measures the playground in headless Chromium (software WebGL):
 // the time from navigation to the first frame (the first load in the browser, then the median
 // of later ones), and frames per second with the large preset at 10×, against a named baseline
