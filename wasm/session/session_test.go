@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -289,6 +290,7 @@ func TestEnqueueConcurrent(t *testing.T) {
 	}
 	done := 0
 	for done < 400 {
+		runtime.Gosched() // js/wasm has no preemption: let the senders run
 		for _, r := range s.Tick(frame) {
 			if r.Err != nil {
 				t.Fatal(r.Err)
