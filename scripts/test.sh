@@ -15,6 +15,10 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+step "go.mod and go.sum tidy (both modules)"
+go mod tidy -diff
+(cd scripts/peerbench && go mod tidy -diff)
+
 step "go vet (linux and js/wasm)"
 go vet ./...
 GOOS=js GOARCH=wasm go vet ./...

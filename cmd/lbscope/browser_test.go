@@ -495,9 +495,9 @@ func TestBrowserPhoneLayout(t *testing.T) {
 
 // BenchmarkBrowserPlayground measures the playground in headless Chromium (software WebGL):
 // the time from navigation to the first frame (the first load in the browser, then the median
-// of later ones), and frames per second with the large preset at 10×, against a named baseline
-// measured in the same browser: the frame rate of a bare WebGL2 canvas of the same size that
-// only clears itself every frame. scripts/bench-browser.sh prints the figures with targets.
+// of later ones), and frames per second with the large preset at 10×, against two baselines
+// measured in the same browser: a bare WebGL2 canvas of the same size that only clears itself
+// every frame, and an Ebitengine game that only fills its screen (testdata/emptygame). scripts/bench-browser.sh prints the figures with targets.
 func BenchmarkBrowserPlayground(b *testing.B) {
 	ctx := playground(b)
 	var firstFrame []float64
@@ -520,6 +520,7 @@ func BenchmarkBrowserPlayground(b *testing.B) {
 		return {fps: (c1.frames - c0.frames) * 1000 / (t1 - t0), tps: (c1.ticks - c0.ticks) * 1000 / (t1 - t0),
 			speed: (s1 - s0) / (t1 - t0), updateMs: update / n, drawMs: draw / n};
 	})()`)
+	empty := emptyGameFPS(b, ctx)
 	require.NoError(b, chromedp.Do(ctx, chromedp.Navigate("about:blank")))
 	baseline := eval[float64](b, ctx, `new Promise(r => {
 		const c = document.createElement("canvas"); c.width = 1280; c.height = 720; document.body.appendChild(c);
@@ -535,8 +536,37 @@ func BenchmarkBrowserPlayground(b *testing.B) {
 	b.ReportMetric(firstFrame[0], "first-frame-cold-ms")
 	b.ReportMetric(m["fps"], "fps-large-10x")
 	b.ReportMetric(baseline, "fps-bare-webgl")
+	b.ReportMetric(empty, "fps-empty-ebitengine")
 	b.ReportMetric(m["tps"], "ticks/s")
 	b.ReportMetric(m["speed"], "virtual-ms/ms")
 	b.ReportMetric(m["updateMs"], "update-ms")
 	b.ReportMetric(m["drawMs"], "draw-ms")
+}
+
+// emptyGameFPS builds testdata/emptygame, serves it and measures its frame rate.
+func emptyGameFPS(b *testing.B, ctx context.Context) float64 {
+	b.Helper()
+	dir := b.TempDir()
+	root, err := repoRoot("test")
+	require.NoError(b, err)
+	goTool, err := findGo()
+	require.NoError(b, err)
+	cmd := exec.Command(goTool, "build", "-o", filepath.Join(dir, "emptygame.wasm"), "./cmd/lbscope/testdata/emptygame")
+	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	require.NoError(b, err, string(out))
+	goroot, _, err := goEnv(context.Background(), goTool)
+	require.NoError(b, err)
+	for _, f := range []string{"index.html", "run.js"} {
+		require.NoError(b, copyFile(filepath.Join("testdata/emptygame", f), filepath.Join(dir, f)))
+	}
+	require.NoError(b, copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js")))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(b, err)
+	defer ln.Close()
+	go http.Serve(ln, http.FileServer(http.Dir(dir)))
+	require.NoError(b, chromedp.Do(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/")))
+	eval[bool](b, ctx, `new Promise(r => { const p = () => (window.emptyGameFrames || 0) > 30 ? r(true) : setTimeout(p, 50); p(); })`)
+	return eval[float64](b, ctx, `new Promise(r => { const f0 = window.emptyGameFrames, t0 = performance.now();
+		setTimeout(() => r((window.emptyGameFrames - f0) * 1000 / (performance.now() - t0)), 4000); })`)
 }
