@@ -18,6 +18,10 @@ package main
 //	presets()       {small, default, large}: the preset scenarios, for dispatch({type:"load"…})
 //	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs}: for tests
 //	                driving the canvas (see input_js.go on synthetic clicks) and for timing
+//	share()         the share link of the current moment as a URL fragment, "#s=1.…"
+//	                ({error: "…"} when there is none, e.g. past 24 h of virtual time)
+//	linkError       null, or why the page's #s= link (or ?preset=) could not be opened; the
+//	                default scenario runs instead
 //
 // js.FuncOf callbacks run on their own goroutine: they only enqueue commands or read what the
 // game loop last published. Promises are resolved and listeners called from Update.
@@ -79,6 +83,8 @@ func installBridge(sess *session.Session, g *game) *bridge {
 	api.Set("layout", b.fn("layout", b.layoutJS))
 	api.Set("presets", b.fn("presets", b.presets))
 	api.Set("counters", b.fn("counters", b.counters))
+	api.Set("share", b.fn("share", b.share))
+	api.Set("linkError", js.Null())
 	js.Global().Set("lbscope", api)
 
 	// Hover: the pointer is over the canvas until it enters another element (the panel) or
@@ -336,6 +342,14 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	out.Stage.X += ox
 	out.Stage.Y += oy
 	return jsonParse(out)
+}
+
+func (b *bridge) share(js.Value, []js.Value) any {
+	link, err := b.sess.Share()
+	if err != nil {
+		return errorObject(err.Error())
+	}
+	return "#s=" + link
 }
 
 func (b *bridge) presets(js.Value, []js.Value) any {

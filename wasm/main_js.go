@@ -7,17 +7,25 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
+	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
 func main() {
 	mark("lbscope:main")
 	sess := session.NewDefault()
+	linkErr := openFromURL(sess)
 	g := newGame(sess)
 	g.bridge = installBridge(sess, g)
+	if linkErr != "" {
+		js.Global().Get("lbscope").Set("linkError", linkErr)
+		js.Global().Get("console").Call("warn", "lbscope: "+linkErr)
+	}
 
 	ebiten.SetWindowTitle("LBScope")
 	ebiten.SetRunnableOnUnfocused(true) // the panel's controls take focus; the simulation goes on
@@ -44,4 +52,31 @@ func run(g *game) (err error) {
 		}
 	}()
 	return ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{})
+}
+
+// openFromURL starts the session from the page's address: a share link in the fragment
+// (#s=1.…) or a preset in the query (?preset=large). It returns why that failed, for the page
+// to show; the default scenario runs then.
+func openFromURL(sess *session.Session) string {
+	loc := js.Global().Get("location")
+	if hash := loc.Get("hash").String(); strings.HasPrefix(hash, "#s=") {
+		if err := sess.OpenLink(hash); err != nil {
+			return "This share link cannot be opened — " + err.Error() + ". Showing the default scenario instead."
+		}
+		return ""
+	}
+	preset := js.Global().Get("URLSearchParams").New(loc.Get("search")).Call("get", "preset")
+	if preset.Type() != js.TypeString || preset.String() == "" || preset.String() == "default" {
+		return ""
+	}
+	cmd := session.Command{Command: cluster.Command{Type: session.Load}, Preset: preset.String()}
+	if _, err := sess.Enqueue(cmd); err != nil {
+		return err.Error()
+	}
+	for _, r := range sess.Tick(0) {
+		if r.Err != nil {
+			return "Cannot open the preset: " + r.Err.Error() + ". Showing the default scenario instead."
+		}
+	}
+	return ""
 }

@@ -104,6 +104,10 @@
     option("default", "Default: 4 brokers, 4 consumers", true),
     option("large", "Large: 16 brokers, 64 consumers"));
   const loadBtn = h("button", { type: "button", id: "load-preset" }, "Load");
+  const shareBtn = h("button", { type: "button", id: "share", title: "Copy a link that reopens this scenario at this moment" }, "Share");
+  const embedBtn = h("button", { type: "button", id: "embed", "aria-haspopup": "dialog", "aria-controls": "embed-dialog" }, "Embed");
+  const shareNote = h("p", { id: "share-note", class: "hint", role: "status" });
+  const shareField = h("input", { type: "text", id: "share-link", readonly: true, hidden: true, "aria-label": "Share link", spellcheck: "false" });
 
   const addBtn = h("button", { type: "button", id: "add-consumer", class: "primary" }, "Add consumer");
   const consumerSel = h("select", { id: "consumer-target" });
@@ -154,7 +158,9 @@
     section("h-run", "Run",
       h("div", { class: "row" }, pauseBtn, stepBtn, resetBtn),
       field("Speed", speedSel, "Virtual time per wall-clock second."),
-      h("div", { class: "row end" }, field("Scenario", presetSel), loadBtn)),
+      h("div", { class: "row end" }, field("Scenario", presetSel), loadBtn),
+      h("div", { class: "row" }, shareBtn, embedBtn),
+      shareNote, shareField),
     section("h-consumers", "Consumers",
       h("div", { class: "row" }, addBtn),
       field("Consumer", consumerSel),
@@ -229,6 +235,126 @@
   });
   if (typeof window.lbscopeHelp !== "function") {
     window.lbscopeHelp = () => setHelp(help.hidden);
+  }
+
+  // ---- Share and embed ----
+
+  // copyText puts text on the clipboard; false when the browser refuses (no permission, an
+  // insecure origin, a sandboxed frame), and the caller shows the text to copy by hand.
+  async function copyText(text) {
+    try {
+      if (!navigator.clipboard || !navigator.clipboard.writeText) return false;
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch (err) {
+      return false;
+    }
+  }
+
+  // shareLink is the current moment's link ("#s=1.…"), or null after showing why not.
+  function shareLink() {
+    if (!api) return null;
+    const link = api.share();
+    if (typeof link !== "string") {
+      showError(link && link.error ? link.error : "cannot make a share link");
+      return null;
+    }
+    return link;
+  }
+
+  shareBtn.addEventListener("click", async () => {
+    const link = shareLink();
+    if (!link) return;
+    const url = location.origin + location.pathname + link;
+    shareField.value = url;
+    const secs = Math.floor((last ? last.timeMs : 0) / 1000);
+    if (await copyText(url)) {
+      shareField.hidden = true;
+      shareNote.textContent = "Link copied: it reopens this scenario at " + clock(secs * 1000) + " (" + url.length + " characters).";
+    } else {
+      shareField.hidden = false;
+      shareNote.textContent = "The clipboard is not available here: copy the link below.";
+      shareField.focus();
+      shareField.select();
+    }
+  });
+  shareField.addEventListener("focus", () => shareField.select());
+
+  const embedControls = h("select", { id: "embed-controls" },
+    option("full", "Full panel", true), option("min", "Slim bar: play, pause, step, speed"), option("none", "None: the canvas only"));
+  const embedCode = h("textarea", { id: "embed-code", readonly: true, rows: 5, spellcheck: "false", "aria-label": "Embed code" });
+  const embedPreview = h("div", { class: "embed-preview", "aria-hidden": "true" }, h("span", {}, "16 : 9"));
+  const embedCopy = h("button", { type: "button", id: "embed-copy", class: "primary" }, "Copy");
+  const embedClose = h("button", { type: "button", id: "embed-close" }, "Close");
+  const embedNote = h("p", { id: "embed-note", class: "hint", role: "status" });
+  const embedDialog = h("div", { id: "embed-dialog", class: "help", role: "dialog", "aria-modal": "true", "aria-labelledby": "embed-title", hidden: true },
+    h("div", { class: "help-card" },
+      h("h2", { id: "embed-title" }, "Embed this scenario"),
+      h("p", {}, "Paste this into a page: a frame that keeps a 16:9 shape at any width. It shows a picture and a play button, and loads the simulation only when the reader clicks. The scenario starts at this moment, with everything done so far."),
+      embedPreview,
+      h("div", { class: "field" }, h("label", { for: "embed-controls" }, "Controls"), embedControls),
+      embedCode,
+      embedNote,
+      h("div", { class: "row" }, embedCopy, embedClose)));
+  document.body.append(embedDialog);
+  let embedReturn = null;
+
+  function embedSnippet() {
+    const link = shareLink();
+    if (!link) return null;
+    const url = new URL("embed.html", location.href);
+    url.search = embedControls.value === "full" ? "" : "?controls=" + embedControls.value;
+    url.hash = link;
+    const title = "LBScope: " + (last && last.title ? last.title : "RocketMQ load balancing");
+    const esc = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+    return '<div style="position:relative;width:100%;aspect-ratio:16/9">' +
+      '<iframe src="' + esc(url.href) + '" title="' + esc(title) + '" loading="lazy" ' +
+      'style="position:absolute;inset:0;width:100%;height:100%;border:0"></iframe></div>';
+  }
+
+  function setEmbed(open) {
+    if (open === !embedDialog.hidden) return;
+    if (open) {
+      const code = embedSnippet();
+      if (!code) return;
+      embedCode.value = code;
+      embedNote.textContent = "";
+      embedReturn = document.activeElement;
+      embedDialog.hidden = false;
+      embedCopy.focus();
+    } else {
+      embedDialog.hidden = true;
+      if (embedReturn && typeof embedReturn.focus === "function") embedReturn.focus();
+    }
+  }
+  embedBtn.addEventListener("click", () => setEmbed(true));
+  embedClose.addEventListener("click", () => setEmbed(false));
+  embedControls.addEventListener("change", () => { embedCode.value = embedSnippet() || embedCode.value; });
+  embedCopy.addEventListener("click", async () => {
+    if (await copyText(embedCode.value)) {
+      embedNote.textContent = "Copied.";
+    } else {
+      embedNote.textContent = "The clipboard is not available here: the code is selected, copy it with Ctrl+C or ⌘C.";
+      embedCode.focus();
+      embedCode.select();
+    }
+  });
+  embedDialog.addEventListener("click", (e) => { if (e.target === embedDialog) setEmbed(false); });
+  embedDialog.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { e.preventDefault(); setEmbed(false); }
+  });
+
+  // ---- A link that could not be opened ----
+
+  const linkErrorText = h("p", { id: "link-error-text" });
+  const linkErrorClose = h("button", { type: "button", id: "link-error-close" }, "Dismiss");
+  const linkError = h("div", { id: "link-error", class: "link-error", role: "alert", hidden: true }, linkErrorText, linkErrorClose);
+  document.body.append(linkError);
+  linkErrorClose.addEventListener("click", () => { linkError.hidden = true; });
+
+  function showLinkError(msg) {
+    linkErrorText.textContent = msg;
+    linkError.hidden = false;
   }
 
   // ---- Narrow screens: the panel collapses to its head ----
@@ -331,6 +457,7 @@
     const t = e.target;
     if (t && (t.tagName === "CANVAS" || t.closest("input, select, textarea, button, [contenteditable]"))) return;
     if (!help.hidden && e.key !== "?") return;
+    if (!embedDialog.hidden) return;
     const speed = last ? last.speed : 1;
     switch (e.key) {
       case " ": send({ type: last && last.paused ? "play" : "pause" }); break;
@@ -477,6 +604,7 @@
   whenReady().then((lb) => {
     api = lb;
     controls.disabled = false;
+    if (lb.linkError) showLinkError(lb.linkError);
     api.on("*", addLog);
     sync();
     setInterval(() => { sync(); flushLog(); }, SYNC_MS);

@@ -23,6 +23,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/core/scenario"
 )
 
 // The real-browser tests build the real playground, serve it on loopback and drive Debian's
@@ -569,4 +571,259 @@ func emptyGameFPS(b *testing.B, ctx context.Context) float64 {
 	eval[bool](b, ctx, `new Promise(r => { const p = () => (window.emptyGameFrames || 0) > 30 ? r(true) : setTimeout(p, 50); p(); })`)
 	return eval[float64](b, ctx, `new Promise(r => { const f0 = window.emptyGameFrames, t0 = performance.now();
 		setTimeout(() => r((window.emptyGameFrames - f0) * 1000 / (performance.now() - t0)), 4000); })`)
+}
+
+// ---- Share links ----
+
+// sameMoment compares what a share link must reproduce: the time, every consumer's status and
+// queues, and the message counts.
+func sameMoment(t *testing.T, want, got pgState) {
+	t.Helper()
+	assert.Equal(t, want.TimeMs, got.TimeMs, "time")
+	require.Equal(t, len(want.Consumers), len(got.Consumers), "consumers")
+	for i, c := range want.Consumers {
+		assert.Equal(t, c.ID, got.Consumers[i].ID)
+		assert.Equal(t, c.Status, got.Consumers[i].Status, "%s's status", c.ID)
+		assert.Equal(t, c.Queues, got.Consumers[i].Queues, "%s's queues", c.ID)
+	}
+	assert.Equal(t, want.Metrics.Produced, got.Metrics.Produced, "produced")
+	assert.Equal(t, want.Metrics.Consumed, got.Metrics.Consumed, "consumed")
+	assert.Equal(t, want.Metrics.Duplicates, got.Metrics.Duplicates, "duplicates")
+	assert.Equal(t, want.Metrics.Lost, got.Metrics.Lost, "lost")
+	assert.Equal(t, want.Metrics.SendsPerBroker, got.Metrics.SendsPerBroker, "sends per broker")
+}
+
+// A link taken after real-time running, actions and steps opens in a new tab at the same
+// moment in the same state, paused there.
+func TestBrowserShareLinkRoundTrip(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	// Some wall-clock running first: the link must not depend on how frames cut time.
+	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 400))`)
+	dispatch(t, ctx, `{type: "setSpeed", x: 20}`)
+	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 300))`)
+	dispatch(t, ctx, `{type: "killConsumer", id: "c2"}`)
+	dispatch(t, ctx, `{type: "setLatencyFault", on: true}`)
+	dispatch(t, ctx, `{type: "step", ms: 2500}`)
+	dispatch(t, ctx, `{type: "slowBroker", broker: "broker-c", latencyMs: 2000}`)
+	dispatch(t, ctx, `{type: "addConsumer"}`)
+	dispatch(t, ctx, `{type: "step", ms: 6789}`)
+	want := state(t, ctx)
+	require.True(t, want.Paused)
+	link := eval[string](t, ctx, `window.lbscope.share()`)
+	require.True(t, strings.HasPrefix(link, "#s=1."), "share() = %.40q", link)
+	assert.Less(t, len(link), 2000, "a short session's link stays short")
+
+	// The panel's Share button copies the whole address (or shows it to copy by hand).
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("share"))))
+	waitFor(t, ctx, `document.getElementById("share-note").textContent !== ""`)
+	note := eval[map[string]any](t, ctx, `navigator.clipboard.readText().then(text => ({text}), () => ({text: document.getElementById("share-link").value}))`)
+	assert.Equal(t, browserEnv.url+link, note["text"], "the Share button's link")
+
+	other := playground(t)
+	con2 := open(t, other, link)
+	got := state(t, other)
+	sameMoment(t, want, got)
+	assert.True(t, got.Paused, "an opened link is paused at its moment")
+	assert.Nil(t, eval[any](t, other, `window.lbscope.linkError`))
+	assert.Equal(t, true, eval[bool](t, other, `document.getElementById("link-error").hidden`))
+	assert.Empty(t, con.Errors())
+	assert.Empty(t, con2.Errors())
+}
+
+// A broken link says what is wrong where the reader sees it, and the default scenario runs.
+func TestBrowserBrokenShareLinks(t *testing.T) {
+	good, err := scenario.EncodeShare(scenario.Share{Scenario: scenario.Presets()["small"], TimeMs: 5000})
+	require.NoError(t, err)
+	for _, link := range []string{"1.AAAA", good[:len(good)*2/3], "9.x"} {
+		t.Run(link[:min(len(link), 8)], func(t *testing.T) {
+			_, decodeErr := scenario.DecodeShare(link)
+			require.Error(t, decodeErr)
+			ctx := playground(t)
+			open(t, ctx, "#s="+link)
+			got := eval[map[string]any](t, ctx, `(() => {
+				const box = document.getElementById("link-error"), r = box.getBoundingClientRect();
+				const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+				return {hidden: box.hidden, text: box.textContent, w: r.width, h: r.height, onTop: box.contains(top)};
+			})()`)
+			assert.Equal(t, false, got["hidden"])
+			assert.Contains(t, got["text"], decodeErr.Error())
+			assert.Positive(t, got["w"])
+			assert.Equal(t, true, got["onTop"], "the message is not covered")
+			s := state(t, ctx)
+			assert.Len(t, s.Brokers, 4, "the default scenario runs")
+			t0 := s.TimeMs
+			waitFor(t, ctx, fmt.Sprintf(`window.lbscope.state().timeMs > %d`, t0))
+			screenshot(t, ctx)
+		})
+	}
+}
+
+// ---- The embed page ----
+
+// posterBudget is what the embed page may transfer before the reader presses play.
+const posterBudget = 60_000
+
+func TestBrowserEmbedPosterIsLightAndLoadsOnPlay(t *testing.T) {
+	ctx := playground(t)
+	con := watchConsole(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(800, 450), chromedp.Navigate(browserEnv.url+"embed.html")))
+	waitFor(t, ctx, `document.querySelector("#poster-picture svg rect") !== null && document.readyState === "complete"`)
+	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 500))`) // anything late would show now
+	got := eval[map[string]any](t, ctx, `(() => {
+		// A revalidated file (304) transfers little: count at least its body.
+		const size = e => Math.max(e.transferSize, e.encodedBodySize);
+		const nav = performance.getEntriesByType("navigation")[0];
+		const res = performance.getEntriesByType("resource");
+		return {bytes: size(nav) + res.reduce((n, e) => n + size(e), 0), names: res.map(e => e.name),
+			api: typeof window.lbscope, title: document.getElementById("poster-title").textContent,
+			play: document.getElementById("poster-play").getBoundingClientRect().width};
+	})()`)
+	t.Logf("poster: %v bytes, resources %v", got["bytes"], got["names"])
+	assert.Less(t, got["bytes"], float64(posterBudget), "bytes before play")
+	for _, n := range got["names"].([]any) {
+		assert.NotContains(t, n, ".wasm", "requested before play")
+		assert.NotContains(t, n, "wasm_exec.js", "requested before play")
+	}
+	assert.Equal(t, "undefined", got["api"])
+	assert.Equal(t, "Default cluster", got["title"])
+	assert.Positive(t, got["play"], "a visible play button")
+	screenshot(t, ctx)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("poster-play"))))
+	waitFor(t, ctx, `window.lbscope !== undefined`)
+	eval[bool](t, ctx, `window.lbscope.ready.then(() => true)`)
+	waitFor(t, ctx, `window.lbscope.state().timeMs > 0`)
+	s := state(t, ctx)
+	assert.False(t, s.Paused, "play plays")
+	assert.Len(t, s.Brokers, 4)
+	assert.Equal(t, false, eval[bool](t, ctx, `document.getElementById("poster") !== null`), "the poster is gone")
+	assert.Equal(t, true, eval[bool](t, ctx, `document.getElementById("panel").childElementCount > 0`), "controls=full shows the panel")
+	assert.Empty(t, con.Errors())
+}
+
+// The playground's Embed button shows an iframe snippet that keeps 16:9 and points at
+// embed.html with the current scenario's link, and the poster of that link shows its title.
+func TestBrowserEmbedSnippet(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "load", preset: "small"}`)
+	dispatch(t, ctx, `{type: "step", ms: 4000}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("embed"))))
+	waitFor(t, ctx, `!document.getElementById("embed-dialog").hidden`)
+	code := eval[string](t, ctx, `document.getElementById("embed-code").value`)
+	assert.Contains(t, code, "aspect-ratio:16/9")
+	assert.Contains(t, code, `src="`+browserEnv.url+"embed.html#s=1.")
+	screenshot(t, ctx)
+	src := code[strings.Index(code, `src="`)+5:]
+	src = strings.ReplaceAll(src[:strings.Index(src, `"`)], "&amp;", "&")
+	other := playground(t)
+	require.NoError(t, chromedp.Do(other, chromedp.Navigate(src)))
+	waitFor(t, other, `document.getElementById("poster-title").textContent === "Small cluster"`)
+	// The background, 2 brokers, their 2 × 4 queue cells and 3 consumers.
+	assert.Equal(t, 1+2+8+3.0, eval[float64](t, other, `document.querySelectorAll("#poster-picture svg rect").length`),
+		"the poster draws the link's scenario")
+	assert.Empty(t, con.Errors())
+}
+
+// hostPage is a plain page of another origin that embeds the playground and talks to it by
+// postMessage; its second frame, from a third origin, sends messages the embed must ignore.
+const hostPage = `<!doctype html><meta charset="utf-8"><title>host</title>
+<iframe id="embed" src="EMBED" width="800" height="450"></iframe>
+<iframe id="foreign" src="FOREIGN" width="10" height="10"></iframe>
+<script>
+window.events = []; window.foreign = null;
+const waiting = {};
+addEventListener("message", e => {
+	const d = e.data || {};
+	if (d.foreignReplies !== undefined) { window.foreign = d; return; }
+	if (e.origin !== EMBED_ORIGIN || d.lbscope !== 1) return;
+	if (d.event) { events.push(d); return; }
+	if (waiting[d.re]) { waiting[d.re](d); delete waiting[d.re]; }
+});
+let n = 0;
+window.ask = (msg) => new Promise((ok, fail) => {
+	const id = "m" + (++n);
+	waiting[id] = ok;
+	setTimeout(() => fail(new Error("no answer to " + JSON.stringify(msg))), 60000);
+	document.getElementById("embed").contentWindow.postMessage(Object.assign({lbscope: 1, id}, msg), EMBED_ORIGIN);
+});
+</script>`
+
+const foreignPage = `<!doctype html><meta charset="utf-8"><script>
+const replies = [];
+addEventListener("message", e => {
+	if (e.data === "go") {
+		const target = parent.frames[0];
+		target.postMessage({lbscope: 1, id: "f1", type: "pause"}, "*");
+		target.postMessage({lbscope: 1, id: "f2", type: "getState"}, "*");
+		setTimeout(() => parent.postMessage({foreignReplies: replies.length}, "*"), 1500);
+	} else if (e.data && e.data.lbscope) replies.push(e.data);
+});
+</script>`
+
+func serveLoopback(t *testing.T, body string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, body)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+func TestBrowserEmbedPostMessage(t *testing.T) {
+	ctx := playground(t)
+	con := watchConsole(t, ctx)
+	embedOrigin := strings.TrimSuffix(browserEnv.url, "/")
+	foreign := serveLoopback(t, foreignPage)
+	// The host's own address is in the embed's URL: listen first, then fill in the page.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	host := "http://" + ln.Addr().String()
+	page := strings.NewReplacer(
+		"EMBED_ORIGIN", fmt.Sprintf("%q", embedOrigin),
+		"EMBED", browserEnv.url+"embed.html?autoplay=1&controls=min&origins="+host,
+		"FOREIGN", foreign+"/",
+	).Replace(hostPage)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(host+"/")))
+	first := eval[map[string]any](t, ctx, `ask({type: "getState"})`)
+	require.Equal(t, true, first["ok"], "getState: %v", first)
+
+	// A third origin's messages: no answer, no effect.
+	eval[bool](t, ctx, `(document.getElementById("foreign").contentWindow.postMessage("go", "*"), true)`)
+	waitFor(t, ctx, `window.foreign !== null`)
+	assert.Equal(t, 0.0, eval[float64](t, ctx, `window.foreign.foreignReplies`), "a foreign origin got answers")
+	st := eval[map[string]any](t, ctx, `ask({type: "getState"}).then(r => r.state)`)
+	assert.Equal(t, false, st["paused"], "a foreign origin's pause was obeyed")
+
+	// The host drives it.
+	res := eval[map[string]any](t, ctx, `ask({type: "pause"})`)
+	assert.Equal(t, true, res["ok"], "pause: %v", res)
+	t0 := eval[float64](t, ctx, `ask({type: "getState"}).then(r => r.state.timeMs)`)
+	res = eval[map[string]any](t, ctx, `ask({type: "step", ms: 2500})`)
+	assert.Equal(t, true, res["ok"], "step: %v", res)
+	got := eval[map[string]any](t, ctx, `ask({type: "getState"}).then(r => ({t: r.state.timeMs, paused: r.state.paused}))`)
+	assert.Equal(t, t0+2500, got["t"], "getState after step 2500")
+	assert.Equal(t, true, got["paused"])
+	// Backward seek replays to the moment.
+	res = eval[map[string]any](t, ctx, `ask({type: "seek", ms: 1000})`)
+	assert.Equal(t, true, res["ok"], "seek: %v", res)
+	assert.Equal(t, 1000.0, eval[float64](t, ctx, `ask({type: "getState"}).then(r => r.state.timeMs)`))
+	res = eval[map[string]any](t, ctx, `ask({type: "dispatch", command: {type: "killConsumer", id: "nobody"}})`)
+	assert.Contains(t, res["error"], "nobody")
+	res = eval[map[string]any](t, ctx, `ask({type: "explode"})`)
+	assert.Contains(t, res["error"], "unknown message type")
+	waitFor(t, ctx, `window.events.some(e => e.event === "action")`)
+	assert.Empty(t, con.Errors())
 }

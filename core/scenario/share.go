@@ -67,41 +67,41 @@ func EncodeShare(sh Share) (string, error) {
 func DecodeShare(fragment string) (Share, error) {
 	v := strings.TrimPrefix(strings.TrimPrefix(fragment, "#"), "s=")
 	if len(v) > MaxShareLen {
-		return Share{}, fmt.Errorf("link is %d characters long; a share link is at most %d", len(v), MaxShareLen)
+		return Share{}, fmt.Errorf("the link is %d characters long; a share link is at most %d", len(v), MaxShareLen)
 	}
 	version, payload, ok := strings.Cut(v, ".")
 	if !ok || version == "" {
-		return Share{}, errors.New("link is not a LBScope scenario link (it should look like #s=1.…)")
+		return Share{}, errors.New("the link is not a LBScope scenario link (it should look like #s=1.…)")
 	}
 	n, err := strconv.Atoi(version)
 	if err != nil || n < 1 {
-		return Share{}, fmt.Errorf("link format %q is not a version number", version)
+		return Share{}, fmt.Errorf("the link format %q is not a version number", version)
 	}
 	if n > ShareVersion {
-		return Share{}, fmt.Errorf("link was made by a newer LBScope (link format %d; this one reads %d): update LBScope to open it", n, ShareVersion)
+		return Share{}, fmt.Errorf("the link was made by a newer LBScope (link format %d; this one reads %d): update LBScope to open it", n, ShareVersion)
 	}
 	packed, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(payload, "="))
 	if err != nil {
-		return Share{}, errors.New("link is damaged: it has characters a share link never contains (was it cut or edited?)")
+		return Share{}, errors.New("the link is damaged: it has characters a share link never contains (was it cut or edited?)")
 	}
 	r := flate.NewReader(bytes.NewReader(packed))
 	body, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
-		return Share{}, errors.New("link is incomplete or damaged: its compressed data ends too early (was it cut off when copied?)")
+		return Share{}, errors.New("the link is incomplete or damaged: its compressed data ends too early (was it cut off when copied?)")
 	}
 	if len(body) > MaxBytes {
-		return Share{}, fmt.Errorf("link expands to more than %d bytes; a scenario is at most 1 MiB", MaxBytes)
+		return Share{}, fmt.Errorf("the link expands to more than %d bytes; a scenario is at most 1 MiB", MaxBytes)
 	}
 	var sj shareJSON
 	if err := json.Unmarshal(body, &sj); err != nil || sj.Scenario == nil {
-		return Share{}, errors.New("link is damaged: its content is not a scenario")
+		return Share{}, errors.New("the link is damaged: its content is not a scenario")
 	}
 	s, err := Parse(sj.Scenario)
 	if err != nil {
-		return Share{}, fmt.Errorf("link's scenario is invalid: %w", err)
+		return Share{}, fmt.Errorf("the link's scenario is invalid: %w", err)
 	}
 	if sj.T < 0 || sj.T > s.End().Ms() {
-		return Share{}, fmt.Errorf("link's time %d ms is outside its scenario (0…%d ms)", sj.T, s.End().Ms())
+		return Share{}, fmt.Errorf("the link's time %d ms is outside its scenario (0…%d ms)", sj.T, s.End().Ms())
 	}
 	return Share{Scenario: s, TimeMs: sj.T}, nil
 }

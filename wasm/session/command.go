@@ -21,13 +21,16 @@ import (
 //	{"type": "slowBroker", "broker": "broker-a", "latencyMs": 2000}
 //	{"type": "step", "ms": 1000}
 //	{"type": "setSpeed", "x": 10}
+//	{"type": "seek", "ms": 60000}
 //	{"type": "load", "scenario": {"version": 1, …}}  or  {"type": "load", "preset": "large"}
+//	{"type": "load", "link": "1.…"}  (a share link: its scenario, run to its moment, paused)
 type Command struct {
 	cluster.Command
 	Ms       *int64          `json:"ms,omitempty"`       // step: virtual milliseconds
 	X        *float64        `json:"x,omitempty"`        // setSpeed: virtual ms per wall ms
 	Scenario json.RawMessage `json:"scenario,omitempty"` // load: a scenario file's JSON object
 	Preset   string          `json:"preset,omitempty"`   // load: a preset's name instead
+	Link     string          `json:"link,omitempty"`     // load: a share link ("1.…" or "#s=1.…") instead
 }
 
 // Playground command types, besides those of cluster.CommandTypes.
@@ -38,6 +41,7 @@ const (
 	SetSpeed = "setSpeed"
 	Reset    = "reset"
 	Load     = "load"
+	Seek     = "seek"
 )
 
 // PlaygroundTypes lists the playground's own commands with their arguments, in the form of
@@ -48,7 +52,8 @@ var PlaygroundTypes = map[string][]string{
 	Step:     {"ms"},
 	SetSpeed: {"x"},
 	Reset:    {},
-	Load:     {"scenario|preset"},
+	Load:     {"scenario|preset|link"},
+	Seek:     {"ms"},
 }
 
 // Limits of the playground's own arguments.

@@ -66,6 +66,10 @@ type Session struct {
 	carry    float64 // virtual milliseconds owed but not yet whole
 	dirty    bool    // something changed since the last publish
 	observed []cluster.Event
+	// record is every simulation command applied since the scenario was loaded, in order,
+	// with its time: the timeline steps that ran and the page's commands. Appended only (a
+	// load starts a new slice), so a published copy of its header stays valid.
+	record []scenario.Step
 
 	mu      sync.Mutex
 	queue   []pending
@@ -73,6 +77,11 @@ type Session struct {
 	events  []cluster.Event
 	dropped int64
 	last    State
+	// What Share reads, published with last: the loaded scenario, the record's header and
+	// how many of the scenario's own steps have run.
+	pubScn    scenario.Scenario
+	pubRecord []scenario.Step
+	pubNext   int
 }
 
 // New builds a session running s from time 0 at 1× speed.
@@ -196,12 +205,28 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 		}
 		s.speed = *cmd.X
 		s.say("speed " + speedText(s.speed))
+	case Seek:
+		if cmd.Ms == nil || *cmd.Ms < 0 || *cmd.Ms > scenario.MaxDuration.Ms() {
+			return "", fmt.Errorf("seek: needs ms, 0…%d virtual milliseconds", scenario.MaxDuration.Ms())
+		}
+		if err := s.seek(*cmd.Ms); err != nil {
+			return "", fmt.Errorf("seek: %w", err)
+		}
 	case Reset:
 		if err := s.load(s.scn); err != nil {
 			return "", fmt.Errorf("reset: %w", err)
 		}
 		s.say("reset: " + s.title() + " from 00:00")
 	case Load:
+		if cmd.Link != "" {
+			if len(cmd.Scenario) > 0 && string(cmd.Scenario) != "null" || cmd.Preset != "" {
+				return "", errors.New("load: give scenario, preset or link, only one")
+			}
+			if err := s.OpenLink(cmd.Link); err != nil {
+				return "", fmt.Errorf("load: %w", err)
+			}
+			return "", nil
+		}
 		sc, err := loaded(cmd)
 		if err != nil {
 			return "", fmt.Errorf("load: %w", err)
@@ -216,11 +241,101 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 			c.ID = nextConsumerID(s.c.Snapshot().Consumers)
 			id = c.ID
 		}
-		return id, s.c.Apply(c)
+		return id, s.applySim(c)
 	default:
-		return "", s.c.Apply(cmd.Command)
+		return "", s.applySim(cmd.Command)
 	}
 	return "", nil
+}
+
+// applySim applies a simulation command now and records it when the engine accepted it (a
+// refused command changed nothing, and a link replaying it would only repeat the error).
+func (s *Session) applySim(c cluster.Command) error {
+	// Everything due at this moment happens first (at 00:00 before any frame, the timeline's
+	// first steps and the cluster's first events), as it does before a timeline step: then
+	// replaying the record as a timeline applies the command in the same place.
+	s.advance(s.c.Now())
+	if err := s.c.Apply(c); err != nil {
+		return err
+	}
+	s.record = append(s.record, scenario.Step{At: scenario.Duration(s.c.Now()), Command: c})
+	return nil
+}
+
+// OpenLink loads a share link's scenario, runs it to the link's moment and pauses there. On
+// error (the link's own words, from scenario.DecodeShare) the session is unchanged. The page
+// calls it for a #s= fragment before the first Tick; later it runs as {"type":"load","link":…}.
+func (s *Session) OpenLink(link string) error {
+	sh, err := scenario.DecodeShare(link)
+	if err != nil {
+		return err
+	}
+	if err := s.load(sh.Scenario); err != nil {
+		return err
+	}
+	s.paused = true
+	s.advance(sh.TimeMs)
+	s.say("opened a shared link: " + s.title() + " at " + scenario.Clock(sh.TimeMs))
+	if s.dirty {
+		s.publish()
+	}
+	return nil
+}
+
+// seek moves to virtual time ms, paused. Forward it steps; backward it rebuilds the recorded
+// scenario (the loaded one with everything done since) and replays it to ms, which the
+// engine's determinism makes exact. Actions recorded after ms stay in the timeline and happen
+// again as time passes them.
+func (s *Session) seek(ms int64) error {
+	s.paused = true
+	s.carry = 0
+	if ms >= s.c.Now() {
+		s.advance(ms)
+		return nil
+	}
+	sc, err := recorded(s.scn, s.record, s.next, s.c.Now())
+	if err != nil {
+		return err
+	}
+	if err := s.load(sc); err != nil {
+		return err
+	}
+	s.advance(ms)
+	return nil
+}
+
+// Share returns the share link of the published state ("1.…", scenario.EncodeShare): the
+// loaded scenario with its timeline replaced by what was recorded plus the steps still to
+// come, run to the published time. Safe from any goroutine.
+func (s *Session) Share() (string, error) {
+	s.mu.Lock()
+	base, rec, next, now := s.pubScn, s.pubRecord, s.pubNext, s.last.TimeMs
+	s.mu.Unlock()
+	sc, err := recorded(base, rec, next, now)
+	if err != nil {
+		return "", err
+	}
+	link, err := scenario.EncodeShare(scenario.Share{Scenario: sc, TimeMs: now})
+	if err != nil {
+		return "", fmt.Errorf("share: %w", err)
+	}
+	return link, nil
+}
+
+// recorded is base with its timeline replaced by rec (the steps applied so far) and the
+// steps of base not yet run (from index next), running until at least now.
+func recorded(base scenario.Scenario, rec []scenario.Step, next int, now int64) (scenario.Scenario, error) {
+	if now > scenario.MaxDuration.Ms() {
+		return scenario.Scenario{}, fmt.Errorf("share: the simulation is at %s, past the 24 h a scenario can cover", scenario.Clock(now))
+	}
+	sc := base
+	sc.Timeline = make([]scenario.Step, 0, len(rec)+len(base.Timeline)-next)
+	sc.Timeline = append(append(sc.Timeline, rec...), base.Timeline[next:]...)
+	if n := len(sc.Timeline); n > scenario.MaxSteps {
+		return scenario.Scenario{}, fmt.Errorf("share: %d actions so far; a link holds at most %d (reset to start a new one)", n, scenario.MaxSteps)
+	}
+	sc.Until = max(base.End(), scenario.Duration(now))
+	return sc, nil
 }
 
 func loaded(cmd Command) (scenario.Scenario, error) {
@@ -249,6 +364,7 @@ func (s *Session) load(sc scenario.Scenario) error {
 	}
 	c.SetObserver(s.observe)
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
+	s.record = nil
 	return nil
 }
 
@@ -259,6 +375,8 @@ func (s *Session) advance(to int64) {
 		st := s.scn.Timeline[s.next]
 		s.next++
 		s.c.Advance(st.At.Ms())
+		// Recorded even when refused: a replay meets the same error at the same step.
+		s.record = append(s.record, st)
 		if err := s.c.Apply(st.Command); err != nil {
 			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: st.ID, Broker: st.Broker,
 				Text: fmt.Sprintf("timeline step %d: %v", s.next, err)})
@@ -308,6 +426,7 @@ func (s *Session) publish() {
 	s.mu.Lock()
 	st.EventsDropped = s.dropped
 	s.last = st
+	s.pubScn, s.pubRecord, s.pubNext = s.scn, s.record, s.next
 	s.mu.Unlock()
 	s.dirty = false
 }

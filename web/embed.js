@@ -1,0 +1,333 @@
+// embed.js: the embeddable playground (embed.html). Until the reader presses play it shows a
+// poster, an SVG picture of the scenario drawn here from its shape, and loads nothing else;
+// play (or ?autoplay=1, or a message from an allowed host) adds the playground's styles and
+// scripts, whose loader.js downloads and starts the wasm.
+//
+// URL options
+//   #s=1.…               a share link: its scenario, opened at its moment
+//   preset=NAME          small, default or large (when there is no #s=)
+//   controls=full|min|none   the whole panel, a slim bar (play/pause, step, speed), or nothing
+//   speed=X              0.25…100, set once the simulation runs
+//   autoplay=1           load at once and play, without the poster
+//   theme=light|dark     the page's chrome (the canvas stays dark)
+//   lang=en|zh           passed through to <html lang>
+//   origins=A,B          exact origins (https://example.org) allowed to drive it by postMessage
+//
+// postMessage, version 1. The host sends {lbscope: 1, id, type, …}:
+//   play, pause, step {ms = 1000}, seek {ms}, load {preset | scenario | link},
+//   dispatch {command}, getState
+// and gets {lbscope: 1, re: id, ok: true, state?} (state for getState) or
+// {lbscope: 1, re: id, error: "…"}, posted back to its origin. A message from an origin not in
+// origins= is ignored: no answer, no effect. Events go out to the allowed host as
+// {lbscope: 1, event: "rebalance" | "isolation" | "action", data}. A message from an allowed
+// host starts the simulation if the reader has not yet.
+//
+// This page must work in a third-party frame whose storage is blocked: it uses no storage.
+(function () {
+  "use strict";
+
+  const VERSION = 1;
+  const PRESETS = {
+    small: { title: "Small cluster", brokers: 2, queues: 4, consumers: 3 },
+    default: { title: "Default cluster", brokers: 4, queues: 8, consumers: 4 },
+    large: { title: "Large cluster", brokers: 16, queues: 16, consumers: 64 },
+  };
+  // wasm/view's palette (Okabe–Ito) and canvas colours, so the poster looks like the canvas.
+  const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#DDDDDD"];
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const MESSAGE_TYPES = ["play", "pause", "step", "seek", "load", "dispatch", "getState"];
+  const EVENTS = ["rebalance", "isolation", "action"];
+
+  const params = new URLSearchParams(location.search);
+  const root = document.documentElement;
+  const opt = {
+    controls: ["full", "min", "none"].includes(params.get("controls")) ? params.get("controls") : "full",
+    theme: params.get("theme"),
+    lang: params.get("lang"),
+    speed: Number(params.get("speed")),
+    autoplay: params.get("autoplay") === "1" || params.get("autoplay") === "true",
+    preset: params.get("preset"),
+    link: location.hash.startsWith("#s=") ? location.hash : "",
+    origins: (params.get("origins") || "").split(",").map((s) => s.trim()).filter(Boolean),
+  };
+
+  root.classList.remove("no-js");
+  root.classList.add("controls-" + opt.controls);
+  if (opt.theme === "light" || opt.theme === "dark") root.classList.add("theme-" + opt.theme);
+  if (opt.lang === "en" || opt.lang === "zh") root.lang = opt.lang;
+
+  // ---- The poster ----
+
+  const poster = document.getElementById("poster");
+  const playBtn = document.getElementById("poster-play");
+  const titleEl = document.getElementById("poster-title");
+
+  function svg(tag, attrs, parent) {
+    const el = document.createElementNS(SVGNS, tag);
+    for (const k in attrs) el.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+
+  // drawPoster pictures a scenario settled under AVG: brokers as columns of queue cells, each
+  // coloured by the consumer that takes it, consumers along the bottom.
+  function drawPoster(shape) {
+    const W = 1280, H = 720;
+    const pic = svg("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "xMidYMid meet" });
+    svg("rect", { width: W, height: H, fill: "#1b1d23" }, pic);
+    const brokers = shape.brokers.slice(0, 64);
+    const consumers = shape.consumers.slice(0, 128);
+    const total = brokers.reduce((n, b) => n + b.queues, 0);
+    const colW = Math.min(120, (W - 80) / Math.max(brokers.length, 1));
+    const maxQ = Math.max(1, ...brokers.map((b) => b.queues));
+    const top = 70, areaH = 430;
+    const cellH = Math.min(32, areaH / maxQ);
+    const x0 = (W - colW * brokers.length) / 2;
+    // AVG: consumer i of n takes a contiguous run of the queues in order.
+    const n = consumers.length;
+    let q = 0;
+    brokers.forEach((b, bi) => {
+      const x = x0 + bi * colW;
+      svg("rect", { x: x + 4, y: top - 22, width: colW - 8, height: b.queues * cellH + 30, rx: 4, fill: "#262931", stroke: "#4a4f5c" }, pic);
+      if (colW >= 60) {
+        const t = svg("text", { x: x + 8, y: top - 8, fill: "#e6e6e6", "font-size": 13, "font-family": "monospace" }, pic);
+        t.textContent = b.name;
+      }
+      for (let i = 0; i < b.queues; i++, q++) {
+        const owner = n ? Math.min(n - 1, Math.floor(q * n / total)) : -1;
+        svg("rect", {
+          x: x + 10, y: top + i * cellH + 1, width: colW - 20, height: Math.max(1, cellH - 3), rx: 2,
+          fill: owner < 0 ? "#121317" : PALETTE[owner % PALETTE.length], "fill-opacity": 0.85,
+        }, pic);
+      }
+    });
+    const boxW = Math.min(56, (W - 80) / Math.max(n, 1));
+    const cx0 = (W - boxW * n) / 2;
+    consumers.forEach((c, i) => {
+      svg("rect", { x: cx0 + i * boxW + 2, y: 560, width: boxW - 4, height: 34, rx: 3, fill: "#26293a", stroke: PALETTE[i % PALETTE.length], "stroke-width": 2 }, pic);
+      if (boxW >= 40) {
+        const t = svg("text", { x: cx0 + i * boxW + boxW / 2, y: 582, fill: "#e6e6e6", "font-size": 12, "font-family": "monospace", "text-anchor": "middle" }, pic);
+        t.textContent = c.id.length > 6 ? c.id.slice(0, 5) + "…" : c.id;
+      }
+    });
+    const pictureEl = document.getElementById("poster-picture");
+    pictureEl.replaceChildren(pic);
+    titleEl.textContent = shape.title || "LBScope";
+  }
+
+  function presetShape(name) {
+    const p = PRESETS[name] || PRESETS.default;
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    const brokers = [];
+    for (let i = 0; i < p.brokers; i++) {
+      brokers.push({ name: "broker-" + (p.brokers <= 26 ? letters[i] : String(i + 1).padStart(2, "0")), queues: p.queues });
+    }
+    const consumers = [];
+    for (let i = 1; i <= p.consumers; i++) consumers.push({ id: "c" + i });
+    return { title: p.title, brokers, consumers };
+  }
+
+  // linkShape reads a share link's scenario (1.<base64url of deflated JSON>) for the poster.
+  // The wasm checks the link properly when it opens it; here any doubt means the default.
+  async function linkShape(link) {
+    const m = /^#s=1\.([A-Za-z0-9_-]{1,65536})$/.exec(link);
+    if (!m || typeof DecompressionStream !== "function") return null;
+    let b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
+    while (b64.length % 4) b64 += "=";
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    const sc = JSON.parse(await new Response(stream).text()).scenario;
+    if (!sc || !Array.isArray(sc.brokers)) return null;
+    return {
+      title: String(sc.title || "Shared scenario"),
+      brokers: sc.brokers.map((b) => ({ name: String(b.name), queues: Math.max(0, Math.min(64, b.queues | 0)) })),
+      consumers: (sc.consumers || []).map((c) => ({ id: String(c.id) })),
+    };
+  }
+
+  drawPoster(presetShape(opt.preset));
+  if (opt.link) {
+    linkShape(opt.link).then((shape) => { if (shape) drawPoster(shape); }, () => {});
+  }
+
+  // ---- Starting the playground ----
+
+  let started = null;
+
+  function addScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = src;
+      s.async = false; // run in the order added
+      s.onload = resolve;
+      s.onerror = () => reject(new Error("could not load " + src));
+      document.head.appendChild(s);
+    });
+  }
+
+  function addStyle(href) {
+    return new Promise((resolve) => {
+      const l = document.createElement("link");
+      l.rel = "stylesheet";
+      l.href = href;
+      l.onload = resolve;
+      l.onerror = resolve; // the playground works unstyled; loader.js reports real failures
+      document.head.appendChild(l);
+    });
+  }
+
+  function whenReady() {
+    return new Promise((resolve) => {
+      const poll = () => (window.lbscope ? resolve(window.lbscope) : setTimeout(poll, 50));
+      poll();
+    }).then((lb) => lb.ready.then(() => lb));
+  }
+
+  // start loads the playground once; play says whether to run the clock when it is ready
+  // (the reader pressed play; a shared link opens paused).
+  function start(play) {
+    if (started) return started;
+    started = (async () => {
+      await Promise.all([addStyle("style.css"), addStyle("panel.css")]);
+      poster.remove();
+      document.getElementById("app").hidden = false;
+      document.getElementById("loader").hidden = false;
+      if (opt.controls !== "full") document.getElementById("panel").remove();
+      const scripts = [addScript("wasm_exec.js"), addScript("loader.js")];
+      if (opt.controls === "full") scripts.push(addScript("panel.js"));
+      await Promise.all(scripts);
+      const api = await whenReady();
+      if (opt.speed >= 0.25 && opt.speed <= 100) await api.dispatch({ type: "setSpeed", x: opt.speed });
+      if (play) await api.dispatch({ type: "play" });
+      if (opt.controls === "min") slimBar(api);
+      if (opt.controls !== "full" && api.linkError) linkNotice(api.linkError);
+      for (const kind of EVENTS) api.on(kind, (ev) => postEvent(kind, ev));
+      return api;
+    })();
+    return started;
+  }
+
+  playBtn.addEventListener("click", () => { start(true); });
+  if (opt.autoplay) start(true);
+
+  // ---- controls=min: play/pause, step, speed and the clock ----
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text) e.textContent = text;
+    return e;
+  }
+
+  function clock(ms) {
+    const s = Math.floor(ms / 1000);
+    return String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function slimBar(api) {
+    const bar = el("div", { class: "embed-bar", role: "toolbar", "aria-label": "Simulation controls" });
+    const playPause = el("button", { type: "button", id: "bar-play" }, "Pause");
+    const step = el("button", { type: "button", id: "bar-step", title: "Advance 1 s of virtual time" }, "Step 1 s");
+    const speed = el("select", { id: "bar-speed", "aria-label": "Speed" });
+    for (const x of [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100]) speed.appendChild(el("option", { value: String(x) }, x + "×"));
+    const time = el("span", { class: "embed-clock", role: "status" });
+    bar.append(playPause, step, speed, time);
+    document.getElementById("app").appendChild(bar);
+    let paused = false;
+    const sync = () => {
+      const st = api.state();
+      if (!st || st.error) return;
+      paused = st.paused;
+      playPause.textContent = paused ? "Play" : "Pause";
+      if (document.activeElement !== speed) speed.value = String(st.speed);
+      time.textContent = clock(st.timeMs) + (paused ? " · paused" : "");
+    };
+    playPause.addEventListener("click", () => api.dispatch({ type: paused ? "play" : "pause" }).then(sync));
+    step.addEventListener("click", () => api.dispatch({ type: "step", ms: 1000 }).then(sync));
+    speed.addEventListener("change", () => api.dispatch({ type: "setSpeed", x: Number(speed.value) }).then(sync));
+    sync();
+    setInterval(sync, 250);
+  }
+
+  function linkNotice(text) {
+    const box = el("div", { id: "link-error", class: "link-error", role: "alert" });
+    const p = el("p", { id: "link-error-text" }, text);
+    const close = el("button", { type: "button" }, "Dismiss");
+    close.addEventListener("click", () => box.remove());
+    box.append(p, close);
+    document.body.appendChild(box);
+  }
+
+  // ---- postMessage ----
+
+  // hosts are allowed origins that have written to us from the parent window: events go to
+  // them, and to the parent's origin when the browser tells it (location.ancestorOrigins).
+  const hosts = new Set();
+
+  function eventOrigins() {
+    const out = new Set(hosts);
+    const ao = location.ancestorOrigins;
+    if (ao && ao.length && opt.origins.includes(ao[0])) out.add(ao[0]);
+    return out;
+  }
+
+  function postEvent(kind, data) {
+    if (window.parent === window) return;
+    for (const origin of eventOrigins()) {
+      try {
+        window.parent.postMessage({ lbscope: VERSION, event: kind, data }, origin);
+      } catch (err) { /* the parent navigated away */ }
+    }
+  }
+
+  async function handle(m) {
+    if (!MESSAGE_TYPES.includes(m.type)) {
+      throw new Error("unknown message type " + JSON.stringify(m.type) + " (types: " + MESSAGE_TYPES.join(", ") + ")");
+    }
+    const api = await start(false);
+    let cmd;
+    switch (m.type) {
+      case "getState":
+        return { ok: true, state: api.state() };
+      case "play":
+      case "pause":
+        cmd = { type: m.type };
+        break;
+      case "step":
+        cmd = { type: "step", ms: m.ms === undefined ? 1000 : m.ms };
+        break;
+      case "seek":
+        cmd = { type: "seek", ms: m.ms };
+        break;
+      case "load":
+        cmd = { type: "load" };
+        for (const k of ["preset", "scenario", "link"]) if (m[k] !== undefined) cmd[k] = m[k];
+        break;
+      case "dispatch":
+        cmd = m.command;
+        break;
+    }
+    const res = await api.dispatch(cmd);
+    if (res && res.error) return { error: res.error };
+    return res && res.id ? { ok: true, id: res.id } : { ok: true };
+  }
+
+  window.addEventListener("message", (e) => {
+    if (!opt.origins.includes(e.origin)) return; // not an allowed host: ignored, not answered
+    const m = e.data;
+    if (!m || typeof m !== "object" || !("lbscope" in m) || "re" in m || "event" in m) return;
+    const source = e.source;
+    const reply = (body) => {
+      if (!source) return;
+      try {
+        source.postMessage(Object.assign({ lbscope: VERSION, re: m.id }, body), e.origin);
+      } catch (err) { /* the sender went away */ }
+    };
+    if (m.lbscope !== VERSION) {
+      reply({ error: "message version " + JSON.stringify(m.lbscope) + " is not supported; this LBScope speaks lbscope: " + VERSION });
+      return;
+    }
+    if (source === window.parent) hosts.add(e.origin);
+    handle(m).then(reply, (err) => reply({ error: String(err && err.message ? err.message : err) }));
+  });
+})();
