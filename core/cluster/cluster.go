@@ -57,15 +57,10 @@ type Cluster struct {
 	observer   func(Event)
 	held       []Event // events of a command being applied, told after it
 	log        []Event
-	anomalies  []Anomaly            // closed intervals
-	open       map[openKey]*Anomaly // open intervals by queue
-	anomalyN   int                  // closed intervals dropped past maxAnomalies
+	anomalies  []Anomaly                       // closed intervals
+	open       map[route.MessageQueue]*Anomaly // open intervals by queue
 	isolations []Isolation
 }
-
-type openKey = route.MessageQueue
-
-type routeKey = route.MessageQueue
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
 // started. Configuration errors name the field.
@@ -75,7 +70,7 @@ func New(cfg Config) (*Cluster, error) {
 		topic: cfg.Topic, group: cfg.Group, model: cfg.MessageModel,
 		latencyFault: cfg.LatencyFault,
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
-		open: map[openKey]*Anomaly{},
+		open: map[route.MessageQueue]*Anomaly{},
 	}
 	if c.topic == "" {
 		c.topic = "TopicTest"

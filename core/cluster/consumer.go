@@ -23,8 +23,7 @@ const (
 type consumer struct {
 	idx         int
 	id          string
-	rate        int // messages per second it can consume
-	created     int64
+	rate        int  // messages per second it can consume
 	dead        bool // killed or stopped: the process is gone
 	killed      bool
 	partitioned bool // alive but cut off: no packet in or out, no connection closes
@@ -33,14 +32,11 @@ type consumer struct {
 	gen         [genCount]int
 
 	// RebalanceService (spec §3.1)
-	lastEnd   int64 // end of the previous round (creation time before the first)
-	next      int64 // when the next round starts
-	roundEnd  int64
-	balanced  bool
-	mqSet     []route.MessageQueue // subscribe set from the last route refresh, sorted
-	routeOK   bool                 // a route has been fetched
-	brokers   []string             // brokers of the cached route, sorted
-	routeSeen int
+	next     int64                // when the next round starts
+	roundEnd int64                // end of the previous round (creation time before the first)
+	mqSet    []route.MessageQueue // subscribe set from the last route refresh, sorted
+	routeOK  bool                 // a route has been fetched
+	brokers  []string             // brokers of the cached route, sorted
 
 	pqs    map[route.MessageQueue]*processQueue
 	pqList []*processQueue // the values of pqs sorted by queue: iteration never depends on map order
@@ -108,9 +104,9 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
-	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, created: c.now,
+	cs := &consumer{idx: len(c.consumers), id: id, rate: rate,
 		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
-		pqs: map[route.MessageQueue]*processQueue{}, lastEnd: c.now, roundEnd: c.now,
+		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
 	if prev := c.current[id]; prev != nil {
 		cs.local = prev.local // a broadcasting consumer's offsets live in a local file
@@ -170,7 +166,6 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 		cs.brokers = append(cs.brokers, b.name)
 	}
 	cs.routeOK = true
-	cs.routeSeen = c.routeVersion
 }
 
 // heartbeatAll sends one heartbeat to every broker of the cached route (spec §3.10).
@@ -268,9 +263,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 			cost += c.heartbeatAll(cs) // messageQueueChanged sends a heartbeat round (spec §3.7)
 		}
 	}
-	cs.balanced = balanced
 	cs.roundEnd = start + cost
-	cs.lastEnd = cs.roundEnd
 	wait := c.t.RebalanceWaitInterval
 	if !balanced {
 		wait = c.t.RebalanceMinInterval

@@ -91,8 +91,6 @@ func (c *Cluster) closeAnomaly(mq route.MessageQueue, a *Anomaly) {
 	a.End = c.now
 	if len(c.anomalies) < maxAnomalies {
 		c.anomalies = append(c.anomalies, *a)
-	} else {
-		c.anomalyN++
 	}
 }
 

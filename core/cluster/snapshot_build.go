@@ -1,6 +1,10 @@
 package cluster
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/lbscope/lbscope/core/route"
+)
 
 // maxSendSamples bounds the in-flight sample a snapshot carries for animation.
 const maxSendSamples = 64
@@ -27,7 +31,7 @@ func (c *Cluster) Snapshot() Snapshot {
 		s.Brokers = append(s.Brokers, bv)
 		for id := range b.queues {
 			q := b.qs[id]
-			mq := routeKey{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
+			mq := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
 			s.Queues = append(s.Queues, QueueView{Queue: mq.Short(), Broker: b.name, ID: id,
 				MaxOffset: q.maxOffset, Committed: q.committed, Backlog: q.maxOffset - q.frontier,
 				Owners: orEmpty(slices.Clone(owners[mq]))})
@@ -37,7 +41,7 @@ func (c *Cluster) Snapshot() Snapshot {
 				break
 			}
 			s.Sends = append(s.Sends, SendSample{Producer: c.producers[ps.producer].id,
-				Queue: routeKey{BrokerName: b.name, QueueID: ps.queue}.Short(), Count: int(ps.count),
+				Queue: route.MessageQueue{BrokerName: b.name, QueueID: ps.queue}.Short(), Count: int(ps.count),
 				SentAt: ps.sentAt, ArriveAt: ps.arriveAt})
 		}
 	}
