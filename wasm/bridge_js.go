@@ -20,6 +20,9 @@ package main
 //	                driving the canvas (see input_js.go on synthetic clicks) and for timing
 //	share()         the share link of the current moment as a URL fragment, "#s=1.…"
 //	                ({error: "…"} when there is none, e.g. past 24 h of virtual time)
+//	<method>(arg)   every method of package wasm/api (setLang, methods, …): the argument
+//	                crosses as JSON, the result comes back as a plain object, an error as
+//	                {error: "…"}
 //	linkError       null, or why the page's #s= link (or ?preset=) could not be opened; the
 //	                default scenario runs instead
 //
@@ -35,6 +38,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/api"
 	"github.com/lbscope/lbscope/wasm/session"
 	"github.com/lbscope/lbscope/wasm/view"
 )
@@ -46,6 +50,7 @@ type listener struct {
 
 type bridge struct {
 	sess *session.Session
+	api  *api.API
 	g    *game
 
 	mu        sync.Mutex
@@ -64,9 +69,9 @@ type bridge struct {
 }
 
 func installBridge(sess *session.Session, g *game) *bridge {
-	b := &bridge{sess: sess, g: g, pending: map[uint64]js.Value{}, listeners: map[string][]listener{}}
+	b := &bridge{sess: sess, api: api.New(sess), g: g, pending: map[uint64]js.Value{}, listeners: map[string][]listener{}}
 	b.pointerIn.Store(true)
-	api := js.Global().Get("Object").New()
+	obj := js.Global().Get("Object").New()
 	promise := js.Global().Get("Promise")
 	exec := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		b.readyRes, b.readyRej = args[0], args[1]
@@ -76,16 +81,23 @@ func installBridge(sess *session.Session, g *game) *bridge {
 	exec.Release()
 	// A rejected ready promise nobody awaits should not log an unhandled rejection.
 	ready.Call("catch", b.fn("ready", func(js.Value, []js.Value) any { return nil }))
-	api.Set("ready", ready)
-	api.Set("state", b.fn("state", b.state))
-	api.Set("dispatch", b.fn("dispatch", b.dispatch))
-	api.Set("on", b.fn("on", b.on))
-	api.Set("layout", b.fn("layout", b.layoutJS))
-	api.Set("presets", b.fn("presets", b.presets))
-	api.Set("counters", b.fn("counters", b.counters))
-	api.Set("share", b.fn("share", b.share))
-	api.Set("linkError", js.Null())
-	js.Global().Set("lbscope", api)
+	obj.Set("ready", ready)
+	obj.Set("state", b.fn("state", b.state))
+	obj.Set("dispatch", b.fn("dispatch", b.dispatch))
+	obj.Set("on", b.fn("on", b.on))
+	obj.Set("layout", b.fn("layout", b.layoutJS))
+	obj.Set("presets", b.fn("presets", b.presets))
+	obj.Set("counters", b.fn("counters", b.counters))
+	obj.Set("share", b.fn("share", b.share))
+	obj.Set("linkError", js.Null())
+	// Every method of package api, as lbscope.<name>(arg): JSON in, JSON out.
+	for _, name := range api.Names() {
+		if obj.Get(name).Truthy() {
+			panic("lbscope." + name + " is defined twice") // a bug: package api reused a bridge name
+		}
+		obj.Set(name, b.fn(name, b.call(name)))
+	}
+	js.Global().Set("lbscope", obj)
 
 	// Hover: the pointer is over the canvas until it enters another element (the panel) or
 	// leaves the window; crossing elements is rare enough to cross into Go for.
@@ -134,6 +146,36 @@ func errorObject(msg string) js.Value {
 
 func resolved(v js.Value) js.Value {
 	return js.Global().Get("Promise").Call("resolve", v)
+}
+
+// call returns the JS function of api method name: its argument (if any) crosses as JSON, and
+// so does its result; an error comes back as {error: "…"}.
+func (b *bridge) call(name string) func(js.Value, []js.Value) any {
+	return func(_ js.Value, args []js.Value) any {
+		var arg []byte
+		if len(args) > 0 && args[0].Type() != js.TypeUndefined {
+			arg = []byte(js.Global().Get("JSON").Call("stringify", args[0]).String())
+		}
+		out, err := b.api.Call(name, arg)
+		if err != nil {
+			return errorObject(err.Error())
+		}
+		return js.Global().Get("JSON").Call("parse", string(out))
+	}
+}
+
+// frame gives the API the frame's events and tells listeners its notes. Called from Update.
+func (b *bridge) frame(events []cluster.Event) {
+	b.emit(events)
+	notes := b.api.Frame(events)
+	if len(notes) == 0 {
+		return
+	}
+	evs := make([]cluster.Event, len(notes))
+	for i, n := range notes {
+		evs[i] = cluster.Event{T: n.T, Kind: n.Kind, Text: n.Text}
+	}
+	b.emit(evs)
 }
 
 func (b *bridge) state(js.Value, []js.Value) any {

@@ -149,7 +149,7 @@ func (g *game) Update() (err error) {
 	g.lastTick = now
 	results := g.sess.Tick(dt)
 	g.bridge.resolve(results)
-	g.bridge.emit(g.sess.DrainEvents())
+	g.bridge.frame(g.sess.DrainEvents())
 
 	g.snap = g.sess.Snapshot()
 	g.layout = view.Compute(&g.snap, g.stage)

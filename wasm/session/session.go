@@ -11,6 +11,7 @@ import (
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/series"
 )
 
 // Bounds of the session's queues. A page that floods commands gets errors, not a frozen tab;
@@ -70,6 +71,8 @@ type Session struct {
 	// with its time: the timeline steps that ran and the page's commands. Appended only (a
 	// load starts a new slice), so a published copy of its header stays valid.
 	record []scenario.Step
+	// series is the metrics over virtual time, for the charts; safe for concurrent use.
+	series *series.Recorder
 
 	mu      sync.Mutex
 	queue   []pending
@@ -89,7 +92,7 @@ func New(s scenario.Scenario) (*Session, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	ss := &Session{speed: 1}
+	ss := &Session{speed: 1, series: series.NewRecorder()}
 	if err := ss.load(s); err != nil {
 		return nil, err
 	}
@@ -147,6 +150,9 @@ func (s *Session) Tick(frameMs float64) []Result {
 	}
 	return results
 }
+
+// Series returns the metrics recorder of the session (safe for concurrent use).
+func (s *Session) Series() *series.Recorder { return s.series }
 
 // State returns what the last Tick published.
 func (s *Session) State() State {

@@ -1,0 +1,149 @@
+// Package api is the playground's JS API beyond dispatch, state and on: named methods that take
+// one JSON argument and return JSON. The browser's bridge exposes every registered method as
+// lbscope.<name>(arg) without knowing any of them, so each method lives (and is tested
+// natively) here, next to the feature it serves.
+//
+// A method runs on the page's goroutine while the game loop ticks the session on another: it
+// reads the session's published state or enqueues commands, and guards its own state with the
+// API's mutex. Frame is the game loop's side: once per frame it hands the API the session's new
+// events.
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/session"
+)
+
+// MaxArgBytes bounds one call's JSON argument.
+const MaxArgBytes = 1 << 20
+
+// API is the method set of one playground page.
+type API struct {
+	Sess *session.Session
+
+	mu   sync.Mutex
+	lang string // "en" or "zh": the language of the prose methods return
+
+	lessons lessonState // lessons.go
+	narr    narrState   // narration.go
+}
+
+// method is one registered method: args is the caller's JSON argument ("null" when none).
+type method func(a *API, args json.RawMessage) (any, error)
+
+var methods = map[string]method{}
+
+// register adds a method; called from init in the files that implement them.
+func register(name string, m method) {
+	if _, dup := methods[name]; dup {
+		panic("api: method " + name + " registered twice")
+	}
+	methods[name] = m
+}
+
+// New builds the API of a page whose session is s, in English.
+func New(s *session.Session) *API {
+	return &API{Sess: s, lang: "en"}
+}
+
+// Names lists the registered methods, sorted.
+func Names() []string {
+	names := slices.Collect(maps.Keys(methods))
+	slices.Sort(names)
+	return names
+}
+
+// Call runs method name with args (JSON; empty means null) and returns its result as JSON.
+// Errors name the method and say what was wrong with the argument.
+func (a *API) Call(name string, args []byte) ([]byte, error) {
+	m, ok := methods[name]
+	if !ok {
+		return nil, fmt.Errorf("lbscope.%s: no such method (methods: %s)", name, strings.Join(Names(), ", "))
+	}
+	if len(args) > MaxArgBytes {
+		return nil, fmt.Errorf("lbscope.%s: the argument is %d bytes; at most %d", name, len(args), MaxArgBytes)
+	}
+	if len(args) == 0 {
+		args = []byte("null")
+	}
+	if !json.Valid(args) {
+		return nil, fmt.Errorf("lbscope.%s: the argument is not JSON", name)
+	}
+	v, err := m(a, args)
+	if err != nil {
+		return nil, fmt.Errorf("lbscope.%s: %w", name, err)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("lbscope.%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// Note is something the API tells the page after a frame: Kind is an event name listeners
+// subscribe to with lbscope.on (e.g. "narration", "lesson").
+type Note struct {
+	Kind string `json:"kind"`
+	T    int64  `json:"t"`
+	Text string `json:"text"`
+}
+
+// Frame is called by the game loop once per frame, after the session's tick, with the events
+// drained from it. It returns what the page should be told.
+func (a *API) Frame(events []cluster.Event) []Note {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var notes []Note
+	notes = append(notes, a.narrateFrame(events)...)
+	notes = append(notes, a.lessonsFrame(events)...)
+	return notes
+}
+
+// Lang is the language the page chose ("en" or "zh").
+func (a *API) Lang() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lang
+}
+
+// Langs are the languages of the playground's prose.
+var Langs = []string{"en", "zh"}
+
+func init() {
+	register("setLang", func(a *API, args json.RawMessage) (any, error) {
+		var lang string
+		if err := json.Unmarshal(args, &lang); err != nil {
+			return nil, fmt.Errorf(`want a language, "en" or "zh"`)
+		}
+		if !slices.Contains(Langs, lang) {
+			return nil, fmt.Errorf(`language %q: want "en" or "zh"`, lang)
+		}
+		a.mu.Lock()
+		a.lang = lang
+		a.mu.Unlock()
+		return map[string]any{"ok": true, "lang": lang}, nil
+	})
+	register("methods", func(a *API, _ json.RawMessage) (any, error) {
+		return Names(), nil
+	})
+}
+
+// decode reads args into v, refusing unknown fields so that a misspelt option is an error.
+func decode(args json.RawMessage, v any, want string) error {
+	if string(args) == "null" {
+		return fmt.Errorf("needs an argument: %s", want)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(args)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%v; want %s", err, want)
+	}
+	return nil
+}

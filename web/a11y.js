@@ -1,0 +1,1 @@
+// a11y.js: (being built) — see index.html for the order scripts run in.

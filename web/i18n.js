@@ -1,0 +1,112 @@
+// i18n.js: the page's languages. Every piece of prose the page shows comes from a dictionary
+// registered here, in English and Chinese; the language is ?lang=en|zh when given, else the
+// browser's first preference (zh-* → zh), else English.
+//
+//   LB.i18n.lang              "en" or "zh"
+//   LB.i18n.add({en: {...}, zh: {...}})   register a component's strings (keys are global:
+//                             prefix them with the component, e.g. "charts.title")
+//   LB.i18n.t(key, params)    the string in the current language, {name} replaced from
+//                             params; a key missing in zh falls back to en, a key missing
+//                             everywhere shows as the key itself (and warns once)
+//   LB.i18n.bind(el, key, params, attr)   set el's text (or attribute attr) now and again on
+//                             every language change
+//   LB.i18n.onChange(fn)      call fn(lang) after each change
+//   LB.i18n.set(lang)         switch language: <html lang>, bound elements, listeners, the
+//                             wasm's own prose (lbscope.setLang) and ?lang= in the address
+(function () {
+  "use strict";
+
+  const LANGS = ["en", "zh"];
+  const dicts = { en: {}, zh: {} };
+  const listeners = [];
+  const bound = [];
+  const warned = {};
+
+  function pick() {
+    let q = null;
+    try {
+      q = new URLSearchParams(window.location.search).get("lang");
+    } catch (e) { /* no URLSearchParams: fall through */ }
+    if (q && LANGS.includes(q)) return q;
+    const prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    for (const p of prefs) {
+      const base = String(p).toLowerCase().split("-")[0];
+      if (LANGS.includes(base)) return base;
+    }
+    return "en";
+  }
+
+  function t(key, params) {
+    let s = dicts[i18n.lang][key];
+    if (s === undefined) s = dicts.en[key];
+    if (s === undefined) {
+      if (!warned[key]) {
+        warned[key] = true;
+        console.warn("i18n: no text for " + key);
+      }
+      s = key;
+    }
+    if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
+    return s;
+  }
+
+  function apply(b) {
+    const s = t(b.key, typeof b.params === "function" ? b.params() : b.params);
+    if (b.attr) b.el.setAttribute(b.attr, s);
+    else b.el.textContent = s;
+  }
+
+  const i18n = {
+    lang: pick(),
+    langs: LANGS.slice(),
+    add(d) {
+      for (const l of LANGS) Object.assign(dicts[l], (d && d[l]) || {});
+    },
+    has(key) {
+      return dicts.en[key] !== undefined;
+    },
+    t,
+    bind(el, key, params, attr) {
+      const b = { el, key, params, attr };
+      bound.push(b);
+      apply(b);
+      return el;
+    },
+    onChange(fn) {
+      listeners.push(fn);
+    },
+    set(lang) {
+      if (!LANGS.includes(lang)) throw new Error('language "' + lang + '": want "en" or "zh"');
+      i18n.lang = lang;
+      document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+      for (const b of bound) if (b.el.isConnected || b.el.parentNode) apply(b);
+      try {
+        const url = new URL(window.location.href);
+        url.searchParams.set("lang", lang);
+        history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+      } catch (e) { /* a sandboxed frame may refuse: the language still changes */ }
+      if (window.lbscope && typeof window.lbscope.setLang === "function") window.lbscope.setLang(lang);
+      for (const fn of listeners) {
+        try {
+          fn(lang);
+        } catch (e) {
+          console.error("i18n: a language listener threw", e);
+        }
+      }
+    },
+  };
+
+  document.documentElement.lang = i18n.lang === "zh" ? "zh-CN" : "en";
+  window.LB = window.LB || {};
+  window.LB.i18n = i18n;
+  // The wasm starts after this file runs: tell it the language once its API exists.
+  window.addEventListener("lbscope:started", () => {
+    const tell = () => {
+      if (window.lbscope && typeof window.lbscope.setLang === "function") window.lbscope.setLang(i18n.lang);
+    };
+    // go.run defines window.lbscope synchronously, right after this event.
+    setTimeout(() => {
+      if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(tell, () => {});
+    }, 0);
+  });
+})();

@@ -1,0 +1,1 @@
+// lessons.js: (being built) — see index.html for the order scripts run in.
