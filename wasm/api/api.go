@@ -143,7 +143,7 @@ func decode(args json.RawMessage, v any, want string) error {
 	dec := json.NewDecoder(strings.NewReader(string(args)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%v; want %s", err, want)
+		return fmt.Errorf("%s; want %s", strings.TrimPrefix(err.Error(), "json: "), want)
 	}
 	return nil
 }
