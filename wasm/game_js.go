@@ -48,6 +48,8 @@ type game struct {
 	hoverX    float64
 	hoverY    float64
 	hoverOK   bool
+	lang      string // the page's language (api.Lang), read each Update
+	reduced   bool   // prefers-reduced-motion, read with the stage
 	readyDone bool
 	lastTick  time.Time
 
@@ -70,9 +72,10 @@ func newGame(sess *session.Session) *game {
 	w, h, pix := view.Atlas()
 	atlas := ebiten.NewImage(w, h)
 	atlas.WritePixels(pix)
-	g := &game{sess: sess, atlas: atlas, start: time.Now(), w: 1, h: 1}
+	g := &game{sess: sess, atlas: atlas, start: time.Now(), w: 1, h: 1, lang: view.EN}
 	g.snap = sess.Snapshot()
-	g.anim.Reduced = prefersReducedMotion()
+	g.reduced = prefersReducedMotion()
+	g.anim.Reduced = g.reduced
 	return g
 }
 
@@ -123,6 +126,8 @@ func (g *game) Update() (err error) {
 	g.stageAge--
 	if g.stageAge <= 0 || w != g.w || h != g.h {
 		g.w, g.h, g.stageAge = w, h, stageEvery
+		// The preference can change while the page is open (a system setting).
+		g.reduced = prefersReducedMotion()
 		g.stage = view.Rect{W: float64(w), H: float64(h)}
 		if r, ok := stageRect(); ok {
 			g.stage = clipRect(r, g.stage)
@@ -151,8 +156,13 @@ func (g *game) Update() (err error) {
 	g.bridge.resolve(results)
 	g.bridge.frame(g.sess.DrainEvents())
 
+	// The words on the canvas follow the page's language (lbscope.setLang); an open menu
+	// was worded in the old one, so it closes.
+	if lang := g.bridge.api.Lang(); lang != g.lang {
+		g.lang, g.menu = lang, nil
+	}
 	g.snap = g.sess.Snapshot()
-	g.layout = view.Compute(&g.snap, g.stage)
+	g.layout = view.ComputeLang(&g.snap, g.stage, g.lang)
 	if g.menu != nil && !g.menuStillValid() {
 		g.menu = nil
 	}
@@ -205,7 +215,7 @@ func (g *game) click(x, y float64) {
 	case view.HitConsumer:
 		for _, c := range g.snap.Consumers {
 			if c.ID == id {
-				g.menu = view.ConsumerMenu(c, x, y, g.stage)
+				g.menu = view.ConsumerMenu(c, x, y, g.stage, g.lang)
 			}
 		}
 	case view.HitBroker, view.HitQueue:
@@ -216,7 +226,7 @@ func (g *game) click(x, y float64) {
 		}
 		for _, b := range g.snap.Brokers {
 			if b.Name == id {
-				g.menu = view.BrokerMenu(b, x, y, g.stage)
+				g.menu = view.BrokerMenu(b, x, y, g.stage, g.lang)
 			}
 		}
 	}
@@ -293,12 +303,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 		return
 	}
 	wall := float64(time.Since(g.start).Milliseconds())
+	g.anim.Reduced = g.reduced
 	g.anim.Observe(&g.snap, wall)
 	g.canvas.Reset()
 	st := g.sess.State()
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
 		Anim: &g.anim, Menu: g.menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
+		Lang: g.lang, Reduced: g.reduced,
 	})
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 	for l := range view.NumLayers {

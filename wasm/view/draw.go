@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/lbscope/lbscope/core/cluster"
 )
@@ -21,6 +20,11 @@ type Frame struct {
 	// Hover is the pointer's position; HoverOK says whether it is over the canvas.
 	HoverX, HoverY float64
 	HoverOK        bool
+	// Lang is the language of the canvas's words: EN (also when empty) or ZH.
+	Lang string
+	// Reduced is the reader's prefers-reduced-motion: nothing moves but what the
+	// simulation's state moves (no travelling messages, countdowns in whole seconds).
+	Reduced bool
 }
 
 // Limits of what a frame draws.
@@ -56,7 +60,7 @@ func Draw(c *Canvas, f Frame) {
 
 	drawHeader(c, f)
 	for _, b := range l.Brokers {
-		drawBroker(c, b, brokers[b.Name], s.TimeMs)
+		drawBroker(c, b, brokers[b.Name], s.TimeMs, f.Lang)
 	}
 	drawLines(c, f, consumers, hoverKind, hoverID)
 	for i := range s.Queues {
@@ -77,10 +81,12 @@ func Draw(c *Canvas, f Frame) {
 		label := Fit(p.ID+" "+strconv.Itoa(p.Rate)+"/s", box.W-6)
 		c.Text(LayerMarks, box.X+(box.W-TextWidth(label))/2, box.Y+(box.H-GlyphH)/2, label, TextColor)
 	}
-	drawMessages(c, f)
+	if !f.Reduced {
+		drawMessages(c, f)
+	}
 	for _, b := range l.Consumers {
 		if cv := consumers[b.ID]; cv != nil {
-			drawConsumer(c, l, b, cv, s.TimeMs, hoverKind == HitConsumer && hoverID == b.ID)
+			drawConsumer(c, f, b, cv, hoverKind == HitConsumer && hoverID == b.ID)
 		}
 	}
 	if f.Menu != nil {
@@ -112,19 +118,19 @@ func drawHeader(c *Canvas, f Frame) {
 	}
 	left := Clock(f.Snap.TimeMs) + " " + SpeedText(f.Speed)
 	if f.Paused {
-		left += " PAUSED"
+		left += " " + Word(f.Lang, "paused")
 	}
 	left += " " + f.Snap.Strategy
 	if f.Snap.MessageModel == cluster.Broadcasting {
-		left += " BROADCAST"
+		left += " " + Word(f.Lang, "broadcast")
 	}
 	if f.Snap.LatencyFault {
-		left += " LF"
+		left += " " + Word(f.Lang, "lf")
 	}
 	left = Fit(left, h.W)
 	c.Text(LayerMarks, h.X, h.Y, left, TextColor)
 	m := f.Snap.Metrics
-	right := fmt.Sprintf("dup %d lost %d", m.Duplicates, m.Lost)
+	right := Word(f.Lang, "dupLost", m.Duplicates, m.Lost)
 	if free := h.W - TextWidth(left) - 14; TextWidth(right) <= free {
 		col := Dim
 		if m.Duplicates > 0 || m.Lost > 0 {
@@ -134,7 +140,7 @@ func drawHeader(c *Canvas, f Frame) {
 	}
 }
 
-func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64) {
+func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang string) {
 	if bv == nil {
 		return
 	}
@@ -157,11 +163,11 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64) {
 	status := ""
 	switch {
 	case bv.Down:
-		status = "DOWN"
+		status = Word(lang, "DOWN")
 	case bv.LatencyMs > 0:
 		status = "+" + strconv.Itoa(bv.LatencyMs)
 	case isolated(bv, now) > 0:
-		status = Duration(bv.IsolatedForMs) // the fault table's tier that isolated it
+		status = DurationIn(lang, bv.IsolatedForMs) // the fault table's tier that isolated it
 	}
 	if status != "" {
 		label = brokerLabel(b.Name, right-x-TextWidth(status)-4)
@@ -195,16 +201,19 @@ func isolated(bv *cluster.BrokerView, now int64) float64 {
 }
 
 // Duration formats a span compactly: "550ms", "30s", "2m", "1h".
-func Duration(ms int64) string {
+func Duration(ms int64) string { return DurationIn(EN, ms) }
+
+// DurationIn is Duration in lang ("30秒" in Chinese).
+func DurationIn(lang string, ms int64) string {
 	switch {
 	case ms < 1000:
-		return strconv.FormatInt(ms, 10) + "ms"
+		return Word(lang, "ms", ms)
 	case ms < 60000 || ms%60000 != 0:
-		return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + "s"
+		return Word(lang, "s", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64))
 	case ms < 3600000 || ms%3600000 != 0:
-		return strconv.FormatInt(ms/60000, 10) + "m"
+		return Word(lang, "m", ms/60000)
 	}
-	return strconv.FormatInt(ms/3600000, 10) + "h"
+	return Word(lang, "h", ms/3600000)
 }
 
 // anchor is where a consumer's lines attach: the middle of its box's top edge.
@@ -377,15 +386,13 @@ func drawMessages(c *Canvas, f Frame) {
 }
 
 // StatusText is a consumer's status as its box shows it.
-func StatusText(status string) string {
-	switch status {
-	case cluster.StatusPartitioned:
-		return "cut off"
-	}
-	return status
-}
+func StatusText(status string) string { return statusWord(EN, status) }
 
-func drawConsumer(c *Canvas, l *Layout, b Box, cv *cluster.ConsumerView, now int64, hover bool) {
+// StatusTextIn is StatusText in lang.
+func StatusTextIn(lang, status string) string { return statusWord(lang, status) }
+
+func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover bool) {
+	l, now := f.Layout, f.Snap.TimeMs
 	m := l.Marks[b.ID]
 	r := b.Rect
 	fill, ink, border := m.Color, m.Ink, m.Color
@@ -408,14 +415,17 @@ func drawConsumer(c *Canvas, l *Layout, b Box, cv *cluster.ConsumerView, now int
 		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, Warn)
 	}
 	remaining := float64(cv.NextRebalanceMs - now)
+	if f.Reduced {
+		remaining = math.Ceil(remaining/1000) * 1000 // the bar moves in the countdown's steps
+	}
 	live := cv.Status != cluster.StatusKilled && cv.Status != cluster.StatusStopped && cv.NextRebalanceMs > 0
 	switch l.ConsumerMode {
 	case ConsumerTall:
 		label := ConsumerLabel(b.ID, m)
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
-		line := StatusText(cv.Status)
+		line := StatusTextIn(f.Lang, cv.Status)
 		if cv.Status == cluster.StatusAlive && live {
-			line = strconv.FormatInt(max(0, int64(math.Ceil(remaining/1000))), 10) + "s"
+			line = Word(f.Lang, "countdown", max(0, int64(math.Ceil(remaining/1000))))
 		}
 		line = Fit(line, r.W-4)
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
@@ -464,18 +474,18 @@ func drawMenu(c *Canvas, m *Menu, hx, hy float64, hoverOK bool) {
 
 // TooltipLines are the short lines the canvas shows for what the pointer is over.
 func TooltipLines(f Frame, kind, id string) []string {
-	s := f.Snap
+	s, lang := f.Snap, f.Lang
 	switch kind {
 	case HitConsumer:
 		for _, cv := range s.Consumers {
 			if cv.ID != id {
 				continue
 			}
-			lines := []string{cv.ID + " " + StatusText(cv.Status), strconv.Itoa(len(cv.Queues)) + " queues"}
+			lines := []string{cv.ID + " " + StatusTextIn(lang, cv.Status), Word(lang, "tip.queues", len(cv.Queues))}
 			if cv.NextRebalanceMs > s.TimeMs {
-				lines[1] += fmt.Sprintf(", rebalance in %.1fs", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
+				lines[1] += Word(lang, "tip.rebalance", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
 			}
-			lines = append(lines, fmt.Sprintf("consumed %d, cached %d", cv.Consumed, cv.Cached))
+			lines = append(lines, Word(lang, "tip.consumed", cv.Consumed, cv.Cached))
 			return lines
 		}
 	case HitQueue:
@@ -483,36 +493,36 @@ func TooltipLines(f Frame, kind, id string) []string {
 			if q.Queue != id {
 				continue
 			}
-			owner := "orphan: nobody pulls it"
+			owner := Word(lang, "tip.orphan")
 			switch len(q.Owners) {
 			case 0:
 			case 1:
-				owner = "pulled by " + q.Owners[0]
+				owner = Word(lang, "tip.pulledBy", q.Owners[0])
 			default:
-				owner = "OVERLAP: " + strings.Join(q.Owners, ", ")
+				owner = Word(lang, "tip.overlap", joinList(lang, q.Owners))
 			}
-			return []string{q.Queue, owner, fmt.Sprintf("backlog %d, offset %d", q.Backlog, q.MaxOffset)}
+			return []string{q.Queue, owner, Word(lang, "tip.backlog", q.Backlog, q.MaxOffset)}
 		}
 	case HitBroker:
 		for _, b := range s.Brokers {
 			if b.Name != id {
 				continue
 			}
-			state := "up"
+			state := Word(lang, "tip.up")
 			if b.Down {
-				state = "DOWN"
+				state = Word(lang, "tip.down")
 			}
-			lines := []string{b.Name + " " + state, fmt.Sprintf("+%d ms, sends %d, failed %d", b.LatencyMs, b.Sends, b.Failures)}
+			lines := []string{b.Name + " " + state, Word(lang, "tip.latency", b.LatencyMs, b.Sends, b.Failures)}
 			if b.IsolatedUntilMs > s.TimeMs {
-				lines = append(lines, fmt.Sprintf("avoided %.1fs more of %ds", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
+				lines = append(lines, Word(lang, "tip.avoided", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
 			}
-			lines = append(lines, fmt.Sprintf("lists %d consumers", len(b.Consumers)))
+			lines = append(lines, Word(lang, "tip.lists", len(b.Consumers)))
 			return lines
 		}
 	case HitProducer:
 		for _, p := range s.Producers {
 			if p.ID == id {
-				return []string{fmt.Sprintf("%s %d msg/s", p.ID, p.Rate), fmt.Sprintf("sent %d", p.Sent)}
+				return []string{Word(lang, "tip.rate", p.ID, p.Rate), Word(lang, "tip.sent", p.Sent)}
 			}
 		}
 	}

@@ -48,6 +48,7 @@ type Layout struct {
 	CellW, CellH float64
 	CellText     bool // owner labels fit in the cells
 	Marks        map[string]Mark
+	Lang         string // the language whose words the boxes were sized for
 
 	cellAt     map[string]int
 	consumerAt map[string]int
@@ -78,11 +79,14 @@ const (
 	swatchW    = 10   // a compact consumer box's sample of its cells' shape mark
 )
 
-// Compute lays the snapshot out in bounds: a header line, the producers, the brokers'
-// blocks of queue cells, and the consumers' boxes along the bottom.
-func Compute(s *cluster.Snapshot, bounds Rect) *Layout {
+// Compute lays the snapshot out in bounds, for English words: a header line, the producers,
+// the brokers' blocks of queue cells, and the consumers' boxes along the bottom.
+func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, bounds, EN) }
+
+// ComputeLang is Compute for the words of lang (EN or ZH): boxes fit its status words.
+func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	l := &Layout{
-		Bounds: bounds, Marks: Marks(s.Consumers),
+		Bounds: bounds, Marks: Marks(s.Consumers), Lang: lang,
 		cellAt: map[string]int{}, consumerAt: map[string]int{}, brokerAt: map[string]int{}, producerAt: map[string]int{},
 	}
 	pad := 8.0
@@ -162,8 +166,12 @@ func (l *Layout) layoutConsumers(s *cluster.Snapshot, r Rect) float64 {
 		w, h   float64
 		maxFrc float64
 	}
+	statusW := 0.0
+	for _, st := range []string{cluster.StatusAlive, cluster.StatusIdle, cluster.StatusKilled, cluster.StatusPartitioned, cluster.StatusStopped, cluster.StatusHung} {
+		statusW = max(statusW, TextWidth(StatusTextIn(l.Lang, st)))
+	}
 	modes := []mode{
-		{ConsumerTall, max(labelW, TextWidth("stopped")) + 8, tallH, 0.34},
+		{ConsumerTall, max(labelW, statusW, TextWidth("stopped")) + 8, tallH, 0.34},
 		{ConsumerCompact, labelW + 8 + swatchW, compactH, 0.42},
 	}
 	pick := func(w, h float64) (perRow, rows int) {

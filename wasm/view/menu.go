@@ -31,11 +31,14 @@ const (
 // BrokerLatencies are the slow-broker choices of the broker menu, in milliseconds.
 var BrokerLatencies = []int{0, 100, 600, 2000, 6000}
 
-// ConsumerMenu is the menu of a consumer in its current status: what can be done to it.
-func ConsumerMenu(c cluster.ConsumerView, x, y float64, bounds Rect) *Menu {
+// ConsumerMenu is the menu of a consumer in its current status: what can be done to it,
+// worded in lang.
+func ConsumerMenu(c cluster.ConsumerView, x, y float64, bounds Rect, lang string) *Menu {
 	cmd := func(typ string) cluster.Command { return cluster.Command{Type: typ, ID: c.ID} }
 	var items []MenuItem
-	add := func(typ, label string) { items = append(items, MenuItem{Key: typ, Label: label, Cmd: cmd(typ)}) }
+	add := func(typ, key string) {
+		items = append(items, MenuItem{Key: typ, Label: Word(lang, "menu."+key), Cmd: cmd(typ)})
+	}
 	switch c.Status {
 	case cluster.StatusAlive, cluster.StatusIdle:
 		add("killConsumer", "kill")
@@ -48,23 +51,24 @@ func ConsumerMenu(c cluster.ConsumerView, x, y float64, bounds Rect) *Menu {
 		add("partitionConsumer", "partition")
 		add("stopConsumer", "stop")
 	case cluster.StatusPartitioned:
-		add("healConsumer", "heal network")
+		add("healConsumer", "heal")
 		add("restartConsumer", "restart")
 		add("killConsumer", "kill")
 	default: // killed, stopped
 		add("restartConsumer", "restart")
 	}
-	return place(&Menu{Kind: HitConsumer, Target: c.ID, Title: c.ID + " " + c.Status, Items: items}, x, y, bounds)
+	return place(&Menu{Kind: HitConsumer, Target: c.ID, Title: c.ID + " " + StatusTextIn(lang, c.Status), Items: items}, x, y, bounds)
 }
 
-// BrokerMenu is the menu of a broker: its latency choices, and kill or restore.
-func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect) *Menu {
+// BrokerMenu is the menu of a broker: its latency choices, and kill or restore, worded in
+// lang.
+func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect, lang string) *Menu {
 	var items []MenuItem
 	for _, ms := range BrokerLatencies {
 		v := ms
-		label := "slow " + strconv.Itoa(ms) + " ms"
+		label := Word(lang, "menu.slow", ms)
 		if ms == 0 {
-			label = "normal (0 ms)"
+			label = Word(lang, "menu.normal")
 		}
 		if ms == b.LatencyMs {
 			label = "* " + label
@@ -75,13 +79,13 @@ func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect) *Menu {
 			Cmd: cluster.Command{Type: "slowBroker", Broker: b.Name, LatencyMs: &v}})
 	}
 	if b.Down {
-		items = append(items, MenuItem{Key: "restoreBroker", Label: "  restore", Cmd: cluster.Command{Type: "restoreBroker", Broker: b.Name}})
+		items = append(items, MenuItem{Key: "restoreBroker", Label: "  " + Word(lang, "menu.restore"), Cmd: cluster.Command{Type: "restoreBroker", Broker: b.Name}})
 	} else {
-		items = append(items, MenuItem{Key: "killBroker", Label: "  kill", Cmd: cluster.Command{Type: "killBroker", Broker: b.Name}})
+		items = append(items, MenuItem{Key: "killBroker", Label: "  " + Word(lang, "menu.killBroker"), Cmd: cluster.Command{Type: "killBroker", Broker: b.Name}})
 	}
 	title := b.Name
 	if b.Down {
-		title += " down"
+		title = Word(lang, "broker.down.title", b.Name)
 	}
 	return place(&Menu{Kind: HitBroker, Target: b.Name, Title: title, Items: items}, x, y, bounds)
 }

@@ -3,24 +3,40 @@ package view
 import (
 	"image"
 	"math"
+	"slices"
 
 	"golang.org/x/image/font/basicfont"
 )
 
-// Glyph metrics of basicfont.Face7x13, the canvas's only font.
+// Glyph metrics of basicfont.Face7x13, the canvas's font for ASCII.
 const (
 	GlyphW  = 6  // drawn width
 	GlyphH  = 13 // line height
 	Advance = 7  // pen advance
 )
 
-// The atlas: glyph masks stacked in a column GlyphW wide, then a 3×3 white block whose centre
-// texel solid shapes sample, so shapes and text share one texture.
+// Glyph metrics of the Chinese glyphs (glyphs_zh.go): as tall as the ASCII line, and as wide
+// as two ASCII characters, so mixed text keeps to one grid.
 const (
-	AtlasW = GlyphW + 4
-	whiteX = GlyphW + 2.5
-	whiteY = 1.5
+	CJKW       = 13 // drawn width
+	CJKAdvance = 2 * Advance
 )
+
+// The atlas: ASCII glyph masks stacked in a column GlyphW wide, beside it a 3×3 white block
+// whose centre texel solid shapes sample (so shapes and text share one texture), and to the
+// right the Chinese glyphs in columns of cjkPerColumn.
+const (
+	whiteX       = GlyphW + 2.5
+	whiteY       = 1.5
+	asciiGlyphs  = 0x7f - 0x20
+	cjkX         = GlyphW + 5 // the first Chinese column
+	cjkPerColumn = asciiGlyphs
+)
+
+// AtlasW is the atlas's width in texels.
+var AtlasW = cjkX + cjkColumns()*(CJKW+1)
+
+func cjkColumns() int { return (len(cjkRunes) + cjkPerColumn - 1) / cjkPerColumn }
 
 // Atlas returns the atlas's size and its pixels (RGBA, premultiplied alpha).
 func Atlas() (w, h int, pix []byte) {
@@ -28,17 +44,27 @@ func Atlas() (w, h int, pix []byte) {
 	mask := face.Mask.(*image.Alpha)
 	w, h = AtlasW, mask.Rect.Dy()
 	pix = make([]byte, 4*w*h)
+	set := func(x, y int, a byte) {
+		i := 4 * (y*w + x)
+		pix[i], pix[i+1], pix[i+2], pix[i+3] = a, a, a, a
+	}
 	for y := range h {
 		for x := range GlyphW {
-			a := mask.AlphaAt(x, y).A
-			i := 4 * (y*w + x)
-			pix[i], pix[i+1], pix[i+2], pix[i+3] = a, a, a, a
+			set(x, y, mask.AlphaAt(x, y).A)
 		}
 	}
 	for y := range 3 {
 		for x := GlyphW + 1; x < GlyphW+4; x++ {
-			i := 4 * (y*w + x)
-			pix[i], pix[i+1], pix[i+2], pix[i+3] = 0xff, 0xff, 0xff, 0xff
+			set(x, y, 0xff)
+		}
+	}
+	for i := range cjkRunes {
+		src := cjkSrc(i)
+		m := cjkMasks[i*CJKW*GlyphH:]
+		for y := range GlyphH {
+			for x := range CJKW {
+				set(int(src.X)+x, int(src.Y)+y, m[y*CJKW+x])
+			}
 		}
 	}
 	return w, h, pix
@@ -52,12 +78,50 @@ func glyphRow(c byte) int {
 	return int(c - 0x20)
 }
 
+// cjkSrc is the atlas rectangle of the i-th Chinese glyph.
+func cjkSrc(i int) Rect {
+	return Rect{float64(cjkX + i/cjkPerColumn*(CJKW+1)), float64(i % cjkPerColumn * GlyphH), CJKW, GlyphH}
+}
+
+// glyph returns where r's glyph is in the atlas, its pen advance and whether it has ink.
+// ASCII comes from basicfont, Chinese from the generated glyphs; anything else draws as '?'.
+func glyph(r rune) (src Rect, advance int, ink bool) {
+	if r < 0x80 {
+		c := byte(r)
+		return Rect{0, float64(glyphRow(c) * GlyphH), GlyphW, GlyphH}, Advance, c != ' '
+	}
+	if i, ok := slices.BinarySearch(cjkRunes, r); ok {
+		return cjkSrc(i), CJKAdvance, true
+	}
+	return glyph('?')
+}
+
+// HasGlyph reports whether r draws as itself rather than as '?'.
+func HasGlyph(r rune) bool {
+	if r >= 0x20 && r <= 0x7e {
+		return true
+	}
+	_, ok := slices.BinarySearch(cjkRunes, r)
+	return ok
+}
+
 // TextWidth is the drawn width of s in pixels.
 func TextWidth(s string) float64 {
-	if s == "" {
+	n := 0
+	last := 0
+	for _, r := range s {
+		_, adv, _ := glyph(r)
+		n += adv
+		last = adv
+	}
+	if n == 0 {
 		return 0
 	}
-	return float64(len(s)*Advance - (Advance - GlyphW))
+	// The last glyph's blank column after its ink is not part of the drawn width.
+	if last == CJKAdvance {
+		return float64(n - (CJKAdvance - CJKW))
+	}
+	return float64(n - (Advance - GlyphW))
 }
 
 // Vertex is one corner of a triangle: position, atlas texel and premultiplied colour.
@@ -224,17 +288,17 @@ func (c *Canvas) Disc(l Layer, cx, cy, radius float64, col Color) {
 	c.Ring(l, cx, cy, 0, radius, 0, 2*math.Pi, col)
 }
 
-// Text draws ASCII s with its top-left corner at (x, y), snapped to whole pixels so the
-// bitmap glyphs stay crisp. It returns the drawn width.
+// Text draws s (ASCII and the Chinese of the words table) with its top-left corner at (x, y),
+// snapped to whole pixels so the bitmap glyphs stay crisp. It returns the drawn width.
 func (c *Canvas) Text(l Layer, x, y float64, s string, col Color) float64 {
 	x, y = math.Round(x), math.Round(y)
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' {
-			continue
+	pen := x
+	for _, r := range s {
+		src, adv, ink := glyph(r)
+		if ink {
+			c.quad(l, [4]float64{pen, pen + src.W, pen + src.W, pen}, [4]float64{y, y, y + GlyphH, y + GlyphH}, &src, col)
 		}
-		gx := x + float64(i*Advance)
-		src := Rect{0, float64(glyphRow(s[i]) * GlyphH), GlyphW, GlyphH}
-		c.quad(l, [4]float64{gx, gx + GlyphW, gx + GlyphW, gx}, [4]float64{y, y, y + GlyphH, y + GlyphH}, &src, col)
+		pen += float64(adv)
 	}
 	return TextWidth(s)
 }
@@ -244,9 +308,15 @@ func Fit(s string, w float64) string {
 	if TextWidth(s) <= w {
 		return s
 	}
-	n := int((w + (Advance - GlyphW)) / Advance)
-	if n <= 1 {
+	end := 0
+	for i, r := range s {
+		if TextWidth(s[:i+len(string(r))]+"~") > w {
+			break
+		}
+		end = i + len(string(r))
+	}
+	if end == 0 {
 		return ""
 	}
-	return s[:n-1] + "~"
+	return s[:end] + "~"
 }

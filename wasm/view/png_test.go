@@ -40,30 +40,35 @@ func TestRenderPNG(t *testing.T) {
 		c.Advance(21500)
 		s := c.Snapshot()
 		for _, size := range []Rect{{0, 0, 960, 720}, {0, 0, 375, 560}} {
-			l := Compute(&s, size)
-			var cv Canvas
-			hx, hy := l.Cells[3].Center()
-			Draw(&cv, Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true})
-			img := image.NewRGBA(image.Rect(0, 0, int(size.W), int(size.H)))
-			bg := color.RGBA{0x1b, 0x1d, 0x23, 0xff}
-			for i := 0; i < len(img.Pix); i += 4 {
-				img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = bg.R, bg.G, bg.B, bg.A
-			}
-			for layer := range NumLayers {
-				for _, m := range cv.Meshes(layer) {
-					for i := 0; i+2 < len(m.Indices); i += 3 {
-						raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], aw, ah, atlas)
+			for _, lang := range []string{EN, ZH} {
+				l := ComputeLang(&s, size, lang)
+				var cv Canvas
+				hx, hy := l.Cells[3].Center()
+				// The menu of the cut-off consumer, open beside its box.
+				mx, my := l.Consumers[1].Center()
+				Draw(&cv, Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true, Lang: lang, Paused: true,
+					Menu: ConsumerMenu(s.Consumers[1], mx, my, size, lang)})
+				img := image.NewRGBA(image.Rect(0, 0, int(size.W), int(size.H)))
+				bg := color.RGBA{0x1b, 0x1d, 0x23, 0xff}
+				for i := 0; i < len(img.Pix); i += 4 {
+					img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = bg.R, bg.G, bg.B, bg.A
+				}
+				for layer := range NumLayers {
+					for _, m := range cv.Meshes(layer) {
+						for i := 0; i+2 < len(m.Indices); i += 3 {
+							raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], aw, ah, atlas)
+						}
 					}
 				}
+				f, err := os.Create(filepath.Join(dir, name+"-"+itoa(int(size.W))+"-"+lang+".png"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := png.Encode(f, img); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
 			}
-			f, err := os.Create(filepath.Join(dir, name+"-"+itoa(int(size.W))+".png"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := png.Encode(f, img); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
 		}
 	}
 }

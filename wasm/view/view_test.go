@@ -253,7 +253,7 @@ func TestMenus(t *testing.T) {
 		{cluster.StatusKilled, []string{"restartConsumer"}},
 		{cluster.StatusStopped, []string{"restartConsumer"}},
 	} {
-		m := ConsumerMenu(cluster.ConsumerView{ID: "c1", Status: tt.status}, 370, 660, b)
+		m := ConsumerMenu(cluster.ConsumerView{ID: "c1", Status: tt.status}, 370, 660, b, EN)
 		if got := keys(m); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %v; want %v", tt.status, got, tt.want)
 		}
@@ -272,14 +272,14 @@ func TestMenus(t *testing.T) {
 			t.Error("title or outside hit an item")
 		}
 	}
-	m := BrokerMenu(cluster.BrokerView{Name: "broker-a", LatencyMs: 600}, 10, 10, b)
+	m := BrokerMenu(cluster.BrokerView{Name: "broker-a", LatencyMs: 600}, 10, 10, b, EN)
 	if got := keys(m); !slices.Equal(got, []string{"slowBroker:0", "slowBroker:100", "slowBroker:600", "slowBroker:2000", "slowBroker:6000", "killBroker"}) {
 		t.Errorf("broker menu %v", got)
 	}
 	if *m.Items[3].Cmd.LatencyMs != 2000 || m.Items[2].Label[0] != '*' {
 		t.Errorf("items %+v", m.Items)
 	}
-	m = BrokerMenu(cluster.BrokerView{Name: "broker-a", Down: true}, 10, 10, b)
+	m = BrokerMenu(cluster.BrokerView{Name: "broker-a", Down: true}, 10, 10, b, EN)
 	if last := m.Items[len(m.Items)-1]; last.Key != "restoreBroker" {
 		t.Errorf("down broker's last item %s", last.Key)
 	}
@@ -441,38 +441,41 @@ func TestDrawStates(t *testing.T) {
 
 	var a Animator
 	var cv Canvas
-	for _, size := range sizes {
-		l := Compute(&s, size)
-		a.Observe(&s, 0)
-		for _, hover := range []string{"", HitConsumer, HitQueue, HitBroker, HitProducer} {
-			f := Frame{Snap: &s, Layout: l, Speed: 10, Paused: true, Anim: &a, WallMs: 100}
-			switch hover {
-			case HitConsumer:
-				f.HoverX, f.HoverY = l.Consumers[0].Center()
-			case HitQueue:
-				f.HoverX, f.HoverY = l.Cells[len(l.Cells)-1].Center()
-			case HitBroker:
-				f.HoverX, f.HoverY = l.Brokers[0].Title.Center()
-			case HitProducer:
-				f.HoverX, f.HoverY = l.Producers[0].Center()
-			}
-			f.HoverOK = hover != ""
-			if hover == HitConsumer {
-				f.Menu = ConsumerMenu(s.Consumers[0], f.HoverX, f.HoverY, size)
-			}
-			cv.Reset()
-			Draw(&cv, f)
-			if cv.VertexCount() == 0 {
-				t.Fatal("nothing drawn")
-			}
-			for layer := range NumLayers {
-				for _, m := range cv.Meshes(layer) {
-					for _, v := range m.Vertices {
-						if float64(v.X) < size.X-3 || float64(v.X) > size.Right()+3 || float64(v.Y) < size.Y-3 || float64(v.Y) > size.Bottom()+3 {
-							t.Fatalf("%gx%g hover %q: vertex (%g, %g) outside the canvas", size.W, size.H, hover, v.X, v.Y)
-						}
-						if v.A < 0 || v.A > 1 || v.R > v.A+1e-6 {
-							t.Fatalf("colour not premultiplied: %+v", v)
+	for _, lang := range []string{EN, ZH} {
+		for _, size := range sizes {
+			l := ComputeLang(&s, size, lang)
+			checkLayout(t, &s, l)
+			a.Observe(&s, 0)
+			for _, hover := range []string{"", HitConsumer, HitQueue, HitBroker, HitProducer} {
+				f := Frame{Snap: &s, Layout: l, Speed: 10, Paused: true, Anim: &a, WallMs: 100, Lang: lang}
+				switch hover {
+				case HitConsumer:
+					f.HoverX, f.HoverY = l.Consumers[0].Center()
+				case HitQueue:
+					f.HoverX, f.HoverY = l.Cells[len(l.Cells)-1].Center()
+				case HitBroker:
+					f.HoverX, f.HoverY = l.Brokers[0].Title.Center()
+				case HitProducer:
+					f.HoverX, f.HoverY = l.Producers[0].Center()
+				}
+				f.HoverOK = hover != ""
+				if hover == HitConsumer {
+					f.Menu = ConsumerMenu(s.Consumers[0], f.HoverX, f.HoverY, size, lang)
+				}
+				cv.Reset()
+				Draw(&cv, f)
+				if cv.VertexCount() == 0 {
+					t.Fatal("nothing drawn")
+				}
+				for layer := range NumLayers {
+					for _, m := range cv.Meshes(layer) {
+						for _, v := range m.Vertices {
+							if float64(v.X) < size.X-3 || float64(v.X) > size.Right()+3 || float64(v.Y) < size.Y-3 || float64(v.Y) > size.Bottom()+3 {
+								t.Fatalf("%gx%g hover %q: vertex (%g, %g) outside the canvas", size.W, size.H, hover, v.X, v.Y)
+							}
+							if v.A < 0 || v.A > 1 || v.R > v.A+1e-6 {
+								t.Fatalf("colour not premultiplied: %+v", v)
+							}
 						}
 					}
 				}
@@ -525,7 +528,7 @@ func TestTooltipAndClock(t *testing.T) {
 func TestBoxes(t *testing.T) {
 	s := presetSnap(t, "default", 0)
 	l := Compute(&s, sizes[0])
-	m := BrokerMenu(s.Brokers[0], 100, 100, sizes[0])
+	m := BrokerMenu(s.Brokers[0], 100, 100, sizes[0], EN)
 	h := l.Boxes(m)
 	if len(h.Consumers) != 4 || len(h.Brokers) != 4 || len(h.Queues) != 32 || len(h.Menu) != 6 || h.Width != 1280 {
 		t.Errorf("boxes %+v", h)
