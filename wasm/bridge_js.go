@@ -10,8 +10,11 @@ package main
 //	                Update has applied it, to {ok: true} (plus {id} for addConsumer without
 //	                one) or {error: "…"}
 //	on(event, fn)   call fn(event) for each event of that kind ("rebalance", "isolation",
-//	                "action", "change", "anomaly", "info", "error", or "*" for all); returns
-//	                a function that unsubscribes
+//	                "action", "change", "anomaly", "info", "error", the API's notes such as
+//	                "narration" and "lesson", or "*" for all); returns a function that
+//	                unsubscribes. An event is {t, kind, text, say, consumer?, broker?,
+//	                queues?}: text in English as the engine writes it, say in the page's
+//	                language (setLang)
 //	layout()        hit boxes in CSS pixels of the viewport: {width, height, canvas,
 //	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
 //	                producers, menu: [{id,…}] (the open click menu's items)}
@@ -39,6 +42,7 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/api"
+	"github.com/lbscope/lbscope/wasm/narrate"
 	"github.com/lbscope/lbscope/wasm/session"
 	"github.com/lbscope/lbscope/wasm/view"
 )
@@ -306,8 +310,9 @@ func (b *bridge) emit(events []cluster.Event) {
 		}
 	}
 	b.mu.Unlock()
+	lang := b.api.Lang()
 	for _, c := range calls {
-		invokeListener(c.fn, eventObject(c.ev))
+		invokeListener(c.fn, eventObject(c.ev, lang))
 	}
 }
 
@@ -320,8 +325,10 @@ func invokeListener(fn, ev js.Value) {
 	fn.Invoke(ev)
 }
 
-func eventObject(e cluster.Event) js.Value {
-	m := map[string]any{"t": e.T, "kind": e.Kind, "text": e.Text}
+// eventObject is an event as listeners get it: text in the engine's English, say in the
+// page's language.
+func eventObject(e cluster.Event, lang string) js.Value {
+	m := map[string]any{"t": e.T, "kind": e.Kind, "text": e.Text, "say": narrate.Event(e, lang)}
 	if e.Consumer != "" {
 		m["consumer"] = e.Consumer
 	}
