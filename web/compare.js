@@ -1,1 +1,414 @@
-// compare.js: (being built) — see index.html for the order scripts run in.
+// compare.js: the Compare tab (#tab-compare). The reader picks two variants — two allocation
+// strategies (with their parameters), or two fault settings of the producers — and presses
+// "Compare up to now": lbscope.compare runs the session's recorded scenario (the same seed
+// and everything done so far) once per variant, and the tab shows each variant's allocation at
+// the end as a small grid (brokers as columns of queue cells coloured by owner, as on the
+// canvas) and the cost table, the better value of each line marked.
+//
+//   LB.compare.run()     compare now with the chosen variants; a Promise of the result
+(function () {
+  "use strict";
+
+  const root = document.getElementById("tab-compare");
+  if (!root || !window.LB || !window.LB.i18n) return;
+  const i18n = window.LB.i18n;
+  i18n.add({
+    en: {
+      "compare.intro": "Run what happened so far — the same seed and actions — again under two variants, and compare what each costs.",
+      "compare.by": "Compare",
+      "compare.by.strategy": "Allocation strategies",
+      "compare.by.fault": "Producer fault settings",
+      "compare.variant": "Variant {name}",
+      "compare.strategy": "Strategy",
+      "compare.vnodes": "Virtual nodes",
+      "compare.inner": "Inner strategy",
+      "compare.table": "Fault table",
+      "compare.table.current": "current (5.1.4+)",
+      "compare.table.legacy": "legacy-4x",
+      "compare.latencyFault": "Latency fault tolerance",
+      "compare.run": "Compare up to now",
+      "compare.running": "Running {n} variants up to {t}…",
+      "compare.done": "Compared up to {t} · seed {seed} · actions: {actions}.",
+      "compare.failed": "Could not compare: {error}",
+      "compare.notReady": "The simulation is still loading.",
+      "compare.grid": "Allocation of {name} at {t}: {queues} queues on {brokers} brokers",
+      "compare.cell": "{queue}: {owners}",
+      "compare.nobody": "nobody",
+      "compare.cost": "Cost",
+      "compare.costCaption": "Cost of each variant up to {t}. Lower is better except where marked; the better value is highlighted.",
+      "compare.best": "better",
+      "compare.noBetter": "neither is better",
+      "compare.absent": "–",
+      "compare.m.movedTotal": "Queues moved, total",
+      "compare.m.movedMean": "Queues moved per action",
+      "compare.m.spreadEnd": "Spread at the end (max − min queues per consumer)",
+      "compare.m.spreadWorst": "Worst spread once settled",
+      "compare.m.duplicates": "Duplicate deliveries",
+      "compare.m.lost": "Lost messages",
+      "compare.m.convergeMeanMs": "Time to converge, mean",
+      "compare.m.convergeMaxMs": "Time to converge, max",
+      "compare.m.unsettled": "Actions never settled",
+      "compare.m.idleEnd": "Idle consumers at the end",
+      "compare.m.sendFailures": "Send failures",
+      "compare.m.isolations": "Isolations (neither is better)",
+      "compare.m.sendShare": "Share of sends, {broker}",
+      "compare.moved": "Queues moved by each action",
+      "compare.action": "{t} {type} {target}",
+      "compare.ms": "{n} ms",
+      "compare.s": "{n} s",
+      "compare.notes": "Notes",
+      "compare.note.timelineSetsStrategy": "The timeline sets the strategy to {value} at {t}: from then on the variants allocate alike.",
+      "compare.note.timelineSetsFaultTable": "The timeline sets the fault table to {value} at {t}: from then on the variants' producers behave alike.",
+      "compare.note.timelineSetsLatencyFault": "The timeline turns latency fault tolerance {value} at {t}: from then on the variants' producers behave alike.",
+      "compare.note.faultOff": "Latency fault tolerance is off in every variant, so the fault tables are never consulted: turn it on in a variant.",
+      "compare.note.refused": "The {value} at {t} was refused by the simulation and is left out of the queues moved.",
+      "compare.on": "on",
+      "compare.off": "off",
+    },
+    zh: {
+      "compare.intro": "用相同的种子和操作，把到目前为止发生的一切在两种方案下重新运行，对比各自的代价。",
+      "compare.by": "对比",
+      "compare.by.strategy": "分配策略",
+      "compare.by.fault": "生产者故障规避设置",
+      "compare.variant": "方案 {name}",
+      "compare.strategy": "分配策略",
+      "compare.vnodes": "虚拟节点数",
+      "compare.inner": "内部策略",
+      "compare.table": "故障规避表",
+      "compare.table.current": "current（5.1.4 及以后）",
+      "compare.table.legacy": "legacy-4x",
+      "compare.latencyFault": "延迟故障规避",
+      "compare.run": "对比到当前时刻",
+      "compare.running": "正在把 {n} 个方案运行到 {t}…",
+      "compare.done": "已对比到 {t} · 种子 {seed} · 操作：{actions}。",
+      "compare.failed": "无法对比：{error}",
+      "compare.notReady": "模拟仍在加载。",
+      "compare.grid": "{name} 在 {t} 的分配：{brokers} 个 Broker 上的 {queues} 个队列",
+      "compare.cell": "{queue}：{owners}",
+      "compare.nobody": "无人消费",
+      "compare.cost": "代价",
+      "compare.costCaption": "各方案到 {t} 为止的代价。除特别标注外，数值越低越好；较优的值已高亮。",
+      "compare.best": "较优",
+      "compare.noBetter": "无优劣之分",
+      "compare.absent": "–",
+      "compare.m.movedTotal": "迁移的队列总数",
+      "compare.m.movedMean": "每个操作迁移的队列数",
+      "compare.m.spreadEnd": "结束时的不均衡度（每个消费者队列数的最大值 − 最小值）",
+      "compare.m.spreadWorst": "稳定后最差的不均衡度",
+      "compare.m.duplicates": "重复投递",
+      "compare.m.lost": "丢失的消息",
+      "compare.m.convergeMeanMs": "收敛时间，平均",
+      "compare.m.convergeMaxMs": "收敛时间，最长",
+      "compare.m.unsettled": "未能稳定的操作",
+      "compare.m.idleEnd": "结束时空闲的消费者",
+      "compare.m.sendFailures": "发送失败",
+      "compare.m.isolations": "隔离次数（无优劣之分）",
+      "compare.m.sendShare": "{broker} 的发送占比",
+      "compare.moved": "每个操作迁移的队列数",
+      "compare.action": "{t} {type} {target}",
+      "compare.ms": "{n} 毫秒",
+      "compare.s": "{n} 秒",
+      "compare.notes": "说明",
+      "compare.note.timelineSetsStrategy": "时间线在 {t} 把分配策略设为 {value}：此后各方案的分配结果相同。",
+      "compare.note.timelineSetsFaultTable": "时间线在 {t} 把故障规避表设为 {value}：此后各方案的生产者行为相同。",
+      "compare.note.timelineSetsLatencyFault": "时间线在 {t} 把延迟故障规避设为{value}：此后各方案的生产者行为相同。",
+      "compare.note.faultOff": "所有方案都关闭了延迟故障规避，故障规避表不会被使用：请在某个方案中开启它。",
+      "compare.note.refused": "{t} 的 {value} 操作被模拟拒绝，未计入迁移的队列数。",
+      "compare.on": "开启",
+      "compare.off": "关闭",
+    },
+  });
+
+  const STRATEGIES = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"];
+  const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
+  // Deterministic colours when the result carries none: the canvas palette (Okabe–Ito).
+  const PALETTE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#dddddd"];
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === false || v === null || v === undefined) continue;
+      if (k === "class") el.className = v;
+      else if (k === "text") el.textContent = v;
+      else if (k === "t") i18n.bind(el, v);
+      else if (k.startsWith("t:")) i18n.bind(el, v, null, k.slice(2));
+      else el.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return el;
+  }
+
+  function option(value, label, key) {
+    const o = h("option", { value }, label || "");
+    if (key) i18n.bind(o, key);
+    return o;
+  }
+
+  function field(labelKey, control, params) {
+    const label = h("label", { for: control.id });
+    i18n.bind(label, labelKey, params);
+    return h("div", { class: "field" }, label, control);
+  }
+
+  function clock(ms) {
+    const s = Math.floor(ms / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    if (s >= 3600) return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
+    return two(Math.floor(s / 60)) + ":" + two(s % 60);
+  }
+
+  // ---- The variant pickers ----
+
+  const bySel = h("select", { id: "compare-by" },
+    option("strategy", "", "compare.by.strategy"), option("fault", "", "compare.by.fault"));
+
+  function picker(name, defaults) {
+    const p = "compare-" + name.toLowerCase() + "-";
+    const strategy = h("select", { id: p + "strategy" }, ...STRATEGIES.map((s) => option(s, s)));
+    strategy.value = defaults.strategy;
+    const vnodes = h("input", { type: "number", id: p + "vnodes", min: 1, max: 1000, step: 1, value: 10, inputmode: "numeric" });
+    const inner = h("select", { id: p + "inner" }, ...INNER.map((s) => option(s, s)));
+    const table = h("select", { id: p + "table" },
+      option("current", "", "compare.table.current"), option("legacy-4x", "", "compare.table.legacy"));
+    table.value = defaults.table;
+    const fault = h("input", { type: "checkbox", id: p + "fault" });
+    fault.checked = true;
+    const vnodesField = field("compare.vnodes", vnodes);
+    const innerField = field("compare.inner", inner);
+    const strategyBox = h("div", { class: "compare-strategy" }, field("compare.strategy", strategy), vnodesField, innerField);
+    const faultBox = h("div", { class: "compare-fault" }, field("compare.table", table),
+      h("div", { class: "check" }, fault, h("label", { for: fault.id, t: "compare.latencyFault" })));
+    const legend = h("legend");
+    i18n.bind(legend, "compare.variant", { name });
+    const el = h("fieldset", { class: "compare-variant" }, legend, strategyBox, faultBox);
+    function show() {
+      const byStrategy = bySel.value === "strategy";
+      strategyBox.hidden = !byStrategy;
+      faultBox.hidden = byStrategy;
+      vnodesField.hidden = strategy.value !== "CONSISTENT_HASH" && !(strategy.value === "MACHINE_ROOM_NEARBY" && inner.value === "CONSISTENT_HASH");
+      innerField.hidden = strategy.value !== "MACHINE_ROOM_NEARBY";
+    }
+    strategy.addEventListener("change", show);
+    inner.addEventListener("change", show);
+    function variant() {
+      if (bySel.value === "fault") return { faultTable: table.value, latencyFault: fault.checked };
+      const v = { strategy: strategy.value };
+      const n = Number(vnodes.value);
+      if (strategy.value === "CONSISTENT_HASH") v.params = { virtualNodeCnt: n };
+      if (strategy.value === "MACHINE_ROOM_NEARBY") {
+        v.params = { inner: inner.value };
+        if (inner.value === "CONSISTENT_HASH") v.params.innerVirtualNodeCnt = n;
+      }
+      return v;
+    }
+    return { el, show, variant };
+  }
+
+  const pickA = picker("A", { strategy: "AVG", table: "current" });
+  const pickB = picker("B", { strategy: "CONSISTENT_HASH", table: "legacy-4x" });
+  bySel.addEventListener("change", () => {
+    pickA.show();
+    pickB.show();
+  });
+  pickA.show();
+  pickB.show();
+
+  const runBtn = h("button", { type: "button", id: "compare-run", t: "compare.run" });
+  const status = h("p", { id: "compare-status", class: "hint compare-status", role: "status", "aria-live": "polite" });
+  const results = h("div", { id: "compare-results", class: "compare-results" });
+
+  root.append(
+    h("section", { class: "panel-section compare" },
+      h("p", { class: "hint", t: "compare.intro" }),
+      field("compare.by", bySel),
+      h("div", { class: "compare-pickers" }, pickA.el, pickB.el),
+      h("div", { class: "row" }, runBtn),
+      status,
+      results));
+
+  // ---- The result ----
+
+  let last = null; // the last result, drawn again on a language change
+  let statusKey = null;
+
+  function say(key, params) {
+    statusKey = key ? { key, params } : null;
+    status.textContent = key ? i18n.t(key, params) : "";
+  }
+
+  function colours(grid) {
+    const m = {};
+    grid.consumers.forEach((c, i) => {
+      m[c.id] = { color: c.color || PALETTE[i % PALETTE.length], ink: c.ink || "#111111", label: c.label || c.id };
+    });
+    return m;
+  }
+
+  function drawGrid(row, grid, t) {
+    const col = colours(grid);
+    const queues = grid.brokers.reduce((n, b) => n + b.queues.length, 0);
+    const most = Math.max(1, ...grid.brokers.map((b) => b.queues.length));
+    const labelled = most <= 16 && grid.brokers.length <= 8;
+    const pic = h("div", { class: "compare-grid", role: "img" });
+    pic.setAttribute("aria-label", i18n.t("compare.grid", { name: row.label, t: clock(t), queues, brokers: grid.brokers.length }));
+    for (const b of grid.brokers) {
+      const column = h("div", { class: "compare-broker" + (b.down ? " down" : "") },
+        h("div", { class: "compare-broker-name", text: b.name.replace(/^broker-/, "") }));
+      const cells = h("div", { class: "compare-cells" + (labelled ? "" : " dense") });
+      for (const q of b.queues) {
+        const cell = h("div", { class: "compare-cell" });
+        const owners = q.owners.length ? q.owners.join(", ") : i18n.t("compare.nobody");
+        cell.title = i18n.t("compare.cell", { queue: q.queue, owners });
+        if (q.owners.length === 1 && col[q.owners[0]]) {
+          const c = col[q.owners[0]];
+          cell.style.background = c.color;
+          cell.style.color = c.ink;
+          if (labelled) cell.textContent = c.label;
+        } else {
+          cell.classList.add(q.owners.length ? "overlap" : "orphan");
+          if (labelled && q.owners.length) cell.textContent = q.owners.length + "×";
+        }
+        cells.append(cell);
+      }
+      column.append(cells);
+      pic.append(column);
+    }
+    const legend = h("ul", { class: "compare-legend" });
+    for (const c of grid.consumers) {
+      if (c.status === "killed" || c.status === "stopped") continue;
+      const sw = h("span", { class: "compare-swatch" });
+      sw.style.background = col[c.id].color;
+      legend.append(h("li", {}, sw, c.id + " · " + c.queues));
+    }
+    return h("figure", { class: "compare-figure" }, h("figcaption", { text: row.label }), pic, legend);
+  }
+
+  function format(m, v) {
+    const nf = new Intl.NumberFormat(i18n.lang === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 1 });
+    switch (m.key) {
+      case "convergeMeanMs":
+      case "convergeMaxMs":
+        return v >= 10000 ? i18n.t("compare.s", { n: nf.format(v / 1000) }) : i18n.t("compare.ms", { n: nf.format(Math.round(v)) });
+      case "sendShare":
+        return nf.format(v * 100) + "%";
+    }
+    return nf.format(v);
+  }
+
+  function drawTable(res) {
+    const table = h("table", { class: "compare-table", id: "compare-table" });
+    const cap = h("caption");
+    cap.textContent = i18n.t("compare.costCaption", { t: clock(res.timeMs) });
+    table.append(cap);
+    const head = h("tr", {}, h("th", { scope: "col", text: i18n.t("compare.cost") }));
+    for (const r of res.rows) head.append(h("th", { scope: "col", text: r.label }));
+    table.append(h("thead", {}, head));
+    const body = h("tbody");
+    for (const m of res.table) {
+      const tr = h("tr", { "data-key": m.key + (m.broker ? ":" + m.broker : "") });
+      tr.append(h("th", { scope: "row", text: i18n.t("compare.m." + m.key, { broker: m.broker || "" }) }));
+      m.values.forEach((v, i) => {
+        const absent = (m.absent || []).includes(i);
+        const td = h("td", { "data-value": String(v), text: absent ? i18n.t("compare.absent") : format(m, v) });
+        if (m.best.includes(i)) {
+          td.classList.add("best");
+          td.append(h("span", { class: "visually-hidden", text: " (" + i18n.t("compare.best") + ")" }));
+        }
+        tr.append(td);
+      });
+      body.append(tr);
+    }
+    table.append(body);
+    return table;
+  }
+
+  function drawMoved(res) {
+    const moved = res.rows[0].moved;
+    if (!moved.length) return null;
+    const table = h("table", { class: "compare-table compare-moved", id: "compare-moved" });
+    table.append(h("caption", { text: i18n.t("compare.moved") }));
+    const head = h("tr", {}, h("th", { scope: "col", text: "" }));
+    for (const r of res.rows) head.append(h("th", { scope: "col", text: r.label }));
+    table.append(h("thead", {}, head));
+    const body = h("tbody");
+    moved.forEach((a, i) => {
+      const tr = h("tr", {}, h("th", { scope: "row", text: i18n.t("compare.action", { t: clock(a.t), type: a.type, target: a.target || "" }).trim() }));
+      const vals = res.rows.map((r) => r.moved[i].queues);
+      const lo = Math.min(...vals);
+      const differ = Math.max(...vals) !== lo;
+      for (const v of vals) {
+        const td = h("td", { "data-value": String(v), text: String(v) });
+        if (differ && v === lo) td.classList.add("best");
+        tr.append(td);
+      }
+      body.append(tr);
+    });
+    table.append(body);
+    return table;
+  }
+
+  function noteText(n) {
+    const key = "compare.note." + n.code;
+    if (!i18n.has(key)) return n.text;
+    let value = n.value || "";
+    if (value === "on" || value === "off") value = i18n.t("compare." + value);
+    return i18n.t(key, { t: clock(n.t || 0), value });
+  }
+
+  function draw(res) {
+    results.replaceChildren();
+    if (!res) return;
+    const grids = h("div", { class: "compare-grids" });
+    res.rows.forEach((r, i) => grids.append(drawGrid(r, res.grids[i], res.timeMs)));
+    results.append(grids, h("div", { class: "compare-scroll" }, drawTable(res)));
+    const moved = drawMoved(res);
+    if (moved) results.append(h("div", { class: "compare-scroll" }, moved));
+    if (res.notes && res.notes.length) {
+      results.append(h("h3", { class: "compare-notes-title", text: i18n.t("compare.notes") }),
+        h("ul", { class: "compare-notes" }, ...res.notes.map((n) => h("li", { text: noteText(n) }))));
+    }
+  }
+
+  async function run() {
+    const api = window.lbscope;
+    if (!api || typeof api.compare !== "function") {
+      say("compare.notReady");
+      return null;
+    }
+    await api.ready;
+    const variants = [pickA.variant(), pickB.variant()];
+    const now = api.state().timeMs;
+    say("compare.running", { n: variants.length, t: clock(now) });
+    runBtn.disabled = true;
+    results.setAttribute("aria-busy", "true");
+    // Let the status paint before the (synchronous) work starts.
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    try {
+      const res = api.compare({ variants });
+      if (!res || res.error) {
+        say("compare.failed", { error: res ? res.error.replace(/^lbscope\.compare: /, "") : "?" });
+        return res;
+      }
+      last = res;
+      draw(res);
+      say("compare.done", { t: clock(res.timeMs), seed: res.seed, actions: res.actions });
+      return res;
+    } finally {
+      runBtn.disabled = false;
+      results.removeAttribute("aria-busy");
+    }
+  }
+
+  runBtn.addEventListener("click", () => {
+    run().catch((e) => say("compare.failed", { error: String(e && e.message ? e.message : e) }));
+  });
+  i18n.onChange(() => {
+    draw(last);
+    if (statusKey) say(statusKey.key, statusKey.params);
+  });
+
+  window.LB.compare = { run };
+})();

@@ -33,10 +33,24 @@ import (
 
 var browserEnv struct {
 	once    sync.Once
+	dir     string // the site, built once per test process
 	url     string
 	alloc   context.Context
+	stop    context.CancelFunc // ends chromium
 	browser context.Context
 	err     error
+}
+
+// TestMain removes the built site and ends chromium after the tests, whatever they did.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browserEnv.stop != nil {
+		browserEnv.stop()
+	}
+	if browserEnv.dir != "" {
+		os.RemoveAll(browserEnv.dir)
+	}
+	os.Exit(code)
 }
 
 func chromiumPath() (string, error) {
@@ -65,8 +79,14 @@ func playground(t testing.TB) context.Context {
 			browserEnv.err = err
 			return
 		}
-		dir := filepath.Join(os.TempDir(), "lbscope-browser-test-site")
-		os.RemoveAll(dir)
+		// A directory of this process's own: test processes running at once (go test of
+		// several packages, a developer's second terminal) must not delete each other's site.
+		dir, err := os.MkdirTemp("", "lbscope-browser-test-site-")
+		if err != nil {
+			browserEnv.err = err
+			return
+		}
+		browserEnv.dir = dir
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		if _, err := buildSite(ctx, siteOptions{root: root, pkg: "./wasm", out: dir, brotliQuality: 5}); err != nil {
@@ -94,7 +114,7 @@ func playground(t testing.TB) context.Context {
 			chromedp.Flag("disable-quic", true),
 			chromedp.WindowSize(1280, 720),
 		)
-		browserEnv.alloc, _ = chromedp.NewExecAllocator(context.Background(), opts...)
+		browserEnv.alloc, browserEnv.stop = chromedp.NewExecAllocator(context.Background(), opts...)
 		browserEnv.browser, _ = chromedp.NewContext(browserEnv.alloc)
 		if err := chromedp.Do(browserEnv.browser); err != nil {
 			browserEnv.err = fmt.Errorf("chromium did not start: %w", err)

@@ -25,6 +25,7 @@ var commands = []command{
 	{"serve", "build the browser playground and serve it on 127.0.0.1:8080", runServe},
 	{"build", "write the browser playground as a static site (--out DIR)", runBuild},
 	{"sim", "run a cluster and consumer group in virtual time and tell what happened", runSim},
+	{"compare", "run one scenario under two to four strategies or fault tables and compare the costs", runCompare},
 }
 
 const topUsage = `lbscope — RocketMQ client load balancing, reproduced exactly

@@ -17,6 +17,10 @@ type RunOptions struct {
 	// Observer, when set, is called synchronously for every event as it happens (a command
 	// line streaming the story, a test checking invariants).
 	Observer func(cluster.Event)
+	// BeforeStep, when set, is called with each timeline step's index and the state just
+	// before it is applied (everything due at that moment has happened): what a comparison
+	// of the assignment before and after an action reads.
+	BeforeStep func(i int, before cluster.Snapshot)
 }
 
 // Result is what a run produced; its JSON form is the command line's --json output. Field
@@ -101,8 +105,11 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 			opts.Observer(e)
 		}
 	})
-	for _, st := range s.Timeline {
+	for i, st := range s.Timeline {
 		c.Advance(st.At.Ms())
+		if opts.BeforeStep != nil {
+			opts.BeforeStep(i, c.Snapshot())
+		}
 		a := Action{T: c.Now(), Command: st.Command}
 		if err := c.Apply(st.Command); err != nil {
 			a.Error = err.Error()

@@ -1,0 +1,282 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+const compareUsage = `Usage:
+  lbscope compare --variants A,B[,C,D] [--by strategy|faultTable|latencyFault] [scenario flags]
+  lbscope compare --variants A,B [flags] FILE.json
+  lbscope compare --variants A,B --preset small|default|large [flags]
+
+Runs the same scenario — cluster, seed and timeline — once per variant, each variant
+changing only the initial configuration, and prints what each one cost side by side:
+queues moved by each action, the spread of queues per consumer, duplicates and lost
+messages, time to converge, idle consumers, and with fault-table variants the producers'
+send failures, isolations and each broker's share of the sends. Lower is better on every
+line but the isolations and shares; the best value of a line is marked with *.
+
+Variants (2 to 4, comma-separated), by what --by names (default strategy):
+  strategy       a strategy name: ` + "%s" + `
+                 CONSISTENT_HASH/20 gives its virtual nodes per consumer
+  faultTable     current or legacy-4x (the latency tier table, spec §2.3)
+  latencyFault   on or off (sendLatencyFaultEnable)
+
+Examples:
+  lbscope compare --variants AVG,CONSISTENT_HASH --at 60s:killConsumer:c1
+  lbscope compare --variants AVG,AVG_BY_CIRCLE,CONSISTENT_HASH/5,CONSISTENT_HASH/100 --at 60s:addConsumer:c5
+  lbscope compare --by faultTable --variants current,legacy-4x --latency-fault --at 30s:slowBroker:broker-a:2000
+  lbscope compare --by latencyFault --variants off,on --at 30s:slowBroker:broker-a:600 --until 2m
+  lbscope compare --variants AVG,CONSISTENT_HASH --preset large --at 2m:killConsumer:c7 --json
+  lbscope compare --variants AVG,CONSISTENT_HASH testdata/scenarios/partition.json
+
+The scenario flags are sim's (lbscope sim --help); with a scenario file or preset, --seed
+and --until replace its values and --at steps are added to its timeline.
+
+Flags:
+`
+
+func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	var (
+		f            scenario.Flags
+		ids, preset  string
+		file         string
+		at           atList
+		asJSON       bool
+		virtualNodes int
+		until        scenario.Duration
+		list, by     string
+	)
+	fs.StringVar(&list, "variants", "", "the variants, comma-separated, e.g. AVG,CONSISTENT_HASH (2 to 4)")
+	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable or latencyFault")
+	fs.IntVar(&f.Brokers, "brokers", scenario.DefaultBrokers, "number of brokers, named broker-a, broker-b, …")
+	fs.IntVar(&f.QueuesPerBroker, "queues", scenario.DefaultQueuesPerBroker, "queues of the topic on each broker")
+	fs.IntVar(&f.Consumers, "consumers", scenario.DefaultConsumers, "number of consumers, named c1…cN")
+	fs.StringVar(&ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated")
+	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
+	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
+	fs.StringVar(&f.Strategy, "strategy", "AVG", "allocation strategy of fault-table variants: "+strings.Join(allocate.Names, ", "))
+	fs.IntVar(&virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, "CONSISTENT_HASH: virtual nodes per consumer (with --strategy)")
+	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
+	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")
+	fs.StringVar(&f.FaultTable, "fault-table", "current", "latency tier table of strategy variants: current or legacy-4x")
+	fs.Int64Var(&f.Seed, "seed", 1, "the run's seed; every random stream derives from it")
+	fs.Var(&until, "until", "how long to run, e.g. 90s, 5m, 1h (default 5m)")
+	fs.Var(&at, "at", "an action at a time, TIME:TYPE[:ARG…], e.g. 60s:killConsumer:c1 (repeatable)")
+	fs.StringVar(&preset, "preset", "", "start from a preset: "+strings.Join(scenario.PresetNames(), ", "))
+	fs.StringVar(&file, "scenario", "", "a scenario file (same as giving FILE)")
+	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	usage := fmt.Sprintf(compareUsage, strings.Join(allocate.Names, ", "))
+	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
+		return status
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if list == "" {
+		return fail(stderr, "compare", errors.New("--variants: missing; e.g. --variants AVG,CONSISTENT_HASH"))
+	}
+	variants, err := scenario.ParseVariants(list, by)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	switch {
+	case fs.NArg() > 1:
+		return fail(stderr, "compare", fmt.Errorf("one scenario file at most; got %s", strings.Join(fs.Args(), " ")))
+	case fs.NArg() == 1 && file != "":
+		return fail(stderr, "compare", errors.New("give the scenario file either as FILE or with --scenario, not both"))
+	case fs.NArg() == 1:
+		file = fs.Arg(0)
+	}
+	if file != "" && preset != "" {
+		return fail(stderr, "compare", errors.New("--preset and a scenario file cannot be combined"))
+	}
+	// The flag the variants vary would be overridden: say so rather than ignore it.
+	varied := map[string][]string{"strategy": {"strategy", "virtual-nodes"}, "faultTable": {"fault-table"}, "latencyFault": {"latency-fault"}}
+	for _, name := range varied[by] {
+		if set[name] {
+			return fail(stderr, "compare", fmt.Errorf("--%s: the variants set it (--by %s); leave it out", name, by))
+		}
+	}
+
+	var s scenario.Scenario
+	if file != "" || preset != "" {
+		for _, name := range []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"} {
+			if set[name] {
+				return fail(stderr, "compare", fmt.Errorf("--%s shapes a flag-built cluster; it cannot change a scenario file or preset (edit the file instead)", name))
+			}
+		}
+		if s, err = loadScenario(file, preset); err != nil {
+			return fail(stderr, "compare", err)
+		}
+		if set["seed"] {
+			s.Seed = f.Seed
+		}
+		if set["until"] {
+			s.Until = until
+		}
+		for _, a := range at {
+			st, err := scenario.ParseAt(a)
+			if err != nil {
+				return fail(stderr, "compare", err)
+			}
+			s.Timeline = append(s.Timeline, st)
+		}
+		sortSteps(s.Timeline)
+		if err := s.Validate(); err != nil {
+			return fail(stderr, "compare", err)
+		}
+	} else {
+		if ids != "" {
+			f.ConsumerIDs = splitList(ids)
+		}
+		if set["virtual-nodes"] {
+			f.Params.VirtualNodeCnt = &virtualNodes
+		}
+		f.Until, f.At = until, at
+		if s, err = scenario.FromFlags(f); err != nil {
+			return fail(stderr, "compare", err)
+		}
+	}
+
+	c, err := scenario.Compare(s, variants)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(c, "", "  ")
+		if err != nil {
+			return fail(stderr, "compare", err)
+		}
+		stdout.Write(append(b, '\n'))
+		return 0
+	}
+	io.WriteString(stdout, compareText(s, c))
+	return 0
+}
+
+// metricNames are the cost table's lines as the command line prints them.
+var metricNames = map[string]string{
+	"movedTotal":     "queues moved, total",
+	"movedMean":      "queues moved per action",
+	"spreadEnd":      "spread at the end (max−min)",
+	"spreadWorst":    "worst spread once settled",
+	"duplicates":     "duplicates",
+	"lost":           "lost",
+	"convergeMeanMs": "converge, mean",
+	"convergeMaxMs":  "converge, max",
+	"unsettled":      "actions never settled",
+	"idleEnd":        "idle consumers at the end",
+	"sendFailures":   "send failures",
+	"isolations":     "isolations",
+	"sendShare":      "share of sends",
+}
+
+func compareText(s scenario.Scenario, c *scenario.Comparison) string {
+	var b strings.Builder
+	queues := 0
+	for _, br := range s.Brokers {
+		queues += br.Queues
+	}
+	fmt.Fprintf(&b, "compare · seed %d · %d queues on %d brokers · %s · %s · until %s\n",
+		c.Seed, queues, len(s.Brokers), plural(len(s.Consumers), "consumer"), plural(c.Actions, "action"), scenario.Clock(c.Until))
+	if c.Title != "" {
+		fmt.Fprintf(&b, "%s\n", c.Title)
+	}
+	b.WriteString("\n")
+
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	// Left-aligned names, right-aligned numbers: the name column is padded by hand.
+	nameWidth := 0
+	lines := make([]string, len(c.Table))
+	for i, m := range c.Table {
+		name := metricNames[m.Key]
+		if m.Key == "sendShare" {
+			name += " " + m.Broker
+		}
+		lines[i] = name
+		nameWidth = max(nameWidth, len([]rune(name)))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", nameWidth-len([]rune(s))) }
+	fmt.Fprintf(tw, "%s\t", pad("COST"))
+	for _, r := range c.Rows {
+		fmt.Fprintf(tw, "%s \t", r.Label) // the space stands above the numbers' marks
+	}
+	fmt.Fprintln(tw)
+	for i, m := range c.Table {
+		fmt.Fprintf(tw, "%s\t", pad(lines[i]))
+		for j, v := range m.Values {
+			mark := " "
+			for _, k := range m.Best {
+				if k == j {
+					mark = "*"
+				}
+			}
+			text := formatMetric(m.Key, v)
+			if slices.Contains(m.Absent, j) {
+				text = "–"
+			}
+			fmt.Fprintf(tw, "%s%s\t", text, mark)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+
+	if len(c.Rows) > 0 && len(c.Rows[0].Moved) > 0 {
+		b.WriteString("\nqueues moved by each action\n")
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		width := 0
+		what := make([]string, len(c.Rows[0].Moved))
+		for i, m := range c.Rows[0].Moved {
+			what[i] = strings.TrimSpace(scenario.Clock(m.T) + " " + m.Type + " " + m.Target)
+			width = max(width, len(what[i]))
+		}
+		for i := range c.Rows[0].Moved {
+			fmt.Fprintf(tw, "%-*s\t", width, what[i])
+			for _, r := range c.Rows {
+				fmt.Fprintf(tw, "%d \t", r.Moved[i].Queues)
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(&b, "\nnote: %s", n.Text)
+	}
+	if len(c.Notes) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("\n* best of the line (lower is better; isolations and shares of sends have no better)\n")
+	// Right-aligned cells leave padding at the ends of lines.
+	out := strings.Split(b.String(), "\n")
+	for i, l := range out {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(out, "\n")
+}
+
+func formatMetric(key string, v float64) string {
+	switch key {
+	case "movedMean":
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case "convergeMeanMs", "convergeMaxMs":
+		if v >= 10000 {
+			return strconv.FormatFloat(v/1000, 'f', 1, 64) + " s"
+		}
+		return strconv.FormatFloat(v, 'f', 0, 64) + " ms"
+	case "sendShare":
+		return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}

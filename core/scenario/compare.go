@@ -1,0 +1,581 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+// Bounds of a comparison: two variants side by side, or a few more on a wide screen.
+const (
+	MinVariants = 2
+	MaxVariants = 4
+)
+
+// Variant is one alternative initial configuration of a scenario. It changes either the
+// allocation strategy (Strategy with its Params) or the producers' fault settings (FaultTable
+// and/or LatencyFault), never both, so that a row of the comparison has one cause.
+type Variant struct {
+	Label        string           `json:"label,omitempty"` // "" takes Name()
+	Strategy     string           `json:"strategy,omitempty"`
+	Params       *allocate.Params `json:"params,omitempty"`
+	FaultTable   string           `json:"faultTable,omitempty"`
+	LatencyFault *bool            `json:"latencyFault,omitempty"`
+}
+
+// Fault reports whether v changes the producers' fault settings (rather than the strategy).
+func (v Variant) Fault() bool { return v.FaultTable != "" || v.LatencyFault != nil }
+
+// Name is v's label, or a description of what it sets: "AVG", "CONSISTENT_HASH
+// virtualNodeCnt=20", "faultTable=legacy-4x latencyFault=on".
+func (v Variant) Name() string {
+	if v.Label != "" {
+		return v.Label
+	}
+	var parts []string
+	if v.Strategy != "" {
+		parts = append(parts, strings.ToUpper(v.Strategy))
+	}
+	if p := v.Params; p != nil {
+		if p.VirtualNodeCnt != nil {
+			parts = append(parts, "virtualNodeCnt="+strconv.Itoa(*p.VirtualNodeCnt))
+		}
+		if p.Inner != "" {
+			parts = append(parts, "inner="+p.Inner)
+		}
+		if p.InnerVirtualNodeCnt != nil {
+			parts = append(parts, "innerVirtualNodeCnt="+strconv.Itoa(*p.InnerVirtualNodeCnt))
+		}
+		if p.ConsumerIDCs != nil {
+			parts = append(parts, "consumeridcs="+strings.Join(p.ConsumerIDCs, ","))
+		}
+		if p.MessageQueueList != nil {
+			parts = append(parts, "messageQueueList="+strconv.Itoa(len(p.MessageQueueList)))
+		}
+	}
+	if v.FaultTable != "" {
+		parts = append(parts, "faultTable="+v.FaultTable)
+	}
+	if v.LatencyFault != nil {
+		parts = append(parts, "latencyFault="+onOff(*v.LatencyFault))
+	}
+	return strings.Join(parts, " ")
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// validateVariants checks the list; each error names the field, e.g.
+// "variants[1].strategy: unknown strategy "AVGG" (want one of …)".
+func validateVariants(vs []Variant) error {
+	if n := len(vs); n < MinVariants || n > MaxVariants {
+		return fmt.Errorf("variants: %d given; want %d to %d", n, MinVariants, MaxVariants)
+	}
+	for i, v := range vs {
+		p := "variants[" + strconv.Itoa(i) + "]"
+		if len(v.Label) > MaxNameLen {
+			return fmt.Errorf("%s.label: %d characters long; the limit is %d", p, len(v.Label), MaxNameLen)
+		}
+		switch {
+		case v.Strategy != "" && v.Fault():
+			return fmt.Errorf("%s: a variant changes the strategy or the fault settings, not both", p)
+		case v.Strategy == "" && v.Params != nil:
+			return fmt.Errorf("%s.params: given without strategy", p)
+		case v.Strategy != "":
+			params := allocate.Params{}
+			if v.Params != nil {
+				params = *v.Params
+			}
+			if err := checkStrategy(p+".strategy", p+".params", v.Strategy, params); err != nil {
+				return err
+			}
+		case v.FaultTable != "":
+			if err := checkTable(p+".faultTable", v.FaultTable); err != nil {
+				return err
+			}
+		case v.LatencyFault == nil:
+			return fmt.Errorf("%s: empty; set strategy (with params), faultTable or latencyFault", p)
+		}
+	}
+	return nil
+}
+
+// apply returns s with v's initial configuration.
+func (v Variant) apply(s Scenario) Scenario {
+	if v.Strategy != "" {
+		s.Strategy = v.Strategy
+		s.Params = allocate.Params{}
+		if v.Params != nil {
+			s.Params = *v.Params
+		}
+	}
+	if v.FaultTable != "" {
+		s.FaultTable = v.FaultTable
+	}
+	if v.LatencyFault != nil {
+		s.LatencyFault = *v.LatencyFault
+	}
+	return s
+}
+
+// Comparison is one scenario, seed and timeline run under each variant.
+type Comparison struct {
+	Title   string `json:"title,omitempty"`
+	Seed    int64  `json:"seed"`
+	Until   int64  `json:"until"`
+	Actions int    `json:"actions"` // timeline steps
+	// Fault is set when a variant changes the fault settings: the producer-side metrics
+	// (send failures, isolations, shares of sends) then belong in the table.
+	Fault bool     `json:"fault"`
+	Rows  []Row    `json:"rows"`
+	Notes []Note   `json:"notes"`
+	Table []Metric `json:"table"`
+}
+
+// Note is a remark about the comparison as a whole. Code names it for a translated text
+// ("timelineSetsStrategy", "faultOff", "refused"); Text is the English.
+type Note struct {
+	Code  string `json:"code"`
+	T     int64  `json:"t,omitempty"`
+	Value string `json:"value,omitempty"`
+	Text  string `json:"text"`
+}
+
+// Row is the cost of one variant. Every number is computed from the variant's run:
+//
+//   - Moved: for each action the engine accepted, the queues whose owners changed between
+//     the assignment just before it and the assignment just before the next accepted action
+//     (or the end of the run). A queue's owners are the consumers holding a live process queue
+//     for it, as the engine counts them for overlaps and orphans: a killed, stopped or cut-off
+//     consumer owns nothing. A queue present at only one of the two moments counts when it
+//     had an owner at that moment. MovedTotal sums them; MovedMean divides by the actions.
+//   - SpreadEnd: max − min of the number of queues held by each live consumer (alive, idle
+//     or hung) at the end. SpreadWorst: the largest such spread at any moment the group had
+//     settled (no queue pulled by two consumers or by none): just before each accepted action
+//     and at the end.
+//   - Duplicates and Lost: the run's message counts (cluster.Metrics).
+//   - ConvergeMeanMs and ConvergeMaxMs: over the actions that moved a queue and then settled,
+//     the time from the action to the last queue move (Action.ConvergedMs); Converged counts
+//     them. Unsettled counts actions after which the group had not settled when the next
+//     action came or the run ended.
+//   - IdleEnd: consumers alive at the end (not hung) holding no queue.
+//   - SendFailures, Isolations (intervals during which a producer avoided a broker) and
+//     SendShare (each broker's sends ÷ all sends): the producers' side.
+type Row struct {
+	Label          string             `json:"label"`
+	Variant        Variant            `json:"variant"`
+	Moved          []Moved            `json:"moved"`
+	MovedTotal     int                `json:"movedTotal"`
+	MovedMean      float64            `json:"movedMean"`
+	SpreadEnd      int                `json:"spreadEnd"`
+	SpreadWorst    int                `json:"spreadWorst"`
+	Duplicates     int64              `json:"duplicates"`
+	Lost           int64              `json:"lost"`
+	Converged      int                `json:"converged"`
+	ConvergeMeanMs float64            `json:"convergeMeanMs"`
+	ConvergeMaxMs  int64              `json:"convergeMaxMs"`
+	Unsettled      int                `json:"unsettled"`
+	IdleEnd        int                `json:"idleEnd"`
+	SendFailures   int64              `json:"sendFailures"`
+	Isolations     int                `json:"isolations"`
+	Sends          map[string]int64   `json:"sends"`
+	SendShare      map[string]float64 `json:"sendShare"`
+	// Assignment is each queue's owners at the end ("broker-a:0" → ["c2"]); a queue nobody
+	// pulls has an empty list.
+	Assignment map[string][]string `json:"assignment"`
+
+	// Result is the variant's whole run, for callers that draw or tabulate more.
+	Result *Result `json:"-"`
+}
+
+// Moved is the queues one action moved.
+type Moved struct {
+	T      int64  `json:"t"`
+	Type   string `json:"type"`
+	Target string `json:"target,omitempty"` // consumer or broker id
+	Queues int    `json:"queues"`
+}
+
+// Metric is one line of the cost table: a value per variant, in row order. Better is
+// "lower" when a smaller value is better, "" when neither is (isolations: more of them means
+// a slow broker is avoided more; shares of sends); Best lists the variants with the best
+// value, empty when all are equal. Absent lists the variants the line has no value for
+// (times to converge when no action moved a queue and settled); their Values are 0.
+type Metric struct {
+	Key    string    `json:"key"`
+	Broker string    `json:"broker,omitempty"` // sendShare
+	Values []float64 `json:"values"`
+	Absent []int     `json:"absent,omitempty"`
+	Better string    `json:"better,omitempty"`
+	Best   []int     `json:"best"`
+}
+
+// Compare runs s once per variant (each variant's initial configuration, the same seed and
+// timeline) and tabulates what each cost.
+func Compare(s Scenario, variants []Variant) (*Comparison, error) {
+	if err := validateVariants(variants); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	cmp := &Comparison{Title: s.Title, Seed: s.Seed, Until: s.End().Ms(), Actions: len(s.Timeline), Notes: []Note{}}
+	for _, v := range variants {
+		cmp.Fault = cmp.Fault || v.Fault()
+	}
+	for i, v := range variants {
+		row, err := runVariant(v.apply(s))
+		if err != nil {
+			return nil, fmt.Errorf("variants[%d]: %w", i, err)
+		}
+		row.Label, row.Variant = v.Name(), v
+		cmp.Rows = append(cmp.Rows, *row)
+	}
+	cmp.Notes = notes(s, variants, cmp.Rows)
+	cmp.Table = table(cmp)
+	return cmp, nil
+}
+
+func notes(s Scenario, variants []Variant, rows []Row) []Note {
+	out := []Note{}
+	strategy, faults := false, false
+	for _, v := range variants {
+		strategy = strategy || v.Strategy != ""
+		faults = faults || v.Fault()
+	}
+	for _, st := range s.Timeline {
+		switch {
+		case strategy && st.Type == "setStrategy":
+			out = append(out, Note{Code: "timelineSetsStrategy", T: st.At.Ms(), Value: st.Strategy,
+				Text: fmt.Sprintf("the timeline sets the strategy to %s at %s: from then on the variants allocate alike", st.Strategy, Clock(st.At.Ms()))})
+		case faults && st.Type == "setFaultTable":
+			out = append(out, Note{Code: "timelineSetsFaultTable", T: st.At.Ms(), Value: st.Table,
+				Text: fmt.Sprintf("the timeline sets the fault table to %s at %s: from then on the variants' producers behave alike", st.Table, Clock(st.At.Ms()))})
+		case faults && st.Type == "setLatencyFault" && st.On != nil:
+			out = append(out, Note{Code: "timelineSetsLatencyFault", T: st.At.Ms(), Value: onOff(*st.On),
+				Text: fmt.Sprintf("the timeline turns latency fault tolerance %s at %s: from then on the variants' producers behave alike", onOff(*st.On), Clock(st.At.Ms()))})
+		}
+	}
+	// A fault table is read only while sendLatencyFaultEnable is on (spec §2.3).
+	if faults {
+		on := false
+		for _, v := range variants {
+			on = on || v.apply(s).LatencyFault
+		}
+		for _, st := range s.Timeline {
+			on = on || st.Type == "setLatencyFault" && st.On != nil && *st.On
+		}
+		if !on {
+			out = append(out, Note{Code: "faultOff",
+				Text: "latency fault tolerance is off in every variant: the fault tables are never consulted (compare with latencyFault on)"})
+		}
+	}
+	if len(rows) > 0 && rows[0].Result != nil {
+		for _, a := range rows[0].Result.Actions {
+			if a.Error != "" {
+				out = append(out, Note{Code: "refused", T: a.T, Value: a.Type,
+					Text: fmt.Sprintf("the engine refused the %s at %s (%s); it is left out of the queues moved", a.Type, Clock(a.T), a.Error)})
+			}
+		}
+	}
+	return out
+}
+
+// runVariant runs s and computes its row. The assignment before each action is the engine's
+// own (each queue's owners in the snapshot taken just before the step is applied).
+func runVariant(s Scenario) (*Row, error) {
+	before := make([]cluster.Snapshot, len(s.Timeline))
+	r, err := Run(s, RunOptions{BeforeStep: func(i int, snap cluster.Snapshot) { before[i] = snap }})
+	if err != nil {
+		return nil, err
+	}
+
+	// The accepted actions, in order.
+	var accepted []int
+	for i, a := range r.Actions {
+		if a.Error == "" {
+			accepted = append(accepted, i)
+		}
+	}
+
+	row := &Row{Result: r, Moved: []Moved{}, Sends: map[string]int64{}, SendShare: map[string]float64{}}
+	for j, i := range accepted {
+		next := r.Snapshot
+		if j+1 < len(accepted) {
+			next = before[accepted[j+1]]
+		}
+		a := r.Actions[i]
+		target := a.ID
+		if target == "" {
+			target = a.Broker
+		}
+		m := Moved{T: a.T, Type: a.Type, Target: target, Queues: moved(owners(before[i]), owners(next))}
+		row.Moved = append(row.Moved, m)
+		row.MovedTotal += m.Queues
+	}
+	if len(row.Moved) > 0 {
+		row.MovedMean = float64(row.MovedTotal) / float64(len(row.Moved))
+	}
+
+	// Settled moments: before each accepted action and the end, with no anomaly open.
+	open := func(t int64) bool {
+		for _, an := range r.Anomalies {
+			if an.Start < t && (an.End == 0 || an.End > t) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range accepted {
+		if !open(r.Actions[i].T) {
+			row.SpreadWorst = max(row.SpreadWorst, spreadOf(before[i]))
+		}
+	}
+	row.SpreadEnd = spreadOf(r.Snapshot)
+	if !open(r.Until) {
+		row.SpreadWorst = max(row.SpreadWorst, row.SpreadEnd)
+	}
+
+	row.Duplicates, row.Lost = r.Metrics.Duplicates, r.Metrics.Lost
+	var sum int64
+	for _, a := range r.Actions {
+		switch {
+		case a.Unsettled:
+			row.Unsettled++
+		case a.ConvergedMs != nil:
+			row.Converged++
+			sum += *a.ConvergedMs
+			row.ConvergeMaxMs = max(row.ConvergeMaxMs, *a.ConvergedMs)
+		}
+	}
+	if row.Converged > 0 {
+		row.ConvergeMeanMs = float64(sum) / float64(row.Converged)
+	}
+	for _, k := range r.Snapshot.Consumers {
+		if (k.Status == cluster.StatusAlive || k.Status == cluster.StatusIdle) && len(k.Queues) == 0 {
+			row.IdleEnd++
+		}
+	}
+
+	row.SendFailures = r.Metrics.SendFailures
+	row.Isolations = len(r.Isolations)
+	var sends int64
+	for _, b := range r.Snapshot.Brokers {
+		row.Sends[b.Name] = r.Metrics.SendsPerBroker[b.Name]
+		sends += row.Sends[b.Name]
+	}
+	for b, n := range row.Sends {
+		if sends > 0 {
+			row.SendShare[b] = float64(n) / float64(sends)
+		} else {
+			row.SendShare[b] = 0
+		}
+	}
+	row.Assignment = map[string][]string{}
+	for _, q := range r.Snapshot.Queues {
+		row.Assignment[q.Queue] = append([]string{}, q.Owners...)
+	}
+	return row, nil
+}
+
+// owners is each queue's owners in snap: the consumers holding a live process queue for it.
+func owners(snap cluster.Snapshot) map[string][]string {
+	m := make(map[string][]string, len(snap.Queues))
+	for _, q := range snap.Queues {
+		m[q.Queue] = q.Owners
+	}
+	return m
+}
+
+// spreadOf is max − min queues per live consumer (alive, idle or hung) in snap.
+func spreadOf(snap cluster.Snapshot) int {
+	var counts []int
+	for _, k := range snap.Consumers {
+		switch k.Status {
+		case cluster.StatusAlive, cluster.StatusIdle, cluster.StatusHung:
+			counts = append(counts, len(k.Queues))
+		}
+	}
+	return spreadCounts(counts)
+}
+
+func spreadCounts(counts []int) int {
+	if len(counts) == 0 {
+		return 0
+	}
+	return slices.Max(counts) - slices.Min(counts)
+}
+
+// moved counts the queues whose owners differ between a and b.
+func moved(a, b map[string][]string) int {
+	n := 0
+	for q, owners := range a {
+		if !slices.Equal(owners, b[q]) {
+			n++
+		}
+	}
+	for q, owners := range b {
+		if _, ok := a[q]; !ok && len(owners) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// table lays the rows out as the cost table, one metric a line.
+func table(c *Comparison) []Metric {
+	col := func(f func(Row) float64) []float64 {
+		out := make([]float64, len(c.Rows))
+		for i, r := range c.Rows {
+			out[i] = f(r)
+		}
+		return out
+	}
+	lower := func(key string, f func(Row) float64) Metric {
+		m := Metric{Key: key, Values: col(f), Better: "lower"}
+		m.Best = best(m.Values, nil)
+		return m
+	}
+	converge := func(key string, f func(Row) float64) Metric {
+		m := Metric{Key: key, Values: col(f), Better: "lower"}
+		for i, r := range c.Rows {
+			if r.Converged == 0 {
+				m.Absent = append(m.Absent, i)
+			}
+		}
+		m.Best = best(m.Values, m.Absent)
+		return m
+	}
+	info := func(key string, f func(Row) float64) Metric {
+		return Metric{Key: key, Values: col(f), Best: []int{}}
+	}
+	t := []Metric{
+		lower("movedTotal", func(r Row) float64 { return float64(r.MovedTotal) }),
+		lower("movedMean", func(r Row) float64 { return r.MovedMean }),
+		lower("spreadEnd", func(r Row) float64 { return float64(r.SpreadEnd) }),
+		lower("spreadWorst", func(r Row) float64 { return float64(r.SpreadWorst) }),
+		lower("duplicates", func(r Row) float64 { return float64(r.Duplicates) }),
+		lower("lost", func(r Row) float64 { return float64(r.Lost) }),
+		converge("convergeMeanMs", func(r Row) float64 { return r.ConvergeMeanMs }),
+		converge("convergeMaxMs", func(r Row) float64 { return float64(r.ConvergeMaxMs) }),
+		lower("unsettled", func(r Row) float64 { return float64(r.Unsettled) }),
+		lower("idleEnd", func(r Row) float64 { return float64(r.IdleEnd) }),
+	}
+	if c.Fault {
+		t = append(t,
+			lower("sendFailures", func(r Row) float64 { return float64(r.SendFailures) }),
+			info("isolations", func(r Row) float64 { return float64(r.Isolations) }),
+		)
+		var brokers []string
+		for _, r := range c.Rows {
+			for b := range r.Sends {
+				if !slices.Contains(brokers, b) {
+					brokers = append(brokers, b)
+				}
+			}
+		}
+		slices.Sort(brokers)
+		for _, b := range brokers {
+			m := info("sendShare", func(r Row) float64 { return r.SendShare[b] })
+			m.Broker = b
+			t = append(t, m)
+		}
+	}
+	return t
+}
+
+// best is the indices holding the smallest value, absent ones aside; none when every
+// present value is the same.
+func best(vs []float64, absent []int) []int {
+	out := []int{}
+	var present []float64
+	for i, v := range vs {
+		if !slices.Contains(absent, i) {
+			present = append(present, v)
+		}
+	}
+	if len(present) == 0 {
+		return out
+	}
+	lo := slices.Min(present)
+	if slices.Max(present)-lo < 1e-9 {
+		return out
+	}
+	for i, v := range vs {
+		if !slices.Contains(absent, i) && math.Abs(v-lo) < 1e-9 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// ParseVariants reads the command line's --variants list. By "strategy" each item is a
+// strategy name, optionally with CONSISTENT_HASH's virtual nodes after a slash
+// ("CONSISTENT_HASH/20"); by "faultTable" each item is a table name; by "latencyFault" each
+// item is on or off.
+func ParseVariants(list, by string) ([]Variant, error) {
+	var out []Variant
+	items := strings.Split(list, ",")
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return nil, fmt.Errorf("--variants %q: an empty item; want a comma-separated list like AVG,CONSISTENT_HASH", list)
+		}
+		var v Variant
+		switch by {
+		case "", "strategy":
+			name, nodes, ok := strings.Cut(it, "/")
+			v.Strategy = name
+			if ok {
+				n, err := strconv.Atoi(nodes)
+				if err != nil {
+					return nil, fmt.Errorf("--variants %q: virtual nodes %q is not a whole number", it, nodes)
+				}
+				if strings.EqualFold(name, "MACHINE_ROOM_NEARBY-CONSISTENT_HASH") {
+					v.Params = &allocate.Params{InnerVirtualNodeCnt: &n}
+				} else {
+					v.Params = &allocate.Params{VirtualNodeCnt: &n}
+				}
+			}
+		case "faultTable":
+			v.FaultTable = it
+		case "latencyFault":
+			switch strings.ToLower(it) {
+			case "on", "true":
+				v.LatencyFault = ptr(true)
+			case "off", "false":
+				v.LatencyFault = ptr(false)
+			default:
+				return nil, fmt.Errorf("--variants %q: want on or off", it)
+			}
+		default:
+			return nil, fmt.Errorf("--by %q: want strategy, faultTable or latencyFault", by)
+		}
+		out = append(out, v)
+	}
+	if err := validateVariants(out); err != nil {
+		// "variants[1].strategy: …" becomes "--variants item 2 (AVGG): strategy: …".
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, "variants["); ok {
+			if n, after, ok := strings.Cut(rest, "]"); ok {
+				i, _ := strconv.Atoi(n)
+				after = strings.TrimPrefix(strings.TrimPrefix(after, "."), ":")
+				return nil, fmt.Errorf("--variants item %d (%s): %s", i+1, strings.TrimSpace(items[i]), strings.TrimSpace(after))
+			}
+		}
+		return nil, errors.New("--" + msg)
+	}
+	return out, nil
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,275 @@
+package scenario
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/route"
+)
+
+// owners allocates the topic's queues to the group exactly as every consumer would (spec §3.3:
+// sorted queues, sorted client ids) and returns queue → owner.
+func ownersByStrategy(t *testing.T, name string, s Scenario, cids []string) map[string]string {
+	t.Helper()
+	st, err := allocate.New(name, allocate.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mqs []route.MessageQueue
+	for _, b := range s.Brokers {
+		for i := range b.Queues {
+			mqs = append(mqs, route.MessageQueue{Topic: s.Topic, BrokerName: b.Name, QueueID: int32(i)})
+		}
+	}
+	route.SortQueues(mqs)
+	cids = slices.Clone(cids)
+	route.SortClientIDs(cids)
+	out := map[string]string{}
+	for _, c := range cids {
+		got, err := st.Allocate(s.Group, c, mqs, cids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range got {
+			out[q.Short()] = c
+		}
+	}
+	return out
+}
+
+func killScenario(t *testing.T) Scenario {
+	t.Helper()
+	s, err := FromFlags(Flags{Seed: 3, Until: Duration(4 * 60000), At: []string{"60s:killConsumer:c1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Killing one of four consumers on 4×8 queues: under AVG the contiguous blocks of the three
+// survivors shift, so queues of living consumers move too; under CONSISTENT_HASH only the
+// dead consumer's queues move (its ring points vanish, every other queue keeps its nearest
+// node). Both counts are derived from the strategies themselves.
+func TestCompareKillMovesFewerQueuesUnderConsistentHash(t *testing.T) {
+	s := killScenario(t)
+	cmp, err := Compare(s, []Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []string{"c1", "c2", "c3", "c4"}
+	for i, name := range []string{"AVG", "CONSISTENT_HASH"} {
+		before := ownersByStrategy(t, name, s, all)
+		after := ownersByStrategy(t, name, s, all[1:])
+		want := 0
+		for q, o := range before {
+			if after[q] != o {
+				want++
+			}
+		}
+		row := cmp.Rows[i]
+		if len(row.Moved) != 1 {
+			t.Fatalf("%s: %d moved entries; want 1 (one action)", name, len(row.Moved))
+		}
+		if got := row.Moved[0].Queues; got != want {
+			t.Errorf("%s: killing c1 moved %d queues; want %d", name, got, want)
+		}
+		if row.MovedTotal != want || row.MovedMean != float64(want) {
+			t.Errorf("%s: total %d, mean %g; want %d", name, row.MovedTotal, row.MovedMean, want)
+		}
+		if row.Moved[0].Type != "killConsumer" || row.Moved[0].Target != "c1" || row.Moved[0].T != 60000 {
+			t.Errorf("%s: moved entry %+v; want killConsumer c1 at 60000", name, row.Moved[0])
+		}
+		if row.Unsettled != 0 || row.Converged != 1 {
+			t.Errorf("%s: unsettled %d, converged %d; want the kill to settle", name, row.Unsettled, row.Converged)
+		}
+		// The end assignment is the strategy's allocation of the survivors.
+		for q, o := range after {
+			if got := row.Assignment[q]; !slices.Equal(got, []string{o}) {
+				t.Errorf("%s: %s owned by %v at the end; want [%s]", name, q, got, o)
+			}
+		}
+	}
+	if a, c := cmp.Rows[0].MovedTotal, cmp.Rows[1].MovedTotal; c >= a {
+		t.Errorf("CONSISTENT_HASH moved %d queues, AVG %d; want fewer under CONSISTENT_HASH", c, a)
+	}
+	// 32 queues on 3 consumers under AVG: 11, 11, 10.
+	if got := cmp.Rows[0].SpreadEnd; got != 1 {
+		t.Errorf("AVG spread at the end %d; want 1 (11, 11, 10)", got)
+	}
+	m := metric(t, cmp, "movedTotal")
+	if !slices.Equal(m.Best, []int{1}) || m.Better != "lower" {
+		t.Errorf("movedTotal best %v (%s); want [1] lower", m.Best, m.Better)
+	}
+}
+
+func metric(t *testing.T, c *Comparison, key string) Metric {
+	t.Helper()
+	for _, m := range c.Table {
+		if m.Key == key {
+			return m
+		}
+	}
+	t.Fatalf("no metric %q", key)
+	return Metric{}
+}
+
+func TestCompareIdenticalVariantsGiveIdenticalRows(t *testing.T) {
+	s := killScenario(t)
+	s.Timeline = append(s.Timeline, Step{At: Duration(120000)}, Step{At: Duration(150000)})
+	s.Timeline[1].Type, s.Timeline[1].ID = "addConsumer", "c9"
+	s.Timeline[2].Type, s.Timeline[2].ID = "partitionConsumer", "c2"
+	cmp, err := Compare(s, []Variant{{Strategy: "AVG_BY_CIRCLE"}, {Strategy: "AVG_BY_CIRCLE"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(cmp.Rows[0])
+	b, _ := json.Marshal(cmp.Rows[1])
+	if string(a) != string(b) {
+		t.Errorf("identical variants differ:\n%s\n%s", a, b)
+	}
+	for _, m := range cmp.Table {
+		if len(m.Best) != 0 {
+			t.Errorf("%s: best %v among equal values", m.Key, m.Best)
+		}
+	}
+	if len(cmp.Rows[0].Moved) != 3 {
+		t.Errorf("%d moved entries; want 3", len(cmp.Rows[0].Moved))
+	}
+	// c9 joins a settled group: someone's queues move to it.
+	if cmp.Rows[0].Moved[1].Queues == 0 {
+		t.Error("adding c9 moved no queue")
+	}
+}
+
+func TestCompareIsDeterministic(t *testing.T) {
+	s := killScenario(t)
+	s.LatencyFault = true
+	s.Timeline = append(s.Timeline, Step{At: Duration(90000)})
+	s.Timeline[1].Type, s.Timeline[1].Broker, s.Timeline[1].LatencyMs = "slowBroker", "broker-b", ptr(2000)
+	vs := []Variant{{FaultTable: "current"}, {FaultTable: "legacy-4x"}}
+	first, err := Compare(s, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Compare(s, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(first)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) {
+		t.Error("the same comparison twice gave different JSON")
+	}
+	if !first.Fault {
+		t.Error("fault-table variants: Fault not set")
+	}
+	if first.Rows[0].Isolations == 0 {
+		t.Error("a broker slowed by 2 s under latency fault tolerance was never isolated")
+	}
+	// Shares are of all sends, so they add up to one.
+	for _, r := range first.Rows {
+		var sum float64
+		for _, v := range r.SendShare {
+			sum += v
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Errorf("%s: shares add up to %g", r.Label, sum)
+		}
+	}
+	n := 0
+	for _, m := range first.Table {
+		if m.Key == "sendShare" {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d sendShare lines; want one per broker (4)", n)
+	}
+}
+
+func TestCompareNotes(t *testing.T) {
+	s := killScenario(t)
+	s.Timeline = append(s.Timeline, Step{At: Duration(120000)}, Step{At: Duration(130000)})
+	s.Timeline[1].Type, s.Timeline[1].Strategy = "setStrategy", "AVG"
+	s.Timeline[2].Type, s.Timeline[2].ID = "killConsumer", "c1" // c1 is dead already
+	cmp, err := Compare(s, []Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := []string{}
+	for _, n := range cmp.Notes {
+		codes = append(codes, n.Code)
+	}
+	if !slices.Equal(codes, []string{"timelineSetsStrategy", "refused"}) {
+		t.Errorf("notes %v; want timelineSetsStrategy, refused", codes)
+	}
+	if len(cmp.Rows[0].Moved) != 2 {
+		t.Errorf("%d moved entries; the refused kill is left out", len(cmp.Rows[0].Moved))
+	}
+	// After the timeline's setStrategy to AVG, the CONSISTENT_HASH run converges to AVG's split.
+	if !strings.Contains(cmp.Notes[0].Text, "02:00") {
+		t.Errorf("note %q does not say when", cmp.Notes[0].Text)
+	}
+
+	off, err := Compare(killScenario(t), []Variant{{FaultTable: "current"}, {FaultTable: "legacy-4x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(off.Notes) != 1 || off.Notes[0].Code != "faultOff" {
+		t.Errorf("fault tables with latency fault off: notes %+v; want faultOff", off.Notes)
+	}
+}
+
+func TestCompareValidation(t *testing.T) {
+	s := killScenario(t)
+	on := true
+	tests := []struct {
+		vs   []Variant
+		want string
+	}{
+		{[]Variant{{Strategy: "AVG"}}, "variants: 1 given; want 2 to 4"},
+		{slices.Repeat([]Variant{{Strategy: "AVG"}}, 5), "variants: 5 given; want 2 to 4"},
+		{[]Variant{{Strategy: "AVG"}, {Strategy: "AVGG"}}, "variants[1].strategy: unknown strategy"},
+		{[]Variant{{Strategy: "AVG"}, {}}, "variants[1]: empty"},
+		{[]Variant{{Strategy: "AVG"}, {Strategy: "AVG", LatencyFault: &on}}, "variants[1]: a variant changes the strategy or the fault settings, not both"},
+		{[]Variant{{FaultTable: "newest"}, {FaultTable: "current"}}, "variants[0].faultTable"},
+		{[]Variant{{Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: ptr(5000)}}, {Strategy: "AVG"}}, "variants[0].params.virtualNodeCnt"},
+		{[]Variant{{Params: &allocate.Params{}}, {Strategy: "AVG"}}, "variants[0].params: given without strategy"},
+	}
+	for _, tc := range tests {
+		_, err := Compare(s, tc.vs)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Compare(%+v) = %v; want an error starting %q", tc.vs, err, tc.want)
+		}
+	}
+}
+
+func TestParseVariants(t *testing.T) {
+	vs, err := ParseVariants("AVG, CONSISTENT_HASH/20", "strategy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs[1].Strategy != "CONSISTENT_HASH" || *vs[1].Params.VirtualNodeCnt != 20 || vs[1].Name() != "CONSISTENT_HASH virtualNodeCnt=20" {
+		t.Errorf("got %+v", vs[1])
+	}
+	vs, err = ParseVariants("current,legacy-4x", "faultTable")
+	if err != nil || vs[1].FaultTable != "legacy-4x" {
+		t.Errorf("faultTable: %+v, %v", vs, err)
+	}
+	for _, tc := range []struct{ list, by, want string }{
+		{"AVG,AVGG", "strategy", `--variants item 2 (AVGG): strategy: unknown strategy "AVGG"`},
+		{"AVG", "strategy", "--variants: 1 given; want 2 to 4"},
+		{"AVG,,CONFIG", "strategy", "--variants"},
+		{"current,new", "faultTable", "--variants item 2 (new): faultTable"},
+		{"on,maybe", "latencyFault", `--variants "maybe": want on or off`},
+		{"AVG,CONFIG", "colour", `--by "colour"`},
+	} {
+		_, err := ParseVariants(tc.list, tc.by)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ParseVariants(%q, %q) = %v; want %q…", tc.list, tc.by, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/session"
+)
+
+func compareTick(t *testing.T, s *session.Session, cmds ...string) {
+	t.Helper()
+	for _, js := range cmds {
+		cmd, err := session.Decode([]byte(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Enqueue(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range s.Tick(0) {
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+}
+
+// The page's comparison is scenario.Compare of the session's recorded scenario up to now,
+// with a grid per variant that shows the final owners.
+func TestCompareRecordedSession(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	compareTick(t, s, `{"type":"step","ms":20000}`)
+	compareTick(t, s, `{"type":"killConsumer","id":"c2"}`)
+	compareTick(t, s, `{"type":"step","ms":30000}`)
+	out, err := a.Call("compare", []byte(`{"variants":[{"strategy":"AVG"},{"strategy":"CONSISTENT_HASH","params":{"virtualNodeCnt":10}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		TimeMs int64 `json:"timeMs"`
+		Rows   []struct {
+			Label      string `json:"label"`
+			MovedTotal int    `json:"movedTotal"`
+		} `json:"rows"`
+		Table []scenario.Metric `json:"table"`
+		Grids []struct {
+			Brokers []struct {
+				Name   string `json:"name"`
+				Queues []struct {
+					Queue  string   `json:"queue"`
+					Owners []string `json:"owners"`
+				} `json:"queues"`
+			} `json:"brokers"`
+			Consumers []struct {
+				ID, Color, Status string
+			} `json:"consumers"`
+		} `json:"grids"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.TimeMs != 50000 {
+		t.Errorf("timeMs %d; want 50000", got.TimeMs)
+	}
+	sc, now, err := s.Recorded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Until = scenario.Duration(now)
+	want, err := scenario.Compare(sc, []scenario.Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 2 || len(got.Grids) != 2 {
+		t.Fatalf("%d rows, %d grids; want 2 and 2", len(got.Rows), len(got.Grids))
+	}
+	for i := range 2 {
+		if got.Rows[i].MovedTotal != want.Rows[i].MovedTotal {
+			t.Errorf("row %d moved %d; a native comparison moved %d", i, got.Rows[i].MovedTotal, want.Rows[i].MovedTotal)
+		}
+		g := got.Grids[i]
+		if len(g.Brokers) != 4 || len(g.Brokers[0].Queues) != 8 {
+			t.Fatalf("grid %d: %d brokers; want 4 of 8 queues", i, len(g.Brokers))
+		}
+		for _, b := range g.Brokers {
+			for _, q := range b.Queues {
+				if len(q.Owners) != 1 || q.Owners[0] == "c2" {
+					t.Errorf("grid %d: %s owned by %v; want one live owner", i, q.Queue, q.Owners)
+				}
+				if q.Owners[0] != "" && !strings.Contains(strings.Join(want.Rows[i].Assignment[q.Queue], ","), q.Owners[0]) {
+					t.Errorf("grid %d: %s owner %v differs from the assignment", i, q.Queue, q.Owners)
+				}
+			}
+		}
+		if len(g.Consumers) != 4 || g.Consumers[0].ID != "c1" || !strings.HasPrefix(g.Consumers[0].Color, "#") || len(g.Consumers[0].Color) != 7 {
+			t.Errorf("grid %d consumers %+v", i, g.Consumers)
+		}
+		if g.Consumers[1].Status != "killed" {
+			t.Errorf("grid %d: c2 is %q; want killed", i, g.Consumers[1].Status)
+		}
+	}
+	if len(got.Table) == 0 || got.Table[0].Key != "movedTotal" {
+		t.Errorf("table %+v", got.Table)
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	_, err := a.Call("compare", []byte(`{"variants":[{"strategy":"AVG"},{"strategy":"CONSISTENT_HASH"}]}`))
+	if err == nil || !strings.Contains(err.Error(), "nothing to compare yet") {
+		t.Errorf("at 00:00: %v", err)
+	}
+	compareTick(t, s, `{"type":"step","ms":5000}`)
+	for _, tc := range []struct{ arg, want string }{
+		{``, "needs an argument"},
+		{`{}`, "needs variants"},
+		{`{"variants":[{"strategy":"AVG"}]}`, "variants: 1 given; want 2 to 4"},
+		{`{"variants":[{"strategy":"AVG"},{"strategy":"NOPE"}]}`, `variants[1].strategy: unknown strategy "NOPE"`},
+		{`{"variants":[{"strategy":"AVG"},{"strat":"AVG"}]}`, `unknown field "strat"`},
+		{`{"variants":[{"faultTable":"old"},{"faultTable":"current"}]}`, `variants[0].faultTable`},
+		{`{"variants":[{"strategy":"AVG"},{"strategy":"CONSISTENT_HASH","params":{"virtualNodeCnt":-1}}]}`, `variants[1].params.virtualNodeCnt`},
+	} {
+		_, err := a.Call("compare", []byte(tc.arg))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "lbscope.compare: ") {
+			t.Errorf("compare(%s) = %v; want …%s", tc.arg, err, tc.want)
+		}
+	}
+}
+
+// A day of the large preset is refused before any work, with the numbers; the same cluster
+// for a few minutes is not.
+func TestCompareIsBounded(t *testing.T) {
+	large := scenario.Presets()["large"]
+	two := []scenario.Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH"}}
+	_, err := compareUpTo(large, scenario.MaxDuration.Ms(), two)
+	if err == nil || !strings.Contains(err.Error(), "units of work; the page does at most") {
+		t.Fatalf("24 h of the large preset: %v", err)
+	}
+	if w := work(compareUntil(large, 3600000)); w < 10_000_000 || w > 20_000_000 {
+		t.Errorf("an hour of the large preset is %d units; the bound's comment says 16.4 million", w)
+	}
+	large.Timeline = []scenario.Step{{At: scenario.Duration(60000), Command: compareCommand(t, `{"type":"killConsumer","id":"c7"}`).Command}}
+	c, err := compareUpTo(large, 180000, two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rows[1].MovedTotal >= c.Rows[0].MovedTotal {
+		t.Errorf("large preset, one kill: CONSISTENT_HASH moved %d, AVG %d", c.Rows[1].MovedTotal, c.Rows[0].MovedTotal)
+	}
+}
+
+func compareUntil(s scenario.Scenario, ms int64) scenario.Scenario {
+	s.Until = scenario.Duration(ms)
+	return s
+}
+
+func compareCommand(t *testing.T, js string) (c session.Command) {
+	t.Helper()
+	cmd, err := session.Decode([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
