@@ -1,8 +1,144 @@
 package api
 
-import "github.com/lbscope/lbscope/core/cluster"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// lessonState is the guided lessons' progress (to be filled in by the lessons feature).
-type lessonState struct{}
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/lesson"
+	"github.com/lbscope/lbscope/wasm/session"
+)
 
-func (a *API) lessonsFrame([]cluster.Event) []Note { return nil }
+// lessonState is the guided lesson in progress, if any. A started lesson first waits for its
+// scenario to be loaded (the session says "loaded <title>" when it is): events before that
+// belong to the old scenario.
+type lessonState struct {
+	l       *lesson.Lesson
+	title   string // the lesson scenario's title, which the load event names
+	waiting bool   // the load command is queued but not yet applied
+	tr      *lesson.Tracker
+}
+
+// lessonJSON is a lesson as lessons() and lessonStatus() give it.
+type lessonJSON struct {
+	ID    string      `json:"id"`
+	Title lesson.Text `json:"title"`
+	Goal  lesson.Text `json:"goal"`
+	Steps []stepJSON  `json:"steps"`
+	Step  *int        `json:"step,omitempty"`
+	Done  *bool       `json:"done,omitempty"`
+}
+
+type stepJSON struct {
+	Prompt  lesson.Text `json:"prompt"`
+	Explain lesson.Text `json:"explain"`
+	Speed   float64     `json:"speed,omitempty"` // a speed the step suggests
+	Acts    bool        `json:"acts"`            // the learner must do something
+	Done    bool        `json:"done"`
+}
+
+func describeLesson(l *lesson.Lesson, step int) lessonJSON {
+	out := lessonJSON{ID: l.ID, Title: l.Title, Goal: l.Goal}
+	for i, s := range l.Steps {
+		out.Steps = append(out.Steps, stepJSON{Prompt: s.Prompt, Explain: s.Explain, Speed: s.Speed, Acts: s.Acts, Done: i < step})
+	}
+	return out
+}
+
+func init() {
+	register("lessons", func(a *API, _ json.RawMessage) (any, error) {
+		out := []lessonJSON{}
+		for _, l := range lesson.All() {
+			out = append(out, describeLesson(l, 0))
+		}
+		return out, nil
+	})
+	register("lessonStart", func(a *API, args json.RawMessage) (any, error) {
+		var req struct {
+			ID string `json:"id"`
+		}
+		want := `{id}, a lesson id (` + strings.Join(lesson.IDs(), ", ") + `)`
+		if err := decode(args, &req, want); err != nil {
+			return nil, err
+		}
+		l := lesson.ByID(req.ID)
+		if l == nil {
+			return nil, fmt.Errorf("no lesson %q; want one of %s", req.ID, strings.Join(lesson.IDs(), ", "))
+		}
+		sc := l.Scenario()
+		raw, err := json.Marshal(sc)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := a.Sess.Enqueue(session.Command{Command: cluster.Command{Type: session.Load}, Scenario: raw}); err != nil {
+			return nil, err
+		}
+		a.mu.Lock()
+		a.lessons = lessonState{l: l, title: sc.Title, waiting: true}
+		a.mu.Unlock()
+		return map[string]any{"ok": true, "id": l.ID}, nil
+	})
+	register("lessonStatus", func(a *API, _ json.RawMessage) (any, error) {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		ls := a.lessons
+		if ls.l == nil {
+			return nil, nil
+		}
+		step, done := 0, false
+		if ls.tr != nil {
+			step, done = ls.tr.Step(), ls.tr.Done()
+		}
+		out := describeLesson(ls.l, step)
+		out.Step, out.Done = &step, &done
+		return out, nil
+	})
+	register("lessonStop", func(a *API, _ json.RawMessage) (any, error) {
+		a.mu.Lock()
+		a.lessons = lessonState{}
+		a.mu.Unlock()
+		return map[string]any{"ok": true}, nil
+	})
+}
+
+// lessonsFrame follows the lesson in progress through one frame; a.mu is held.
+func (a *API) lessonsFrame(events []cluster.Event) []Note {
+	ls := &a.lessons
+	if ls.l == nil {
+		return nil
+	}
+	loaded := -1
+	for i, e := range events {
+		// The lesson's scenario loaded, or reset to its start: follow it from the first step.
+		if e.Kind == cluster.EventAction && (e.Text == "loaded "+ls.title || strings.HasPrefix(e.Text, "reset: "+ls.title+" ")) {
+			loaded = i
+		}
+	}
+	if loaded >= 0 {
+		ls.waiting = false
+		ls.tr = lesson.NewTracker(ls.l, a.Sess.State().Snapshot)
+		events = events[loaded+1:]
+	}
+	if ls.waiting || ls.tr == nil {
+		return nil
+	}
+	st := a.Sess.State()
+	i := ls.tr.Observe(st.Snapshot, events)
+	if i < 0 {
+		return nil
+	}
+	n := len(ls.l.Steps)
+	var text string
+	switch {
+	case ls.tr.Done() && a.lang == "zh":
+		text = fmt.Sprintf("第 %d 步（共 %d 步）完成。课程“%s”已完成！", i+1, n, ls.l.Title.Zh)
+	case ls.tr.Done():
+		text = fmt.Sprintf("Step %d of %d done. Lesson “%s” complete!", i+1, n, ls.l.Title.En)
+	case a.lang == "zh":
+		text = fmt.Sprintf("第 %d 步（共 %d 步）完成。", i+1, n)
+	default:
+		text = fmt.Sprintf("Step %d of %d done.", i+1, n)
+	}
+	return []Note{{Kind: "lesson", T: st.TimeMs, Text: text}}
+}

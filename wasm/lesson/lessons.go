@@ -1,0 +1,522 @@
+package lesson
+
+import (
+	"slices"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// The lessons. Their numbers (120 s, 20 s, 5 s, the latency tiers) are the specification's
+// (core/rocketmq-client-lb.md, "spec §N") and the simulation's defaults (cluster.DefaultTiming).
+var lessons = []*Lesson{
+	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
+	circleVsAvg, machineRoom, slowBroker, brokerDown, offsetDuplicates, broadcasting,
+}
+
+var twoByFour = brokers(4, "broker-a", "broker-b")
+
+var avgPaging = &Lesson{
+	ID:    "avg-paging",
+	Title: Text{"Average allocation is paging", "平均分配就是分页"},
+	Goal: Text{"See how AVG cuts the sorted queue list into contiguous pages, one per consumer, and why every membership change moves the page boundaries.",
+		"观察 AVG 策略如何把排好序的队列列表切成连续的“页”，每个消费者一页，以及为什么成员变化会移动每一页的边界。"},
+	Scenario: build("Lesson: AVG as paging", twoByFour, []string{"c1", "c2", "c3"}, 100, nil),
+	Steps: []Step{{
+		Prompt: Text{"Watch the first rebalance: 8 queues, 3 consumers. Wait until every queue has exactly one owner.",
+			"观察第一次重平衡：8 个队列，3 个消费者。等到每个队列都恰好只有一个消费者。"},
+		Explain: Text{"c1 pulls broker-a:0–2, c2 broker-a:3 and broker-b:0–1, c3 broker-b:2–3. Each consumer sorts the queues and the client ids the same way and takes page number index of size 8/3, the first 8 mod 3 = 2 consumers one queue more (spec §3.3, §4.1: this is the specification's worked example).",
+			"c1 拉取 broker-a:0–2，c2 拉取 broker-a:3 和 broker-b:0–1，c3 拉取 broker-b:2–3。每个消费者都以相同方式对队列和 clientId 排序，然后取第 index 页，每页 8/3 个队列，前 8 mod 3 = 2 个消费者多分一个（spec §3.3、§4.1，正是规范中的示例）。"},
+		Check: func(c *Context) bool {
+			return settled(c.Now) && sameQueues(c.Now, "c1", "broker-a:0", "broker-a:1", "broker-a:2") &&
+				sameQueues(c.Now, "c2", "broker-a:3", "broker-b:0", "broker-b:1") && sameQueues(c.Now, "c3", "broker-b:2", "broker-b:3")
+		},
+	}, {
+		Prompt: Text{"Add a consumer (the Add consumer button, or the a key) and wait until the group has settled.",
+			"添加一个消费者（点击“添加消费者”按钮或按 a 键），等待消费组重新稳定。"},
+		Explain: Text{"8 queues over 4 consumers is 2 each: every page boundary moved, so c2 and c3 lost queues they were pulling although only the newcomer changed (spec §4.1).",
+			"8 个队列分给 4 个消费者，每人 2 个：所有分页边界都移动了，虽然只是新来了一个消费者，c2 和 c3 也失去了正在拉取的队列（spec §4.1）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			if len(newConsumers(c.First, c.Now)) == 0 || !settled(c.Now) {
+				return false
+			}
+			for _, id := range runningIDs(c.Now) {
+				if len(consumer(c.Now, id).Queues) != 8/len(runningIDs(c.Now)) {
+					return false
+				}
+			}
+			return len(runningIDs(c.Now)) == 4
+		},
+	}, {
+		Prompt: Text{"Now click c1 and stop it (or kill it). Watch who takes the first page.",
+			"现在点击 c1 并停止它（或杀死它）。观察谁接手第一页。"},
+		Explain: Text{"c2 is now first in the sorted client ids, so it takes page 0, starting at broker-a:0: every consumer after the one that left shifts one position, and most queues change hands (spec §4.1, §3.3).",
+			"c2 现在排在 clientId 列表的第一位，所以它拿到第 0 页，从 broker-a:0 开始：离开者之后的每个消费者都前移一位，大部分队列都换了主人（spec §4.1、§3.3）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return !running(c.Now, "c1") && settled(c.Now) && slices.Contains(consumer(c.Now, "c2").Queues, "broker-a:0")
+		},
+	}},
+}
+
+var consumerJoins = &Lesson{
+	ID:    "consumer-joins",
+	Title: Text{"A consumer joins: brokers notify, the group rebalances at once", "消费者加入：Broker 发出通知，消费组立即重平衡"},
+	Goal: Text{"See that a new consumer does not wait for the 20 s rebalance timer: its heartbeat makes every broker notify the group.",
+		"观察新消费者无需等待 20 秒的重平衡定时器：它的心跳让每个 Broker 通知整个消费组。"},
+	Scenario: build("Lesson: a consumer joins", twoByFour, []string{"c1", "c2"}, 100, nil),
+	Steps: []Step{{
+		Prompt: Text{"Wait until c1 and c2 share the 8 queues, then add a consumer (the Add consumer button).",
+			"等 c1 和 c2 分好 8 个队列后，添加一个消费者（“添加消费者”按钮）。"},
+		Explain: Text{"The new consumer sends a heartbeat to each broker as it starts. A broker that registers a new channel fires CHANGE and sends NOTIFY_CONSUMER_IDS_CHANGED to every consumer of the group, the newcomer included (spec §5.1, §5.2, §5.4).",
+			"新消费者启动时向每个 Broker 发送心跳。Broker 注册新连接后触发 CHANGE，向消费组的每个消费者（包括新来的）发送 NOTIFY_CONSUMER_IDS_CHANGED（spec §5.1、§5.2、§5.4）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			for _, id := range newConsumers(c.First, c.Now) {
+				if _, ok := find(c.All, cluster.EventChange, id, "", "registers"); ok {
+					return true
+				}
+			}
+			return false
+		},
+	}, {
+		Prompt: Text{"Watch the newcomer gain queues and the others give theirs up. Did anyone wait 20 s?",
+			"观察新消费者获得队列、其他消费者让出队列。有人等了 20 秒吗？"},
+		Explain: Text{"The notification wakes each consumer's rebalance service: it rebalances at once, or 1000 ms after the end of its previous round; the newcomer's first round comes 1 s after its start. So the group settles within about a second, not at the 20 s timer (spec §3.1).",
+			"通知会唤醒每个消费者的重平衡服务：它立即重平衡，或在上一轮结束 1000 毫秒后重平衡；新消费者的第一轮在启动 1 秒后进行。所以消费组在大约一秒内稳定下来，而不是等 20 秒定时器（spec §3.1）。"},
+		Check: func(c *Context) bool {
+			for _, id := range newConsumers(c.First, c.Now) {
+				join, ok := find(c.All, cluster.EventAction, id, "", "")
+				g, gok := gained(c.All, id)
+				if ok && gok && g-join.T <= 2000 && settled(c.Now) {
+					return true
+				}
+			}
+			return false
+		},
+	}},
+}
+
+var idleConsumers = &Lesson{
+	ID:    "idle-consumers",
+	Title: Text{"More consumers than queues", "消费者多于队列"},
+	Goal: Text{"See that a consumer beyond the number of queues gets nothing, and stands by until another one leaves.",
+		"观察超出队列数量的消费者分不到任何队列，只能待命，直到有其他消费者离开。"},
+	Scenario: build("Lesson: idle consumers", brokers(2, "broker-a", "broker-b"), []string{"c1", "c2", "c3", "c4"}, 100, nil),
+	Steps: []Step{{
+		Prompt: Text{"4 queues, 4 consumers: one queue each. Add a fifth consumer.",
+			"4 个队列、4 个消费者：每人一个队列。再添加第五个消费者。"},
+		Explain: Text{"With more consumers than queues, AVG gives one queue to each of the first 4 consumers in sorted order and nothing to the rest: the fifth is idle, although it heartbeats and rebalances like the others (spec §4.1).",
+			"消费者多于队列时，AVG 按排序给前 4 个消费者各分一个队列，其余的什么也分不到：第五个消费者空闲，尽管它像其他消费者一样发送心跳、参与重平衡（spec §4.1）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			for _, id := range newConsumers(c.First, c.Now) {
+				if hasStatus(c.Now, id, cluster.StatusIdle) && settled(c.Now) {
+					return true
+				}
+			}
+			return false
+		},
+	}, {
+		Prompt: Text{"Kill one of the consumers that has a queue. Watch the idle one.",
+			"杀死一个持有队列的消费者。观察那个空闲的消费者。"},
+		Explain: Text{"The killed consumer's connections close, the brokers notify the group, and in the next rebalance the idle consumer is within the first 4 again: it takes a queue. Idle consumers are standbys, not extra throughput (spec §3.11, §4.1).",
+			"被杀死的消费者连接关闭，Broker 通知消费组；下一次重平衡中空闲的消费者重新排进前 4 名，拿到一个队列。空闲消费者只是备用，不会增加吞吐（spec §3.11、§4.1）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			lost := false
+			for _, id := range gone(c.StepStart, c.Now) {
+				lost = lost || len(consumer(c.StepStart, id).Queues) > 0
+			}
+			if !lost || !settled(c.Now) {
+				return false
+			}
+			for _, v := range c.StepStart.Consumers {
+				if v.Status == cluster.StatusIdle && running(c.Now, v.ID) && len(consumer(c.Now, v.ID).Queues) > 0 {
+					return true
+				}
+			}
+			return false
+		},
+	}},
+}
+
+var killVsPartition = &Lesson{
+	ID:    "kill-vs-partition",
+	Title: Text{"Killed or cut off: the 120 s channel expiry", "被杀死还是断网：120 秒的连接过期"},
+	Goal: Text{"Compare a consumer whose process dies with one whose network vanishes: the brokers learn of the first at once, of the second only when its channel expires, without notifying anyone.",
+		"对比进程退出的消费者与网络消失的消费者：Broker 立即得知前者，而后者要等到连接过期才被移除，而且不通知任何人。"},
+	Scenario: build("Lesson: killed vs partitioned", twoByFour, []string{"c1", "c2", "c3", "c4"}, 100, nil),
+	Steps: []Step{{
+		Prompt: Text{"Click c3 and kill it.", "点击 c3 并杀死它。"},
+		Explain: Text{"When a process dies its operating system closes the TCP connections: each broker sees the close, removes the channel, fires CHANGE and notifies the others, who rebalance within about a second (spec §3.11, §5.1).",
+			"进程退出时操作系统会关闭它的 TCP 连接：每个 Broker 都看到连接关闭，移除该连接，触发 CHANGE 并通知其他消费者，它们在大约一秒内完成重平衡（spec §3.11、§5.1）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return hasStatus(c.Now, "c3", cluster.StatusKilled) && len(listedBy(c.Now, "c3")) == 0 && settled(c.Now)
+		},
+	}, {
+		Prompt: Text{"Now click c2 and cut its network (partition).", "现在点击 c2，切断它的网络（网络分区）。"},
+		Explain: Text{"No FIN and no RST reach the brokers: for them c2 is just quiet. Its queues are pulled by nobody, yet every rebalance still allocates them to c2 (spec §3.11).",
+			"没有 FIN 也没有 RST 到达 Broker：对它们来说 c2 只是安静了。它的队列没人拉取，但每次重平衡仍然把这些队列分给 c2（spec §3.11）。"},
+		Acts:  true,
+		Check: func(c *Context) bool { return hasStatus(c.Now, "c2", cluster.StatusPartitioned) },
+	}, {
+		Prompt: Text{"Set the speed to 20× and watch for 60 s of simulated time: do the brokers still list c2?",
+			"把速度调到 20×，观察 60 秒模拟时间：Broker 是否仍然列出 c2？"},
+		Explain: Text{"Yes: only heartbeats refresh a consumer's channel, and it expires 120 s (channelExpiredTimeout) after the last one. Until then the others' views are stale: they keep leaving c2's queues to c2 (spec §0, §5.1).",
+			"是的：只有心跳会刷新消费者的连接，连接在最后一次心跳 120 秒（channelExpiredTimeout）后才过期。在那之前其他消费者的视图是过时的：它们仍把 c2 的队列留给 c2（spec §0、§5.1）。"},
+		Speed: 20,
+		Check: func(c *Context) bool {
+			p, ok := c.Became("c2", cluster.StatusPartitioned)
+			return ok && c.Now.TimeMs >= p+60000 && len(listedBy(c.Now, "c2")) == liveBrokers(c.Now)
+		},
+	}, {
+		Prompt: Text{"Keep watching until no broker lists c2 any more.", "继续观察，直到没有 Broker 再列出 c2。"},
+		Explain: Text{"Each broker's housekeeping scan runs every 10 s and removes a consumer more than 120 s after its last heartbeat, by design without CHANGE: nobody is notified, the others notice at their next periodic rebalance (≤ 20 s). A broker may close the channel a little earlier as idle for 120 s, and that path does notify. In all, c2's queues waited about 90–150 s (spec §5.1, §3.11).",
+			"每个 Broker 的清理扫描每 10 秒运行一次，移除最后一次心跳已超过 120 秒的消费者，按设计不触发 CHANGE：没有人收到通知，其他消费者在下一次周期性重平衡（≤ 20 秒）时才发现。某个 Broker 也可能稍早以“空闲 120 秒”关闭连接，这条路径会发出通知。总的来说，c2 的队列等了大约 90–150 秒（spec §5.1、§3.11）。"},
+		Speed: 20,
+		Check: func(c *Context) bool {
+			p, ok := c.Became("c2", cluster.StatusPartitioned)
+			if !ok || len(listedBy(c.Now, "c2")) > 0 {
+				return false
+			}
+			e, ok := find(c.All, cluster.EventChange, "c2", "", "")
+			return ok && e.T >= p+90000 && e.T <= p+150000
+		},
+	}, {
+		Prompt: Text{"Wait until c2's queues are pulled again and every queue has one owner.",
+			"等到 c2 的队列重新被拉取、每个队列都只有一个消费者。"},
+		Explain: Text{"The survivors re-read the consumer list at their next round and split c2's queues. Compare: c3's queues moved within a second, c2's after about two minutes (spec §3.1, §5.1).",
+			"存活的消费者在下一轮重新读取消费者列表，分掉 c2 的队列。对比：c3 的队列在一秒内就转移了，c2 的队列却等了大约两分钟（spec §3.1、§5.1）。"},
+		Speed: 20,
+		Check: func(c *Context) bool {
+			return settled(c.Now) && len(listedBy(c.Now, "c2")) == 0
+		},
+	}},
+}
+
+var shutdownVsKill = &Lesson{
+	ID:    "shutdown-vs-kill",
+	Title: Text{"Graceful shutdown or kill: duplicates", "优雅关闭还是杀死：重复消费"},
+	Goal: Text{"Compare the duplicates counter after a graceful shutdown and after a kill.",
+		"对比优雅关闭和杀死进程之后的重复消费计数。"},
+	Scenario: build("Lesson: shutdown vs kill", twoByFour, []string{"c1", "c2", "c3"}, 200, nil),
+	Steps: []Step{{
+		Prompt: Text{"Note the Duplicates counter, then click c1 and stop it gracefully.",
+			"记下“重复”计数，然后点击 c1 并优雅关闭它。"},
+		Explain: Text{"A graceful shutdown first uploads the offsets of all its queues, then sends UNREGISTER_CLIENT to every broker, which notifies the others: they start from where c1 stopped. Duplicates are at most the unfinished tail (spec §3.11, §3.9).",
+			"优雅关闭先上传所有队列的消费位点，再向每个 Broker 发送 UNREGISTER_CLIENT，Broker 通知其他消费者：它们从 c1 停下的地方继续。重复消费最多只是未完成的尾部消息（spec §3.11、§3.9）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return hasStatus(c.Now, "c1", cluster.StatusStopped) && settled(c.Now)
+		},
+	}, {
+		Prompt: Text{"Now kill c2 and watch the Duplicates counter.", "现在杀死 c2，观察“重复”计数。"},
+		Explain: Text{"A killed process uploads nothing: its successor resumes from the last offset that reached the broker, carried by a pull or by the 5 s offset timer, so the messages consumed since are consumed again (spec §3.9 case 3, §3.11).",
+			"被杀死的进程什么都不上传：接手者从最后一次到达 Broker 的位点继续，这个位点由拉取请求或每 5 秒的位点定时器带到 Broker，此后消费过的消息会被再次消费（spec §3.9 情形 3、§3.11）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return hasStatus(c.Now, "c2", cluster.StatusKilled) && settled(c.Now)
+		},
+	}},
+}
+
+var consistentHash = &Lesson{
+	ID:    "consistent-hash",
+	Title: Text{"Consistent hashing moves fewer queues", "一致性哈希移动更少的队列"},
+	Goal: Text{"See that with CONSISTENT_HASH only the queues of the consumer that left move, while AVG reshuffles the others too.",
+		"观察在 CONSISTENT_HASH 下只有离开者的队列会移动，而 AVG 会连带打乱其他消费者的队列。"},
+	Scenario: build("Lesson: consistent hash", brokers(8, "broker-a", "broker-b"), []string{"c1", "c2", "c3", "c4"}, 100,
+		func(s *scenario.Scenario) { s.Strategy = "CONSISTENT_HASH" }),
+	Steps: []Step{{
+		Prompt: Text{"The group uses CONSISTENT_HASH. Remember who pulls which queue, then kill c2.",
+			"消费组使用 CONSISTENT_HASH。记住每个队列由谁拉取，然后杀死 c2。"},
+		Explain: Text{"Each queue goes to the next virtual node clockwise on an MD5 ring (10 virtual nodes per consumer). Removing c2 removes only its nodes: its queues go to their next neighbours and no other queue changes owner (spec §4.3).",
+			"每个队列归属于 MD5 哈希环上顺时针方向的下一个虚拟节点（每个消费者 10 个虚拟节点）。移除 c2 只移除它的节点：它的队列交给环上的下一个邻居，其他队列的归属都不变（spec §4.3）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return len(gone(c.StepStart, c.Now)) > 0 && settled(c.Now) && movedBetweenStayers(c.StepStart, c.Now) == 0
+		},
+	}, {
+		Prompt: Text{"Switch the strategy to AVG.", "把分配策略切换为 AVG。"},
+		Explain: Text{"A new strategy is used from each consumer's next rebalance round: at a notification, or at the 20 s timer (spec §3.1).",
+			"新策略从每个消费者的下一轮重平衡开始生效：收到通知时，或者 20 秒定时器到期时（spec §3.1）。"},
+		Acts:  true,
+		Check: func(c *Context) bool { return c.Now.Strategy == "AVG" },
+	}, {
+		Prompt: Text{"Now add a consumer and count the queues that moved between consumers that stayed.",
+			"现在添加一个消费者，数一数在留下来的消费者之间移动了多少队列。"},
+		Explain: Text{"With AVG the new member shifts every page boundary: consumers that stayed also trade queues, each move a hand-over with its gap or overlap and possible duplicates (spec §4.1, §3.9).",
+			"在 AVG 下新成员会移动每一页的边界：留下来的消费者之间也在交换队列，每次移动都是一次交接，伴随空档或重叠，可能产生重复消费（spec §4.1、§3.9）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return len(newConsumers(c.StepStart, c.Now)) > 0 && settled(c.Now) && movedBetweenStayers(c.StepStart, c.Now) > 0
+		},
+	}},
+}
+
+var circleVsAvg = &Lesson{
+	ID:    "circle-vs-avg",
+	Title: Text{"AVG_BY_CIRCLE versus AVG", "AVG_BY_CIRCLE 与 AVG 对比"},
+	Goal: Text{"See that AVG gives each consumer a contiguous block, often one broker's queues, while AVG_BY_CIRCLE deals queues round robin across brokers.",
+		"观察 AVG 给每个消费者连续的一段（往往是某一个 Broker 的全部队列），而 AVG_BY_CIRCLE 像发牌一样跨 Broker 轮流分配。"},
+	Scenario: build("Lesson: circle vs average", brokers(3, "broker-a", "broker-b"), []string{"c1", "c2"}, 100, nil),
+	Steps: []Step{{
+		Prompt: Text{"Wait for the first rebalance: which brokers does c1 pull from?", "等待第一次重平衡：c1 从哪些 Broker 拉取？"},
+		Explain: Text{"With AVG, c1 takes the first block of 3, all of broker-a, and c2 all of broker-b: if broker-a is slow or busy, only c1 feels it (spec §4.1).",
+			"在 AVG 下，c1 拿到前 3 个，即 broker-a 的全部队列，c2 拿到 broker-b 的全部队列：如果 broker-a 慢或忙，只有 c1 受影响（spec §4.1）。"},
+		Check: func(c *Context) bool {
+			v := consumer(c.Now, "c1")
+			return settled(c.Now) && v != nil && slices.Equal(brokersOf(v), []string{"broker-a"})
+		},
+	}, {
+		Prompt: Text{"Switch the strategy to AVG_BY_CIRCLE and wait for the next rebalance (speed 5× helps).",
+			"把策略切换为 AVG_BY_CIRCLE，等待下一次重平衡（调到 5× 速度会快些）。"},
+		Explain: Text{"Queue number i goes to consumer i mod 2: c1 gets broker-a:0, broker-a:2, broker-b:1, so each consumer pulls from both brokers. The switch took effect at each consumer's next periodic round, up to 20 s later (spec §4.2, §3.1).",
+			"第 i 个队列分给第 i mod 2 个消费者：c1 拿到 broker-a:0、broker-a:2、broker-b:1，每个消费者都从两个 Broker 拉取。切换在每个消费者的下一次周期性重平衡时生效，最多 20 秒后（spec §4.2、§3.1）。"},
+		Speed: 5,
+		Acts:  true,
+		Check: func(c *Context) bool {
+			v := consumer(c.Now, "c1")
+			return c.Now.Strategy == "AVG_BY_CIRCLE" && settled(c.Now) && v != nil && len(brokersOf(v)) == 2
+		},
+	}, {
+		Prompt: Text{"Add a consumer: how are the 6 queues dealt now?", "添加一个消费者：6 个队列现在怎么分？"},
+		Explain: Text{"Dealt round robin over 3 consumers, each gets one queue of each broker: c1 broker-a:0 and broker-b:0, c2 broker-a:1 and broker-b:1, the newcomer broker-a:2 and broker-b:2 (spec §4.2).",
+			"按 3 个消费者轮流发牌，每人从每个 Broker 各得一个队列：c1 得 broker-a:0 和 broker-b:0，c2 得 broker-a:1 和 broker-b:1，新消费者得 broker-a:2 和 broker-b:2（spec §4.2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			if len(newConsumers(c.StepStart, c.Now)) == 0 || !settled(c.Now) || len(runningIDs(c.Now)) != 3 {
+				return false
+			}
+			for _, id := range runningIDs(c.Now) {
+				if len(brokersOf(consumer(c.Now, id))) != 2 || len(consumer(c.Now, id).Queues) != 2 {
+					return false
+				}
+			}
+			return true
+		},
+	}},
+}
+
+var machineRoom = &Lesson{
+	ID:    "machine-room",
+	Title: Text{"Machine rooms: consume nearby", "机房：就近消费"},
+	Goal: Text{"See MACHINE_ROOM_NEARBY keep each room's queues with that room's consumers, and share a room's queues with everyone when it has no consumer left.",
+		"观察 MACHINE_ROOM_NEARBY 把每个机房的队列留给本机房的消费者，而当某机房没有消费者时，它的队列由所有消费者分担。"},
+	Scenario: build("Lesson: machine rooms", brokers(4, "hz-broker-a", "sh-broker-b"), []string{"hz-c1", "hz-c2", "sh-c1"}, 100,
+		func(s *scenario.Scenario) { s.Strategy = "MACHINE_ROOM_NEARBY-AVG" }),
+	Steps: []Step{{
+		Prompt: Text{"Brokers and consumers are named room-name: hz or sh. Wait for the first rebalance and look at who pulls what.",
+			"Broker 和消费者都以“机房-名字”命名：hz 或 sh。等待第一次重平衡，看看谁拉取哪些队列。"},
+		Explain: Text{"The nearby strategy groups queues and consumers by room (here the text before the first '-') and runs the inner strategy, AVG, inside each room: hz-c1 and hz-c2 split hz-broker-a, sh-c1 takes all of sh-broker-b (spec §4.5).",
+			"就近策略按机房（这里是第一个“-”之前的文字）把队列和消费者分组，在每个机房内运行内部策略 AVG：hz-c1 和 hz-c2 分 hz-broker-a，sh-c1 独占 sh-broker-b（spec §4.5）。"},
+		Check: func(c *Context) bool {
+			if !settled(c.Now) {
+				return false
+			}
+			for _, id := range runningIDs(c.Now) {
+				for _, b := range brokersOf(consumer(c.Now, id)) {
+					if room(b) != room(id) {
+						return false
+					}
+				}
+			}
+			return true
+		},
+	}, {
+		Prompt: Text{"Kill sh-c1, the only consumer in room sh.", "杀死 sh-c1，它是 sh 机房唯一的消费者。"},
+		Explain: Text{"A room without consumers is not abandoned: its queues are allocated over all consumers of the group with the inner strategy, so hz-c1 and hz-c2 now also pull sh-broker-b across rooms (spec §4.5 step 5). Plain MACHINE_ROOM would instead only ever consume the rooms listed in consumeridcs (spec §4.4).",
+			"没有消费者的机房不会被放弃：它的队列用内部策略分给消费组的所有消费者，所以 hz-c1 和 hz-c2 现在也跨机房拉取 sh-broker-b（spec §4.5 第 5 步）。而普通的 MACHINE_ROOM 只会消费 consumeridcs 中列出的机房（spec §4.4）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			if running(c.Now, "sh-c1") || !settled(c.Now) {
+				return false
+			}
+			for _, id := range runningIDs(c.Now) {
+				if !slices.Contains(brokersOf(consumer(c.Now, id)), "sh-broker-b") {
+					return false
+				}
+			}
+			return true
+		},
+	}, {
+		Prompt: Text{"Restart sh-c1.", "重启 sh-c1。"},
+		Explain: Text{"As soon as room sh has a consumer again, its queues stay in the room: sh-c1 takes all of sh-broker-b back, and the hz consumers keep only hz-broker-a (spec §4.5 steps 4–6).",
+			"sh 机房一旦重新有了消费者，它的队列就留在本机房：sh-c1 收回 sh-broker-b 的全部队列，hz 的消费者只保留 hz-broker-a（spec §4.5 第 4–6 步）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			v := consumer(c.Now, "sh-c1")
+			return running(c.Now, "sh-c1") && settled(c.Now) && len(v.Queues) == 4 && slices.Equal(brokersOf(v), []string{"sh-broker-b"})
+		},
+	}},
+}
+
+var threeBrokers = brokers(4, "broker-a", "broker-b", "broker-c")
+
+func latencyFaultOn(s *scenario.Scenario) { s.LatencyFault = true }
+
+var slowBroker = &Lesson{
+	ID:    "slow-broker",
+	Title: Text{"A slow broker: avoided by latency tier, then back", "慢 Broker：按延迟档位规避，之后恢复"},
+	Goal: Text{"See the producer's latency fault tolerance isolate a slow broker for the duration of its latency tier, and send to it again once it is fast.",
+		"观察生产者的延迟容错如何按延迟档位对慢 Broker 隔离一段时间，并在它变快后重新向它发送。"},
+	Scenario: build("Lesson: a slow broker", threeBrokers, []string{"c1", "c2"}, 100, latencyFaultOn),
+	Steps: []Step{{
+		Prompt: Text{"Latency fault tolerance is on. Click broker-b and slow it by 2000 ms.",
+			"延迟容错已开启。点击 broker-b，让它慢 2000 毫秒。"},
+		Explain: Text{"A send that took about 2000 ms falls in the 1800–2999 ms tier of latencyMax, whose notAvailableDuration is 5000 ms: the producer avoids broker-b for 5 s (550 ms → 2 s, 3000 ms → 6 s, 5000 ms → 10 s, 15000 ms → 30 s) (spec §0, §2.3).",
+			"一次耗时约 2000 毫秒的发送落在 latencyMax 的 1800–2999 毫秒档，对应 notAvailableDuration 5000 毫秒：生产者在 5 秒内避开 broker-b（550 毫秒 → 2 秒，3000 毫秒 → 6 秒，5000 毫秒 → 10 秒，15000 毫秒 → 30 秒）（spec §0、§2.3）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			b := broker(c.Now, "broker-b")
+			_, ok := find(c.Events, cluster.EventIsolation, "", "broker-b", "")
+			return ok && b != nil && b.LatencyMs >= 550
+		},
+	}, {
+		Prompt: Text{"Now make broker-b fast again (slow it by 100 ms, or 0) and watch its sends come back.",
+			"现在让 broker-b 恢复（设为慢 100 毫秒或 0），观察发往它的消息恢复。"},
+		Explain: Text{"An isolation is never shortened: broker-b becomes available again only when the time passes the deadline, and a send that then takes under 550 ms isolates it for 0 ms, so round robin includes it again (spec §2.4).",
+			"隔离期只会延长、从不缩短：只有时间越过截止时刻，broker-b 才重新可用；之后一次耗时不到 550 毫秒的发送对应 0 毫秒的隔离，轮询重新包含它（spec §2.4）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			b, b0 := broker(c.Now, "broker-b"), broker(c.StepStart, "broker-b")
+			return b != nil && b0 != nil && b.LatencyMs < 550 && c.Now.TimeMs > b.IsolatedUntilMs && b.Sends-b0.Sends >= 50
+		},
+	}},
+}
+
+var brokerDown = &Lesson{
+	ID:    "broker-down",
+	Title: Text{"A broker goes down: isolation and retries elsewhere", "Broker 宕机：隔离并在别处重试"},
+	Goal: Text{"See the producer isolate a dead broker and retry its sends on another, and the consumers drop its queues at their next route refresh.",
+		"观察生产者隔离宕机的 Broker 并在另一个 Broker 上重试发送，以及消费者在下一次路由刷新时丢弃它的队列。"},
+	Scenario: build("Lesson: a broker down", threeBrokers, []string{"c1", "c2"}, 100, latencyFaultOn),
+	Steps: []Step{{
+		Prompt: Text{"Click broker-b and kill it.", "点击 broker-b 并让它宕机。"},
+		Explain: Text{"The producer's route still lists broker-b until its next refresh: a send there fails, the failure isolates broker-b for 10000 ms, and the retry (up to 2 more attempts) avoids the broker of the previous attempt, so the message goes elsewhere (spec §2.3, §2.5).",
+			"生产者的路由在下一次刷新前仍然包含 broker-b：发往它的消息失败，失败会把 broker-b 隔离 10000 毫秒，重试（最多再 2 次）会避开上一次尝试的 Broker，于是消息发到了别处（spec §2.3、§2.5）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			b := broker(c.Now, "broker-b")
+			_, ok := find(c.Events, cluster.EventIsolation, "", "broker-b", "")
+			return ok && b != nil && b.Down
+		},
+	}, {
+		Prompt: Text{"Set the speed to 10× and wait until no consumer holds a queue of broker-b.",
+			"把速度调到 10×，等到没有消费者再持有 broker-b 的队列。"},
+		Explain: Text{"Consumers learn the topic's queues from the name server every 30 s (pollNameServerInterval); at their next rebalance after that refresh broker-b's queues are gone and the others are split anew (spec §0, §1.3, §3.3).",
+			"消费者每 30 秒（pollNameServerInterval）从 NameServer 获取主题的队列；刷新之后的下一次重平衡中，broker-b 的队列消失，其余队列重新分配（spec §0、§1.3、§3.3）。"},
+		Speed: 10,
+		Check: func(c *Context) bool {
+			b := broker(c.Now, "broker-b")
+			return b != nil && b.Down && settled(c.Now)
+		},
+	}, {
+		Prompt: Text{"Restore broker-b and wait until it receives messages and has consumers again.",
+			"恢复 broker-b，等到它重新收到消息并再次有消费者。"},
+		Explain: Text{"Clients find broker-b again at their next route refresh (≤ 30 s); the consumers' heartbeats register them there, the broker notifies the group and its queues are allocated again (spec §3.10, §5.1).",
+			"客户端在下一次路由刷新（≤ 30 秒）时重新发现 broker-b；消费者的心跳在它上面注册，Broker 通知消费组，它的队列被重新分配（spec §3.10、§5.1）。"},
+		Speed: 10,
+		Acts:  true,
+		Check: func(c *Context) bool {
+			b, b0 := broker(c.Now, "broker-b"), broker(c.StepStart, "broker-b")
+			if b == nil || b0 == nil || b.Down || b.Sends <= b0.Sends || !settled(c.Now) {
+				return false
+			}
+			for _, q := range c.Now.Queues {
+				if q.Broker == "broker-b" && len(q.Owners) == 1 {
+					return true
+				}
+			}
+			return false
+		},
+	}},
+}
+
+var offsetDuplicates = &Lesson{
+	ID:    "offset-duplicates",
+	Title: Text{"Duplicates in a rebalance: offsets every 5 s", "重平衡中的重复消费：每 5 秒提交位点"},
+	Goal: Text{"See where at-least-once delivery comes from: the broker's committed offset trails the consumer's progress.",
+		"观察“至少一次”投递从何而来：Broker 上提交的位点落后于消费者的实际进度。"},
+	Scenario: build("Lesson: offsets and duplicates", twoByFour, []string{"c1", "c2"}, 200, nil),
+	Steps: []Step{{
+		Prompt: Text{"Let it run a few seconds, then kill c1 and watch the Duplicates counter.",
+			"让它运行几秒，然后杀死 c1，观察“重复”计数。"},
+		Explain: Text{"A consumer sends its in-memory offsets to the broker with each pull and every 5000 ms (persistConsumerOffsetInterval). c1 died between two uploads: c2 resumes from the last value the broker holds and consumes again what c1 had already consumed after it (spec §0, §3.9 case 3).",
+			"消费者通过每次拉取请求以及每 5000 毫秒（persistConsumerOffsetInterval）把内存中的位点发给 Broker。c1 死在两次上传之间：c2 从 Broker 保存的最后位点继续，把 c1 在那之后已经消费过的消息再消费一遍（spec §0、§3.9 情形 3）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return hasStatus(c.Now, "c1", cluster.StatusKilled) && settled(c.Now) && c.Now.Metrics.Duplicates > c.StepStart.Metrics.Duplicates
+		},
+	}, {
+		Prompt: Text{"Restart c1: c2 hands half of its queues back.", "重启 c1：c2 把一半队列交还给它。"},
+		Explain: Text{"A queue given up in a rebalance has its offset uploaded at once, before the new owner reads it, so a planned hand-over repeats at most the unfinished tail, plus whatever both consume while their views overlap (spec §3.5, §3.9 cases 1–2).",
+			"重平衡中放弃的队列会立即上传位点，新主人读取之前位点已经到达，所以有计划的交接最多重复未完成的尾部，以及双方视图重叠期间共同消费的消息（spec §3.5、§3.9 情形 1–2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			v := consumer(c.Now, "c1")
+			return running(c.Now, "c1") && v != nil && len(v.Queues) > 0 && settled(c.Now)
+		},
+	}},
+}
+
+var broadcasting = &Lesson{
+	ID:    "broadcasting",
+	Title: Text{"Broadcasting: every consumer pulls every queue", "广播模式：每个消费者拉取所有队列"},
+	Goal: Text{"See that in BROADCASTING nothing is divided: every consumer takes the whole topic, and a consumer leaving changes nobody else.",
+		"观察在广播（BROADCASTING）模式下队列不做划分：每个消费者获取整个主题，有消费者离开也不影响其他人。"},
+	Scenario: build("Lesson: broadcasting", twoByFour, []string{"c1", "c2", "c3"}, 100,
+		func(s *scenario.Scenario) { s.MessageModel = cluster.Broadcasting }),
+	Steps: []Step{{
+		Prompt: Text{"Wait for the first rebalance: how many queues does each consumer pull?", "等待第一次重平衡：每个消费者拉取多少个队列？"},
+		Explain: Text{"In broadcasting the rebalance does not allocate: each consumer's set is the topic's whole subscribe set, and every message is consumed by every consumer, each keeping its own offsets (spec §3.3).",
+			"广播模式下重平衡不做分配：每个消费者的队列集合就是主题的全部队列，每条消息被每个消费者消费，各自维护自己的位点（spec §3.3）。"},
+		Check: func(c *Context) bool { return everyoneHasAll(c.Now) },
+	}, {
+		Prompt: Text{"Kill c2. Do c1 and c3 change anything?", "杀死 c2。c1 和 c3 有变化吗？"},
+		Explain: Text{"No: brokers do not notify broadcasting groups of membership changes, and nobody needs to take over c2's share, since there was none (spec §5.1, §5.2).",
+			"没有：Broker 不会把成员变化通知广播消费组，也没有人需要接手 c2 的份额，因为它本来就没有“份额”（spec §5.1、§5.2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			if !hasStatus(c.Now, "c2", cluster.StatusKilled) || !everyoneHasAll(c.Now) {
+				return false
+			}
+			for _, e := range c.Events {
+				if e.Kind == cluster.EventRebalance && e.Consumer != "c2" {
+					return false
+				}
+			}
+			return true
+		},
+	}, {
+		Prompt: Text{"Switch the message model to CLUSTERING.", "把消息模式切换为集群（CLUSTERING）。"},
+		Explain: Text{"In clustering the consumers divide the queues again, each queue pulled by exactly one consumer of the group (spec §3.3, §4.7).",
+			"在集群模式下消费者重新划分队列，每个队列只被消费组中的一个消费者拉取（spec §3.3、§4.7）。"},
+		Speed: 5,
+		Acts:  true,
+		Check: func(c *Context) bool { return c.Now.MessageModel == cluster.Clustering && settled(c.Now) },
+	}},
+}
+
+// sameQueues says consumer id pulls exactly qs.
+func sameQueues(s cluster.Snapshot, id string, qs ...string) bool {
+	c := consumer(s, id)
+	return c != nil && slices.Equal(c.Queues, qs)
+}
+
+// everyoneHasAll says every running consumer pulls every queue (broadcasting, settled).
+func everyoneHasAll(s cluster.Snapshot) bool {
+	ids := runningIDs(s)
+	if len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		if len(consumer(s, id).Queues) != len(s.Queues) {
+			return false
+		}
+	}
+	return true
+}
