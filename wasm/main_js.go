@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -22,6 +23,15 @@ func main() {
 	linkErr := openFromURL(sess)
 	g := newGame(sess)
 	g.bridge = installBridge(sess, g)
+	// The page's language (i18n.js chose it from ?lang= or the browser) from the first frame,
+	// so that no early event or canvas word comes out in the other language.
+	if lb := js.Global().Get("LB"); lb.Type() == js.TypeObject {
+		if i18n := lb.Get("i18n"); i18n.Type() == js.TypeObject {
+			if lang := i18n.Get("lang"); lang.Type() == js.TypeString {
+				g.bridge.api.Call("setLang", []byte(strconv.Quote(lang.String()))) // an unknown one stays "en"
+			}
+		}
+	}
 	if linkErr != "" {
 		js.Global().Get("lbscope").Set("linkError", linkErr)
 		js.Global().Get("console").Call("warn", "lbscope: "+linkErr)

@@ -10,7 +10,9 @@
 //   speed=X              0.25…100, set once the simulation runs
 //   autoplay=1           load at once and play, without the poster
 //   theme=light|dark     the page's chrome (the canvas stays dark)
-//   lang=en|zh           passed through to <html lang>
+//   lang=en|zh           the language of the poster, the slim bar and the playground (which
+//                        reads the same parameter through i18n.js); without it the browser's
+//                        preference, as on the playground's own page
 //   origins=A,B          exact origins (https://example.org) allowed to drive it by postMessage
 //
 // postMessage, version 1. The host sends {lbscope: 1, id, type, …}:
@@ -28,9 +30,27 @@
 
   const VERSION = 1;
   const PRESETS = {
-    small: { title: "Small cluster", brokers: 2, queues: 4, consumers: 3 },
-    default: { title: "Default cluster", brokers: 4, queues: 8, consumers: 4 },
-    large: { title: "Large cluster", brokers: 16, queues: 16, consumers: 64 },
+    small: { title: "small", brokers: 2, queues: 4, consumers: 3 },
+    default: { title: "default", brokers: 4, queues: 8, consumers: 4 },
+    large: { title: "large", brokers: 16, queues: 16, consumers: 64 },
+  };
+  // The poster's and the slim bar's words. The playground's own come from i18n.js once loaded;
+  // these few stay here so that the poster needs no other file.
+  const STRINGS = {
+    en: {
+      small: "Small cluster", default: "Default cluster", large: "Large cluster", shared: "Shared scenario",
+      title: "LBScope · RocketMQ load balancing", play: "Play the simulation",
+      sub: "RocketMQ client load balancing, simulated exactly · press play",
+      controls: "Simulation controls", pause: "Pause", resume: "Play", step: "Step 1 s",
+      stepTitle: "Advance 1 s of virtual time", speed: "Speed", paused: " · paused", dismiss: "Dismiss",
+    },
+    zh: {
+      small: "小型集群", default: "默认集群", large: "大型集群", shared: "分享的场景",
+      title: "LBScope · RocketMQ 负载均衡", play: "播放模拟",
+      sub: "精确模拟 RocketMQ 客户端的负载均衡 · 按播放开始",
+      controls: "模拟控制", pause: "暂停", resume: "播放", step: "单步 1 秒",
+      stepTitle: "前进 1 秒虚拟时间", speed: "速度", paused: " · 已暂停", dismiss: "关闭",
+    },
   };
   // wasm/view's palette (Okabe–Ito) and canvas colours, so the poster looks like the canvas.
   const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#DDDDDD"];
@@ -54,7 +74,21 @@
   root.classList.remove("no-js");
   root.classList.add("controls-" + opt.controls);
   if (opt.theme === "light" || opt.theme === "dark") root.classList.add("theme-" + opt.theme);
-  if (opt.lang === "en" || opt.lang === "zh") root.lang = opt.lang;
+  // The same choice as i18n.js: lang=, else the browser's first en-* or zh-* preference.
+  const lang = (() => {
+    if (opt.lang === "en" || opt.lang === "zh") return opt.lang;
+    for (const p of navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"]) {
+      const base = String(p).toLowerCase().split("-")[0];
+      if (base === "en" || base === "zh") return base;
+    }
+    return "en";
+  })();
+  const S = STRINGS[lang];
+  root.lang = lang === "zh" ? "zh-CN" : "en";
+  document.title = S.title;
+  document.getElementById("poster-play").setAttribute("aria-label", S.play);
+  document.querySelector(".poster-sub").textContent = S.sub;
+  document.getElementById("panel").setAttribute("aria-label", S.controls);
 
   // ---- The poster ----
 
@@ -112,7 +146,8 @@
     });
     const pictureEl = document.getElementById("poster-picture");
     pictureEl.replaceChildren(pic);
-    titleEl.textContent = shape.title || "LBScope";
+    const known = ["small", "default", "large", "shared"].includes(shape.title);
+    titleEl.textContent = known ? S[shape.title] : shape.title || "LBScope";
   }
 
   function presetShape(name) {
@@ -139,7 +174,7 @@
     const sc = JSON.parse(await new Response(stream).text()).scenario;
     if (!sc || !Array.isArray(sc.brokers)) return null;
     return {
-      title: String(sc.title || "Shared scenario"),
+      title: sc.title ? ({ "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" }[sc.title] || String(sc.title)) : "shared",
       brokers: sc.brokers.map((b) => ({ name: String(b.name), queues: Math.max(0, Math.min(64, b.queues | 0)) })),
       consumers: (sc.consumers || []).map((c) => ({ id: String(c.id) })),
     };
@@ -193,8 +228,10 @@
       document.getElementById("app").hidden = false;
       document.getElementById("loader").hidden = false;
       if (opt.controls !== "full") document.getElementById("panel").remove();
-      const scripts = [addScript("wasm_exec.js"), addScript("loader.js")];
+      // i18n.js before the others: loader.js and panel.js speak its language.
+      const scripts = [addScript("wasm_exec.js"), addScript("i18n.js"), addScript("loader.js")];
       if (opt.controls === "full") scripts.push(addScript("panel.js"));
+      scripts.push(addScript("a11y.js"));
       await Promise.all(scripts);
       const api = await whenReady();
       if (opt.speed >= 0.25 && opt.speed <= 100) await api.dispatch({ type: "setSpeed", x: opt.speed });
@@ -225,11 +262,12 @@
   }
 
   function slimBar(api) {
-    const bar = el("div", { class: "embed-bar", role: "toolbar", "aria-label": "Simulation controls" });
-    const playPause = el("button", { type: "button", id: "bar-play" }, "Pause");
-    const step = el("button", { type: "button", id: "bar-step", title: "Advance 1 s of virtual time" }, "Step 1 s");
-    const speed = el("select", { id: "bar-speed", "aria-label": "Speed" });
-    for (const x of [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100]) speed.appendChild(el("option", { value: String(x) }, x + "×"));
+    const bar = el("div", { class: "embed-bar", role: "toolbar", "aria-label": S.controls });
+    const playPause = el("button", { type: "button", id: "bar-play" }, S.pause);
+    const step = el("button", { type: "button", id: "bar-step", title: S.stepTitle }, S.step);
+    const speed = el("select", { id: "bar-speed", "aria-label": S.speed });
+    const nf = new Intl.NumberFormat(lang === "zh" ? "zh-CN" : "en");
+    for (const x of [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100]) speed.appendChild(el("option", { value: String(x) }, nf.format(x) + "×"));
     const time = el("span", { class: "embed-clock", role: "status" });
     bar.append(playPause, step, speed, time);
     document.getElementById("app").appendChild(bar);
@@ -238,9 +276,9 @@
       const st = api.state();
       if (!st || st.error) return;
       paused = st.paused;
-      playPause.textContent = paused ? "Play" : "Pause";
+      playPause.textContent = paused ? S.resume : S.pause;
       if (document.activeElement !== speed) speed.value = String(st.speed);
-      time.textContent = clock(st.timeMs) + (paused ? " · paused" : "");
+      time.textContent = clock(st.timeMs) + (paused ? S.paused : "");
     };
     playPause.addEventListener("click", () => api.dispatch({ type: paused ? "play" : "pause" }).then(sync));
     step.addEventListener("click", () => api.dispatch({ type: "step", ms: 1000 }).then(sync));
@@ -252,7 +290,7 @@
   function linkNotice(text) {
     const box = el("div", { id: "link-error", class: "link-error", role: "alert" });
     const p = el("p", { id: "link-error-text" }, text);
-    const close = el("button", { type: "button" }, "Dismiss");
+    const close = el("button", { type: "button" }, S.dismiss);
     close.addEventListener("click", () => box.remove());
     box.append(p, close);
     document.body.appendChild(box);

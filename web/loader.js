@@ -2,7 +2,11 @@
 // turns every way it can fail into a message with a Reload button.
 //
 // It is written in ES5 (no arrow functions, no async) on purpose: a browser too old for
-// WebAssembly must still parse this file to show the message that says so.
+// WebAssembly must still parse this file to show the message that says so. For the same reason
+// it carries its own few English and Chinese strings instead of relying on i18n.js (which is
+// ES2020): it takes the language from LB.i18n when that loaded, and otherwise chooses it the
+// same way (?lang=en|zh, else the browser's first zh-* or en-* preference, else English). It
+// also puts index.html's static texts (the loader card, the title) in that language.
 //
 // State for tests and other scripts:
 //   window.lbscopeLoader = {progress: 0..1, done: bool, error: string|null}
@@ -14,8 +18,81 @@
 
   var WASM = "lbscope.wasm";
   var MANIFEST = "build.json";
-  var NO_WASM = "Your browser cannot run WebAssembly, which the LBScope playground needs. Try a current Firefox, Chrome, Edge or Safari.";
-  var STOPPED = "The simulation stopped unexpectedly.";
+
+  var STRINGS = {
+    en: {
+      title: "LBScope · RocketMQ load balancing playground",
+      tagline: "RocketMQ client load balancing, reproduced exactly",
+      progressLabel: "Downloading the simulation",
+      loading: "Loading the simulation…",
+      reload: "Reload",
+      noWasm: "Your browser cannot run WebAssembly, which the LBScope playground needs. Try a current Firefox, Chrome, Edge or Safari.",
+      tooOld: "Your browser is too old for the LBScope playground. Try a current Firefox, Chrome, Edge or Safari.",
+      stopped: "The simulation stopped unexpectedly.",
+      exitStatus: "(exit status {0})",
+      unknown: "unknown error",
+      of: "{0} of {1}",
+      downloadedSize: "{0} downloaded",
+      downloading: "Downloading the simulation… {0}",
+      starting: "Starting the simulation…",
+      brokeOff: "The download of {0} broke off after {1} ({2}). Reload to try again.",
+      cannotStart: "Could not start the simulation: {0}",
+      noExec: "Could not start the simulation: wasm_exec.js did not load. Reload to try again.",
+      http: "Could not download {0}: the server answered HTTP {1}.",
+      network: "Could not download {0}: network error ({1}). Check the connection and reload.",
+      failed: "Loading failed: {0}"
+    },
+    zh: {
+      title: "LBScope · RocketMQ 负载均衡演练场",
+      tagline: "精确重现 RocketMQ 客户端的负载均衡",
+      progressLabel: "正在下载模拟程序",
+      loading: "正在加载模拟…",
+      reload: "重新加载",
+      noWasm: "你的浏览器无法运行 WebAssembly，而 LBScope 演练场需要它。请使用较新版本的 Firefox、Chrome、Edge 或 Safari。",
+      tooOld: "你的浏览器版本太旧，无法运行 LBScope 演练场。请使用较新版本的 Firefox、Chrome、Edge 或 Safari。",
+      stopped: "模拟意外停止。",
+      exitStatus: "（退出码 {0}）",
+      unknown: "未知错误",
+      of: "{0} / {1}",
+      downloadedSize: "已下载 {0}",
+      downloading: "正在下载模拟程序… {0}",
+      starting: "正在启动模拟…",
+      brokeOff: "{0} 下载到 {1} 时中断（{2}）。请重新加载再试。",
+      cannotStart: "无法启动模拟：{0}",
+      noExec: "无法启动模拟：wasm_exec.js 没有加载。请重新加载再试。",
+      http: "无法下载 {0}：服务器返回 HTTP {1}。",
+      network: "无法下载 {0}：网络错误（{1}）。请检查网络连接后重新加载。",
+      failed: "加载失败：{0}"
+    }
+  };
+
+  // pickLang mirrors i18n.js's choice for a browser that could not run i18n.js.
+  function pickLang() {
+    var m = /[?&]lang=(en|zh)(&|$)/.exec(window.location.search);
+    if (m) return m[1];
+    var prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    for (var i = 0; i < prefs.length; i++) {
+      var base = String(prefs[i]).toLowerCase().split("-")[0];
+      if (base === "en" || base === "zh") return base;
+    }
+    return "en";
+  }
+
+  var i18n = window.LB && window.LB.i18n;
+  function lang() {
+    return i18n && STRINGS[i18n.lang] ? i18n.lang : fallbackLang;
+  }
+  var fallbackLang = pickLang();
+
+  // s is a string in the page's language, {0}, {1}, … replaced by the arguments after the key.
+  function s(key) {
+    var text = STRINGS[lang()][key];
+    var args = arguments;
+    return text.replace(/\{(\d)\}/g, function (m, i) { return String(args[+i + 1]); });
+  }
+
+  var NO_WASM = s("noWasm");
+  var STOPPED = s("stopped");
 
   var state = { progress: 0, done: false, error: null };
   window.lbscopeLoader = state;
@@ -33,6 +110,27 @@
 
   reload.addEventListener("click", function () { window.location.reload(); });
 
+  // The page's static texts in its language, again after a switch. The status line's current
+  // message is redrawn from the function that last wrote it.
+  var tagline = loader.querySelector(".loader-tagline");
+  var statusNow = null;
+  function setStatus(fn) {
+    statusNow = fn;
+    statusText.textContent = fn();
+  }
+  function staticTexts() {
+    var l = lang();
+    if (!i18n) document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+    document.title = s("title");
+    if (tagline) tagline.textContent = s("tagline");
+    bar.setAttribute("aria-label", s("progressLabel"));
+    reload.textContent = s("reload");
+    if (statusNow) statusText.textContent = statusNow();
+    else statusText.textContent = s("loading");
+  }
+  staticTexts();
+  if (i18n && typeof i18n.onChange === "function") i18n.onChange(staticTexts);
+
   function emit(name, detail) {
     var ev;
     try {
@@ -48,7 +146,7 @@
   }
 
   function describe(err) {
-    if (!err) return "unknown error";
+    if (!err) return s("unknown");
     if (err.name && err.message) return err.name + ": " + err.message;
     return String(err.message || err);
   }
@@ -66,15 +164,15 @@
       state.progress = p;
       bar.className = "loader-bar";
       bar.setAttribute("aria-valuenow", String(Math.round(p * 100)));
-      bar.setAttribute("aria-valuetext", size(Math.min(loaded, total)) + " of " + size(total));
+      bar.setAttribute("aria-valuetext", s("of", size(Math.min(loaded, total)), size(total)));
       fill.style.transform = "scaleX(" + p + ")";
-      statusText.textContent = "Downloading the simulation… " + size(Math.min(loaded, total)) + " of " + size(total);
+      setStatus(function () { return s("downloading", s("of", size(Math.min(loaded, total)), size(total))); });
     } else {
       // The size is unknown: an indeterminate bar, and no aria-valuenow (ARIA's way to say so).
       bar.className = "loader-bar indeterminate";
       bar.removeAttribute("aria-valuenow");
-      bar.setAttribute("aria-valuetext", size(loaded) + " downloaded");
-      statusText.textContent = "Downloading the simulation… " + size(loaded);
+      bar.setAttribute("aria-valuetext", s("downloadedSize", size(loaded)));
+      setStatus(function () { return s("downloading", size(loaded)); });
     }
   }
 
@@ -119,7 +217,7 @@
     bar.setAttribute("aria-valuenow", "100");
     bar.removeAttribute("aria-valuetext");
     fill.style.transform = "scaleX(1)";
-    statusText.textContent = "Starting the simulation…";
+    setStatus(function () { return s("starting"); });
   }
 
   // readBody reads a response to its end, showing progress, and returns its bytes.
@@ -162,12 +260,12 @@
       return bytes;
     }, function (err) {
       finished = true;
-      throw problem("The download of " + WASM + " broke off after " + size(loaded) + " (" + describe(err) + "). Reload to try again.");
+      throw problem(s("brokeOff", WASM, size(loaded), describe(err)));
     });
   }
 
   function startProblem(err) {
-    throw problem("Could not start the simulation: " + describe(err));
+    throw problem(s("cannotStart", describe(err)));
   }
 
   // instantiate compiles the module while it downloads (instantiateStreaming, which also lets
@@ -219,7 +317,7 @@
     return function why() {
       var m = /(?:^|\n)((?:panic|fatal error): [^\n]*)/.exec(tail);
       if (m) return STOPPED + " " + m[1];
-      if (exitCode) return STOPPED + " (exit status " + exitCode + ")";
+      if (exitCode) return STOPPED + " " + s("exitStatus", exitCode);
       return STOPPED;
     };
   }
@@ -237,7 +335,7 @@
       if (window.performance && performance.mark) performance.mark("lbscope:go-run");
       run = go.run(instance);
     } catch (err) {
-      fail("Could not start the simulation: " + describe(err));
+      fail(s("cannotStart", describe(err)));
       return;
     }
     run.then(function () {
@@ -253,27 +351,26 @@
       return;
     }
     if (typeof fetch !== "function" || typeof Promise !== "function") {
-      fail("Your browser is too old for the LBScope playground. Try a current Firefox, Chrome, Edge or Safari.");
+      fail(s("tooOld"));
       return;
     }
     if (typeof window.Go !== "function") {
-      fail("Could not start the simulation: wasm_exec.js did not load. Reload to try again.");
+      fail(s("noExec"));
       return;
     }
     var go = new window.Go();
     var why = watchGo(go);
     fetch(WASM, { credentials: "same-origin" }).then(function (resp) {
       if (!resp.ok) {
-        throw problem("Could not download " + WASM + ": the server answered HTTP " + resp.status +
-          (resp.statusText ? " " + resp.statusText : "") + ".");
+        throw problem(s("http", WASM, resp.status + (resp.statusText ? " " + resp.statusText : "")));
       }
       return instantiate(resp, go);
     }, function (err) {
-      throw problem("Could not download " + WASM + ": network error (" + describe(err) + "). Check the connection and reload.");
+      throw problem(s("network", WASM, describe(err)));
     }).then(function (instance) {
       start(instance, go, why);
     }).then(null, function (err) {
-      fail(err && err.lbscope ? err.message : "Loading failed: " + describe(err));
+      fail(err && err.lbscope ? err.message : s("failed", describe(err)));
     });
   }
 

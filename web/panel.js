@@ -4,11 +4,264 @@
 //
 // No inline styles or handlers (the page's Content-Security-Policy forbids them): elements are
 // built with the DOM API, styled by panel.css through classes and the hidden attribute.
+//
+// Every piece of prose comes from LB.i18n (i18n.js) in English and Chinese, bound so that the
+// language switch in the panel's head changes it without a reload; numbers are formatted with
+// Intl for the language. This file also puts the page's own static texts (index.html's
+// aria-labels) through the dictionary; loader.js does the loader card's.
 (function () {
   "use strict";
 
   const panel = document.getElementById("panel");
   if (!panel) return;
+  const i18n = window.LB.i18n;
+  const t = i18n.t;
+  i18n.add({
+    en: {
+      "panel.loading": "Loading the simulation…",
+      "panel.notStarted": "The simulation did not start: {error}",
+      "panel.stillLoading": "the simulation is still loading",
+      "panel.noShareLink": "cannot make a share link",
+      "panel.toggle": "Controls",
+      "panel.label": "Simulation controls",
+      "panel.lang.label": "Language",
+      "panel.status": "{clock} · {speed}{paused} · produced {produced} · consumed {consumed} · duplicates {duplicates} · lost {lost}",
+      "panel.status.paused": " · paused",
+      "panel.pause": "Pause",
+      "panel.play": "Play",
+      "panel.step": "Step 1 s",
+      "panel.step.title": "Advance a paused simulation by 1 s of virtual time",
+      "panel.reset": "Reset",
+      "panel.speed": "Speed",
+      "panel.speed.hint": "Virtual time per wall-clock second.",
+      "panel.scenario": "Scenario",
+      "panel.preset.small": "Small: 2 brokers, 3 consumers",
+      "panel.preset.default": "Default: 4 brokers, 4 consumers",
+      "panel.preset.large": "Large: 16 brokers, 64 consumers",
+      "panel.load": "Load",
+      "panel.loaded": "loaded the {preset} preset",
+      "panel.share": "Share",
+      "panel.share.title": "Copy a link that reopens this scenario at this moment",
+      "panel.share.link": "Share link",
+      "panel.share.copied": "Link copied: it reopens this scenario at {clock} ({n} characters).",
+      "panel.share.manual": "The clipboard is not available here: copy the link below.",
+      "panel.embed": "Embed",
+      "panel.run": "Run",
+      "panel.consumers": "Consumers",
+      "panel.addConsumer": "Add consumer",
+      "panel.consumer": "Consumer",
+      "panel.consumerActions": "Consumer actions",
+      "panel.consumer.option": "{id} ({status}, {n} queues)",
+      "panel.cmd.killConsumer": "Kill",
+      "panel.cmd.partitionConsumer": "Partition",
+      "panel.cmd.healConsumer": "Heal",
+      "panel.cmd.stopConsumer": "Stop",
+      "panel.cmd.restartConsumer": "Restart",
+      "panel.cmd.hangConsumer": "Hang",
+      "panel.cmd.resumeConsumer": "Resume",
+      "panel.st.alive": "alive",
+      "panel.st.idle": "idle",
+      "panel.st.hung": "hung",
+      "panel.st.partitioned": "cut off",
+      "panel.st.killed": "killed",
+      "panel.st.stopped": "stopped",
+      "panel.brokers": "Brokers",
+      "panel.broker": "Broker",
+      "panel.broker.down": "{name} (down)",
+      "panel.broker.slow": "{name} (+{ms} ms)",
+      "panel.latency": "Extra send latency",
+      "panel.latency.normal": "0 ms (normal)",
+      "panel.latency.ms": "{ms} ms",
+      "panel.setLatency": "Set latency",
+      "panel.killBroker": "Kill broker",
+      "panel.restoreBroker": "Restore broker",
+      "panel.queues": "Queues per broker",
+      "panel.queuesOn": "On",
+      "panel.allBrokers": "All brokers",
+      "panel.setQueues": "Set queues",
+      "panel.allocation": "Allocation",
+      "panel.strategy": "Strategy",
+      "panel.hint.AVG": "Contiguous blocks: each consumer takes the next run of queues.",
+      "panel.hint.AVG_BY_CIRCLE": "Round robin: queue i goes to consumer i mod n.",
+      "panel.hint.CONSISTENT_HASH": "A hash ring with virtual nodes per consumer.",
+      "panel.hint.CONFIG": "A fixed list of queues for every consumer (none set here: consumers get none).",
+      "panel.hint.MACHINE_ROOM": "Only brokers named room@broker in the listed rooms, averaged.",
+      "panel.hint.MACHINE_ROOM_NEARBY": "Rooms from the part before the first dash; an inner strategy inside each room.",
+      "panel.vnodes": "Virtual nodes",
+      "panel.rooms": "Rooms (consumeridcs)",
+      "panel.rooms.hint": "Comma-separated machine rooms this group consumes from.",
+      "panel.inner": "Inner strategy",
+      "panel.innerVnodes": "Inner virtual nodes",
+      "panel.applyStrategy": "Apply strategy",
+      "panel.model": "Message model",
+      "panel.model.clustering": "Clustering",
+      "panel.model.broadcasting": "Broadcasting",
+      "panel.model.hint": "Broadcasting: every consumer gets every queue.",
+      "panel.producers": "Producers",
+      "panel.rate": "Producer rate (msg/s)",
+      "panel.setRate": "Set rate",
+      "panel.faultTolerance": "Latency fault tolerance",
+      "panel.faultTable": "Fault table",
+      "panel.table.current": "Current (5.1.4 and later)",
+      "panel.table.legacy": "Legacy 4.x (4.0 – 5.1.3)",
+      "panel.faultTable.hint": "How long a slow broker is avoided after each latency.",
+      "panel.events": "Events",
+      "panel.showRebalances": "Show rebalances",
+      "panel.clear": "Clear",
+      "panel.log": "Event log",
+      "panel.helpButton": "Help and shortcuts",
+      "panel.foot": "On the canvas: click a consumer or a broker for its actions. Keys: Space pause, . step, + and − speed, a add consumer, ? help.",
+      "panel.close": "Close",
+      "panel.dismiss": "Dismiss",
+      "help.title": "LBScope playground",
+      "help.brokers": "Brokers are the columns of cells at the top: each cell is one queue of the topic, coloured by the consumer that pulls it and marked with its name (or, when cells are small, a shape). A red outline marks a queue two consumers pull at once (an overlap, labelled x2) or that nobody pulls (an orphan, ?). The dark strip at a cell's foot is its backlog.",
+      "help.consumers": "Consumers are the boxes along the bottom, with a line to each queue they pull and a bar counting down to their next periodic rebalance. A crossed grey box was killed, a faded one is cut off from the network (the brokers still list it), two bars mean hung. A broker with +ms is slow; the ring shows how long producers still avoid it; a crossed broker is down.",
+      "help.keyboard": "Keyboard",
+      "help.key.space": "Space",
+      "help.key.esc": "Esc",
+      "help.do.space": "pause or play",
+      "help.do.step": "step 1 s of virtual time (pauses first)",
+      "help.do.speed": "faster / slower (0.25× to 100×)",
+      "help.do.add": "add a consumer",
+      "help.do.help": "this help",
+      "help.do.esc": "close a menu or this help",
+      "help.reach": "Every control of this panel works from the keyboard; the canvas's click menus have the same actions under Consumers and Brokers.",
+      "embed.title": "Embed this scenario",
+      "embed.text": "Paste this into a page: a frame that keeps a 16:9 shape at any width. It shows a picture and a play button, and loads the simulation only when the reader clicks. The scenario starts at this moment, with everything done so far.",
+      "embed.controls": "Controls",
+      "embed.controls.full": "Full panel",
+      "embed.controls.min": "Slim bar: play, pause, step, speed",
+      "embed.controls.none": "None: the canvas only",
+      "embed.code": "Embed code",
+      "embed.copy": "Copy",
+      "embed.copied": "Copied.",
+      "embed.manual": "The clipboard is not available here: the code is selected, copy it with Ctrl+C or ⌘C.",
+      "embed.frameTitle": "LBScope: {title}",
+      "embed.defaultTitle": "RocketMQ load balancing",
+    },
+    zh: {
+      "panel.loading": "正在加载模拟…",
+      "panel.notStarted": "模拟未能启动：{error}",
+      "panel.stillLoading": "模拟仍在加载",
+      "panel.noShareLink": "无法生成分享链接",
+      "panel.toggle": "控制",
+      "panel.label": "模拟控制",
+      "panel.lang.label": "语言",
+      "panel.status": "{clock} · {speed}{paused} · 已生产 {produced} · 已消费 {consumed} · 重复 {duplicates} · 丢失 {lost}",
+      "panel.status.paused": " · 已暂停",
+      "panel.pause": "暂停",
+      "panel.play": "播放",
+      "panel.step": "单步 1 秒",
+      "panel.step.title": "让暂停中的模拟前进 1 秒虚拟时间",
+      "panel.reset": "重置",
+      "panel.speed": "速度",
+      "panel.speed.hint": "每秒真实时间对应的虚拟时间。",
+      "panel.scenario": "场景",
+      "panel.preset.small": "小型：2 个 Broker，3 个消费者",
+      "panel.preset.default": "默认：4 个 Broker，4 个消费者",
+      "panel.preset.large": "大型：16 个 Broker，64 个消费者",
+      "panel.load": "加载",
+      "panel.loaded": "已加载预设场景 {preset}",
+      "panel.share": "分享",
+      "panel.share.title": "复制一个链接，在此刻重新打开这个场景",
+      "panel.share.link": "分享链接",
+      "panel.share.copied": "链接已复制：它会在 {clock} 重新打开这个场景（{n} 个字符）。",
+      "panel.share.manual": "此处无法使用剪贴板：请复制下面的链接。",
+      "panel.embed": "嵌入",
+      "panel.run": "运行",
+      "panel.consumers": "消费者",
+      "panel.addConsumer": "添加消费者",
+      "panel.consumer": "消费者",
+      "panel.consumerActions": "消费者操作",
+      "panel.consumer.option": "{id}（{status}，{n} 个队列）",
+      "panel.cmd.killConsumer": "终止",
+      "panel.cmd.partitionConsumer": "断网",
+      "panel.cmd.healConsumer": "恢复网络",
+      "panel.cmd.stopConsumer": "停止",
+      "panel.cmd.restartConsumer": "重启",
+      "panel.cmd.hangConsumer": "挂起",
+      "panel.cmd.resumeConsumer": "继续",
+      "panel.st.alive": "运行中",
+      "panel.st.idle": "空闲",
+      "panel.st.hung": "挂起",
+      "panel.st.partitioned": "已断网",
+      "panel.st.killed": "已终止",
+      "panel.st.stopped": "已停止",
+      "panel.brokers": "Broker",
+      "panel.broker": "Broker",
+      "panel.broker.down": "{name}（宕机）",
+      "panel.broker.slow": "{name}（+{ms} 毫秒）",
+      "panel.latency": "额外发送延迟",
+      "panel.latency.normal": "0 毫秒（正常）",
+      "panel.latency.ms": "{ms} 毫秒",
+      "panel.setLatency": "设置延迟",
+      "panel.killBroker": "停掉 Broker",
+      "panel.restoreBroker": "恢复 Broker",
+      "panel.queues": "每个 Broker 的队列数",
+      "panel.queuesOn": "作用于",
+      "panel.allBrokers": "所有 Broker",
+      "panel.setQueues": "设置队列数",
+      "panel.allocation": "分配",
+      "panel.strategy": "分配策略",
+      "panel.hint.AVG": "平均分配：每个消费者依次取连续的一段队列。",
+      "panel.hint.AVG_BY_CIRCLE": "环形平均分配：第 i 个队列分给第 i mod n 个消费者。",
+      "panel.hint.CONSISTENT_HASH": "一致性哈希环，每个消费者有若干虚拟节点。",
+      "panel.hint.CONFIG": "为每个消费者指定固定的队列列表（这里未设置：消费者分不到队列）。",
+      "panel.hint.MACHINE_ROOM": "只在所列机房的 Broker（名称形如“机房@Broker”）之间平均分配。",
+      "panel.hint.MACHINE_ROOM_NEARBY": "以第一个短横线之前的部分作为机房；每个机房内使用内层策略。",
+      "panel.vnodes": "虚拟节点数",
+      "panel.rooms": "机房（consumeridcs）",
+      "panel.rooms.hint": "本消费组所消费的机房，用逗号分隔。",
+      "panel.inner": "内层策略",
+      "panel.innerVnodes": "内层虚拟节点数",
+      "panel.applyStrategy": "应用策略",
+      "panel.model": "消息模式",
+      "panel.model.clustering": "集群消费",
+      "panel.model.broadcasting": "广播消费",
+      "panel.model.hint": "广播消费：每个消费者都消费全部队列。",
+      "panel.producers": "生产者",
+      "panel.rate": "生产速率（条/秒）",
+      "panel.setRate": "设置速率",
+      "panel.faultTolerance": "延迟故障容错",
+      "panel.faultTable": "故障规避表",
+      "panel.table.current": "当前版本（5.1.4 及以后）",
+      "panel.table.legacy": "旧版 4.x（4.0 – 5.1.3）",
+      "panel.faultTable.hint": "每种延迟之后，慢 Broker 被规避多长时间。",
+      "panel.events": "事件",
+      "panel.showRebalances": "显示重平衡",
+      "panel.clear": "清空",
+      "panel.log": "事件日志",
+      "panel.helpButton": "帮助与快捷键",
+      "panel.foot": "在画布上：点击消费者或 Broker 查看可执行的操作。快捷键：空格 暂停，. 单步，+ 和 − 调速，a 添加消费者，? 帮助。",
+      "panel.close": "关闭",
+      "panel.dismiss": "关闭",
+      "help.title": "LBScope 演练场",
+      "help.brokers": "顶部的一列列格子是 Broker：每个格子是主题的一个队列，颜色表示拉取它的消费者，并标有消费者的名字（格子太小时用形状表示）。红色边框表示该队列同时被两个消费者拉取（重叠，标记 x2）或没有任何消费者拉取（孤立，标记 ?）。格子底部的深色条是它的消息堆积。",
+      "help.consumers": "底部的方框是消费者：每条连线通向它拉取的一个队列，进度条倒数到下一次定时重平衡。带叉的灰色方框已被终止，半透明的方框已断网（Broker 仍将其列为在线），两条竖线表示挂起。标有 +毫秒 的 Broker 响应变慢，圆环显示生产者还会规避它多久；带叉的 Broker 已宕机。",
+      "help.keyboard": "键盘",
+      "help.key.space": "空格",
+      "help.key.esc": "Esc",
+      "help.do.space": "暂停或播放",
+      "help.do.step": "前进 1 秒虚拟时间（先暂停）",
+      "help.do.speed": "加速 / 减速（0.25× 到 100×）",
+      "help.do.add": "添加一个消费者",
+      "help.do.help": "打开本帮助",
+      "help.do.esc": "关闭菜单或本帮助",
+      "help.reach": "面板上的每个控件都可以用键盘操作；画布点击菜单中的操作，在“消费者”和“Broker”两节中同样可用。",
+      "embed.title": "嵌入这个场景",
+      "embed.text": "把下面的代码粘贴到网页中：一个在任何宽度下都保持 16:9 的框架。它先显示一张图片和播放按钮，读者点击后才加载模拟。场景从此刻开始，包含到目前为止的全部操作。",
+      "embed.controls": "控件",
+      "embed.controls.full": "完整面板",
+      "embed.controls.min": "精简工具条：播放、暂停、单步、速度",
+      "embed.controls.none": "无：只有画布",
+      "embed.code": "嵌入代码",
+      "embed.copy": "复制",
+      "embed.copied": "已复制。",
+      "embed.manual": "此处无法使用剪贴板：代码已选中，请按 Ctrl+C 或 ⌘C 复制。",
+      "embed.frameTitle": "LBScope：{title}",
+      "embed.defaultTitle": "RocketMQ 负载均衡",
+    },
+  });
 
   const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
   const LATENCIES = [0, 100, 600, 2000, 6000];
@@ -16,23 +269,18 @@
   const LOG_MAX = 200;
   const SYNC_MS = 250;
   const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
-  const STRATEGY_HINTS = {
-    AVG: "Contiguous blocks: each consumer takes the next run of queues.",
-    AVG_BY_CIRCLE: "Round robin: queue i goes to consumer i mod n.",
-    CONSISTENT_HASH: "A hash ring with virtual nodes per consumer.",
-    CONFIG: "A fixed list of queues for every consumer (none set here: consumers get none).",
-    MACHINE_ROOM: "Only brokers named room@broker in the listed rooms, averaged.",
-    MACHINE_ROOM_NEARBY: "Rooms from the part before the first dash; an inner strategy inside each room.",
-  };
+  // The buttons' ids (consumer-kill, …) are what tests and pages find them by.
   const CONSUMER_ACTIONS = [
-    ["killConsumer", "Kill"],
-    ["partitionConsumer", "Partition"],
-    ["healConsumer", "Heal"],
-    ["stopConsumer", "Stop"],
-    ["restartConsumer", "Restart"],
-    ["hangConsumer", "Hang"],
-    ["resumeConsumer", "Resume"],
+    ["killConsumer", "kill"],
+    ["partitionConsumer", "partition"],
+    ["healConsumer", "heal"],
+    ["stopConsumer", "stop"],
+    ["restartConsumer", "restart"],
+    ["hangConsumer", "hang"],
+    ["resumeConsumer", "resume"],
   ];
+  // The presets' titles as the scenario carries them (English, from Go) and in the page's words.
+  const PRESET_TITLES = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
   // What each consumer status allows, as the canvas's click menu offers it.
   const ALLOWED = {
     alive: ["killConsumer", "partitionConsumer", "stopConsumer", "hangConsumer"],
@@ -43,13 +291,17 @@
     stopped: ["restartConsumer"],
   };
 
-  // h builds an element: h("button", {id: "x", type: "button"}, "text", child, …).
+  // h builds an element: h("button", {id: "x", type: "button"}, "text", child, …). The
+  // attribute t binds the element's text to a dictionary key; "t:title" (any attribute after
+  // the colon) binds that attribute.
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === false || v === null || v === undefined) continue;
       if (k === "class") el.className = v;
       else if (k === "text") el.textContent = v;
+      else if (k === "t") i18n.bind(el, v);
+      else if (k.startsWith("t:")) i18n.bind(el, v, null, k.slice(2));
       else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
       else el.setAttribute(k, v === true ? "" : String(v));
     }
@@ -66,16 +318,43 @@
     return o;
   }
 
-  function field(label, control, hint) {
-    const id = control.id;
-    return h("div", { class: "field" },
-      h("label", { for: id }, label),
-      control,
-      hint ? h("p", { class: "hint", id: id + "-hint" }, hint) : null);
+  // toption is an option whose label is a dictionary key.
+  function toption(value, key, selected, params) {
+    const o = h("option", { value: String(value) });
+    i18n.bind(o, key, params);
+    if (selected) o.selected = true;
+    return o;
   }
 
+  // field is a labelled control; label and hint are dictionary keys.
+  function field(label, control, hint) {
+    const id = control.id;
+    if (hint) control.setAttribute("aria-describedby", id + "-hint");
+    return h("div", { class: "field" },
+      h("label", { for: id, t: label }),
+      control,
+      hint ? h("p", { class: "hint", id: id + "-hint", t: hint }) : null);
+  }
+
+  let fmt = null;
+  function setFormat() {
+    fmt = new Intl.NumberFormat(i18n.lang === "zh" ? "zh-CN" : "en");
+  }
+  setFormat();
+
   function speedLabel(x) {
-    return String(x) + "×";
+    return fmt.format(x) + "×";
+  }
+
+  // say shows a dictionary text in el and shows it again, in the new language, on a switch.
+  const said = new Map();
+  function say(el, key, params) {
+    said.set(el, { key, params });
+    el.textContent = t(key, params);
+  }
+  function unsay(el, text) {
+    said.delete(el);
+    el.textContent = text;
   }
 
   function clock(ms) {
@@ -85,44 +364,50 @@
     return s >= 3600 ? Math.floor(s / 3600) + ":" + mm + ":" + ss : mm + ":" + ss;
   }
 
-  const fmt = new Intl.NumberFormat("en");
-
   // ---- Building the panel ----
 
-  const statusLine = h("p", { id: "status-line", class: "status-line", role: "status" }, "Loading the simulation…");
+  const statusLine = h("p", { id: "status-line", class: "status-line", role: "status" });
+  say(statusLine, "panel.loading");
   const toggle = h("button", {
-    type: "button", id: "panel-toggle", class: "panel-toggle", "aria-expanded": "false", "aria-controls": "panel-body",
-  }, "Controls");
+    type: "button", id: "panel-toggle", class: "panel-toggle", "aria-expanded": "false", "aria-controls": "panel-body", t: "panel.toggle",
+  });
+  // The language switch: each language named in itself, the current one pressed.
+  const langNames = { en: "EN", zh: "中文" };
+  const langBtns = i18n.langs.map((l) => h("button", {
+    type: "button", class: "lang-button", id: "lang-" + l, "data-lang": l, lang: l === "zh" ? "zh-CN" : "en",
+    "aria-pressed": String(l === i18n.lang), onclick: () => { if (i18n.lang !== l) i18n.set(l); },
+  }, langNames[l]));
+  const langSwitch = h("div", { id: "lang-switch", class: "lang-switch", role: "group", "t:aria-label": "panel.lang.label" }, ...langBtns);
   const feedback = h("p", { id: "panel-feedback", class: "feedback", role: "alert", hidden: true });
 
-  const pauseBtn = h("button", { type: "button", id: "pause", class: "primary", "aria-pressed": "false" }, "Pause");
-  const stepBtn = h("button", { type: "button", id: "step", title: "Advance a paused simulation by 1 s of virtual time" }, "Step 1 s");
-  const resetBtn = h("button", { type: "button", id: "reset" }, "Reset");
+  const pauseBtn = h("button", { type: "button", id: "pause", class: "primary", "aria-pressed": "false" }, t("panel.pause"));
+  const stepBtn = h("button", { type: "button", id: "step", "t:title": "panel.step.title", t: "panel.step" });
+  const resetBtn = h("button", { type: "button", id: "reset", t: "panel.reset" });
   const speedSel = h("select", { id: "speed" }, ...SPEEDS.map((x) => option(x, speedLabel(x), x === 1)));
   const presetSel = h("select", { id: "preset" },
-    option("small", "Small: 2 brokers, 3 consumers"),
-    option("default", "Default: 4 brokers, 4 consumers", true),
-    option("large", "Large: 16 brokers, 64 consumers"));
-  const loadBtn = h("button", { type: "button", id: "load-preset" }, "Load");
-  const shareBtn = h("button", { type: "button", id: "share", title: "Copy a link that reopens this scenario at this moment" }, "Share");
-  const embedBtn = h("button", { type: "button", id: "embed", "aria-haspopup": "dialog", "aria-controls": "embed-dialog" }, "Embed");
+    toption("small", "panel.preset.small"),
+    toption("default", "panel.preset.default", true),
+    toption("large", "panel.preset.large"));
+  const loadBtn = h("button", { type: "button", id: "load-preset", t: "panel.load" });
+  const shareBtn = h("button", { type: "button", id: "share", "t:title": "panel.share.title", t: "panel.share" });
+  const embedBtn = h("button", { type: "button", id: "embed", "aria-haspopup": "dialog", "aria-controls": "embed-dialog", t: "panel.embed" });
   const shareNote = h("p", { id: "share-note", class: "hint", role: "status" });
-  const shareField = h("input", { type: "text", id: "share-link", readonly: true, hidden: true, "aria-label": "Share link", spellcheck: "false" });
+  const shareField = h("input", { type: "text", id: "share-link", readonly: true, hidden: true, "t:aria-label": "panel.share.link", spellcheck: "false" });
 
-  const addBtn = h("button", { type: "button", id: "add-consumer", class: "primary" }, "Add consumer");
+  const addBtn = h("button", { type: "button", id: "add-consumer", class: "primary", t: "panel.addConsumer" });
   const consumerSel = h("select", { id: "consumer-target" });
-  const consumerBtns = CONSUMER_ACTIONS.map(([type, label]) =>
-    h("button", { type: "button", "data-command": type, id: "consumer-" + label.toLowerCase() }, label));
+  const consumerBtns = CONSUMER_ACTIONS.map(([type, name]) =>
+    h("button", { type: "button", "data-command": type, id: "consumer-" + name, t: "panel.cmd." + type }));
 
   const brokerSel = h("select", { id: "broker-target" });
   const latencySel = h("select", { id: "broker-latency" },
-    ...LATENCIES.map((ms) => option(ms, ms === 0 ? "0 ms (normal)" : ms + " ms")));
-  const slowBtn = h("button", { type: "button", id: "broker-slow" }, "Set latency");
-  const killBrokerBtn = h("button", { type: "button", id: "broker-kill" }, "Kill broker");
-  const restoreBtn = h("button", { type: "button", id: "broker-restore" }, "Restore broker");
+    ...LATENCIES.map((ms) => (ms === 0 ? toption(0, "panel.latency.normal") : toption(ms, "panel.latency.ms", false, () => ({ ms: fmt.format(ms) })))));
+  const slowBtn = h("button", { type: "button", id: "broker-slow", t: "panel.setLatency" });
+  const killBrokerBtn = h("button", { type: "button", id: "broker-kill", t: "panel.killBroker" });
+  const restoreBtn = h("button", { type: "button", id: "broker-restore", t: "panel.restoreBroker" });
   const queuesInput = h("input", { type: "number", id: "queues", min: 0, max: 4096, step: 1, value: 8, inputmode: "numeric" });
-  const queuesTarget = h("select", { id: "queues-target" }, option("*", "All brokers", true));
-  const queuesBtn = h("button", { type: "button", id: "queues-apply" }, "Set queues");
+  const queuesTarget = h("select", { id: "queues-target" }, toption("*", "panel.allBrokers", true));
+  const queuesBtn = h("button", { type: "button", id: "queues-apply", t: "panel.setQueues" });
 
   const strategySel = h("select", { id: "strategy", "aria-describedby": "strategy-hint" });
   const strategyHint = h("p", { class: "hint", id: "strategy-hint" });
@@ -130,66 +415,66 @@
   const roomsInput = h("input", { type: "text", id: "rooms", value: "", autocomplete: "off", spellcheck: "false", placeholder: "room1, room2" });
   const innerSel = h("select", { id: "inner" }, ...INNER.map((n) => option(n, n, n === "AVG")));
   const innerVnodesInput = h("input", { type: "number", id: "inner-virtual-nodes", min: 1, max: 1000, step: 1, value: 10, inputmode: "numeric" });
-  const vnodesField = field("Virtual nodes", vnodesInput);
-  const roomsField = field("Rooms (consumeridcs)", roomsInput, "Comma-separated machine rooms this group consumes from.");
-  const innerField = field("Inner strategy", innerSel);
-  const innerVnodesField = field("Inner virtual nodes", innerVnodesInput);
-  const strategyBtn = h("button", { type: "button", id: "strategy-apply" }, "Apply strategy");
-  const modelSel = h("select", { id: "model" }, option("CLUSTERING", "Clustering", true), option("BROADCASTING", "Broadcasting"));
+  const vnodesField = field("panel.vnodes", vnodesInput);
+  const roomsField = field("panel.rooms", roomsInput, "panel.rooms.hint");
+  const innerField = field("panel.inner", innerSel);
+  const innerVnodesField = field("panel.innerVnodes", innerVnodesInput);
+  const strategyBtn = h("button", { type: "button", id: "strategy-apply", t: "panel.applyStrategy" });
+  const modelSel = h("select", { id: "model" }, toption("CLUSTERING", "panel.model.clustering", true), toption("BROADCASTING", "panel.model.broadcasting"));
 
   const rateInput = h("input", { type: "number", id: "rate", min: 0, max: 100000, step: 1, value: 200, inputmode: "numeric" });
-  const rateBtn = h("button", { type: "button", id: "rate-apply" }, "Set rate");
+  const rateBtn = h("button", { type: "button", id: "rate-apply", t: "panel.setRate" });
   const faultBox = h("input", { type: "checkbox", id: "latency-fault" });
   const tableSel = h("select", { id: "fault-table" },
-    option("current", "Current (5.1.4 and later)", true), option("legacy-4x", "Legacy 4.x (4.0 – 5.1.3)"));
+    toption("current", "panel.table.current", true), toption("legacy-4x", "panel.table.legacy"));
 
-  const log = h("ol", { id: "event-log", class: "event-log", role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Event log" });
+  const log = h("ol", { id: "event-log", class: "event-log", role: "log", "aria-live": "polite", "aria-relevant": "additions", "t:aria-label": "panel.log", tabindex: "0" });
   const showRebalances = h("input", { type: "checkbox", id: "log-rebalances", checked: true });
-  const clearLogBtn = h("button", { type: "button", id: "log-clear", class: "small" }, "Clear");
+  const clearLogBtn = h("button", { type: "button", id: "log-clear", class: "small", t: "panel.clear" });
 
-  const helpBtn = h("button", { type: "button", id: "help-button", "aria-haspopup": "dialog", "aria-controls": "help" }, "Help and shortcuts");
+  const helpBtn = h("button", { type: "button", id: "help-button", "aria-haspopup": "dialog", "aria-controls": "help", t: "panel.helpButton" });
 
   function section(id, title, ...content) {
-    return h("section", { class: "panel-section", "aria-labelledby": id }, h("h2", { id }, title), ...content);
+    return h("section", { class: "panel-section", "aria-labelledby": id }, h("h2", { id, t: title }), ...content);
   }
 
   const body = h("div", { class: "panel-content" },
     feedback,
-    section("h-run", "Run",
+    section("h-run", "panel.run",
       h("div", { class: "row" }, pauseBtn, stepBtn, resetBtn),
-      field("Speed", speedSel, "Virtual time per wall-clock second."),
-      h("div", { class: "row end" }, field("Scenario", presetSel), loadBtn),
+      field("panel.speed", speedSel, "panel.speed.hint"),
+      h("div", { class: "row end" }, field("panel.scenario", presetSel), loadBtn),
       h("div", { class: "row" }, shareBtn, embedBtn),
       shareNote, shareField),
-    section("h-consumers", "Consumers",
+    section("h-consumers", "panel.consumers",
       h("div", { class: "row" }, addBtn),
-      field("Consumer", consumerSel),
-      h("div", { class: "row wrap", role: "group", "aria-label": "Consumer actions" }, ...consumerBtns)),
-    section("h-brokers", "Brokers",
-      field("Broker", brokerSel),
-      h("div", { class: "row end" }, field("Extra send latency", latencySel), slowBtn),
+      field("panel.consumer", consumerSel),
+      h("div", { class: "row wrap", role: "group", "t:aria-label": "panel.consumerActions" }, ...consumerBtns)),
+    section("h-brokers", "panel.brokers",
+      field("panel.broker", brokerSel),
+      h("div", { class: "row end" }, field("panel.latency", latencySel), slowBtn),
       h("div", { class: "row wrap" }, killBrokerBtn, restoreBtn),
-      h("div", { class: "row end" }, field("Queues per broker", queuesInput), field("On", queuesTarget), queuesBtn)),
-    section("h-allocation", "Allocation",
-      field("Strategy", strategySel),
+      h("div", { class: "row end" }, field("panel.queues", queuesInput), field("panel.queuesOn", queuesTarget), queuesBtn)),
+    section("h-allocation", "panel.allocation",
+      field("panel.strategy", strategySel),
       strategyHint,
       vnodesField, roomsField, innerField, innerVnodesField,
       strategyBtn,
-      field("Message model", modelSel, "Broadcasting: every consumer gets every queue.")),
-    section("h-producers", "Producers",
-      h("div", { class: "row end" }, field("Producer rate (msg/s)", rateInput), rateBtn),
-      h("div", { class: "check" }, faultBox, h("label", { for: "latency-fault" }, "Latency fault tolerance")),
-      field("Fault table", tableSel, "How long a slow broker is avoided after each latency.")),
-    section("h-events", "Events",
+      field("panel.model", modelSel, "panel.model.hint")),
+    section("h-producers", "panel.producers",
+      h("div", { class: "row end" }, field("panel.rate", rateInput), rateBtn),
+      h("div", { class: "check" }, faultBox, h("label", { for: "latency-fault", t: "panel.faultTolerance" })),
+      field("panel.faultTable", tableSel, "panel.faultTable.hint")),
+    section("h-events", "panel.events",
       h("div", { class: "row spread" },
-        h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances" }, "Show rebalances")),
+        h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances", t: "panel.showRebalances" })),
         clearLogBtn),
       log),
     h("div", { class: "panel-foot" }, helpBtn,
-      h("p", { class: "hint" }, "On the canvas: click a consumer or a broker for its actions. Keys: Space pause, . step, + and − speed, a add consumer, ? help.")));
+      h("p", { class: "hint", t: "panel.foot" })));
 
-  const head = h("div", { class: "panel-head" }, toggle, statusLine);
-  const controls = h("fieldset", { class: "panel-controls", disabled: true }, h("legend", { class: "visually-hidden" }, "Simulation controls"), body);
+  const head = h("div", { class: "panel-head" }, toggle, statusLine, langSwitch);
+  const controls = h("fieldset", { class: "panel-controls", disabled: true }, h("legend", { class: "visually-hidden", t: "panel.label" }), body);
   // The scroller is this inner element, not #panel: an opaque scrolling #panel over the
   // WebGL canvas made Chromium drop the canvas from the page in the stacked (phone) layout.
   const scroller = h("div", { id: "panel-body", class: "panel-body" }, controls);
@@ -197,21 +482,21 @@
 
   // ---- Help overlay (window.lbscopeHelp, which the canvas's ? key calls) ----
 
-  const helpClose = h("button", { type: "button", id: "help-close" }, "Close");
+  const helpClose = h("button", { type: "button", id: "help-close", t: "panel.close" });
   const help = h("div", { id: "help", class: "help", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title", hidden: true },
     h("div", { class: "help-card" },
-      h("h2", { id: "help-title" }, "LBScope playground"),
-      h("p", {}, "Brokers are the columns of cells at the top: each cell is one queue of the topic, coloured by the consumer that pulls it and marked with its name (or, when cells are small, a shape). A red outline marks a queue two consumers pull at once (an overlap, labelled x2) or that nobody pulls (an orphan, ?). The dark strip at a cell's foot is its backlog."),
-      h("p", {}, "Consumers are the boxes along the bottom, with a line to each queue they pull and a bar counting down to their next periodic rebalance. A crossed grey box was killed, a faded one is cut off from the network (the brokers still list it), two bars mean hung. A broker with +ms is slow; the ring shows how long producers still avoid it; a crossed broker is down."),
-      h("h3", {}, "Keyboard"),
+      h("h2", { id: "help-title", t: "help.title" }),
+      h("p", { t: "help.brokers" }),
+      h("p", { t: "help.consumers" }),
+      h("h3", { t: "help.keyboard" }),
       h("dl", { class: "keys" },
-        h("dt", {}, "Space"), h("dd", {}, "pause or play"),
-        h("dt", {}, "."), h("dd", {}, "step 1 s of virtual time (pauses first)"),
-        h("dt", {}, "+ / −"), h("dd", {}, "faster / slower (0.25× to 100×)"),
-        h("dt", {}, "a"), h("dd", {}, "add a consumer"),
-        h("dt", {}, "?"), h("dd", {}, "this help"),
-        h("dt", {}, "Esc"), h("dd", {}, "close a menu or this help")),
-      h("p", {}, "Every control of this panel works from the keyboard; the canvas's click menus have the same actions under Consumers and Brokers."),
+        h("dt", { t: "help.key.space" }), h("dd", { t: "help.do.space" }),
+        h("dt", {}, "."), h("dd", { t: "help.do.step" }),
+        h("dt", {}, "+ / −"), h("dd", { t: "help.do.speed" }),
+        h("dt", {}, "a"), h("dd", { t: "help.do.add" }),
+        h("dt", {}, "?"), h("dd", { t: "help.do.help" }),
+        h("dt", { t: "help.key.esc" }), h("dd", { t: "help.do.esc" })),
+      h("p", { t: "help.reach" }),
       helpClose));
   document.body.append(help);
   let helpReturn = null;
@@ -229,9 +514,9 @@
   helpClose.addEventListener("click", () => setHelp(false));
   helpBtn.addEventListener("click", () => setHelp(true));
   help.addEventListener("click", (e) => { if (e.target === help) setHelp(false); });
+  // Tab stays inside the dialog (a11y.js traps focus in every open modal dialog).
   help.addEventListener("keydown", (e) => {
     if (e.key === "Escape") { e.preventDefault(); setHelp(false); }
-    if (e.key === "Tab") { e.preventDefault(); helpClose.focus(); } // the one control: keep focus in the dialog
   });
   if (typeof window.lbscopeHelp !== "function") {
     window.lbscopeHelp = () => setHelp(help.hidden);
@@ -256,7 +541,7 @@
     if (!api) return null;
     const link = api.share();
     if (typeof link !== "string") {
-      showError(link && link.error ? link.error : "cannot make a share link");
+      showError(link && link.error ? link.error : t("panel.noShareLink"));
       return null;
     }
     return link;
@@ -270,10 +555,10 @@
     const secs = Math.floor((last ? last.timeMs : 0) / 1000);
     if (await copyText(url)) {
       shareField.hidden = true;
-      shareNote.textContent = "Link copied: it reopens this scenario at " + clock(secs * 1000) + " (" + url.length + " characters).";
+      say(shareNote, "panel.share.copied", { clock: clock(secs * 1000), n: fmt.format(url.length) });
     } else {
       shareField.hidden = false;
-      shareNote.textContent = "The clipboard is not available here: copy the link below.";
+      say(shareNote, "panel.share.manual");
       shareField.focus();
       shareField.select();
     }
@@ -281,18 +566,18 @@
   shareField.addEventListener("focus", () => shareField.select());
 
   const embedControls = h("select", { id: "embed-controls" },
-    option("full", "Full panel", true), option("min", "Slim bar: play, pause, step, speed"), option("none", "None: the canvas only"));
-  const embedCode = h("textarea", { id: "embed-code", readonly: true, rows: 5, spellcheck: "false", "aria-label": "Embed code" });
+    toption("full", "embed.controls.full", true), toption("min", "embed.controls.min"), toption("none", "embed.controls.none"));
+  const embedCode = h("textarea", { id: "embed-code", readonly: true, rows: 5, spellcheck: "false", "t:aria-label": "embed.code" });
   const embedPreview = h("div", { class: "embed-preview", "aria-hidden": "true" }, h("span", {}, "16 : 9"));
-  const embedCopy = h("button", { type: "button", id: "embed-copy", class: "primary" }, "Copy");
-  const embedClose = h("button", { type: "button", id: "embed-close" }, "Close");
+  const embedCopy = h("button", { type: "button", id: "embed-copy", class: "primary", t: "embed.copy" });
+  const embedClose = h("button", { type: "button", id: "embed-close", t: "panel.close" });
   const embedNote = h("p", { id: "embed-note", class: "hint", role: "status" });
   const embedDialog = h("div", { id: "embed-dialog", class: "help", role: "dialog", "aria-modal": "true", "aria-labelledby": "embed-title", hidden: true },
     h("div", { class: "help-card" },
-      h("h2", { id: "embed-title" }, "Embed this scenario"),
-      h("p", {}, "Paste this into a page: a frame that keeps a 16:9 shape at any width. It shows a picture and a play button, and loads the simulation only when the reader clicks. The scenario starts at this moment, with everything done so far."),
+      h("h2", { id: "embed-title", t: "embed.title" }),
+      h("p", { t: "embed.text" }),
       embedPreview,
-      h("div", { class: "field" }, h("label", { for: "embed-controls" }, "Controls"), embedControls),
+      h("div", { class: "field" }, h("label", { for: "embed-controls", t: "embed.controls" }), embedControls),
       embedCode,
       embedNote,
       h("div", { class: "row" }, embedCopy, embedClose)));
@@ -303,9 +588,13 @@
     const link = shareLink();
     if (!link) return null;
     const url = new URL("embed.html", location.href);
-    url.search = embedControls.value === "full" ? "" : "?controls=" + embedControls.value;
+    // The embed speaks the page's language: lang= goes with the snippet when it is not English.
+    const q = new URLSearchParams();
+    if (embedControls.value !== "full") q.set("controls", embedControls.value);
+    if (i18n.lang !== "en") q.set("lang", i18n.lang);
+    url.search = q.toString() ? "?" + q.toString() : "";
     url.hash = link;
-    const title = "LBScope: " + (last && last.title ? last.title : "RocketMQ load balancing");
+    const title = t("embed.frameTitle", { title: last && last.title ? scenarioTitle(last.title) : t("embed.defaultTitle") });
     const esc = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
     return '<div style="position:relative;width:100%;aspect-ratio:16/9">' +
       '<iframe src="' + esc(url.href) + '" title="' + esc(title) + '" loading="lazy" ' +
@@ -318,7 +607,7 @@
       const code = embedSnippet();
       if (!code) return;
       embedCode.value = code;
-      embedNote.textContent = "";
+      unsay(embedNote, "");
       embedReturn = document.activeElement;
       embedDialog.hidden = false;
       embedCopy.focus();
@@ -332,9 +621,9 @@
   embedControls.addEventListener("change", () => { embedCode.value = embedSnippet() || embedCode.value; });
   embedCopy.addEventListener("click", async () => {
     if (await copyText(embedCode.value)) {
-      embedNote.textContent = "Copied.";
+      say(embedNote, "embed.copied");
     } else {
-      embedNote.textContent = "The clipboard is not available here: the code is selected, copy it with Ctrl+C or ⌘C.";
+      say(embedNote, "embed.manual");
       embedCode.focus();
       embedCode.select();
     }
@@ -347,7 +636,7 @@
   // ---- A link that could not be opened ----
 
   const linkErrorText = h("p", { id: "link-error-text" });
-  const linkErrorClose = h("button", { type: "button", id: "link-error-close" }, "Dismiss");
+  const linkErrorClose = h("button", { type: "button", id: "link-error-close", t: "panel.dismiss" });
   const linkError = h("div", { id: "link-error", class: "link-error", role: "alert", hidden: true }, linkErrorText, linkErrorClose);
   document.body.append(linkError);
   linkErrorClose.addEventListener("click", () => { linkError.hidden = true; });
@@ -370,18 +659,23 @@
   let api = null;
   let last = null;
 
-  function showError(msg) {
-    feedback.textContent = msg;
+  // showError shows an error of the simulation (its words) or of this panel (a key's).
+  function showError(msg, key) {
+    if (key) say(feedback, key);
+    else unsay(feedback, msg);
     feedback.hidden = false;
   }
 
   function clearError() {
     feedback.hidden = true;
-    feedback.textContent = "";
+    unsay(feedback, "");
   }
 
   async function send(cmd) {
-    if (!api) return { error: "the simulation is still loading" };
+    if (!api) {
+      showError(null, "panel.stillLoading");
+      return { error: t("panel.stillLoading") };
+    }
     let res;
     try {
       res = await api.dispatch(cmd);
@@ -409,7 +703,7 @@
   resetBtn.addEventListener("click", () => send({ type: "reset" }));
   speedSel.addEventListener("change", () => send({ type: "setSpeed", x: Number(speedSel.value) }));
   loadBtn.addEventListener("click", () => send({ type: "load", preset: presetSel.value }).then((r) => {
-    if (r && r.ok) { log.replaceChildren(); addLog({ t: 0, kind: "action", text: "loaded the " + presetSel.value + " preset" }); }
+    if (r && r.ok) { log.replaceChildren(); addLog({ t: 0, kind: "action", text: t("panel.loaded", { preset: presetSel.value }) }); }
   }));
   addBtn.addEventListener("click", () => send({ type: "addConsumer" }).then((r) => {
     if (r && r.id) selectWhenListed(consumerSel, r.id);
@@ -479,12 +773,13 @@
     roomsField.hidden = s !== "MACHINE_ROOM";
     innerField.hidden = s !== "MACHINE_ROOM_NEARBY";
     innerVnodesField.hidden = !(s === "MACHINE_ROOM_NEARBY" && innerSel.value === "CONSISTENT_HASH");
-    strategyHint.textContent = STRATEGY_HINTS[s] || "";
+    if (i18n.has("panel.hint." + s)) say(strategyHint, "panel.hint." + s);
+    else unsay(strategyHint, "");
   }
 
   // setOptions replaces a select's options when their list changed, keeping the selection.
   function setOptions(sel, items, keepFirst) {
-    const key = JSON.stringify(items);
+    const key = JSON.stringify(items); // labels are in the page's language: a switch rebuilds
     if (sel.dataset.key === key) return;
     sel.dataset.key = key;
     const before = sel.value;
@@ -529,21 +824,26 @@
     if (!st || st.error) return;
     last = st;
     const m = st.metrics;
-    statusLine.textContent = clock(st.timeMs) + " · " + speedLabel(st.speed) + (st.paused ? " · paused" : "") +
-      " · produced " + fmt.format(m.produced) + " · consumed " + fmt.format(m.consumed) +
-      " · duplicates " + fmt.format(m.duplicates) + " · lost " + fmt.format(m.lost);
+    unsay(statusLine, t("panel.status", {
+      clock: clock(st.timeMs), speed: speedLabel(st.speed), paused: st.paused ? t("panel.status.paused") : "",
+      produced: fmt.format(m.produced), consumed: fmt.format(m.consumed),
+      duplicates: fmt.format(m.duplicates), lost: fmt.format(m.lost),
+    }));
     statusLine.classList.toggle("warn", m.duplicates > 0 || m.lost > 0);
 
-    pauseBtn.textContent = st.paused ? "Play" : "Pause";
+    pauseBtn.textContent = t(st.paused ? "panel.play" : "panel.pause");
     pauseBtn.setAttribute("aria-pressed", String(st.paused));
     if (!focused(speedSel)) {
       if (![...speedSel.options].some((o) => Number(o.value) === st.speed)) speedSel.append(option(st.speed, speedLabel(st.speed)));
       speedSel.value = String(st.speed);
     }
 
-    setOptions(consumerSel, st.consumers.map((c) => [c.id, c.id + " (" + (c.status === "partitioned" ? "cut off" : c.status) + ", " + c.queues.length + " queues)"]));
+    setOptions(consumerSel, st.consumers.map((c) => [c.id, t("panel.consumer.option", {
+      id: c.id, status: i18n.has("panel.st." + c.status) ? t("panel.st." + c.status) : c.status, n: fmt.format(c.queues.length),
+    })]));
     updateConsumerButtons();
-    setOptions(brokerSel, st.brokers.map((b) => [b.name, b.name + (b.down ? " (down)" : b.latencyMs ? " (+" + b.latencyMs + " ms)" : "")]));
+    setOptions(brokerSel, st.brokers.map((b) => [b.name, b.down ? t("panel.broker.down", { name: b.name })
+      : b.latencyMs ? t("panel.broker.slow", { name: b.name, ms: fmt.format(b.latencyMs) }) : b.name]));
     setOptions(queuesTarget, st.brokers.map((b) => [b.name, b.name]), true);
     updateBrokerButtons();
 
@@ -570,7 +870,7 @@
     }
     if (presetSel.dataset.shown !== st.title) {
       presetSel.dataset.shown = st.title;
-      const match = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" }[st.title];
+      const match = PRESET_TITLES[st.title];
       if (match && !focused(presetSel)) presetSel.value = match;
     }
   }
@@ -590,7 +890,7 @@
     for (const ev of pending.splice(0)) {
       if (ev.kind === "rebalance" && !showRebalances.checked) continue;
       items.push(h("li", { class: "ev ev-" + ev.kind },
-        h("span", { class: "ev-time" }, clock(ev.t)), " ", ev.text));
+        h("span", { class: "ev-time" }, clock(ev.t)), " ", ev.say || ev.text));
     }
     if (!items.length) return;
     log.append(...items);
@@ -599,6 +899,30 @@
   }
 
   // ---- Start ----
+
+  // ---- Language ----
+
+  // scenarioTitle is a preset's title in the page's language; a scenario's own title as is.
+  i18n.add({
+    en: { "panel.title.small": "Small cluster", "panel.title.default": "Default cluster", "panel.title.large": "Large cluster" },
+    zh: { "panel.title.small": "小型集群", "panel.title.default": "默认集群", "panel.title.large": "大型集群" },
+  });
+  function scenarioTitle(title) {
+    return PRESET_TITLES[title] ? t("panel.title." + PRESET_TITLES[title]) : title;
+  }
+
+  // index.html's own labels: the panel's landmark.
+  i18n.bind(panel, "panel.label", null, "aria-label");
+
+  i18n.onChange((lang) => {
+    setFormat();
+    for (const b of langBtns) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+    for (const [el, s] of said) el.textContent = t(s.key, s.params);
+    for (const o of speedSel.options) o.textContent = speedLabel(Number(o.value));
+    pauseBtn.textContent = t(last && last.paused ? "panel.play" : "panel.pause");
+    if (!embedDialog.hidden) embedCode.value = embedSnippet() || embedCode.value;
+    sync();
+  });
 
   showStrategyParams();
   whenReady().then((lb) => {
@@ -609,6 +933,6 @@
     sync();
     setInterval(() => { sync(); flushLog(); }, SYNC_MS);
   }, (err) => {
-    statusLine.textContent = "The simulation did not start: " + (err && err.message ? err.message : err);
+    say(statusLine, "panel.notStarted", { error: err && err.message ? err.message : String(err) });
   });
 })();
