@@ -1,1 +1,191 @@
-// timeline.js: (being built) — see index.html for the order scripts run in.
+// timeline.js: the time-travel scrubber in #timeline, under the stage. A native range input
+// from 00:00 to the horizon (the furthest moment this timeline reached) with a tick for each
+// action; moving it sends seek (only the latest target is in flight: a drag never queues a
+// backlog of seeks), and "Continue from here" sends continue, which discards everything after
+// the moment shown. It reads lbscope.timeline() a few times a second, so it follows the
+// simulation while it plays.
+(function () {
+  "use strict";
+
+  const root = document.getElementById("timeline");
+  if (!root || !window.LB || !window.LB.i18n) return;
+  const i18n = window.LB.i18n;
+
+  i18n.add({
+    en: {
+      "timeline.label": "Timeline",
+      "timeline.position": "{now} of {end}",
+      "timeline.continue": "Continue from here",
+      "timeline.continueHint": "Discard every action after this moment and go on from here",
+      "timeline.atEnd": "At the end of the timeline: nothing to discard",
+      "timeline.action": "{t}: {text}",
+    },
+    zh: {
+      "timeline.label": "时间线",
+      "timeline.position": "{now}，共 {end}",
+      "timeline.continue": "从这里继续",
+      "timeline.continueHint": "丢弃此刻之后的所有操作，从这里继续运行",
+      "timeline.atEnd": "已在时间线末尾：没有可丢弃的操作",
+      "timeline.action": "{t}：{text}",
+    },
+  });
+
+  const POLL_MS = 200;
+  const STEP_MS = 100; // the range's own step; arrow keys move a second (shift: ten)
+
+  function clock(ms) {
+    const s = Math.floor(ms / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    if (s >= 3600) return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
+    return two(Math.floor(s / 60)) + ":" + two(s % 60);
+  }
+
+  const bar = document.createElement("div");
+  bar.className = "tl-bar";
+  bar.setAttribute("role", "group");
+  i18n.bind(bar, "timeline.label", null, "aria-label");
+
+  const now = document.createElement("span");
+  now.className = "tl-time tl-now";
+  now.id = "timeline-now";
+  now.textContent = "00:00";
+
+  const track = document.createElement("div");
+  track.className = "tl-track";
+  const ticks = document.createElement("div");
+  ticks.className = "tl-ticks";
+  ticks.setAttribute("aria-hidden", "true");
+  const range = document.createElement("input");
+  range.type = "range";
+  range.id = "timeline-range";
+  range.min = "0";
+  range.max = "0";
+  range.step = String(STEP_MS);
+  range.value = "0";
+  i18n.bind(range, "timeline.label", null, "aria-label");
+  track.append(ticks, range);
+
+  const end = document.createElement("span");
+  end.className = "tl-time tl-end";
+  end.id = "timeline-end";
+  end.textContent = "00:00";
+
+  const cont = document.createElement("button");
+  cont.type = "button";
+  cont.id = "timeline-continue";
+  cont.className = "tl-continue";
+  cont.disabled = true;
+  i18n.bind(cont, "timeline.continue");
+
+  bar.append(now, track, end, cont);
+
+  let api = null;
+  let last = null;     // the last timeline() read
+  let dragging = false;
+  let pending = null;  // the latest seek target not yet sent
+  let inFlight = false;
+  let tickKey = "";
+
+  function valueText(nowMs, endMs) {
+    return i18n.t("timeline.position", { now: clock(nowMs), end: clock(endMs) });
+  }
+
+  function render(tl) {
+    last = tl;
+    const horizon = Math.max(tl.horizonMs, tl.nowMs);
+    range.max = String(horizon);
+    if (!dragging && pending === null && !inFlight) range.value = String(tl.nowMs);
+    const shown = dragging || pending !== null || inFlight ? Number(range.value) : tl.nowMs;
+    now.textContent = clock(shown);
+    end.textContent = clock(horizon);
+    range.setAttribute("aria-valuetext", valueText(shown, horizon));
+    const behind = tl.nowMs < tl.horizonMs;
+    cont.disabled = !behind || inFlight;
+    cont.title = i18n.t(behind ? "timeline.continueHint" : "timeline.atEnd");
+    const key = horizon + "|" + tl.actions.map((a) => a.t + a.text).join(",");
+    if (key !== tickKey) {
+      tickKey = key;
+      ticks.replaceChildren();
+      for (const a of tl.actions) {
+        if (a.t > horizon) continue;
+        const mark = document.createElement("span");
+        mark.className = "tl-tick";
+        mark.style.setProperty("--at", horizon > 0 ? String(a.t / horizon) : "0");
+        mark.title = i18n.t("timeline.action", { t: clock(a.t), text: a.text });
+        ticks.append(mark);
+      }
+    }
+  }
+
+  function refresh() {
+    if (!api) return;
+    const tl = api.timeline();
+    if (tl && !tl.error) render(tl);
+  }
+
+  // Only the latest target is sent; while one seek runs, newer targets replace each other.
+  async function pump() {
+    if (inFlight) return;
+    inFlight = true;
+    try {
+      while (pending !== null) {
+        const ms = pending;
+        pending = null;
+        await api.dispatch({ type: "seek", ms });
+      }
+    } finally {
+      inFlight = false;
+      refresh();
+    }
+  }
+
+  function seekTo(ms) {
+    if (!api) return;
+    const max = Number(range.max);
+    // The range snaps to its step: its last position means the horizon itself.
+    if (max - ms < STEP_MS) ms = max;
+    pending = Math.max(0, Math.round(ms));
+    now.textContent = clock(pending);
+    pump();
+  }
+
+  range.addEventListener("input", () => seekTo(Number(range.value)));
+  range.addEventListener("pointerdown", () => { dragging = true; });
+  window.addEventListener("pointerup", () => {
+    if (dragging) { dragging = false; refresh(); }
+  });
+  range.addEventListener("keydown", (e) => {
+    const d = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 }[e.key];
+    if (!d) return;
+    e.preventDefault();
+    const v = Math.min(Number(range.max), Math.max(0, Number(range.value) + d * (e.shiftKey ? 10000 : 1000)));
+    range.value = String(v);
+    seekTo(v);
+  });
+  cont.addEventListener("click", async () => {
+    if (!api || cont.disabled) return;
+    cont.disabled = true;
+    await api.dispatch({ type: "continue" });
+    refresh();
+  });
+  i18n.onChange(() => {
+    tickKey = "";
+    if (last) render(last);
+  });
+
+  function start() {
+    api = window.lbscope;
+    if (!api || typeof api.timeline !== "function") return;
+    root.append(bar);
+    refresh();
+    setInterval(refresh, POLL_MS);
+  }
+
+  if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(start, () => {});
+  else window.addEventListener("lbscope:started", () => {
+    // go.run defines window.lbscope synchronously, right after this event.
+    setTimeout(() => {
+      if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(start, () => {});
+    }, 0);
+  }, { once: true });
+})();

@@ -196,9 +196,10 @@ func (c *Cluster) emit(e Event) {
 		c.held = append(c.held, e)
 		return
 	}
-	if len(c.log) == maxLog {
-		copy(c.log, c.log[1:])
-		c.log = c.log[:maxLog-1]
+	// Entries are never rewritten in place, only appended, and the oldest are dropped by
+	// moving the newest into a new array now and then: a clone can share the array.
+	if len(c.log) >= 2*maxLog {
+		c.log = append(make([]Event, 0, 2*maxLog), c.log[len(c.log)-maxLog+1:]...)
 	}
 	c.log = append(c.log, e)
 	if c.observer != nil {
@@ -211,7 +212,7 @@ func (c *Cluster) emitf(kind, consumer, broker, format string, args ...any) {
 }
 
 // Log returns a copy of the most recent events (at most 500), oldest first.
-func (c *Cluster) Log() []Event { return slices.Clone(c.log) }
+func (c *Cluster) Log() []Event { return slices.Clone(c.log[max(0, len(c.log)-maxLog):]) }
 
 // clock formats virtual time as mm:ss or h:mm:ss for the event log.
 func clock(ms int64) string {

@@ -157,3 +157,20 @@ type brokerFilter struct{ last selector.LastBroker }
 func (f *brokerFilter) Filter(mq route.MessageQueue) bool {
 	return !f.last.Valid || mq.BrokerName != f.last.Name
 }
+
+// Clone returns an independent copy: the same table, switches and fault items (a simulation
+// checkpoint of a producer). The filters' transient state (the last broker, the pick's
+// moment) is set by every pick before it is read, so the copy starts it empty.
+func (s *MQFaultStrategy) Clone() *MQFaultStrategy {
+	n := NewMQFaultStrategy(s.table)
+	n.sendLatencyFaultEnable = s.sendLatencyFaultEnable
+	n.startDetectorEnable = s.startDetectorEnable
+	t := *s.tolerance
+	t.items = make(map[string]*FaultItem, len(s.tolerance.items))
+	for name, it := range s.tolerance.items {
+		cp := *it
+		t.items[name] = &cp
+	}
+	*n.tolerance = t
+	return n
+}

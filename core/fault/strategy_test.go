@@ -188,3 +188,24 @@ func TestIsolationExpiresInVirtualTime(t *testing.T) {
 		t.Errorf("at 3000 got %s; want broker-a again", mq.Short())
 	}
 }
+
+func TestCloneIsIndependent(t *testing.T) {
+	s := NewMQFaultStrategy(DefaultTable())
+	s.SetSendLatencyFaultEnable(true)
+	s.UpdateFaultItem("broker-a", 2000, false, true, 1000)
+	c := s.Clone()
+	if !c.SendLatencyFaultEnable() || c.IsAvailable("broker-a", 1001) != s.IsAvailable("broker-a", 1001) {
+		t.Fatalf("the clone lost the switch or the fault item: items %v, want %v", c.FaultItems(), s.FaultItems())
+	}
+	// Isolate broker-b on the original only, and extend broker-a on the clone only.
+	s.UpdateFaultItem("broker-b", 0, true, false, 1000)
+	c.UpdateFaultItem("broker-a", 6000, false, true, 2000)
+	if _, ok := c.FaultItem("broker-b"); ok {
+		t.Errorf("an update of the original reached the clone")
+	}
+	orig, _ := s.FaultItem("broker-a")
+	cl, _ := c.FaultItem("broker-a")
+	if orig.StartTimestamp == cl.StartTimestamp || orig.CurrentLatency != 2000 {
+		t.Errorf("an update of the clone reached the original: original %+v, clone %+v", orig, cl)
+	}
+}

@@ -163,3 +163,14 @@ func (tp *TopicPublishInfo) SelectAvoiding(lastBrokerName LastBroker) (route.Mes
 	}
 	return tp.SelectOneMessageQueue()
 }
+
+// Clone returns an independent copy whose index draws from src (the copy's own stream) and
+// holds the same stored value, if any. The route, a private copy never written, is shared.
+func (tp *TopicPublishInfo) Clone(src Source) *TopicPublishInfo {
+	n := *tp
+	n.messageQueueList = slices.Clone(tp.messageQueueList)
+	idx := *tp.sendWhichQueue
+	idx.src = src
+	n.sendWhichQueue = &idx
+	return &n
+}

@@ -274,3 +274,19 @@ func TestTopicPublishInfoFromOrderTopicConf(t *testing.T) {
 		}
 	}
 }
+
+func TestClonePicksTheSameQueuesIndependently(t *testing.T) {
+	tp := newInfo(math.MaxInt32-1, "a:2", "b:3") // the next picks wrap around int32
+	c := tp.Clone(&fixedSource{})
+	for i := range 4 {
+		want, err1 := tp.SelectOneMessageQueue()
+		got, err2 := c.SelectOneMessageQueue()
+		if err1 != nil || err2 != nil || got != want {
+			t.Fatalf("pick %d: clone %v (%v), original %v (%v)", i, got, err2, want, err1)
+		}
+	}
+	tp.SelectOneMessageQueue()
+	if stored(tp) == stored(c) {
+		t.Errorf("a pick on the original moved the clone's index too (both %d)", stored(c))
+	}
+}

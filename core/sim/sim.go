@@ -32,6 +32,12 @@ func (q *Queue) Push(e Event) {
 	heap.Push(&q.h, e)
 }
 
+// Clone returns an independent copy: the same pending events and the same next sequence
+// number, so both copies order later insertions the same way.
+func (q *Queue) Clone() Queue {
+	return Queue{h: append(eventHeap(nil), q.h...), seq: q.seq}
+}
+
 // Len is the number of pending events.
 func (q *Queue) Len() int { return len(q.h) }
 

@@ -22,6 +22,7 @@ import (
 //	{"type": "step", "ms": 1000}
 //	{"type": "setSpeed", "x": 10}
 //	{"type": "seek", "ms": 60000}
+//	{"type": "continue"}  (behind the horizon: discard everything after now and go on from here)
 //	{"type": "load", "scenario": {"version": 1, …}}  or  {"type": "load", "preset": "large"}
 //	{"type": "load", "link": "1.…"}  (a share link: its scenario, run to its moment, paused)
 type Command struct {
@@ -42,6 +43,7 @@ const (
 	Reset    = "reset"
 	Load     = "load"
 	Seek     = "seek"
+	Continue = "continue"
 )
 
 // PlaygroundTypes lists the playground's own commands with their arguments, in the form of
@@ -54,6 +56,7 @@ var PlaygroundTypes = map[string][]string{
 	Reset:    {},
 	Load:     {"scenario|preset|link"},
 	Seek:     {"ms"},
+	Continue: {},
 }
 
 // Limits of the playground's own arguments.

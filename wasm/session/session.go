@@ -47,7 +47,10 @@ type State struct {
 	Commands       []string `json:"commands"`
 	NextConsumerID string   `json:"nextConsumerId"`
 	TimelineLeft   int      `json:"timelineLeft"` // scenario steps not yet applied
-	EventsDropped  int64    `json:"eventsDropped"`
+	// HorizonMs is the furthest moment this timeline has reached: the end of the scrubber.
+	// Seeking back leaves it; continue (or an action taken behind it) brings it back to now.
+	HorizonMs     int64 `json:"horizonMs"`
+	EventsDropped int64 `json:"eventsDropped"`
 }
 
 type pending struct {
@@ -71,8 +74,19 @@ type Session struct {
 	// with its time: the timeline steps that ran and the page's commands. Appended only (a
 	// load starts a new slice), so a published copy of its header stays valid.
 	record []scenario.Step
-	// series is the metrics over virtual time, for the charts; safe for concurrent use.
+	// series is the metrics over virtual time, for the charts; safe for concurrent use. A
+	// load replaces it (under mu, since Series reads it from other goroutines).
 	series *series.Recorder
+	rec    recorder        // what the session feeds: series, or a test's fake
+	newRec func() recorder // tests: the recorder a load starts (nil: series)
+	// Time travel (timeline.go): the horizon, the checkpoints kept on the way to it, and where
+	// the series stands.
+	horizon    int64
+	cps        []checkpoint // by time; cps[0] is 00:00
+	cpEvery    int64        // checkpoints are taken at multiples of it
+	quiet      bool         // a seek is replaying: what happens is not told again
+	sampleNext int64        // the next multiple of the series interval to sample
+	markedN    int          // timeline steps (in record order) already marked in the series
 
 	mu      sync.Mutex
 	queue   []pending
@@ -85,6 +99,7 @@ type Session struct {
 	pubScn    scenario.Scenario
 	pubRecord []scenario.Step
 	pubNext   int
+	pubCps    []int64 // the checkpoints' times
 }
 
 // New builds a session running s from time 0 at 1× speed.
@@ -152,7 +167,11 @@ func (s *Session) Tick(frameMs float64) []Result {
 }
 
 // Series returns the metrics recorder of the session (safe for concurrent use).
-func (s *Session) Series() *series.Recorder { return s.series }
+func (s *Session) Series() *series.Recorder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.series
+}
 
 // State returns what the last Tick published.
 func (s *Session) State() State {
@@ -218,6 +237,8 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 		if err := s.seek(*cmd.Ms); err != nil {
 			return "", fmt.Errorf("seek: %w", err)
 		}
+	case Continue:
+		s.cont("")
 	case Reset:
 		if err := s.load(s.scn); err != nil {
 			return "", fmt.Errorf("reset: %w", err)
@@ -261,10 +282,21 @@ func (s *Session) applySim(c cluster.Command) error {
 	// first steps and the cluster's first events), as it does before a timeline step: then
 	// replaying the record as a timeline applies the command in the same place.
 	s.advance(s.c.Now())
+	if s.c.Now() < s.horizon {
+		// The world never mixes a new action with an old future: behind the horizon an action
+		// first discards what came after now, as continue does; a command the engine refuses
+		// (tried on a copy) changes nothing, the future included.
+		if err := s.c.Clone().Apply(c); err != nil {
+			return err
+		}
+		s.cont(actionText(c))
+	}
 	if err := s.c.Apply(c); err != nil {
 		return err
 	}
 	s.record = append(s.record, scenario.Step{At: scenario.Duration(s.c.Now()), Command: c})
+	s.rec.Mark(s.c.Now(), actionText(c))
+	s.markedN = len(s.record)
 	return nil
 }
 
@@ -280,33 +312,13 @@ func (s *Session) OpenLink(link string) error {
 		return err
 	}
 	s.paused = true
+	s.quiet = true // the link's past is not news
 	s.advance(sh.TimeMs)
+	s.quiet = false
 	s.say("opened a shared link: " + s.title() + " at " + scenario.Clock(sh.TimeMs))
 	if s.dirty {
 		s.publish()
 	}
-	return nil
-}
-
-// seek moves to virtual time ms, paused. Forward it steps; backward it rebuilds the recorded
-// scenario (the loaded one with everything done since) and replays it to ms, which the
-// engine's determinism makes exact. Actions recorded after ms stay in the timeline and happen
-// again as time passes them.
-func (s *Session) seek(ms int64) error {
-	s.paused = true
-	s.carry = 0
-	if ms >= s.c.Now() {
-		s.advance(ms)
-		return nil
-	}
-	sc, err := recorded(s.scn, s.record, s.next, s.c.Now())
-	if err != nil {
-		return err
-	}
-	if err := s.load(sc); err != nil {
-		return err
-	}
-	s.advance(ms)
 	return nil
 }
 
@@ -371,29 +383,87 @@ func (s *Session) load(sc scenario.Scenario) error {
 	c.SetObserver(s.observe)
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
 	s.record = nil
+	s.horizon, s.sampleNext, s.markedN = 0, 0, 0
+	s.cpEvery = firstCheckpointEvery
+	s.cps = []checkpoint{{t: 0, c: c.Clone()}}
+	r := series.NewRecorder()
+	s.mu.Lock()
+	s.series = r
+	s.mu.Unlock()
+	s.rec = r
+	if s.newRec != nil {
+		s.rec = s.newRec()
+	}
 	return nil
 }
 
-// advance runs the cluster to time to, applying the scenario's timeline steps on the way.
+// advance runs the cluster to time to, applying the scenario's timeline steps on the way, and
+// on the way samples the series and keeps checkpoints at their multiples of virtual time. At
+// one instant the steps come first: a sample or a checkpoint at t shows every step due at t.
 // The playground runs past the scenario's until: it is a place to watch, not a test.
 func (s *Session) advance(to int64) {
-	for s.next < len(s.scn.Timeline) && s.scn.Timeline[s.next].At.Ms() <= to {
-		st := s.scn.Timeline[s.next]
-		s.next++
-		s.c.Advance(st.At.Ms())
-		// Recorded even when refused: a replay meets the same error at the same step.
-		s.record = append(s.record, st)
-		if err := s.c.Apply(st.Command); err != nil {
-			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: st.ID, Broker: st.Broker,
-				Text: fmt.Sprintf("timeline step %d: %v", s.next, err)})
+	if now := s.c.Now(); s.sampleNext < now {
+		iv := max(s.rec.IntervalMs(), 1)
+		s.sampleNext = (now + iv - 1) / iv * iv
+	}
+	for {
+		t, step := to, false
+		if s.next < len(s.scn.Timeline) && s.scn.Timeline[s.next].At.Ms() <= t {
+			t, step = s.scn.Timeline[s.next].At.Ms(), true
+		}
+		cp := s.nextCheckpoint()
+		if step && t <= min(s.sampleNext, cp) {
+			s.applyStep()
+			continue
+		}
+		t = min(t, s.sampleNext, cp)
+		if t > to || t < s.c.Now() {
+			break
+		}
+		s.c.Advance(t)
+		if t == s.sampleNext {
+			snap := s.c.Snapshot()
+			s.rec.Sample(&snap)
+			iv := max(s.rec.IntervalMs(), 1)
+			s.sampleNext = (t/iv + 1) * iv
+		}
+		if t == cp {
+			s.keepCheckpoint()
+		}
+		if t == to {
+			break
 		}
 	}
 	s.c.Advance(to)
+	s.horizon = max(s.horizon, s.c.Now())
 	s.dirty = true
+}
+
+// applyStep applies the next timeline step at its time.
+func (s *Session) applyStep() {
+	st := s.scn.Timeline[s.next]
+	s.next++
+	s.c.Advance(st.At.Ms())
+	// Recorded even when refused: a replay meets the same error at the same step.
+	s.record = append(s.record, st)
+	err := s.c.Apply(st.Command)
+	if err != nil {
+		s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: st.ID, Broker: st.Broker,
+			Text: fmt.Sprintf("timeline step %d: %v", s.next, err)})
+	}
+	if len(s.record) > s.markedN {
+		if err == nil {
+			s.rec.Mark(s.c.Now(), actionText(st.Command))
+		}
+		s.markedN = len(s.record)
+	}
 }
 
 // observe receives the cluster's events, synchronously, during Apply and Advance.
 func (s *Session) observe(e cluster.Event) {
+	if s.quiet {
+		return
+	}
 	e.Queues = slices.Clone(e.Queues)
 	s.note(e)
 }
@@ -404,6 +474,9 @@ func (s *Session) say(text string) {
 }
 
 func (s *Session) note(e cluster.Event) {
+	if s.quiet {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.events) >= MaxEvents {
@@ -428,11 +501,17 @@ func (s *Session) publish() {
 		Commands:       Types(),
 		NextConsumerID: nextConsumerID(snap.Consumers),
 		TimelineLeft:   len(s.scn.Timeline) - s.next,
+		HorizonMs:      s.horizon,
+	}
+	cps := make([]int64, len(s.cps))
+	for i, cp := range s.cps {
+		cps[i] = cp.t
 	}
 	s.mu.Lock()
 	st.EventsDropped = s.dropped
 	s.last = st
 	s.pubScn, s.pubRecord, s.pubNext = s.scn, s.record, s.next
+	s.pubCps = cps
 	s.mu.Unlock()
 	s.dirty = false
 }

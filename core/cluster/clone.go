@@ -1,0 +1,158 @@
+package cluster
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/route"
+)
+
+// Clone returns a deep copy of the world at this instant: fed the same commands and advanced
+// to the same times, the copy and the original tell the same events and reach the same
+// snapshots, and nothing done to one is seen by the other. The observer is not copied (the
+// copy has none). It is what a driver keeps to travel back in time without replaying from 0.
+//
+// Shared, because nothing ever writes them: the allocation strategy and the fault table (both
+// immutable once built), the name server's cached queue list, event texts and queue lists, and
+// the closed anomaly intervals and log entries already written (append-only: the copy's slices
+// are capped at their length, so an append on either side never lands in the other's array).
+func (c *Cluster) Clone() *Cluster {
+	if c.held != nil {
+		panic("cluster: Clone while a command is being applied") // only Apply sets held
+	}
+	n := &Cluster{
+		cfg: cloneConfig(c.cfg), t: c.t, now: c.now, events: c.events.Clone(),
+		topic: c.topic, group: c.group, strategy: c.strategy, model: c.model,
+		latencyFault: c.latencyFault, faultTable: c.faultTable,
+		routeVersion: c.routeVersion, routeCache: c.routeCache, routeCacheVersion: c.routeCacheVersion,
+		metrics:    c.metrics,
+		log:        c.log[:len(c.log):len(c.log)],
+		anomalies:  c.anomalies[:len(c.anomalies):len(c.anomalies)],
+		isolations: slices.Clone(c.isolations),
+	}
+	if c.metrics.SendsPerBroker != nil {
+		n.metrics.SendsPerBroker = maps.Clone(c.metrics.SendsPerBroker)
+	}
+	n.open = make(map[route.MessageQueue]*Anomaly, len(c.open))
+	for mq, a := range c.open {
+		cp := *a
+		cp.Owners = slices.Clone(a.Owners)
+		n.open[mq] = &cp
+	}
+
+	// Brokers, with a map from each old channel and queue to its copy: process queues point
+	// into them.
+	chans := map[*channel]*channel{}
+	bqs := map[*brokerQueue]*brokerQueue{}
+	n.brokers = make([]*broker, len(c.brokers))
+	n.brokerBy = make(map[string]*broker, len(c.brokers))
+	for i, b := range c.brokers {
+		nb := *b
+		nb.rnd = cloneRandom(b.rnd)
+		nb.qs = make([]*brokerQueue, len(b.qs))
+		for j, q := range b.qs {
+			cp := *q
+			nb.qs[j] = &cp
+			bqs[q] = &cp
+		}
+		nb.chans = make(map[int]*channel, len(b.chans))
+		for k, ch := range b.chans {
+			cp := *ch
+			nb.chans[k] = &cp
+			chans[ch] = &cp
+		}
+		nb.pending = slices.Clone(b.pending)
+		nb.stepCount = slices.Clone(b.stepCount)
+		n.brokers[i] = &nb
+		n.brokerBy[nb.name] = &nb
+	}
+
+	// Consumers. Every process of one client id shares one broadcasting offset file (a restart
+	// takes its predecessor's), so the copy shares one copied map per id as well.
+	locals := map[string]map[route.MessageQueue]int64{}
+	n.consumers = make([]*consumer, len(c.consumers))
+	n.current = make(map[string]*consumer, len(c.current))
+	for i, cs := range c.consumers {
+		nc := *cs
+		nc.rnd = cloneRandom(cs.rnd)
+		nc.brokers = slices.Clone(cs.brokers) // refreshed in place
+		nc.frontier = maps.Clone(cs.frontier)
+		if l, ok := locals[cs.id]; ok {
+			nc.local = l
+		} else {
+			nc.local = maps.Clone(cs.local)
+			locals[cs.id] = nc.local
+		}
+		nc.pqs = make(map[route.MessageQueue]*processQueue, len(cs.pqs))
+		nc.pqList = make([]*processQueue, len(cs.pqList))
+		for j, pq := range cs.pqList {
+			cp := *pq
+			cp.b = n.brokers[pq.b.idx]
+			cp.bq = bqs[pq.bq]
+			if pq.ch != nil {
+				if ch, ok := chans[pq.ch]; ok {
+					cp.ch = ch
+				} else {
+					// A channel the broker dropped since: only its gone flag is ever read.
+					stale := *pq.ch
+					cp.ch = &stale
+					chans[pq.ch] = &stale
+				}
+			}
+			nc.pqList[j] = &cp
+			nc.pqs[cp.mq] = &cp
+		}
+		n.consumers[i] = &nc
+	}
+	for id, cs := range c.current {
+		n.current[id] = n.consumers[cs.idx]
+	}
+
+	n.producers = make([]*producer, len(c.producers))
+	for i, p := range c.producers {
+		np := *p
+		np.rnd = cloneRandom(p.rnd)
+		np.fs = p.fs.Clone()
+		if p.tp != nil {
+			np.tp = p.tp.Clone(np.rnd) // its index draws from the producer's own stream
+		}
+		np.isolatedTill = maps.Clone(p.isolatedTill)
+		np.isolatedFor = maps.Clone(p.isolatedFor)
+		np.isolation = maps.Clone(p.isolation)
+		n.producers[i] = &np
+	}
+	return n
+}
+
+func cloneRandom(r *jrand.Random) *jrand.Random {
+	if r == nil {
+		return nil
+	}
+	cp := *r
+	return &cp
+}
+
+func cloneConfig(cfg Config) Config {
+	cfg.Brokers = slices.Clone(cfg.Brokers)
+	cfg.Consumers = slices.Clone(cfg.Consumers)
+	cfg.Producers = slices.Clone(cfg.Producers)
+	cfg.Params = cloneParams(cfg.Params)
+	return cfg
+}
+
+func cloneParams(p allocate.Params) allocate.Params {
+	cloneInt := func(v *int) *int {
+		if v == nil {
+			return nil
+		}
+		x := *v
+		return &x
+	}
+	p.VirtualNodeCnt = cloneInt(p.VirtualNodeCnt)
+	p.InnerVirtualNodeCnt = cloneInt(p.InnerVirtualNodeCnt)
+	p.ConsumerIDCs = slices.Clone(p.ConsumerIDCs)
+	p.MessageQueueList = slices.Clone(p.MessageQueueList)
+	return p
+}

@@ -1,0 +1,181 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// cloneCommand draws from the playground's actions plus the model and fault-table switches,
+// so broadcasting offset files and both tier tables are exercised too.
+func cloneCommand(r *rand.Rand, c *Cluster) Command {
+	switch r.IntN(20) {
+	case 0:
+		return Command{Type: "setMessageModel", Model: []string{Clustering, Broadcasting}[r.IntN(2)]}
+	case 1:
+		return Command{Type: "setFaultTable", Table: []string{"current", "legacy-4x"}[r.IntN(2)]}
+	case 2:
+		return Command{Type: "addBroker", Broker: fmt.Sprintf("broker-%c", 'c'+r.IntN(4)), Queues: ptr(1 + r.IntN(4))}
+	}
+	return randomCommand(r, c)
+}
+
+// story collects a cluster's events as text.
+type story struct{ lines []string }
+
+func (s *story) watch(c *Cluster) {
+	c.SetObserver(func(e Event) {
+		s.lines = append(s.lines, fmt.Sprintf("%d|%s|%s|%s|%s|%s", e.T, e.Kind, e.Consumer, e.Broker, strings.Join(e.Queues, ","), e.Text))
+	})
+}
+
+// world is everything a cluster shows: its snapshot, log, intervals and counts, as JSON.
+func world(t *testing.T, c *Cluster) string {
+	t.Helper()
+	data, err := json.Marshal(struct {
+		Snap       Snapshot
+		Log        []Event
+		Anomalies  []Anomaly
+		Isolations []Isolation
+		Metrics    Metrics
+	}{c.Snapshot(), c.Log(), c.Anomalies(), c.Isolations(), c.Metrics()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestCloneContinuesIdentically: for many seeds, a run with random actions is cloned at a
+// random moment; the original and the clone, given the same later commands and advances, tell
+// the same events and show the same world at every step. A third copy, driven wildly in
+// between, changes neither, and both keep matching a run that was never cloned at all.
+func TestCloneContinuesIdentically(t *testing.T) {
+	seeds := 60
+	if testing.Short() {
+		seeds = 10
+	}
+	for seed := range seeds {
+		r := rand.New(rand.NewPCG(uint64(seed), 11))
+		cfg := smallConfig(100 + r.IntN(1500))
+		cfg.Seed = int64(seed)
+		cfg.LatencyFault = r.IntN(2) == 0
+		a, ref := mustNew(t, cfg), mustNew(t, cfg)
+		var sa, sref story
+		sa.watch(a)
+		sref.watch(ref)
+		var applied []string
+		act := func(cmd Command, cs ...*Cluster) {
+			var errs []string
+			for _, c := range cs {
+				err := c.Apply(cmd)
+				errs = append(errs, fmt.Sprint(err))
+			}
+			for _, e := range errs[1:] {
+				if e != errs[0] {
+					t.Fatalf("seed %d: %s: the copies disagree on the command: %v", seed, cmd.Type, errs)
+				}
+			}
+			applied = append(applied, fmt.Sprintf("%s %s %s%s", clock(cs[0].now), cmd.Type, cmd.ID, cmd.Broker))
+		}
+
+		until := int64(20000 + r.IntN(400000))
+		for a.now < until {
+			step := int64(1 + r.IntN(40000))
+			a.Advance(a.now + step)
+			ref.Advance(ref.now + step)
+			act(cloneCommand(r, a), a, ref)
+		}
+		before := world(t, a)
+		b := a.Clone()
+		if got := world(t, b); got != before {
+			t.Fatalf("seed %d at %s: the clone differs from the original at once", seed, clock(a.now))
+		}
+		var sb story
+		sb.watch(b)
+
+		// A third copy, driven its own way: the others must not notice.
+		x := a.Clone()
+		wild := rand.New(rand.NewPCG(uint64(seed), 12))
+		for range 10 {
+			_ = x.Apply(cloneCommand(wild, x))
+			x.Advance(x.now + int64(1+wild.IntN(30000)))
+		}
+		if got := world(t, a); got != before {
+			t.Fatalf("seed %d: driving a clone changed the original (after %v)", seed, applied)
+		}
+
+		mark := len(sa.lines)
+		for range 8 {
+			step := int64(1 + r.IntN(40000))
+			a.Advance(a.now + step)
+			b.Advance(b.now + step)
+			ref.Advance(ref.now + step)
+			act(cloneCommand(r, a), a, b, ref)
+			wa, wb, wr := world(t, a), world(t, b), world(t, ref)
+			if wa != wb {
+				t.Fatalf("seed %d at %s: clone and original differ after %v:\n%s\n%s", seed, clock(a.now), applied, wa, wb)
+			}
+			if wa != wr {
+				t.Fatalf("seed %d at %s: the cloned run differs from one never cloned after %v", seed, clock(a.now), applied)
+			}
+		}
+		if got, want := strings.Join(sb.lines, "\n"), strings.Join(sa.lines[mark:], "\n"); got != want {
+			t.Fatalf("seed %d: the clone's events differ from the original's after the clone:\n%s\n---\n%s", seed, got, want)
+		}
+		if got, want := strings.Join(sa.lines, "\n"), strings.Join(sref.lines, "\n"); got != want {
+			t.Fatalf("seed %d: the cloned run's events differ from a run never cloned", seed)
+		}
+		if len(sb.lines) == 0 {
+			t.Fatalf("seed %d: no event after the clone: the comparison saw nothing", seed)
+		}
+	}
+}
+
+// TestCloneHasNoObserver: the copy tells nobody until it is given an observer.
+func TestCloneHasNoObserver(t *testing.T) {
+	c := mustNew(t, smallConfig(500))
+	n := 0
+	c.SetObserver(func(Event) { n++ })
+	c.Advance(5000)
+	before := n
+	d := c.Clone()
+	mustApply(t, d, Command{Type: "killConsumer", ID: "c1"})
+	d.Advance(20000)
+	if n != before {
+		t.Errorf("the original's observer heard %d events of the clone", n-before)
+	}
+}
+
+// BenchmarkClone measures one copy and the heap it holds, on the playground's default and
+// large presets after ten virtual minutes.
+func BenchmarkClone(b *testing.B) {
+	for _, p := range []struct {
+		name                          string
+		brokers, queues, consumers, r int
+	}{{"default", 4, 8, 4, 200}, {"large", 16, 16, 64, 2000}} {
+		b.Run(p.name, func(b *testing.B) {
+			c, err := New(benchConfig(p.brokers, p.queues, p.consumers, p.r))
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Advance(600000)
+			var m0, m1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+			keep := make([]*Cluster, 20)
+			for i := range keep {
+				keep[i] = c.Clone()
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&m1)
+			runtime.KeepAlive(keep)
+			for b.Loop() {
+				_ = c.Clone()
+			}
+			b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/float64(len(keep))/1024, "KB/clone")
+		})
+	}
+}

@@ -1,0 +1,242 @@
+package session
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// Time travel. A session's timeline is everything applied so far (record) followed by what is
+// still to come (the loaded scenario's steps from next on, which after a seek back include the
+// actions recorded after the moment sought). The horizon is the furthest moment reached.
+//
+// On the way to the horizon the session keeps checkpoints: copies of the cluster with the
+// length of the record at that moment. A seek restores the latest checkpoint at or before its
+// target and replays from there, which the engine's determinism makes equal to a replay from
+// 00:00. Checkpoints are taken at multiples of an interval that doubles whenever there are more
+// than maxCheckpoints, keeping every other one, so a long session holds a bounded number and a
+// seek replays at most one interval. A copy of the default preset's cluster holds about 17 KB,
+// the large preset's about 240 KB (BenchmarkClone in core/cluster).
+//
+// Share links carry the whole timeline with the moment shown: opened, a link stops at that
+// moment, in the state shown, and the actions that came after it in the sharer's timeline
+// happen again if the reader plays on, as a scenario's own steps do. The reader's horizon is
+// the link's moment.
+
+// recorder is what the session tells the series: samples at multiples of its interval, a mark
+// at each applied action, and the moment after which the past is gone.
+type recorder interface {
+	IntervalMs() int64
+	Sample(*cluster.Snapshot)
+	Mark(t int64, text string)
+	Truncate(t int64)
+}
+
+// Checkpoint spacing.
+const (
+	firstCheckpointEvery = 5000 // virtual ms; doubled as the timeline grows
+	maxCheckpoints       = 48
+)
+
+type checkpoint struct {
+	t      int64
+	c      *cluster.Cluster // never advanced: restoring copies it again
+	recLen int              // len(record) when it was taken: the timeline steps applied
+}
+
+// nextCheckpoint is the time of the next checkpoint to take: the first multiple of the
+// interval after the latest one kept, and not before now.
+func (s *Session) nextCheckpoint() int64 {
+	last := s.cps[len(s.cps)-1].t
+	next := (last/s.cpEvery + 1) * s.cpEvery
+	if now := s.c.Now(); next < now {
+		next = (now + s.cpEvery - 1) / s.cpEvery * s.cpEvery
+	}
+	return next
+}
+
+// keepCheckpoint copies the cluster as it is now and thins the list out when it is full.
+func (s *Session) keepCheckpoint() {
+	s.cps = append(s.cps, checkpoint{t: s.c.Now(), c: s.c.Clone(), recLen: len(s.record)})
+	for len(s.cps) > maxCheckpoints {
+		s.cpEvery *= 2
+		s.cps = slices.DeleteFunc(s.cps, func(cp checkpoint) bool { return cp.t%s.cpEvery != 0 })
+	}
+}
+
+// timeline is the loaded scenario with its timeline replaced by this session's: every step
+// applied so far and every step still to come, in time order.
+func (s *Session) timeline() scenario.Scenario {
+	sc := s.scn
+	sc.Timeline = make([]scenario.Step, 0, len(s.record)+len(s.scn.Timeline)-s.next)
+	sc.Timeline = append(append(sc.Timeline, s.record...), s.scn.Timeline[s.next:]...)
+	return sc
+}
+
+// seek moves to virtual time ms, paused, without telling again what happens on the way (one
+// action event says where it went). From the latest checkpoint at or before ms when that is
+// later than now or ms is in the past; otherwise it simply advances. Nothing of the timeline
+// changes: actions recorded after ms happen again as time passes them.
+func (s *Session) seek(ms int64) error {
+	s.paused = true
+	s.carry = 0
+	now := s.c.Now()
+	i, _ := slices.BinarySearchFunc(s.cps, ms+1, func(cp checkpoint, t int64) int { return cmpInt(cp.t, t) })
+	cp := s.cps[max(i-1, 0)]
+	s.quiet = true
+	switch {
+	case ms >= now && cp.t <= now:
+		s.advance(ms)
+	default:
+		s.restore(cp, ms)
+	}
+	s.quiet = false
+	s.say("moved to " + scenario.Clock(ms))
+	return nil
+}
+
+// restore puts the world back as it was at checkpoint cp and replays to ms.
+func (s *Session) restore(cp checkpoint, ms int64) {
+	sc := s.timeline()
+	// The series is left as it is, samples past ms included: the timeline has not changed,
+	// so replaying it would record the same values again (the charts draw "now" among them).
+	// Only continuing from here, which changes the future, truncates it.
+	if s.markedN < cp.recLen {
+		// A jump forward past steps the series has not marked: mark them from the record.
+		for _, st := range sc.Timeline[s.markedN:cp.recLen] {
+			s.rec.Mark(st.At.Ms(), actionText(st.Command))
+		}
+		s.markedN = cp.recLen
+	}
+	if iv := max(s.rec.IntervalMs(), 1); s.sampleNext <= cp.t {
+		// A jump forward over moments the series lost: rather than replay them, it gets the
+		// checkpoints on the way, a coarser stretch of the same curves.
+		for _, k := range s.cps {
+			if k.t >= s.sampleNext && k.t <= cp.t && k.t%iv == 0 {
+				snap := k.c.Snapshot()
+				s.rec.Sample(&snap)
+			}
+		}
+		s.sampleNext = (cp.t/iv + 1) * iv
+	}
+	s.scn = sc
+	s.next = cp.recLen
+	s.record = slices.Clone(sc.Timeline[:cp.recLen]) // a new array: published headers stay valid
+	s.c = cp.c.Clone()
+	s.c.SetObserver(s.observe)
+	s.advance(ms)
+}
+
+// cont discards the future: every step after now (recorded actions and the scenario's own),
+// the checkpoints after now and the series after now; the horizon becomes now. because names
+// the action that asked for it implicitly ("" for the continue command).
+func (s *Session) cont(because string) {
+	now := s.c.Now()
+	dropped := len(s.scn.Timeline) - s.next
+	sc := s.timeline()
+	sc.Timeline = sc.Timeline[:len(s.record):len(s.record)]
+	s.scn = sc
+	s.next = len(s.record)
+	s.cps = slices.DeleteFunc(s.cps, func(cp checkpoint) bool { return cp.t > now })
+	s.rec.Truncate(now)
+	iv := max(s.rec.IntervalMs(), 1)
+	s.sampleNext = min(s.sampleNext, (now/iv+1)*iv)
+	s.horizon = now
+	s.dirty = true
+	text := "continuing from " + scenario.Clock(now) + "; " + plural(dropped, "later action") + " discarded"
+	if because != "" {
+		text = because + " behind the end of the timeline: " + text
+	}
+	s.say(text)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// target names what a command acts on, for short texts: its consumer, broker or setting.
+func target(c cluster.Command) string {
+	switch {
+	case c.ID != "" && c.Broker != "":
+		return c.ID + " " + c.Broker
+	case c.ID != "":
+		return c.ID
+	case c.Broker != "":
+		return c.Broker
+	case c.Strategy != "":
+		return c.Strategy
+	case c.Model != "":
+		return c.Model
+	case c.Table != "":
+		return c.Table
+	case c.On != nil:
+		return strconv.FormatBool(*c.On)
+	}
+	return ""
+}
+
+// actionText is a command in a few words for the charts' markers and the scrubber's ticks:
+// "killConsumer c2", "slowBroker broker-a 2000".
+func actionText(c cluster.Command) string {
+	text := c.Type
+	if t := target(c); t != "" {
+		text += " " + t
+	}
+	switch {
+	case c.LatencyMs != nil:
+		text += " " + strconv.Itoa(*c.LatencyMs)
+	case c.Queues != nil:
+		text += " " + strconv.Itoa(*c.Queues)
+	case c.Rate != nil:
+		text += " " + strconv.Itoa(*c.Rate)
+	}
+	return text
+}
+
+// Action is one action of the timeline, for the scrubber's ticks.
+type Action struct {
+	T    int64  `json:"t"`
+	Text string `json:"text"`
+}
+
+// Timeline is what the scrubber draws: where the session is, how far this timeline reaches,
+// its actions (those applied and those still to come) and its checkpoints' times.
+type Timeline struct {
+	NowMs       int64    `json:"nowMs"`
+	HorizonMs   int64    `json:"horizonMs"`
+	Paused      bool     `json:"paused"`
+	Actions     []Action `json:"actions"`
+	Checkpoints []int64  `json:"checkpoints"`
+}
+
+// Timeline returns the published timeline. Safe from any goroutine.
+func (s *Session) Timeline() Timeline {
+	s.mu.Lock()
+	rec, scn, next, cps := s.pubRecord, s.pubScn, s.pubNext, s.pubCps
+	tl := Timeline{NowMs: s.last.TimeMs, HorizonMs: s.last.HorizonMs, Paused: s.last.Paused}
+	s.mu.Unlock()
+	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next)
+	for _, st := range rec {
+		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+	}
+	for _, st := range scn.Timeline[next:] {
+		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+	}
+	tl.Checkpoints = slices.Clone(cps)
+	return tl
+}
