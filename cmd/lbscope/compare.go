@@ -50,40 +50,19 @@ Flags:
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var (
-		f            scenario.Flags
-		ids, preset  string
-		file         string
-		at           atList
-		asJSON       bool
-		virtualNodes int
-		until        scenario.Duration
-		list, by     string
+		sf       scenarioFlags
+		asJSON   bool
+		list, by string
 	)
 	fs.StringVar(&list, "variants", "", "the variants, comma-separated, e.g. AVG,CONSISTENT_HASH (2 to 4)")
 	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable or latencyFault")
-	fs.IntVar(&f.Brokers, "brokers", scenario.DefaultBrokers, "number of brokers, named broker-a, broker-b, …")
-	fs.IntVar(&f.QueuesPerBroker, "queues", scenario.DefaultQueuesPerBroker, "queues of the topic on each broker")
-	fs.IntVar(&f.Consumers, "consumers", scenario.DefaultConsumers, "number of consumers, named c1…cN")
-	fs.StringVar(&ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated")
-	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
-	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
-	fs.StringVar(&f.Strategy, "strategy", "AVG", "allocation strategy of fault-table variants: "+strings.Join(allocate.Names, ", "))
-	fs.IntVar(&virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, "CONSISTENT_HASH: virtual nodes per consumer (with --strategy)")
-	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
-	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")
-	fs.StringVar(&f.FaultTable, "fault-table", "current", "latency tier table of strategy variants: current or legacy-4x")
-	fs.Int64Var(&f.Seed, "seed", 1, "the run's seed; every random stream derives from it")
-	fs.Var(&until, "until", "how long to run, e.g. 90s, 5m, 1h (default 5m)")
-	fs.Var(&at, "at", "an action at a time, TIME:TYPE[:ARG…], e.g. 60s:killConsumer:c1 (repeatable)")
-	fs.StringVar(&preset, "preset", "", "start from a preset: "+strings.Join(scenario.PresetNames(), ", "))
-	fs.StringVar(&file, "scenario", "", "a scenario file (same as giving FILE)")
+	sf.register(fs, "allocation strategy of fault-table variants", "CONSISTENT_HASH: virtual nodes per consumer (with --strategy)",
+		"latency tier table of strategy variants: current or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON")
 	usage := fmt.Sprintf(compareUsage, strings.Join(allocate.Names, ", "))
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
 		return status
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if list == "" {
 		return fail(stderr, "compare", errors.New("--variants: missing; e.g. --variants AVG,CONSISTENT_HASH"))
 	}
@@ -91,63 +70,17 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}
-	switch {
-	case fs.NArg() > 1:
-		return fail(stderr, "compare", fmt.Errorf("one scenario file at most; got %s", strings.Join(fs.Args(), " ")))
-	case fs.NArg() == 1 && file != "":
-		return fail(stderr, "compare", errors.New("give the scenario file either as FILE or with --scenario, not both"))
-	case fs.NArg() == 1:
-		file = fs.Arg(0)
-	}
-	if file != "" && preset != "" {
-		return fail(stderr, "compare", errors.New("--preset and a scenario file cannot be combined"))
-	}
 	// The flag the variants vary would be overridden: say so rather than ignore it.
+	set := setFlags(fs)
 	varied := map[string][]string{"strategy": {"strategy", "virtual-nodes"}, "faultTable": {"fault-table"}, "latencyFault": {"latency-fault"}}
 	for _, name := range varied[by] {
 		if set[name] {
 			return fail(stderr, "compare", fmt.Errorf("--%s: the variants set it (--by %s); leave it out", name, by))
 		}
 	}
-
-	var s scenario.Scenario
-	if file != "" || preset != "" {
-		for _, name := range []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"} {
-			if set[name] {
-				return fail(stderr, "compare", fmt.Errorf("--%s shapes a flag-built cluster; it cannot change a scenario file or preset (edit the file instead)", name))
-			}
-		}
-		if s, err = loadScenario(file, preset); err != nil {
-			return fail(stderr, "compare", err)
-		}
-		if set["seed"] {
-			s.Seed = f.Seed
-		}
-		if set["until"] {
-			s.Until = until
-		}
-		for _, a := range at {
-			st, err := scenario.ParseAt(a)
-			if err != nil {
-				return fail(stderr, "compare", err)
-			}
-			s.Timeline = append(s.Timeline, st)
-		}
-		sortSteps(s.Timeline)
-		if err := s.Validate(); err != nil {
-			return fail(stderr, "compare", err)
-		}
-	} else {
-		if ids != "" {
-			f.ConsumerIDs = splitList(ids)
-		}
-		if set["virtual-nodes"] {
-			f.Params.VirtualNodeCnt = &virtualNodes
-		}
-		f.Until, f.At = until, at
-		if s, err = scenario.FromFlags(f); err != nil {
-			return fail(stderr, "compare", err)
-		}
+	s, err := sf.scenario(fs)
+	if err != nil {
+		return fail(stderr, "compare", err)
 	}
 
 	c, err := scenario.Compare(s, variants)

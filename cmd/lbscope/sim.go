@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/scenario"
 )
 
@@ -42,91 +40,20 @@ Flags:
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	var (
-		f            scenario.Flags
-		ids, preset  string
-		file         string
-		at           atList
-		asJSON       bool
-		events       bool
-		virtualNodes int
-		until        scenario.Duration
+		sf     scenarioFlags
+		asJSON bool
+		events bool
 	)
-	fs.IntVar(&f.Brokers, "brokers", scenario.DefaultBrokers, "number of brokers, named broker-a, broker-b, …")
-	fs.IntVar(&f.QueuesPerBroker, "queues", scenario.DefaultQueuesPerBroker, "queues of the topic on each broker")
-	fs.IntVar(&f.Consumers, "consumers", scenario.DefaultConsumers, "number of consumers, named c1…cN")
-	fs.StringVar(&ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated (e.g. 10.0.0.1@4012,10.0.0.2@4013)")
-	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
-	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
-	fs.StringVar(&f.Strategy, "strategy", "AVG", "allocation strategy: "+strings.Join(allocate.Names, ", "))
-	fs.IntVar(&virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, "CONSISTENT_HASH: virtual nodes per consumer")
-	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
-	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")
-	fs.StringVar(&f.FaultTable, "fault-table", "current", "latency tier table: current (5.1.4+) or legacy-4x")
-	fs.Int64Var(&f.Seed, "seed", 1, "the run's seed; every random stream derives from it")
-	fs.Var(&until, "until", "how long to run, e.g. 90s, 5m, 1h (default 5m)")
-	fs.Var(&at, "at", "an action at a time, TIME:TYPE[:ARG…], e.g. 60s:killConsumer:c1 (repeatable)")
-	fs.StringVar(&preset, "preset", "", "start from a preset: "+strings.Join(scenario.PresetNames(), ", "))
-	fs.StringVar(&file, "scenario", "", "a scenario file (same as giving FILE)")
+	sf.register(fs, "allocation strategy", "CONSISTENT_HASH: virtual nodes per consumer", "latency tier table: current (5.1.4+) or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print JSON: seed, actions, rebalances, anomalies, final assignment, metrics")
 	fs.BoolVar(&events, "events", false, "with --json, include every event of the run")
 	usage := fmt.Sprintf(simUsage, commandTable())
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
 		return status
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	switch {
-	case fs.NArg() > 1:
-		return fail(stderr, "sim", fmt.Errorf("one scenario file at most; got %s", strings.Join(fs.Args(), " ")))
-	case fs.NArg() == 1 && file != "":
-		return fail(stderr, "sim", errors.New("give the scenario file either as FILE or with --scenario, not both"))
-	case fs.NArg() == 1:
-		file = fs.Arg(0)
-	}
-	if file != "" && preset != "" {
-		return fail(stderr, "sim", errors.New("--preset and a scenario file cannot be combined"))
-	}
-
-	var s scenario.Scenario
-	if file != "" || preset != "" {
-		for _, name := range []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"} {
-			if set[name] {
-				return fail(stderr, "sim", fmt.Errorf("--%s shapes a flag-built cluster; it cannot change a scenario file or preset (edit the file instead)", name))
-			}
-		}
-		var err error
-		if s, err = loadScenario(file, preset); err != nil {
-			return fail(stderr, "sim", err)
-		}
-		if set["seed"] {
-			s.Seed = f.Seed
-		}
-		if set["until"] {
-			s.Until = until
-		}
-		for _, a := range at {
-			st, err := scenario.ParseAt(a)
-			if err != nil {
-				return fail(stderr, "sim", err)
-			}
-			s.Timeline = append(s.Timeline, st)
-		}
-		sortSteps(s.Timeline)
-		if err := s.Validate(); err != nil {
-			return fail(stderr, "sim", err)
-		}
-	} else {
-		if ids != "" {
-			f.ConsumerIDs = splitList(ids)
-		}
-		if set["virtual-nodes"] {
-			f.Params.VirtualNodeCnt = &virtualNodes
-		}
-		f.Until, f.At = until, at
-		var err error
-		if s, err = scenario.FromFlags(f); err != nil {
-			return fail(stderr, "sim", err)
-		}
+	s, err := sf.scenario(fs)
+	if err != nil {
+		return fail(stderr, "sim", err)
 	}
 
 	r, err := scenario.Run(s, scenario.RunOptions{Events: events || !asJSON})

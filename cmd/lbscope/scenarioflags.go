@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// scenarioFlags are the flags sim and compare share: a cluster built from flags, or a scenario
+// file (FILE or --scenario) or preset, with --seed, --until and --at steps on top.
+type scenarioFlags struct {
+	f            scenario.Flags
+	ids, preset  string
+	file         string
+	at           atList
+	virtualNodes int
+	until        scenario.Duration
+}
+
+// shapeFlags build a cluster from flags; they cannot change a scenario file or preset.
+var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"}
+
+// register defines the flags on fs; the help texts of the three flags whose meaning a
+// subcommand narrows are its own.
+func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHelp, faultTableHelp string) {
+	f := &sf.f
+	fs.IntVar(&f.Brokers, "brokers", scenario.DefaultBrokers, "number of brokers, named broker-a, broker-b, …")
+	fs.IntVar(&f.QueuesPerBroker, "queues", scenario.DefaultQueuesPerBroker, "queues of the topic on each broker")
+	fs.IntVar(&f.Consumers, "consumers", scenario.DefaultConsumers, "number of consumers, named c1…cN")
+	fs.StringVar(&sf.ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated (e.g. 10.0.0.1@4012,10.0.0.2@4013)")
+	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
+	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
+	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names, ", "))
+	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
+	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
+	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")
+	fs.StringVar(&f.FaultTable, "fault-table", "current", faultTableHelp)
+	fs.Int64Var(&f.Seed, "seed", 1, "the run's seed; every random stream derives from it")
+	fs.Var(&sf.until, "until", "how long to run, e.g. 90s, 5m, 1h (default 5m)")
+	fs.Var(&sf.at, "at", "an action at a time, TIME:TYPE[:ARG…], e.g. 60s:killConsumer:c1 (repeatable)")
+	fs.StringVar(&sf.preset, "preset", "", "start from a preset: "+strings.Join(scenario.PresetNames(), ", "))
+	fs.StringVar(&sf.file, "scenario", "", "a scenario file (same as giving FILE)")
+}
+
+// setFlags names the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	return set
+}
+
+// scenario builds the scenario the parsed flags describe; errors name the flag at fault.
+func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
+	set := setFlags(fs)
+	file := sf.file
+	switch {
+	case fs.NArg() > 1:
+		return scenario.Scenario{}, fmt.Errorf("one scenario file at most; got %s", strings.Join(fs.Args(), " "))
+	case fs.NArg() == 1 && file != "":
+		return scenario.Scenario{}, errors.New("give the scenario file either as FILE or with --scenario, not both")
+	case fs.NArg() == 1:
+		file = fs.Arg(0)
+	}
+	if file != "" && sf.preset != "" {
+		return scenario.Scenario{}, errors.New("--preset and a scenario file cannot be combined")
+	}
+	if file == "" && sf.preset == "" {
+		f := sf.f
+		if sf.ids != "" {
+			f.ConsumerIDs = splitList(sf.ids)
+		}
+		if set["virtual-nodes"] {
+			vn := sf.virtualNodes
+			f.Params.VirtualNodeCnt = &vn
+		}
+		f.Until, f.At = sf.until, sf.at
+		return scenario.FromFlags(f)
+	}
+	for _, name := range shapeFlags {
+		if set[name] {
+			return scenario.Scenario{}, fmt.Errorf("--%s shapes a flag-built cluster; it cannot change a scenario file or preset (edit the file instead)", name)
+		}
+	}
+	s, err := loadScenario(file, sf.preset)
+	if err != nil {
+		return scenario.Scenario{}, err
+	}
+	if set["seed"] {
+		s.Seed = sf.f.Seed
+	}
+	if set["until"] {
+		s.Until = sf.until
+	}
+	for _, a := range sf.at {
+		st, err := scenario.ParseAt(a)
+		if err != nil {
+			return scenario.Scenario{}, err
+		}
+		s.Timeline = append(s.Timeline, st)
+	}
+	sortSteps(s.Timeline)
+	if err := s.Validate(); err != nil {
+		return scenario.Scenario{}, err
+	}
+	return s, nil
+}
