@@ -60,6 +60,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/view"
 )
 
 // Bounds of a recorder.
@@ -538,7 +539,7 @@ func (r *Recorder) queueOrder() []string {
 	qs := slices.Collect(maps.Keys(r.queues))
 	slices.SortFunc(qs, func(a, b string) int {
 		qa, qb := r.queues[a], r.queues[b]
-		if c := naturalCompare(qa.broker, qb.broker); c != 0 {
+		if c := view.NaturalCompare(qa.broker, qb.broker); c != 0 {
 			return c
 		}
 		if qa.id != qb.id {
@@ -551,7 +552,7 @@ func (r *Recorder) queueOrder() []string {
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := slices.Collect(maps.Keys(m))
-	slices.SortFunc(keys, naturalCompare)
+	slices.SortFunc(keys, view.NaturalCompare)
 	return keys
 }
 
@@ -616,39 +617,3 @@ func (r *Recorder) CSV() []byte {
 	w.Flush()
 	return buf.Bytes()
 }
-
-// naturalCompare orders strings with embedded numbers by value (c2 < c10), as the canvas
-// orders consumers, so that chart legends read in the same order.
-func naturalCompare(a, b string) int {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if isDigit(a[i]) && isDigit(b[j]) {
-			si, sj := i, j
-			for i < len(a) && isDigit(a[i]) {
-				i++
-			}
-			for j < len(b) && isDigit(b[j]) {
-				j++
-			}
-			na, nb := strings.TrimLeft(a[si:i], "0"), strings.TrimLeft(b[sj:j], "0")
-			if len(na) != len(nb) {
-				return len(na) - len(nb)
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			continue
-		}
-		if a[i] != b[j] {
-			return int(a[i]) - int(b[j])
-		}
-		i++
-		j++
-	}
-	if c := (len(a) - i) - (len(b) - j); c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -94,7 +94,7 @@ func ConsumerOrder(cs []cluster.ConsumerView) []string {
 	for i, c := range cs {
 		ids[i] = c.ID
 	}
-	slices.SortFunc(ids, naturalCompare)
+	slices.SortFunc(ids, NaturalCompare)
 	return ids
 }
 
@@ -129,8 +129,9 @@ func inkOn(bg Color) Color {
 	return White
 }
 
-// naturalCompare orders strings with embedded numbers by value: c2 < c10.
-func naturalCompare(a, b string) int {
+// NaturalCompare orders strings with embedded numbers by value: c2 < c10. It is the order of
+// consumers on the canvas, which the charts' legends and exports follow too.
+func NaturalCompare(a, b string) int {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		if isDigit(a[i]) && isDigit(b[j]) {
