@@ -476,18 +476,6 @@ func canvasElement() js.Value {
 	return js.Global().Get("document").Call("querySelector", "body > canvas")
 }
 
-// describeCanvas gives Ebitengine's canvas an accessible name: what it shows is also in the
-// panel's controls, status line and event log.
-func describeCanvas() {
-	c := canvasElement()
-	if !c.Truthy() {
-		return
-	}
-	c.Call("setAttribute", "role", "img")
-	c.Call("setAttribute", "aria-label", "Simulation: brokers and their queues coloured by owning consumer, consumers below. "+
-		"Click a consumer or broker for actions; the controls panel has the same actions and an event log.")
-}
-
 // stageRect is the page's #stage element in viewport coordinates, where the playground
 // draws; the canvas itself covers the whole viewport behind the panel.
 func stageRect() (view.Rect, bool) {

@@ -119,7 +119,6 @@ func (g *game) Update() (err error) {
 	defer func() { smooth(&g.updateUs, time.Since(began)) }()
 	if !g.readyDone && g.frames.Load() > 0 {
 		g.readyDone = true
-		describeCanvas()
 		g.bridge.markReady()
 	}
 	w, h := g.lw, g.lh

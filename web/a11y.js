@@ -19,8 +19,14 @@
   const MAX_CHARS = 280;
   const i18n = window.LB.i18n;
   i18n.add({
-    en: { "a11y.more": "and {n} more", "a11y.sep": "; " },
-    zh: { "a11y.more": "另有 {n} 条", "a11y.sep": "；" },
+    en: {
+      "a11y.more": "and {n} more", "a11y.sep": "; ",
+      "a11y.canvas": "Simulation: brokers and their queues coloured by owning consumer, consumers below. Click a consumer or broker for actions; the controls panel has the same actions and an event log.",
+    },
+    zh: {
+      "a11y.more": "另有 {n} 条", "a11y.sep": "；",
+      "a11y.canvas": "模拟画面：上方是各 Broker 及其队列，按拉取它的消费者着色，下方是消费者。点击消费者或 Broker 可执行操作；控制面板提供相同的操作和事件日志。",
+    },
   });
 
   const region = document.createElement("div");
@@ -67,6 +73,13 @@
   }
   whenReady().then((lb) => {
     lb.on("narration", (ev) => announce(ev && (ev.say || ev.text)));
+    // The canvas (Ebitengine's, appended to <body>) is an image with a name in the page's
+    // language; what it shows is also in the panel.
+    const canvas = document.querySelector("body > canvas");
+    if (canvas) {
+      canvas.setAttribute("role", "img");
+      i18n.bind(canvas, "a11y.canvas", null, "aria-label");
+    }
   }, () => { /* the loader shows why the simulation did not start */ });
 
   // ---- Focus inside modal dialogs ----

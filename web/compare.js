@@ -124,22 +124,7 @@
   // Deterministic colours when the result carries none: the canvas palette (Okabe–Ito).
   const PALETTE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#dddddd"];
 
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === false || v === null || v === undefined) continue;
-      if (k === "class") el.className = v;
-      else if (k === "text") el.textContent = v;
-      else if (k === "t") i18n.bind(el, v);
-      else if (k.startsWith("t:")) i18n.bind(el, v, null, k.slice(2));
-      else el.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const c of children) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(typeof c === "string" ? document.createTextNode(c) : c);
-    }
-    return el;
-  }
+  const h = window.LB.h;
 
   function option(value, label, key) {
     const o = h("option", { value }, label || "");

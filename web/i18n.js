@@ -11,6 +11,8 @@
 //   LB.i18n.bind(el, key, params, attr)   set el's text (or attribute attr) now and again on
 //                             every language change
 //   LB.i18n.onChange(fn)      call fn(lang) after each change
+//   LB.h(tag, attrs, ...children)   build an element whose text or attributes may be bound
+//                             to keys (attrs.t, "t:aria-label"), for every script of the page
 //   LB.i18n.set(lang)         switch language: <html lang>, bound elements, listeners, the
 //                             wasm's own prose (lbscope.setLang) and ?lang= in the address
 (function () {
@@ -99,6 +101,29 @@
   document.documentElement.lang = i18n.lang === "zh" ? "zh-CN" : "en";
   window.LB = window.LB || {};
   window.LB.i18n = i18n;
+
+  // h builds an element: h("button", {id: "x", type: "button"}, "text", child, …). The
+  // attribute t binds the element's text to a dictionary key; "t:title" (any attribute after
+  // the colon) binds that attribute.
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === false || v === null || v === undefined) continue;
+      if (k === "class") el.className = v;
+      else if (k === "text") el.textContent = v;
+      else if (k === "t") i18n.bind(el, v);
+      else if (k.startsWith("t:")) i18n.bind(el, v, null, k.slice(2));
+      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return el;
+  }
+  window.LB.h = h;
+
   // The wasm starts after this file runs: tell it the language once its API exists.
   window.addEventListener("lbscope:started", () => {
     const tell = () => {

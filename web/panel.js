@@ -291,26 +291,7 @@
     stopped: ["restartConsumer"],
   };
 
-  // h builds an element: h("button", {id: "x", type: "button"}, "text", child, …). The
-  // attribute t binds the element's text to a dictionary key; "t:title" (any attribute after
-  // the colon) binds that attribute.
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === false || v === null || v === undefined) continue;
-      if (k === "class") el.className = v;
-      else if (k === "text") el.textContent = v;
-      else if (k === "t") i18n.bind(el, v);
-      else if (k.startsWith("t:")) i18n.bind(el, v, null, k.slice(2));
-      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-      else el.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const c of children) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(typeof c === "string" ? document.createTextNode(c) : c);
-    }
-    return el;
-  }
+  const h = window.LB.h;
 
   function option(value, label, selected) {
     const o = h("option", { value: String(value) }, label);

@@ -173,10 +173,15 @@
     if (last) render(last);
   });
 
+  // The bar takes its place before the simulation starts: the stage's size, which the wasm
+  // reads, is final from the first frame (a canvas click lands where the layout says).
+  range.disabled = true;
+  root.append(bar);
+
   function start() {
     api = window.lbscope;
     if (!api || typeof api.timeline !== "function") return;
-    root.append(bar);
+    range.disabled = false;
     refresh();
     setInterval(refresh, POLL_MS);
   }

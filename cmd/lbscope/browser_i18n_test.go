@@ -96,6 +96,9 @@ func TestBrowserI18nPanelIsChinese(t *testing.T) {
 	// The page's static texts: its title and the panel's landmark.
 	assert.Contains(t, eval[string](t, ctx, `document.title`), "负载均衡")
 	assert.Equal(t, "模拟控制", eval[string](t, ctx, `document.getElementById("panel").getAttribute("aria-label")`))
+	// The canvas is an image named in the page's language.
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector("body > canvas").getAttribute("aria-label")`), "模拟画面")
+	assert.Equal(t, "img", eval[string](t, ctx, `document.querySelector("body > canvas").getAttribute("role")`))
 
 	// The help dialog too.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("help-button"))))
@@ -186,6 +189,7 @@ func TestBrowserI18nSwitchesLive(t *testing.T) {
 	waitFor(t, ctx, `document.getElementById("h-run").textContent === "Run"`)
 	assert.Contains(t, eval[string](t, ctx, `document.getElementById("consumer-target").options[0].textContent`), "queues")
 	assert.Equal(t, "Play", eval[string](t, ctx, `document.getElementById("pause").textContent`))
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector("body > canvas").getAttribute("aria-label")`), "Simulation:")
 	assert.Empty(t, con.Errors())
 }
 
