@@ -93,7 +93,7 @@
   function render(tl) {
     last = tl;
     const horizon = Math.max(tl.horizonMs, tl.nowMs);
-    range.max = String(horizon);
+    range.max = String(Math.max(horizon, 1)); // a 0…0 range draws its thumb at either end
     if (!dragging && pending === null && !inFlight) range.value = String(tl.nowMs);
     const shown = dragging || pending !== null || inFlight ? Number(range.value) : tl.nowMs;
     now.textContent = clock(shown);
