@@ -31,7 +31,7 @@
   });
 
   const POLL_MS = 200;
-  const STEP_MS = 100; // the range's own step; arrow keys move a second (shift: ten)
+  const STEP_MS = 100; // a drag this close to the end means the horizon itself; arrow keys move a second (shift: ten)
 
   function clock(ms) {
     const s = Math.floor(ms / 1000);
@@ -60,7 +60,7 @@
   range.id = "timeline-range";
   range.min = "0";
   range.max = "0";
-  range.step = String(STEP_MS);
+  range.step = "any"; // the thumb sits exactly at the moment shown; keys move by whole seconds
   range.value = "0";
   i18n.bind(range, "timeline.label", null, "aria-label");
   track.append(ticks, range);
@@ -142,7 +142,7 @@
   function seekTo(ms) {
     if (!api) return;
     const max = Number(range.max);
-    // The range snaps to its step: its last position means the horizon itself.
+    // A drag to within a tenth of a second of the end means the horizon itself.
     if (max - ms < STEP_MS) ms = max;
     pending = Math.max(0, Math.round(ms));
     now.textContent = clock(pending);
