@@ -42,6 +42,8 @@ const (
 	factReset       // session: reset, arg = title
 	factLoaded      // session: load, arg = title
 	factOpenedLink  // session: a share link, arg = title, clock = its moment
+	factMoved       // session: a seek, clock = the moment now shown
+	factContinued   // session: the future discarded, clock = from when, n = steps, arg = the action that asked ("" for continue)
 	factRebalance   // EventRebalance: queues = the consumer's new set
 	factRegister    // a broker registers a consumer (heartbeat)
 	factUnregister  // a broker unregisters a stopping consumer
@@ -81,6 +83,8 @@ var (
 	reExpires   = regexp.MustCompile(`^(\S+) expires (\S+): no heartbeat for (\d+)s; (.*)$`)
 	reLink      = regexp.MustCompile(`^opened a shared link: (.*) at (\S+)$`)
 	reReset     = regexp.MustCompile(`^reset: (.*) from 00:00$`)
+	reMoved     = regexp.MustCompile(`^moved to (\S+)$`)
+	reContinued = regexp.MustCompile(`^(?:(.+) behind the end of the timeline: )?continuing from (\S+); (\d+) later actions? discarded$`)
 )
 
 // read recognises an event.
@@ -207,6 +211,14 @@ func readAction(e cluster.Event, f *fact) int {
 	if m := reLink.FindStringSubmatch(t); m != nil {
 		f.arg, f.clock = m[1], m[2]
 		return factOpenedLink
+	}
+	if m := reMoved.FindStringSubmatch(t); m != nil {
+		f.clock = m[1]
+		return factMoved
+	}
+	if m := reContinued.FindStringSubmatch(t); m != nil {
+		f.arg, f.clock, f.n = m[1], m[2], atoi(m[3])
+		return factContinued
 	}
 	return factUnknown
 }

@@ -50,7 +50,7 @@ func Frame(events []cluster.Event, lang string) []string {
 	for _, e := range events {
 		f := read(e)
 		switch {
-		case f.kind >= factJoin && f.kind <= factOpenedLink:
+		case f.kind >= factJoin && f.kind <= factContinued:
 			actions = append(actions, actionText(f, zh))
 		case f.kind == factRebalance:
 			if _, ok := reb[f.consumer]; !ok {
@@ -235,8 +235,37 @@ func actionText(f fact, zh bool) string {
 		return pick(zh, "loaded "+f.arg, "已加载："+f.arg)
 	case factOpenedLink:
 		return pick(zh, "opened a shared link: "+f.arg+" at "+f.clock, "已打开分享链接："+f.arg+"，"+f.clock)
+	case factMoved:
+		return pick(zh, "moved to "+f.clock, "已跳转到 "+f.clock)
+	case factContinued:
+		en := fmt.Sprintf("continuing from %s; %d later %s discarded", f.clock, f.n, map[bool]string{true: "action", false: "actions"}[f.n == 1])
+		cn := fmt.Sprintf("从 %s 继续；丢弃了之后的 %d 个操作", f.clock, f.n)
+		if f.arg != "" {
+			en = f.arg + " behind the end of the timeline: " + en
+			cn = "在时间线末尾之前执行“" + commandZH(f.arg) + "”：" + cn
+		}
+		return pick(zh, en, cn)
 	}
 	return f.text
+}
+
+// commandVerbsZH names the simulation's commands in Chinese, as the panel's buttons do.
+var commandVerbsZH = map[string]string{
+	"addConsumer": "添加消费者", "killConsumer": "终止", "partitionConsumer": "断网", "healConsumer": "恢复网络",
+	"stopConsumer": "停止", "restartConsumer": "重启", "hangConsumer": "挂起", "resumeConsumer": "继续消费",
+	"slowBroker": "设置延迟", "killBroker": "停掉", "restoreBroker": "恢复", "addBroker": "添加 Broker",
+	"setQueues": "设置队列数", "setStrategy": "设置分配策略", "setProducerRate": "设置发送速率",
+	"setLatencyFault": "设置延迟容错", "setFaultTable": "设置故障规避表", "setMessageModel": "设置消息模式",
+}
+
+// commandZH is a session's short action text ("killConsumer c3": the type, then its target) in
+// Chinese; an unknown type stays as it is.
+func commandZH(s string) string {
+	typ, rest, _ := strings.Cut(s, " ")
+	if v, ok := commandVerbsZH[typ]; ok {
+		return strings.TrimSpace(v + " " + rest)
+	}
+	return s
 }
 
 // rebalanceClause says which queues each consumer pulls now: "broker-a:4–7 → c1, …".

@@ -259,6 +259,13 @@ func TestChineseEverything(t *testing.T) {
 		{Command: cluster.Command{Type: session.Play}},
 		{Command: cluster.Command{Type: session.Reset}},
 		{Command: cluster.Command{Type: session.Load}, Preset: "small"},
+		// Time travel: a seek back, continue, and an action behind the horizon.
+		{Command: cluster.Command{Type: session.Step}, Ms: ptr(int64(30000))},
+		{Command: cluster.Command{Type: session.Seek}, Ms: ptr(int64(10000))},
+		{Command: cluster.Command{Type: session.Continue}},
+		{Command: cluster.Command{Type: session.Step}, Ms: ptr(int64(5000))},
+		{Command: cluster.Command{Type: session.Seek}, Ms: ptr(int64(2000))},
+		{Command: cluster.Command{Type: "killConsumer", ID: "c1"}},
 	} {
 		if _, err := s.Enqueue(c); err != nil {
 			t.Fatal(err)
@@ -292,12 +299,23 @@ func TestChineseEverything(t *testing.T) {
 		}
 	}
 	for _, k := range []int{factRebalance, factRegister, factUnregister, factDropClosed, factIsolation, factOverlap, factExpiryAhead,
-		factPaused, factSpeed, factPlaying, factReset, factLoaded} {
+		factPaused, factSpeed, factPlaying, factReset, factLoaded, factMoved, factContinued} {
 		if !kinds[k] {
 			t.Errorf("no event of fact kind %d happened; the run should produce one", k)
 		}
 	}
 	if !kinds[factExpire] && !kinds[factDropIdle] {
 		t.Errorf("no broker expired or closed a silent consumer")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Every simulation command has a Chinese name for "… behind the end of the timeline".
+func TestEveryCommandHasAChineseName(t *testing.T) {
+	for typ := range cluster.CommandTypes {
+		if got := commandZH(typ + " c1"); got == typ+" c1" || len(untranslated(got)) > 0 {
+			t.Errorf("commandZH(%q) = %q", typ+" c1", got)
+		}
 	}
 }
