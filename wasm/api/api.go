@@ -11,6 +11,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -143,7 +144,26 @@ func decode(args json.RawMessage, v any, want string) error {
 	dec := json.NewDecoder(strings.NewReader(string(args)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Say what came in JavaScript's words, not the Go type it missed.
+			if te.Field != "" {
+				return fmt.Errorf("%s is a %s; want %s", te.Field, jsKind(te.Value), want)
+			}
+			return fmt.Errorf("got a %s; want %s", jsKind(te.Value), want)
+		}
 		return fmt.Errorf("%s; want %s", strings.TrimPrefix(err.Error(), "json: "), want)
 	}
 	return nil
+}
+
+// jsKind names a JSON value kind as a page's author knows it.
+func jsKind(jsonKind string) string {
+	switch {
+	case jsonKind == "bool":
+		return "boolean"
+	case strings.HasPrefix(jsonKind, "number"): // "number", "number 1.5"
+		return "number"
+	}
+	return jsonKind // object, array, string
 }

@@ -83,3 +83,17 @@ func TestDecodeNamesAMisspeltOption(t *testing.T) {
 		t.Fatalf("decode(null): %v; want an error saying what is wanted", err)
 	}
 }
+
+func TestDecodeSaysWhatCameInJavaScriptsWords(t *testing.T) {
+	var v struct {
+		FromMs *int64 `json:"fromMs"`
+	}
+	err := decode(json.RawMessage(`"x"`), &v, "{fromMs}")
+	if err == nil || err.Error() != "got a string; want {fromMs}" {
+		t.Errorf("a string for an object: %v", err)
+	}
+	err = decode(json.RawMessage(`{"fromMs": "soon"}`), &v, "{fromMs}")
+	if err == nil || err.Error() != "fromMs is a string; want {fromMs}" {
+		t.Errorf("a string for a number: %v", err)
+	}
+}
