@@ -6,7 +6,10 @@
 // URL options
 //   #s=1.…               a share link: its scenario, opened at its moment
 //   preset=NAME          small, default or large (when there is no #s=)
-//   controls=full|min|none   the whole panel, a slim bar (play/pause, step, speed), or nothing
+//   controls=full|min|none   the whole playground (panel with its tabs — lessons, charts,
+//                        compare — and the timeline), a slim bar (play/pause, step, speed),
+//                        or nothing
+//   lesson=ID            with controls=full: open that guided lesson (lessons.js reads it)
 //   speed=X              0.25…100, set once the simulation runs
 //   autoplay=1           load at once and play, without the poster
 //   theme=light|dark     the page's chrome (the canvas stays dark)
@@ -24,7 +27,8 @@
 // {lbscope: 1, event: "rebalance" | "isolation" | "action", data}. A message from an allowed
 // host starts the simulation if the reader has not yet.
 //
-// This page must work in a third-party frame whose storage is blocked: it uses no storage.
+// This page must work in a third-party frame whose storage is blocked: nothing here uses
+// storage, and the lessons keep progress only where the browser allows it.
 (function () {
   "use strict";
 
@@ -223,14 +227,18 @@
   function start(play) {
     if (started) return started;
     started = (async () => {
-      await Promise.all([addStyle("style.css"), addStyle("panel.css")]);
+      const full = opt.controls === "full";
+      const styles = ["style.css", "panel.css"];
+      if (full) styles.push("features.css", "timeline.css", "lessons.css", "charts.css", "compare.css");
+      await Promise.all(styles.map(addStyle));
       poster.remove();
       document.getElementById("app").hidden = false;
       document.getElementById("loader").hidden = false;
       if (opt.controls !== "full") document.getElementById("panel").remove();
       // i18n.js before the others: loader.js and panel.js speak its language.
       const scripts = [addScript("wasm_exec.js"), addScript("i18n.js"), addScript("loader.js")];
-      if (opt.controls === "full") scripts.push(addScript("panel.js"));
+      // The same order as index.html: the panel, its tabs, then one file per feature.
+      if (full) for (const f of ["panel.js", "tabs.js", "timeline.js", "lessons.js", "charts.js", "compare.js"]) scripts.push(addScript(f));
       scripts.push(addScript("a11y.js"));
       await Promise.all(scripts);
       const api = await whenReady();

@@ -92,3 +92,22 @@ func TestBrowserLessonRunsWithStorageBlocked(t *testing.T) {
 	waitFor(t, ctx, `lbscope.state().consumers.length === 3`)
 	assert.Empty(t, con.Errors(), "console errors with storage blocked")
 }
+
+// A documentation page embeds a lesson: the embed with controls=full is the whole playground,
+// tabs and timeline included, and lesson= opens the lesson once the reader presses play.
+func TestBrowserEmbedOpensALesson(t *testing.T) {
+	ctx := playground(t)
+	con := watchConsole(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 640),
+		chromedp.Navigate(browserEnv.url+"embed.html?controls=full&lesson=consumer-joins&lang=zh")))
+	waitFor(t, ctx, `document.readyState === "complete" && document.getElementById("poster-play") !== null`)
+	assert.Equal(t, "undefined", eval[string](t, ctx, `typeof window.lbscope`), "nothing loads before play")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("poster-play"))))
+	waitFor(t, ctx, `document.querySelector("#tab-lessons .lesson-step.current") !== null`)
+	assert.Equal(t, "lessons", eval[string](t, ctx, `LB.tabs.current()`))
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector("#tab-lessons h2, #tab-lessons h3").textContent`), "消费者加入")
+	assert.True(t, eval[bool](t, ctx, `document.getElementById("timeline-range") !== null`), "the timeline is there")
+	assert.Equal(t, 4, eval[int](t, ctx, `document.querySelectorAll("#panel .tab").length`), "the panel's tabs are there")
+	screenshot(t, ctx)
+	assert.Empty(t, con.Errors())
+}
