@@ -21,7 +21,7 @@ func (c *Cluster) Apply(cmd Command) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd.Type, err)
 	}
-	c.emit(Event{Kind: EventAction, Consumer: cmd.ID, Broker: cmd.Broker, Text: describe(cmd)})
+	c.emit(actionEvent(cmd))
 	for _, e := range held {
 		c.emit(e)
 	}
@@ -69,7 +69,7 @@ func (c *Cluster) apply(cmd Command) error {
 		if c.brokerBy[cmd.Broker] != nil {
 			return fmt.Errorf("broker %q exists already", cmd.Broker)
 		}
-		n := 4
+		n := addBrokerQueues
 		if cmd.Queues != nil {
 			n = *cmd.Queues
 		}
@@ -142,6 +142,9 @@ func (c *Cluster) apply(cmd Command) error {
 	return fmt.Errorf("unknown command (commands: %s)", strings.Join(commandNames(), ", "))
 }
 
+// addBrokerQueues is the queue count of a broker added without one.
+const addBrokerQueues = 4
+
 // maxProcesses bounds consumer processes ever started (restarts included).
 const maxProcesses = 4096
 
@@ -169,7 +172,8 @@ func (c *Cluster) applyConsumer(kind string, cs *consumer) error {
 			c.scheduleIdle(b, cs)
 		}
 		if at, ok := c.expectedExpiry(cs); ok {
-			c.emitf(EventInfo, cs.id, "", "nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))
+			c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Until: at,
+				Text: fmt.Sprintf("nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))})
 		}
 	case "healConsumer":
 		if !cs.partitioned || cs.dead {
@@ -214,7 +218,7 @@ func (c *Cluster) kill(cs *consumer) {
 	}
 	for _, b := range c.brokers {
 		if !b.down {
-			c.closeChannel(b, cs, "its connection closed")
+			c.closeChannel(b, cs, CauseConnectionClosed)
 		}
 	}
 }
@@ -296,6 +300,35 @@ func commandNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// actionEvent is an applied command's event: its type as the cause, with the values the
+// command set (the table of Causes).
+func actionEvent(cmd Command) Event {
+	e := Event{Kind: EventAction, Cause: cmd.Type, Consumer: cmd.ID, Broker: cmd.Broker, Text: describe(cmd)}
+	switch cmd.Type {
+	case "slowBroker":
+		e.LatencyMs = int64(*cmd.LatencyMs)
+	case "addBroker", "setQueues":
+		e.N = addBrokerQueues
+		if cmd.Queues != nil {
+			e.N = int64(*cmd.Queues)
+		}
+	case "setProducerRate":
+		e.N = int64(*cmd.Rate)
+	case "setStrategy":
+		e.Arg = strings.ToUpper(cmd.Strategy)
+	case "setLatencyFault":
+		e.Arg = "off"
+		if *cmd.On {
+			e.Arg = "on"
+		}
+	case "setFaultTable":
+		e.Arg = cmd.Table
+	case "setMessageModel":
+		e.Arg = cmd.Model
+	}
+	return e
 }
 
 // describe words a command for the event log.

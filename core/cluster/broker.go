@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -129,7 +130,7 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	ch.lastHeartbeat = c.now
 	if !ch.registered {
 		ch.registered = true
-		c.emitf(EventChange, cs.id, b.name, "%s registers %s (heartbeat); it notifies the group", b.name, cs.id)
+		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); it notifies the group", b.name, cs.id)
 		c.change(b)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1).
 		if !cs.partitioned {
@@ -144,7 +145,7 @@ func (c *Cluster) unregister(b *broker, cs *consumer) {
 	ch := b.chans[cs.idx]
 	b.dropChannel(cs.idx)
 	if ch != nil || c.groupExists(b) {
-		c.emitf(EventChange, cs.id, b.name, "%s unregisters %s (graceful shutdown); it notifies the group", b.name, cs.id)
+		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); it notifies the group", b.name, cs.id)
 		c.change(b)
 	}
 }
@@ -159,15 +160,23 @@ func (c *Cluster) groupExists(b *broker) bool {
 }
 
 // closeChannel is the channel-close path (a killed process's FIN/RST, an idle close): the
-// entry is removed and CHANGE fires when it was registered (spec §5.1).
-func (c *Cluster) closeChannel(b *broker, cs *consumer, why string) {
+// entry is removed and CHANGE fires when it was registered (spec §5.1). cause is
+// CauseConnectionClosed or CauseIdleClosed.
+func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 	ch := b.chans[cs.idx]
 	if ch == nil {
 		return
 	}
 	b.dropChannel(cs.idx)
 	if ch.registered {
-		c.emitf(EventChange, cs.id, b.name, "%s drops %s (%s); it notifies the group", b.name, cs.id, why)
+		e := Event{Kind: EventChange, Cause: cause, Consumer: cs.id, Broker: b.name}
+		why := "its connection closed"
+		if cause == CauseIdleClosed {
+			e.N = c.t.IdleTimeout / 1000
+			why = fmt.Sprintf("idle for %d s", e.N)
+		}
+		e.Text = fmt.Sprintf("%s drops %s (%s); it notifies the group", b.name, cs.id, why)
+		c.emit(e)
 		c.change(b)
 	}
 }
@@ -208,11 +217,15 @@ func (c *Cluster) scanExpired(b *broker) {
 		}
 		cs := c.consumers[inst]
 		b.dropChannel(inst)
+		e := Event{Kind: EventChange, Cause: CauseExpire, Consumer: cs.id, Broker: b.name, N: c.t.ChannelExpiredTimeout / 1000}
 		if c.t.ExpiryNotifies {
-			c.emitf(EventChange, cs.id, b.name, "%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.id, c.t.ChannelExpiredTimeout/1000)
+			e.Cause = CauseExpireNotify
+			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.id, e.N)
+			c.emit(e)
 			c.change(b)
 		} else {
-			c.emitf(EventChange, cs.id, b.name, "%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.id, c.t.ChannelExpiredTimeout/1000)
+			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.id, e.N)
+			c.emit(e)
 		}
 		c.noteOwnership()
 	}
@@ -242,7 +255,7 @@ func (c *Cluster) idleCheck(b *broker, cs *consumer) {
 		c.scheduleIdle(b, cs) // something was written since: the timer restarted
 		return
 	}
-	c.closeChannel(b, cs, "idle for 120 s")
+	c.closeChannel(b, cs, CauseIdleClosed)
 	c.noteOwnership()
 }
 

@@ -207,8 +207,8 @@ func (c *Cluster) emit(e Event) {
 	}
 }
 
-func (c *Cluster) emitf(kind, consumer, broker, format string, args ...any) {
-	c.emit(Event{Kind: kind, Consumer: consumer, Broker: broker, Text: fmt.Sprintf(format, args...)})
+func (c *Cluster) emitf(kind, cause, consumer, broker, format string, args ...any) {
+	c.emit(Event{Kind: kind, Cause: cause, Consumer: consumer, Broker: broker, Text: fmt.Sprintf(format, args...)})
 }
 
 // Log returns a copy of the most recent events (at most 500), oldest first.

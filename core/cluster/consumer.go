@@ -249,7 +249,8 @@ func (c *Cluster) rebalance(cs *consumer) {
 			result, err := c.strategy.Allocate(c.group, cs.id, mqAll, cidAll)
 			if err != nil {
 				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
-				c.emitf(EventInfo, cs.id, "", "%s: %s threw %v; it keeps its queues and retries", cs.id, c.strategy.Name(), err)
+				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: c.strategy.Name(),
+					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.id, c.strategy.Name(), err)})
 			} else {
 				target, decided = result, true
 			}
@@ -272,7 +273,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	if after := cs.queues(); !slices.Equal(before, after) {
 		c.metrics.Rebalances++
-		c.emit(Event{Kind: EventRebalance, Consumer: cs.id, Queues: shortNames(after),
+		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Queues: shortNames(after),
 			Text: fmt.Sprintf("%s rebalances: %s", cs.id, describeSet(after))})
 		c.noteOwnership()
 	}

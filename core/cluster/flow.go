@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/lbscope/lbscope/core/route"
@@ -49,7 +50,8 @@ func (c *Cluster) noteOwnership() {
 			a = &Anomaly{Kind: kind, Queue: mq.Short(), Owners: who, Start: c.now}
 			c.open[mq] = a
 			if kind == "overlap" {
-				c.emitf(EventAnomaly, "", mq.BrokerName, "%s is pulled by %s at once", mq.Short(), clientIDsText(who))
+				c.emit(Event{Kind: EventAnomaly, Cause: CauseOverlap, Broker: mq.BrokerName, Queues: []string{mq.Short()},
+					Owners: slices.Clone(who), Text: fmt.Sprintf("%s is pulled by %s at once", mq.Short(), clientIDsText(who))})
 			}
 		}
 	}

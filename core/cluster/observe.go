@@ -10,14 +10,109 @@ const (
 	EventInfo      = "info"      // anything else worth telling a learner
 )
 
-// Event is one line of the simulation's story, in words a learner understands.
+// Event is one line of the simulation's story, in words a learner understands, with its
+// cause in a form a program can read: Text is for people and may be reworded; Cause and the
+// fields it sets (listed in Causes) are the stable contract for code that reacts to events.
 type Event struct {
-	T        int64    `json:"t"`
-	Kind     string   `json:"kind"`
-	Consumer string   `json:"consumer,omitempty"`
-	Broker   string   `json:"broker,omitempty"`
-	Queues   []string `json:"queues,omitempty"` // "broker-a:0" forms; for rebalance, the new set
-	Text     string   `json:"text"`
+	T         int64    `json:"t"`
+	Kind      string   `json:"kind"`
+	Cause     string   `json:"cause,omitempty"` // a key of Causes (or of a driver's own, like the playground's)
+	Consumer  string   `json:"consumer,omitempty"`
+	Broker    string   `json:"broker,omitempty"`
+	Queues    []string `json:"queues,omitempty"`    // "broker-a:0" forms; for rebalance, the new set
+	Owners    []string `json:"owners,omitempty"`    // overlap: the consumers pulling the queue
+	N         int64    `json:"n,omitempty"`         // a count the cause names: queues, messages/s, seconds
+	LatencyMs int64    `json:"latencyMs,omitempty"` // a latency the cause names: a broker's added one, a slow send's
+	Until     int64    `json:"until,omitempty"`     // a virtual time the cause names: a deadline, an expected expiry
+	Arg       string   `json:"arg,omitempty"`       // a word the cause names: strategy, table, model, producer
+	Text      string   `json:"text"`
+}
+
+// Causes of the engine's events. An applied command's event (kind action) has the command's
+// type as its cause, so the command vocabulary (CommandTypes) is also the vocabulary of
+// actions; Consumer and Broker are the command's id and broker.
+//
+//	cause              kind       meaning                                              fields set
+//	addConsumer        action     a consumer process starts and joins the group        Consumer
+//	killConsumer       action     a consumer process dies; its connections close       Consumer
+//	partitionConsumer  action     a consumer loses its network                         Consumer
+//	healConsumer       action     a cut-off consumer's network is back                 Consumer
+//	stopConsumer       action     a graceful shutdown                                  Consumer
+//	restartConsumer    action     a new process with the same client id                Consumer
+//	hangConsumer       action     a consumer heartbeats but consumes nothing           Consumer
+//	resumeConsumer     action     a hung consumer consumes again                       Consumer
+//	slowBroker         action     a broker's extra send latency is set                 Broker, LatencyMs (0: normal speed)
+//	killBroker         action     a broker goes down                                   Broker
+//	restoreBroker      action     a down broker is back                                Broker
+//	addBroker          action     a broker joins the cluster                           Broker, N = its queues
+//	setQueues          action     a broker's queue count for the topic is set          Broker, N = queues
+//	setStrategy        action     the allocation strategy is set                       Arg = strategy name, upper case
+//	setProducerRate    action     producers' send rate is set                          Consumer = producer id or "", N = messages/s
+//	setLatencyFault    action     latency fault tolerance turned on or off             Arg = "on" or "off"
+//	setFaultTable      action     the fault table is set                               Arg = table name
+//	setMessageModel    action     the message model is set                             Arg = CLUSTERING or BROADCASTING
+//	rebalance          rebalance  a consumer's set of queues changed                   Consumer, Queues = the new set
+//	register           change     a broker registers a consumer (heartbeat), CHANGE    Consumer, Broker
+//	unregister         change     a broker unregisters a stopping consumer, CHANGE     Consumer, Broker
+//	connectionClosed   change     a broker sees a consumer's connection close, CHANGE  Consumer, Broker
+//	idleClosed         change     a broker closes an idle channel, CHANGE              Consumer, Broker, N = idle seconds
+//	expire             change     a broker's scan expires a consumer, no CHANGE        Consumer, Broker, N = seconds without heartbeat
+//	expireNotify       change     as expire, when the close races the scan: CHANGE     Consumer, Broker, N = seconds without heartbeat
+//	isolateSlow        isolation  a producer avoids a broker after a slow send         Broker, Arg = producer, LatencyMs = the send's, Until = deadline, N = tier seconds
+//	isolateFailed      isolation  a producer avoids a broker after a failed send       Broker, Arg = producer, Until = deadline, N = tier seconds
+//	overlap            anomaly    a queue is pulled by several consumers at once       Broker, Queues = [the queue], Owners
+//	expiryAhead        info       after a partition: when brokers will expire it       Consumer, Until = the expected expiry
+//	strategyThrew      info       the strategy threw; the consumer keeps its queues    Consumer, Arg = strategy name
+//
+// Every event the engine emits has one of these causes (a test checks it).
+const (
+	CauseRebalance        = "rebalance"
+	CauseRegister         = "register"
+	CauseUnregister       = "unregister"
+	CauseConnectionClosed = "connectionClosed"
+	CauseIdleClosed       = "idleClosed"
+	CauseExpire           = "expire"
+	CauseExpireNotify     = "expireNotify"
+	CauseIsolateSlow      = "isolateSlow"
+	CauseIsolateFailed    = "isolateFailed"
+	CauseOverlap          = "overlap"
+	CauseExpiryAhead      = "expiryAhead"
+	CauseStrategyThrew    = "strategyThrew"
+)
+
+// Causes maps every cause the engine gives to the kind of event that carries it (the table
+// above says what each means and which fields it sets).
+var Causes = map[string]string{
+	"addConsumer":         EventAction,
+	"killConsumer":        EventAction,
+	"partitionConsumer":   EventAction,
+	"healConsumer":        EventAction,
+	"stopConsumer":        EventAction,
+	"restartConsumer":     EventAction,
+	"hangConsumer":        EventAction,
+	"resumeConsumer":      EventAction,
+	"slowBroker":          EventAction,
+	"killBroker":          EventAction,
+	"restoreBroker":       EventAction,
+	"addBroker":           EventAction,
+	"setQueues":           EventAction,
+	"setStrategy":         EventAction,
+	"setProducerRate":     EventAction,
+	"setLatencyFault":     EventAction,
+	"setFaultTable":       EventAction,
+	"setMessageModel":     EventAction,
+	CauseRebalance:        EventRebalance,
+	CauseRegister:         EventChange,
+	CauseUnregister:       EventChange,
+	CauseConnectionClosed: EventChange,
+	CauseIdleClosed:       EventChange,
+	CauseExpire:           EventChange,
+	CauseExpireNotify:     EventChange,
+	CauseIsolateSlow:      EventIsolation,
+	CauseIsolateFailed:    EventIsolation,
+	CauseOverlap:          EventAnomaly,
+	CauseExpiryAhead:      EventInfo,
+	CauseStrategyThrew:    EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

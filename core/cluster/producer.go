@@ -192,8 +192,11 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 		}
 		return
 	}
+	e := Event{Kind: EventIsolation, Cause: CauseIsolateSlow, Broker: broker, Arg: p.id, LatencyMs: latency,
+		Until: it.StartTimestamp, N: (it.StartTimestamp - at + 999) / 1000}
 	why, cause := fmt.Sprintf("a send took %d ms", latency), fmt.Sprintf("latency %d ms", latency)
 	if isolation {
+		e.Cause, e.LatencyMs = CauseIsolateFailed, 0
 		why, cause = "a send failed", "send failed"
 	}
 	p.isolation[broker] = -1
@@ -201,5 +204,6 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 		p.isolation[broker] = len(c.isolations)
 		c.isolations = append(c.isolations, Isolation{Producer: p.id, Broker: broker, Start: at, Until: it.StartTimestamp, Cause: cause})
 	}
-	c.emitf(EventIsolation, "", broker, "%s avoids %s until %s: %s, tier %d s", p.id, broker, clock(it.StartTimestamp), why, (it.StartTimestamp-at+999)/1000)
+	e.Text = fmt.Sprintf("%s avoids %s until %s: %s, tier %d s", p.id, broker, clock(it.StartTimestamp), why, e.N)
+	c.emit(e)
 }

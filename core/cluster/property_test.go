@@ -3,10 +3,10 @@ package cluster
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -148,7 +148,12 @@ func TestDeterminism(t *testing.T) {
 			cfg.Seed = int64(seed)
 			c := mustNew(t, cfg)
 			h := sha256.New()
-			c.SetObserver(func(e Event) { fmt.Fprintf(h, "%d|%s|%s|%s\n", e.T, e.Kind, e.Text, strings.Join(e.Queues, ",")) })
+			enc := json.NewEncoder(h) // every field, causes and their values included
+			c.SetObserver(func(e Event) {
+				if err := enc.Encode(e); err != nil {
+					t.Fatal(err)
+				}
+			})
 			for c.now < 400000 {
 				c.Advance(c.now + int64(1000+r.IntN(40000)))
 				_ = c.Apply(randomCommand(r, c))

@@ -11,11 +11,11 @@ import (
 )
 
 // lessonState is the guided lesson in progress, if any. A started lesson first waits for its
-// scenario to be loaded (the session says "loaded <title>" when it is): events before that
-// belong to the old scenario.
+// scenario to be loaded (the session's load event, whose Arg is the title, says when): events
+// before that belong to the old scenario.
 type lessonState struct {
 	l       *lesson.Lesson
-	title   string // the lesson scenario's title, which the load event names
+	title   string // the lesson scenario's title, which the load and reset events carry in Arg
 	waiting bool   // the load command is queued but not yet applied
 	tr      *lesson.Tracker
 }
@@ -111,7 +111,7 @@ func (a *API) lessonsFrame(events []cluster.Event) []Note {
 	loaded := -1
 	for i, e := range events {
 		// The lesson's scenario loaded, or reset to its start: follow it from the first step.
-		if e.Kind == cluster.EventAction && (e.Text == "loaded "+ls.title || strings.HasPrefix(e.Text, "reset: "+ls.title+" ")) {
+		if (e.Cause == session.CauseLoad || e.Cause == session.CauseReset) && e.Arg == ls.title {
 			loaded = i
 		}
 	}

@@ -165,3 +165,36 @@ func TestLessonStartRefusesBadArguments(t *testing.T) {
 		t.Errorf("a refused start left a lesson: %+v", s)
 	}
 }
+
+// A reset of the lesson's scenario (its event carries the title) starts the lesson again from
+// the first step; loading another scenario does not.
+func TestLessonFollowsReset(t *testing.T) {
+	a := New(session.NewDefault())
+	call(t, a, "lessonStart", `{"id":"idle-consumers"}`)
+	frames(a, 3, 16)
+	dispatchCmd(t, a, `{"type":"addConsumer"}`)
+	if notes := frames(a, 100, 100); len(notes) != 1 {
+		t.Fatalf("after adding a consumer the notes are %v; want step 1 done", notes)
+	}
+	dispatchCmd(t, a, `{"type":"load","preset":"small"}`)
+	frames(a, 3, 16)
+	if s := status(t, a); s.Step != 1 {
+		t.Fatalf("after loading another scenario the lesson is at step %d; want 1 still", s.Step)
+	}
+	call(t, a, "lessonStart", `{"id":"idle-consumers"}`)
+	frames(a, 3, 16)
+	dispatchCmd(t, a, `{"type":"addConsumer"}`)
+	frames(a, 100, 100)
+	if s := status(t, a); s.Step != 1 {
+		t.Fatalf("status before the reset = %+v; want step 1", s)
+	}
+	dispatchCmd(t, a, `{"type":"reset"}`)
+	frames(a, 3, 16)
+	if s := status(t, a); s.Step != 0 || s.Steps[0].Done {
+		t.Fatalf("after a reset the lesson is at step %d; want 0", s.Step)
+	}
+	dispatchCmd(t, a, `{"type":"addConsumer"}`)
+	if notes := frames(a, 100, 100); len(notes) != 1 || notes[0].Text != "Step 1 of 2 done." {
+		t.Fatalf("after the reset and a new consumer the notes are %v; want step 1 done again", notes)
+	}
+}

@@ -217,11 +217,11 @@ func liveBrokers(s cluster.Snapshot) int {
 	return n
 }
 
-// find returns the first event of kind about consumer id (any when "") and broker (any when
-// "") whose text contains text.
-func find(events []cluster.Event, kind, id, broker, text string) (cluster.Event, bool) {
+// find returns the first event about consumer id (any when "") and broker (any when "") whose
+// cause is one of causes (cluster.Causes says what each means).
+func find(events []cluster.Event, id, broker string, causes ...string) (cluster.Event, bool) {
 	for _, e := range events {
-		if e.Kind == kind && (id == "" || e.Consumer == id) && (broker == "" || e.Broker == broker) && strings.Contains(e.Text, text) {
+		if slices.Contains(causes, e.Cause) && (id == "" || e.Consumer == id) && (broker == "" || e.Broker == broker) {
 			return e, true
 		}
 	}

@@ -74,7 +74,7 @@ var consumerJoins = &Lesson{
 		Acts: true,
 		Check: func(c *Context) bool {
 			for _, id := range newConsumers(c.First, c.Now) {
-				if _, ok := find(c.All, cluster.EventChange, id, "", "registers"); ok {
+				if _, ok := find(c.All, id, "", cluster.CauseRegister); ok {
 					return true
 				}
 			}
@@ -87,7 +87,7 @@ var consumerJoins = &Lesson{
 			"通知会唤醒每个消费者的重平衡服务：它立即重平衡，或在上一轮结束 1000 毫秒后重平衡；新消费者的第一轮在启动 1 秒后进行。所以消费组在大约一秒内稳定下来，而不是等 20 秒定时器（spec §3.1）。"},
 		Check: func(c *Context) bool {
 			for _, id := range newConsumers(c.First, c.Now) {
-				join, ok := find(c.All, cluster.EventAction, id, "", "")
+				join, ok := find(c.All, id, "", "addConsumer")
 				g, gok := gained(c.All, id)
 				if ok && gok && g-join.T <= 2000 && settled(c.Now) {
 					return true
@@ -182,7 +182,7 @@ var killVsPartition = &Lesson{
 			if !ok || len(listedBy(c.Now, "c2")) > 0 {
 				return false
 			}
-			e, ok := find(c.All, cluster.EventChange, "c2", "", "")
+			e, ok := find(c.All, "c2", "", cluster.CauseExpire, cluster.CauseExpireNotify, cluster.CauseIdleClosed)
 			return ok && e.T >= p+90000 && e.T <= p+150000
 		},
 	}, {
@@ -372,7 +372,7 @@ var slowBroker = &Lesson{
 		Acts: true,
 		Check: func(c *Context) bool {
 			b := broker(c.Now, "broker-b")
-			_, ok := find(c.Events, cluster.EventIsolation, "", "broker-b", "")
+			_, ok := find(c.Events, "", "broker-b", cluster.CauseIsolateSlow)
 			return ok && b != nil && b.LatencyMs >= 550
 		},
 	}, {
@@ -401,7 +401,7 @@ var brokerDown = &Lesson{
 		Acts: true,
 		Check: func(c *Context) bool {
 			b := broker(c.Now, "broker-b")
-			_, ok := find(c.Events, cluster.EventIsolation, "", "broker-b", "")
+			_, ok := find(c.Events, "", "broker-b", cluster.CauseIsolateFailed)
 			return ok && b != nil && b.Down
 		},
 	}, {

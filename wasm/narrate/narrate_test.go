@@ -319,3 +319,66 @@ func TestEveryCommandHasAChineseName(t *testing.T) {
 		}
 	}
 }
+
+// The narration reads causes and their values, never the English text: rewording every
+// engine and session message changes no sentence (a refusal keeps its reason's own words).
+func TestNarrationIgnoresWording(t *testing.T) {
+	w := newWorld(t)
+	on, lat := true, 2000
+	var frames [][]cluster.Event
+	for _, cmd := range []cluster.Command{
+		{Type: "setLatencyFault", On: &on},
+		{Type: "slowBroker", Broker: "broker-b", LatencyMs: &lat},
+		{Type: "killConsumer", ID: "c3"},
+		{Type: "partitionConsumer", ID: "c2"},
+		{Type: "addConsumer", ID: "c4"},
+	} {
+		w.apply(cmd)
+		frames = append(frames, w.run(1))
+		for range 40 {
+			frames = append(frames, w.run(5000))
+		}
+	}
+	s, err := session.New(scenario.Presets()["small"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := 4.0
+	for _, c := range []session.Command{
+		{Command: cluster.Command{Type: session.SetSpeed}, X: &x},
+		{Command: cluster.Command{Type: session.Step}, Ms: ptr(int64(30000))},
+		{Command: cluster.Command{Type: session.Seek}, Ms: ptr(int64(10000))},
+		{Command: cluster.Command{Type: "killConsumer", ID: "c1"}},
+		{Command: cluster.Command{Type: session.Reset}},
+	} {
+		if _, err := s.Enqueue(c); err != nil {
+			t.Fatal(err)
+		}
+		s.Tick(16)
+		frames = append(frames, s.DrainEvents())
+	}
+	said := 0
+	for _, f := range frames {
+		reworded := slices.Clone(f)
+		for i := range reworded {
+			if reworded[i].Kind != session.EventError {
+				reworded[i].Text = "reworded"
+			}
+		}
+		for _, lang := range []string{EN, ZH} {
+			want, got := Frame(f, lang), Frame(reworded, lang)
+			if !slices.Equal(got, want) {
+				t.Errorf("Frame(%s) of reworded events = %q; want %q", lang, got, want)
+			}
+			said += len(want)
+		}
+		for i, e := range f {
+			if got, want := Event(reworded[i], ZH), Event(e, ZH); got != want {
+				t.Errorf("Event(zh) of reworded %q = %q; want %q", e.Text, got, want)
+			}
+		}
+	}
+	if said < 10 {
+		t.Errorf("only %d sentences in the whole run", said)
+	}
+}

@@ -27,6 +27,45 @@ const (
 	EventError = "error"
 )
 
+// Causes of the session's own events, besides the engine's (cluster.Causes). A playground
+// action's cause is its command type.
+//
+//	cause     kind    meaning                                                  fields set
+//	pause     action  the clock stops                                          -
+//	play      action  the clock runs again                                     Arg = speed ("2" for 2×)
+//	setSpeed  action  the speed changed                                        Arg = speed
+//	reset     action  the scenario starts again from 00:00                     Arg = its title
+//	load      action  a scenario was loaded                                    Arg = its title
+//	openLink  action  a share link's scenario was run to its moment, paused    Arg = its title, N = the moment (virtual ms)
+//	seek      action  the world moved to another moment, paused                N = the moment (virtual ms)
+//	continue  action  the future after now was discarded (the event's T)       N = later actions discarded, Arg = the action that asked ("killConsumer c2"), "" for continue itself
+//	refused   error   a command was refused; Text gives the reason             Arg = its type, Consumer, Broker; N = the timeline step (1…) when a scenario step failed
+const (
+	CausePause    = Pause
+	CausePlay     = Play
+	CauseSetSpeed = SetSpeed
+	CauseReset    = Reset
+	CauseLoad     = Load
+	CauseOpenLink = "openLink"
+	CauseSeek     = Seek
+	CauseContinue = Continue
+	CauseRefused  = "refused"
+)
+
+// Causes maps each of the session's causes to the kind of event that carries it; with
+// cluster.Causes it covers every event DrainEvents returns.
+var Causes = map[string]string{
+	CausePause:    cluster.EventAction,
+	CausePlay:     cluster.EventAction,
+	CauseSetSpeed: cluster.EventAction,
+	CauseReset:    cluster.EventAction,
+	CauseLoad:     cluster.EventAction,
+	CauseOpenLink: cluster.EventAction,
+	CauseSeek:     cluster.EventAction,
+	CauseContinue: cluster.EventAction,
+	CauseRefused:  EventError,
+}
+
 // Result is the outcome of one enqueued command, reported by the Tick that applied it.
 type Result struct {
 	Seq uint64 // the ticket Enqueue returned
@@ -148,7 +187,8 @@ func (s *Session) Tick(frameMs float64) []Result {
 	for _, p := range queue {
 		id, err := s.apply(p.cmd)
 		if err != nil {
-			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: p.cmd.ID, Broker: p.cmd.Broker, Text: err.Error()})
+			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Cause: CauseRefused, Arg: p.cmd.Type,
+				Consumer: p.cmd.ID, Broker: p.cmd.Broker, Text: err.Error()})
 		}
 		results = append(results, Result{Seq: p.seq, Err: err, ID: id})
 		s.dirty = true
@@ -208,10 +248,10 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 	switch cmd.Type {
 	case Pause:
 		s.paused = true
-		s.say("paused")
+		s.say(cluster.Event{Cause: CausePause, Text: "paused"})
 	case Play:
 		s.paused = false
-		s.say("playing at " + speedText(s.speed))
+		s.say(cluster.Event{Cause: CausePlay, Arg: speedArg(s.speed), Text: "playing at " + speedText(s.speed)})
 	case Step:
 		if cmd.Ms == nil || *cmd.Ms < 1 || *cmd.Ms > MaxStepMs {
 			return "", fmt.Errorf("step: needs ms, 1…%d virtual milliseconds", MaxStepMs)
@@ -229,7 +269,7 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 			return "", fmt.Errorf("setSpeed: x %s; want %g…%g", got, MinSpeed, MaxSpeed)
 		}
 		s.speed = *cmd.X
-		s.say("speed " + speedText(s.speed))
+		s.say(cluster.Event{Cause: CauseSetSpeed, Arg: speedArg(s.speed), Text: "speed " + speedText(s.speed)})
 	case Seek:
 		if cmd.Ms == nil || *cmd.Ms < 0 || *cmd.Ms > scenario.MaxDuration.Ms() {
 			return "", fmt.Errorf("seek: needs ms, 0…%d virtual milliseconds", scenario.MaxDuration.Ms())
@@ -243,7 +283,7 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 		if err := s.load(s.scn); err != nil {
 			return "", fmt.Errorf("reset: %w", err)
 		}
-		s.say("reset: " + s.title() + " from 00:00")
+		s.say(cluster.Event{Cause: CauseReset, Arg: s.title(), Text: "reset: " + s.title() + " from 00:00"})
 	case Load:
 		if cmd.Link != "" {
 			if len(cmd.Scenario) > 0 && string(cmd.Scenario) != "null" || cmd.Preset != "" {
@@ -261,7 +301,7 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 		if err := s.load(sc); err != nil { // the old scenario and cluster stay
 			return "", fmt.Errorf("load: %w", err)
 		}
-		s.say("loaded " + s.title())
+		s.say(cluster.Event{Cause: CauseLoad, Arg: s.title(), Text: "loaded " + s.title()})
 	case "addConsumer":
 		c := cmd.Command
 		if c.ID == "" {
@@ -315,7 +355,8 @@ func (s *Session) OpenLink(link string) error {
 	s.quiet = true // the link's past is not news
 	s.advance(sh.TimeMs)
 	s.quiet = false
-	s.say("opened a shared link: " + s.title() + " at " + scenario.Clock(sh.TimeMs))
+	s.say(cluster.Event{Cause: CauseOpenLink, Arg: s.title(), N: sh.TimeMs,
+		Text: "opened a shared link: " + s.title() + " at " + scenario.Clock(sh.TimeMs)})
 	if s.dirty {
 		s.publish()
 	}
@@ -448,8 +489,8 @@ func (s *Session) applyStep() {
 	s.record = append(s.record, st)
 	err := s.c.Apply(st.Command)
 	if err != nil {
-		s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Consumer: st.ID, Broker: st.Broker,
-			Text: fmt.Sprintf("timeline step %d: %v", s.next, err)})
+		s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Cause: CauseRefused, Arg: st.Type, N: int64(s.next),
+			Consumer: st.ID, Broker: st.Broker, Text: fmt.Sprintf("timeline step %d: %v", s.next, err)})
 	}
 	if len(s.record) > s.markedN {
 		if err == nil {
@@ -465,12 +506,14 @@ func (s *Session) observe(e cluster.Event) {
 		return
 	}
 	e.Queues = slices.Clone(e.Queues)
+	e.Owners = slices.Clone(e.Owners)
 	s.note(e)
 }
 
-// say notes a playground action in the event stream.
-func (s *Session) say(text string) {
-	s.note(cluster.Event{T: s.c.Now(), Kind: cluster.EventAction, Text: text})
+// say notes a playground action (its cause, values and text) in the event stream, now.
+func (s *Session) say(e cluster.Event) {
+	e.T, e.Kind = s.c.Now(), cluster.EventAction
+	s.note(e)
 }
 
 func (s *Session) note(e cluster.Event) {
@@ -537,5 +580,10 @@ func nextConsumerID(cs []cluster.ConsumerView) string {
 }
 
 func speedText(x float64) string {
-	return strconv.FormatFloat(x, 'g', -1, 64) + "×"
+	return speedArg(x) + "×"
+}
+
+// speedArg is a speed as the play and setSpeed events' Arg gives it: the number alone.
+func speedArg(x float64) string {
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }

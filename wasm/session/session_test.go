@@ -263,7 +263,7 @@ func TestEvents(t *testing.T) {
 
 	// The queue is bounded: the oldest go, and the state says how many.
 	for range MaxEvents + 10 {
-		s.say("x")
+		s.say(cluster.Event{Cause: CausePause, Text: "x"})
 	}
 	if got := len(s.DrainEvents()); got != MaxEvents {
 		t.Errorf("drained %d; want %d", got, MaxEvents)

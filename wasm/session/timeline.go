@@ -93,7 +93,7 @@ func (s *Session) seek(ms int64) error {
 		s.restore(cp, ms)
 	}
 	s.quiet = false
-	s.say("moved to " + scenario.Clock(ms))
+	s.say(cluster.Event{Cause: CauseSeek, N: ms, Text: "moved to " + scenario.Clock(ms)})
 	return nil
 }
 
@@ -149,7 +149,7 @@ func (s *Session) cont(because string) {
 	if because != "" {
 		text = because + " behind the end of the timeline: " + text
 	}
-	s.say(text)
+	s.say(cluster.Event{Cause: CauseContinue, Arg: because, N: int64(dropped), Text: text})
 }
 
 func plural(n int, what string) string {
