@@ -12,9 +12,10 @@ package main
 //	on(event, fn)   call fn(event) for each event of that kind ("rebalance", "isolation",
 //	                "action", "change", "anomaly", "info", "error", the API's notes such as
 //	                "narration" and "lesson", or "*" for all); returns a function that
-//	                unsubscribes. An event is {t, kind, text, say, consumer?, broker?,
-//	                queues?}: text in English as the engine writes it, say in the page's
-//	                language (setLang)
+//	                unsubscribes. An event is cluster.Event's JSON ({t, kind, cause, text,
+//	                consumer?, broker?, queues?, owners?, n?, latencyMs?, until?, arg?}:
+//	                cause is a stable code, text the engine's English) plus say, the text in
+//	                the page's language (setLang)
 //	layout()        hit boxes in CSS pixels of the viewport: {width, height, canvas,
 //	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
 //	                producers, menu: [{id,…}] (the open click menu's items)}
@@ -298,21 +299,25 @@ func (b *bridge) emit(events []cluster.Event) {
 	}
 	type call struct {
 		fn js.Value
-		ev cluster.Event
+		ev int // index in events
 	}
 	var calls []call
-	for _, e := range events {
+	for i, e := range events {
 		for _, l := range b.listeners[e.Kind] {
-			calls = append(calls, call{l.fn, e})
+			calls = append(calls, call{l.fn, i})
 		}
 		for _, l := range b.listeners["*"] {
-			calls = append(calls, call{l.fn, e})
+			calls = append(calls, call{l.fn, i})
 		}
 	}
 	b.mu.Unlock()
 	lang := b.api.Lang()
+	objs := make([]js.Value, len(events)) // built once, whoever listens
 	for _, c := range calls {
-		invokeListener(c.fn, eventObject(c.ev, lang))
+		if objs[c.ev].IsUndefined() {
+			objs[c.ev] = eventObject(events[c.ev], lang)
+		}
+		invokeListener(c.fn, objs[c.ev])
 	}
 }
 
@@ -325,24 +330,12 @@ func invokeListener(fn, ev js.Value) {
 	fn.Invoke(ev)
 }
 
-// eventObject is an event as listeners get it: text in the engine's English, say in the
-// page's language.
+// eventObject is an event as listeners get it: its JSON form (text in the engine's English,
+// cause and the values it names) plus say, the text in the page's language.
 func eventObject(e cluster.Event, lang string) js.Value {
-	m := map[string]any{"t": e.T, "kind": e.Kind, "text": e.Text, "say": narrate.Event(e, lang)}
-	if e.Consumer != "" {
-		m["consumer"] = e.Consumer
-	}
-	if e.Broker != "" {
-		m["broker"] = e.Broker
-	}
-	if e.Queues != nil {
-		qs := make([]any, len(e.Queues))
-		for i, q := range e.Queues {
-			qs[i] = q
-		}
-		m["queues"] = qs
-	}
-	return js.ValueOf(m)
+	o := jsonParse(e)
+	o.Set("say", narrate.Event(e, lang))
+	return o
 }
 
 // setLayout publishes the layout and menu for layout(). Called from Update.

@@ -184,13 +184,13 @@ func (g *game) act(a action) {
 
 func (g *game) enqueue(c cluster.Command) {
 	if _, err := g.sess.Enqueue(session.Command{Command: c}); err != nil {
-		g.bridge.emit([]cluster.Event{{T: g.snap.TimeMs, Kind: session.EventError, Text: err.Error()}})
+		g.bridge.emit([]cluster.Event{{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()}})
 	}
 }
 
 func (g *game) enqueuePlay(c session.Command) {
 	if _, err := g.sess.Enqueue(c); err != nil {
-		g.bridge.emit([]cluster.Event{{T: g.snap.TimeMs, Kind: session.EventError, Text: err.Error()}})
+		g.bridge.emit([]cluster.Event{{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()}})
 	}
 }
 
