@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -83,7 +84,7 @@ func (s *Session) seek(ms int64) error {
 	s.paused = true
 	s.carry = 0
 	now := s.c.Now()
-	i, _ := slices.BinarySearchFunc(s.cps, ms+1, func(cp checkpoint, t int64) int { return cmpInt(cp.t, t) })
+	i, _ := slices.BinarySearchFunc(s.cps, ms+1, func(cp checkpoint, t int64) int { return cmp.Compare(cp.t, t) })
 	cp := s.cps[max(i-1, 0)]
 	s.quiet = true
 	switch {
@@ -157,16 +158,6 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // target names what a command acts on, for short texts: its consumer, broker or setting.
