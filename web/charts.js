@@ -170,6 +170,26 @@
     };
   }
 
+  // luminance of a #rrggbb or rgb(…) colour, WCAG's relative luminance; null when unreadable.
+  function luminance(c) {
+    let m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(c);
+    let rgb = m ? m.slice(1, 4).map((h) => parseInt(h, 16)) : null;
+    if (!rgb && (m = /rgba?\((\d+)\D+(\d+)\D+(\d+)/.exec(c))) rgb = m.slice(1, 4).map(Number);
+    if (!rgb) return null;
+    const [r, g, b] = rgb.map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+
+  // contrast is the WCAG contrast ratio of two colours (21 when either is unreadable: no edge).
+  function contrast(a, b) {
+    const la = luminance(a), lb = luminance(b);
+    if (la === null || lb === null) return 21;
+    return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+  }
+
   function consumerColour(id, i) {
     return palette.consumers[id] || palette.palette[i % palette.palette.length];
   }
@@ -314,6 +334,15 @@
           else ctx.moveTo(X(s.t[i]), Y(v));
           pen = true;
         });
+        // A line as light as the background (the canvas's yellow on a light theme) gets a
+        // dark edge first, so it keeps the canvas's colour and stays visible.
+        if (contrast(l.colour, th.card) < 1.6) {
+          ctx.save();
+          ctx.strokeStyle = th.muted;
+          ctx.lineWidth = (l.width || 1.5) + 1.5;
+          ctx.stroke();
+          ctx.restore();
+        }
         ctx.stroke();
       }
       ctx.setLineDash([]);
