@@ -101,27 +101,11 @@ func (s *Session) seek(ms int64) error {
 // restore puts the world back as it was at checkpoint cp and replays to ms.
 func (s *Session) restore(cp checkpoint, ms int64) {
 	sc := s.timeline()
-	// The series is left as it is, samples past ms included: the timeline has not changed,
-	// so replaying it would record the same values again (the charts draw "now" among them).
-	// Only continuing from here, which changes the future, truncates it.
-	if s.markedN < cp.recLen {
-		// A jump forward past steps the series has not marked: mark them from the record.
-		for _, st := range sc.Timeline[s.markedN:cp.recLen] {
-			s.rec.Mark(st.At.Ms(), actionText(st.Command))
-		}
-		s.markedN = cp.recLen
-	}
-	if iv := max(s.rec.IntervalMs(), 1); s.sampleNext <= cp.t {
-		// A jump forward over moments the series lost: rather than replay them, it gets the
-		// checkpoints on the way, a coarser stretch of the same curves.
-		for _, k := range s.cps {
-			if k.t >= s.sampleNext && k.t <= cp.t && k.t%iv == 0 {
-				snap := k.c.Snapshot()
-				s.rec.Sample(&snap)
-			}
-		}
-		s.sampleNext = (cp.t/iv + 1) * iv
-	}
+	// The series is left as it is, samples and marks past ms included: the timeline has not
+	// changed, so replaying it would record the same values again (the charts draw "now" among
+	// them). Nothing is sampled or marked twice: every checkpoint lies before sampleNext and
+	// within the markedN steps already marked. Only continuing, which changes the future,
+	// truncates the series.
 	s.scn = sc
 	s.next = cp.recLen
 	s.record = slices.Clone(sc.Timeline[:cp.recLen]) // a new array: published headers stay valid
@@ -144,6 +128,7 @@ func (s *Session) cont(because string) {
 	s.rec.Truncate(now)
 	iv := max(s.rec.IntervalMs(), 1)
 	s.sampleNext = min(s.sampleNext, (now/iv+1)*iv)
+	s.markedN = len(s.record)
 	s.horizon = now
 	s.dirty = true
 	text := "continuing from " + scenario.Clock(now) + "; " + plural(dropped, "later action") + " discarded"
