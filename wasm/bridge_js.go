@@ -70,12 +70,23 @@ type bridge struct {
 	readyRej  js.Value
 
 	pointerIn atomic.Bool
+	// stageMoved is set when #stage changes size (a ResizeObserver): the game reads its
+	// rectangle at the next tick instead of waiting for its periodic read.
+	stageMoved atomic.Bool
 	funcs     []js.Func // kept for the page's lifetime
 }
 
 func installBridge(sess *session.Session, g *game) *bridge {
 	b := &bridge{sess: sess, api: api.New(sess), g: g, pending: map[uint64]js.Value{}, listeners: map[string][]listener{}}
 	b.pointerIn.Store(true)
+	if ro := js.Global().Get("ResizeObserver"); ro.Type() == js.TypeFunction {
+		if stage := js.Global().Get("document").Call("getElementById", "stage"); stage.Truthy() {
+			ro.New(b.fn("stageResized", func(js.Value, []js.Value) any {
+				b.stageMoved.Store(true)
+				return nil
+			})).Call("observe", stage)
+		}
+	}
 	obj := js.Global().Get("Object").New()
 	promise := js.Global().Get("Promise")
 	exec := js.FuncOf(func(_ js.Value, args []js.Value) any {

@@ -24,7 +24,8 @@ const frameMs = 1000.0 / 60
 // background does not jump minutes ahead when it comes back.
 const maxTickMs = 100.0
 
-// stageEvery is how often, in ticks, the stage's rectangle is read from the page.
+// stageEvery is how often, in ticks, the stage's rectangle is read from the page; it is read
+// at once when the bridge's ResizeObserver sees #stage change.
 const stageEvery = 15
 
 // speeds are the steps of the + and - keys.
@@ -123,7 +124,7 @@ func (g *game) Update() (err error) {
 	}
 	w, h := g.lw, g.lh
 	g.stageAge--
-	if g.stageAge <= 0 || w != g.w || h != g.h {
+	if g.stageAge <= 0 || w != g.w || h != g.h || g.bridge.stageMoved.Swap(false) {
 		g.w, g.h, g.stageAge = w, h, stageEvery
 		// The preference can change while the page is open (a system setting).
 		g.reduced = prefersReducedMotion()
