@@ -73,7 +73,7 @@ type bridge struct {
 	// stageMoved is set when #stage changes size (a ResizeObserver): the game reads its
 	// rectangle at the next tick instead of waiting for its periodic read.
 	stageMoved atomic.Bool
-	funcs     []js.Func // kept for the page's lifetime
+	funcs      []js.Func // kept for the page's lifetime
 }
 
 func installBridge(sess *session.Session, g *game) *bridge {
