@@ -73,6 +73,14 @@ func Group(s Strategy, consumerGroup string, mqAll []route.MessageQueue, cidAll 
 	return v
 }
 
+// NewView summarises assignments computed elsewhere (another client's strategies) into a
+// View: Max, Min, Spread and Idle over the assignments without error.
+func NewView(strategy string, assignments []Assignment) View {
+	v := View{Strategy: strategy, Assignments: assignments}
+	v.summarize()
+	return v
+}
+
 func (v *View) summarize() {
 	first := true
 	for _, a := range v.Assignments {
