@@ -138,9 +138,13 @@ func TestConformRecordedVectors(t *testing.T) {
 	out, errOut, status := lbscope(t, "", "conform", "../../testdata/conformance")
 	require.Equal(t, 0, status, out+errOut)
 	assert.Contains(t, out, "allocate.json: 659 passed, 0 failed\n")
+	// Subfolders are searched, and each file is checked against its client's profile.
+	assert.Contains(t, out, "go/allocate-go.json (go-2.1.2): 611 passed, 0 failed\n")
+	assert.Contains(t, out, "go/publish-go.json (go-2.1.2): 18 passed, 0 failed\n")
+	assert.Contains(t, out, "java49/select-java49.json (java-4.9): 34 passed, 0 failed\n")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	assert.Regexp(t, `^\d+ passed, 0 failed$`, lines[len(lines)-1])
-	assert.Len(t, lines, 6, "one line per vector file and the total")
+	assert.Len(t, lines, 11, "one line per vector file and the total")
 }
 
 func TestConformExitStatus(t *testing.T) {
@@ -170,6 +174,13 @@ func TestConformExitStatus(t *testing.T) {
 
 	_, _, status = lbscope(t, "", "conform")
 	assert.Equal(t, 2, status)
+
+	// A file larger than the limit is refused without being read whole.
+	big := filepath.Join(dir, "big.json")
+	require.NoError(t, os.WriteFile(big, make([]byte, 33<<20), 0o644))
+	_, errOut, status = lbscope(t, "", "conform", big)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, errOut, "larger than 32 MiB")
 }
 
 func TestConformIgnoresUnknownFields(t *testing.T) {

@@ -26,6 +26,13 @@ type AllocateCase struct {
 	MQAll         []jsonQueue     `json:"mqAll"`
 	Result        json.RawMessage `json:"result"`
 	Error         *string         `json:"error"`
+
+	// Fields of the rocketmq-client-go files (spec §9.3).
+	CallKind     string      `json:"call"`         // "strategy" (as above) or "doBalance"
+	GoFunc       string      `json:"goFunc"`       // the Go constructor, for people
+	BrokerAnswer string      `json:"brokerAnswer"` // doBalance: SUCCESS or SYSTEM_ERROR
+	SortedMQAll  []jsonQueue `json:"sortedMqAll"`  // doBalance: what the strategy was given
+	SortedCIDAll []string    `json:"sortedCidAll"`
 }
 
 // AllocateParams are the recorded strategy parameters.
@@ -48,6 +55,9 @@ type Outcome struct {
 // sorting). An error means the case itself is unusable (unknown strategy or resolver), not
 // that the strategy threw.
 func (c AllocateCase) Call() (Outcome, error) {
+	if err := c.checkBounds(); err != nil {
+		return Outcome{}, err
+	}
 	if c.Params.Resolver != "" && c.Params.Resolver != (allocate.PrefixBeforeFirstDash{}).Name() {
 		return Outcome{}, fmt.Errorf("unknown machine-room resolver %q (supported: %s)", c.Params.Resolver, allocate.PrefixBeforeFirstDash{}.Name())
 	}
