@@ -12,6 +12,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/conform"
+	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
 )
 
@@ -36,6 +37,17 @@ Examples:
   echo '{"strategy":"AVG","params":{},"consumerGroup":"cg","currentCID":"c1",
          "cidAll":["c1","c2"],"mqAll":[{"topic":"T","brokerName":"b","queueId":0}]}' | lbscope allocate -
 
+Mixed groups: a consumer written ID:CLIENT runs that client profile — java (the current
+Java client, the default), java-4.9, or go-2.1.2 (also "go") — and --client sets the profile
+of consumers without one. Each consumer then sorts the queues and ids and runs the strategy
+under its own client's rules (Go sorts by UTF-8 bytes, hashes its ring with CRC32, returns
+nil or panics where Java throws), and the group view shows every consumer's own result with
+the queues pulled twice and the queues nobody pulls:
+  lbscope allocate --strategy CONSISTENT_HASH --queues broker-a:4,broker-b:4 \
+      --consumers 10.0.0.1@4012:go,10.0.0.2@4013:java,10.0.0.3@4011:java
+An id whose text after its last ':' looks like a name needs an explicit client to keep that
+text (a@svc:blue:java is the id a@svc:blue); other colons (fe80::1@4012) stay in the id.
+
 A count N for --consumers names them c1…cN. MACHINE_ROOM reads rooms from broker names
 "room@broker"; MACHINE_ROOM_NEARBY takes a broker's and a client's room as the text before
 the first '-' (hz-broker-a is in hz, hz-10.0.0.1@1 too).
@@ -48,6 +60,7 @@ type allocateFlags struct {
 	virtualNodes                              int
 	idcs, inner, config                       string
 	noSort, asJSON                            bool
+	client                                    string
 }
 
 func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -64,6 +77,7 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.config, "config", "", "CONFIG: the configured queues, e.g. broker-a:0,broker-b:3 (unset = Java null)")
 	fs.BoolVar(&f.noSort, "no-sort", false, "call the strategy on the input as written (strategies do not sort; RebalanceImpl does)")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON for machines")
+	fs.StringVar(&f.client, "client", "java", "client profile of consumers without an :CLIENT suffix (java, java-4.9, go-2.1.2 or go)")
 	if done, status := parseFlags(fs, allocateUsage, args, stdout, stderr); done {
 		return status
 	}
@@ -90,6 +104,14 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "allocate", fmt.Errorf("--consumers: %w", err))
 	}
+	if _, err := profile.Lookup(f.client); err != nil {
+		return fail(stderr, "allocate", fmt.Errorf("--client: %w", err))
+	}
+	members, mixed, err := splitProfiles(cidAll, f.client)
+	if err != nil {
+		return fail(stderr, "allocate", fmt.Errorf("--consumers: %w", err))
+	}
+	mixed = mixed || set["client"]
 	p := allocate.Params{Inner: f.inner}
 	if set["virtual-nodes"] {
 		if f.virtualNodes < 0 || f.virtualNodes > 1000 {
@@ -104,6 +126,17 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if p.MessageQueueList, err = route.ParseQueueList(f.topic, f.config); err != nil {
 			return fail(stderr, "allocate", fmt.Errorf("--config: %w", err))
 		}
+	}
+	if mixed {
+		v, err := profile.MixedGroup(f.strategy, p, f.group, mqAll, members, !f.noSort)
+		if err != nil {
+			return fail(stderr, "allocate", fmt.Errorf("--strategy: %w", err))
+		}
+		if f.asJSON {
+			return printMixedJSON(stdout, f, v, mqAll)
+		}
+		printMixedTable(stdout, f, v, mqAll)
+		return 0
 	}
 	s, err := allocate.New(f.strategy, p)
 	if err != nil {
