@@ -252,11 +252,10 @@ type select49 struct {
 	tp        *java49.TopicPublishInfo
 	s         *java49.Strategy
 	idx, wsrc *fixedSource
-	// the SYNC send loop of sendDefaultImpl 4.9.8
-	attempts, attempt int
-	timeout, start    int64
-	last              *string
-	ended             bool
+	// the SYNC send loop of sendDefaultImpl 4.9.8 for the current message
+	retryTimes int
+	timeout    int64
+	send       *java49.Send
 }
 
 // runJava49Select replays select-java49.json on the 4.9.8 TopicPublishInfo and
@@ -266,12 +265,12 @@ func runJava49Select(data []byte) (Result, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return Result{}, fmt.Errorf("select vectors: %w", err)
 	}
-	attempts, timeout := 3, int64(3000)
+	retryTimes, timeout := java49.DefaultRetryTimes, int64(java49.DefaultSendTimeout)
 	if f.SendLoop != nil {
 		if f.SendLoop.Mode != "SYNC" || f.SendLoop.RetryTimesWhenSendFailed < 0 || f.SendLoop.RetryTimesWhenSendFailed > 1000 {
 			return Result{}, fmt.Errorf("sendLoop: want mode SYNC and retryTimesWhenSendFailed 0…1000")
 		}
-		attempts, timeout = 1+f.SendLoop.RetryTimesWhenSendFailed, f.SendLoop.SendMsgTimeout
+		retryTimes, timeout = f.SendLoop.RetryTimesWhenSendFailed, f.SendLoop.SendMsgTimeout
 	}
 	var r Result
 	for i, c := range f.Cases {
@@ -285,7 +284,7 @@ func runJava49Select(data []byte) (Result, error) {
 		if len(c.Steps) > MaxSteps {
 			return r, fmt.Errorf("select case %s: more than %d steps", id, MaxSteps)
 		}
-		x := &select49{idx: &fixedSource{value: c.InitDraw}, wsrc: &fixedSource{}, attempts: attempts, timeout: timeout, ended: true}
+		x := &select49{idx: &fixedSource{value: c.InitDraw}, wsrc: &fixedSource{}, retryTimes: retryTimes, timeout: timeout}
 		x.tp = &java49.TopicPublishInfo{Queues: queues(*c.Queues), SendWhichQueue: java49.NewThreadLocalIndex(x.idx)}
 		if c.Route != nil {
 			rd, err := c.Route.route()
@@ -337,7 +336,7 @@ func (x *select49) step(n int, st java49Step) (want, got string, err error) {
 		}
 		return p + "available " + strconv.FormatBool(*st.AvailableAfter), p + "available " + strconv.FormatBool(x.s.Tolerance.IsAvailable(*st.BrokerName, st.AtMs)), nil
 	case "newMessage":
-		x.attempt, x.start, x.last, x.ended = 0, st.AtMs, nil, false
+		x.send = java49.NewSend(x.tp, x.s, x.retryTimes, x.timeout, st.AtMs)
 		return "", "", nil
 	case "plain", "lastBroker", "strategy", "attempt":
 	default:
@@ -350,10 +349,10 @@ func (x *select49) step(n int, st java49Step) (want, got string, err error) {
 		}
 	}
 	if st.Op == "attempt" {
-		if x.ended {
+		if x.send == nil || x.send.Done() {
 			return p + attemptText(st.Attempt), p + "no message is being sent", nil
 		}
-		if w, g := p+"attempt "+attemptText(st.Attempt)+" after "+strPtr(stepLast), p+"attempt "+strconv.Itoa(x.attempt)+" after "+strPtr(x.last); w != g {
+		if w, g := p+"attempt "+attemptText(st.Attempt)+" after "+strPtr(stepLast), p+"attempt "+strconv.Itoa(x.send.Attempt())+" after "+strPtr(x.send.LastBrokerName()); w != g {
 			return w, g, nil
 		}
 	}
@@ -376,12 +375,10 @@ func (x *select49) step(n int, st java49Step) (want, got string, err error) {
 			return "", "", fmt.Errorf("step %d (lastBroker): missing \"lastBrokerName\"", n)
 		}
 		mq, selErr = x.tp.SelectAvoiding(stepLast)
-	case "strategy", "attempt":
-		last := stepLast
-		if st.Op == "attempt" {
-			last = x.last
-		}
-		mq, sel, selErr = x.s.SelectOneMessageQueue(x.tp, last, st.AtMs)
+	case "strategy":
+		mq, sel, selErr = x.s.SelectOneMessageQueue(x.tp, stepLast, st.AtMs)
+	case "attempt":
+		mq, sel, _, selErr = x.send.Next(st.AtMs)
 	}
 	gotRes := "result " + queueText(mq)
 	if selErr != nil {
@@ -434,49 +431,35 @@ func (x *select49) step(n int, st java49Step) (want, got string, err error) {
 	return x.attemptOutcome(p, n, st, mq)
 }
 
-// attemptOutcome applies the scripted outcome as sendDefaultImpl 4.9.8 does: the timeout is
-// checked after the selection; client, remoting and broker exceptions isolate and retry, a
-// success or an interruption ends the message.
+// attemptOutcome reports the scripted outcome to the send loop: the budget is checked after
+// the selection; client, remoting and broker exceptions isolate and retry, a success or an
+// interruption ends the message.
 func (x *select49) attemptOutcome(p string, n int, st java49Step, mq route.MessageQueue) (want, got string, err error) {
 	if st.Outcome == nil {
 		return "", "", fmt.Errorf("step %d (attempt): missing \"outcome\"", n)
 	}
-	timedOut := x.timeout < st.AtMs-x.start
-	if w, g := p+"call timeout "+strconv.FormatBool(*st.Outcome == "CALL_TIMEOUT"), p+"call timeout "+strconv.FormatBool(timedOut); w != g {
+	if w, g := p+"call timeout "+strconv.FormatBool(*st.Outcome == "CALL_TIMEOUT"), p+"call timeout "+strconv.FormatBool(x.send.TimedOut()); w != g {
 		return w, g, nil
 	}
-	if timedOut {
-		x.ended = true
+	if x.send.TimedOut() {
 		return "", "", nil
 	}
-	var isolation, retry bool
-	switch *st.Outcome {
-	case "OK", "INTERRUPTED":
-	case "CLIENT_EXCEPTION", "REMOTING_EXCEPTION", "BROKER_EXCEPTION":
-		isolation, retry = true, true
-	default:
+	o, ok := map[string]java49.Outcome{"OK": java49.OK, "INTERRUPTED": java49.Interrupted, "CLIENT_EXCEPTION": java49.ClientException,
+		"REMOTING_EXCEPTION": java49.RemotingException, "BROKER_EXCEPTION": java49.BrokerException}[*st.Outcome]
+	if !ok {
 		return "", "", fmt.Errorf("step %d: outcome %q: want OK, INTERRUPTED, CLIENT_EXCEPTION, REMOTING_EXCEPTION, BROKER_EXCEPTION or CALL_TIMEOUT", n, *st.Outcome)
 	}
 	if st.CurrentLatency == nil || st.UpdateIsolation == nil || st.AvailableAfter == nil || st.UpdateAtMs == nil {
 		return "", "", fmt.Errorf("step %d (attempt): needs \"currentLatency\", \"updateAtMs\", \"updateIsolation\" and \"availableAfter\"", n)
 	}
-	if w, g := p+"update isolation "+strconv.FormatBool(*st.UpdateIsolation), p+"update isolation "+strconv.FormatBool(isolation); w != g {
+	if w, g := p+"update isolation "+strconv.FormatBool(*st.UpdateIsolation), p+"update isolation "+strconv.FormatBool(o.Isolates()); w != g {
 		return w, g, nil
 	}
 	at := *st.UpdateAtMs
-	if err := x.s.UpdateFaultItem(mq.BrokerName, *st.CurrentLatency, isolation, at); err != nil {
+	if err := x.send.Report(o, *st.CurrentLatency, at); err != nil {
 		return p + "update", p + "update error " + err.Error(), nil
 	}
-	if w, g := p+"available after "+strconv.FormatBool(*st.AvailableAfter), p+"available after "+strconv.FormatBool(x.s.Tolerance.IsAvailable(mq.BrokerName, at)); w != g {
-		return w, g, nil
-	}
-	b := mq.BrokerName
-	x.last = &b
-	x.attempt++
-	if !retry || x.attempt >= x.attempts {
-		x.ended = true
-	}
-	return "", "", nil
+	return p + "available after " + strconv.FormatBool(*st.AvailableAfter), p + "available after " + strconv.FormatBool(x.s.Tolerance.IsAvailable(mq.BrokerName, at)), nil
 }
 
 func strPtr(s *string) string {

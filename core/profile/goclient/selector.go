@@ -1,6 +1,7 @@
 package goclient
 
 import (
+	"errors"
 	"hash/fnv"
 
 	"github.com/lbscope/lbscope/core/route"
@@ -65,6 +66,8 @@ type IntnSource interface {
 	Intn(n int) int
 }
 
+var errNoSource = errors.New("goclient: a random selector needs a random source")
+
 // Random is randomQueueSelector: Intn(len(queues)); the last broker is ignored.
 type Random struct {
 	Src IntnSource
@@ -73,6 +76,9 @@ type Random struct {
 func (r Random) Select(_, _ string, queues []route.MessageQueue, _ string) (route.MessageQueue, error) {
 	if len(queues) == 0 {
 		return route.MessageQueue{}, &Panic{Value: "invalid argument to Intn"}
+	}
+	if r.Src == nil {
+		return route.MessageQueue{}, errNoSource
 	}
 	return queues[r.Src.Intn(len(queues))], nil
 }

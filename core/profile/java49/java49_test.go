@@ -128,3 +128,37 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// A client exception isolates its broker for 10 minutes in 4.9 and the retry is told that
+// broker; the next message skips it while isolated.
+func TestSendLoopIsolatesClientExceptions(t *testing.T) {
+	var qs []route.MessageQueue
+	for _, b := range []string{"a", "b"} {
+		qs = append(qs, route.MessageQueue{Topic: "T", BrokerName: b})
+	}
+	tp := &TopicPublishInfo{Queues: qs, Route: &route.TopicRouteData{}, SendWhichQueue: NewThreadLocalIndex(noDraw{t})}
+	tp.SendWhichQueue.SetStored(-1) // first pick: index 0 → a
+	s := NewStrategy(noDraw{t})
+	s.SendLatencyFaultEnable = true
+	send := NewSend(tp, s, DefaultRetryTimes, DefaultSendTimeout, 0)
+	mq, _, ok, _ := send.Next(0)
+	if !ok || mq.BrokerName != "a" {
+		t.Fatalf("first attempt %v %v", mq, ok)
+	}
+	send.Report(ClientException, 5, 5)
+	if s.Tolerance.IsAvailable("a", 5+599999) || send.Done() || *send.LastBrokerName() != "a" {
+		t.Error("a client exception must isolate a for 10 minutes and retry")
+	}
+	mq, _, _, _ = send.Next(5)
+	if mq.BrokerName != "b" {
+		t.Errorf("retry went to %s, want b", mq.BrokerName)
+	}
+	send.Report(OK, 10, 15)
+	if !send.Done() {
+		t.Error("a success ends the message")
+	}
+	late := NewSend(tp, s, DefaultRetryTimes, DefaultSendTimeout, 0)
+	if _, _, ok, _ := late.Next(3001); ok || !late.TimedOut() {
+		t.Error("past the 3 s budget the attempt is selected but not sent")
+	}
+}
