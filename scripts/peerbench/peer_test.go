@@ -10,6 +10,7 @@ import (
 	"github.com/apache/rocketmq-client-go/v2/rlog"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/profile/goclient"
 	"github.com/lbscope/lbscope/core/route"
 )
 
@@ -106,6 +107,56 @@ func BenchmarkGroup(b *testing.B) {
 				}
 			})
 		})
+	}
+	// The go-2.1.2 profile's own CONSISTENT_HASH (the Go client's ring, built once for the
+	// group) against the Go client, which builds the same ring in every consumer's call.
+	goCH := goclient.ConsistentHash{VirtualNodeCnt: virtualNodes}
+	peerCH := consumer.AllocateByConsistentHash(virtualNodes)
+	b.Run(goProfileCH, func(b *testing.B) {
+		b.Run("lbscope", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkView = goclient.GroupView(goCH, consumerGroup, mqAll, cidAll)
+			}
+		})
+		b.Run("rocketmq-client-go", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, cid := range cidAll {
+					sinkQueue = peerCH(consumerGroup, cid, peerMQ, cidAll)
+				}
+			}
+		})
+	})
+}
+
+// goProfileCH names the Go profile's consistent-hash benchmark (bench-peer.sh reads it).
+const goProfileCH = "CONSISTENT_HASH:go-2.1.2"
+
+// TestGoProfileAgreesOnBenchmarkInput: on the benchmark's input the go-2.1.2 profile's
+// whole-group view gives every consumer exactly what the Go client's own call gives it, so
+// the Go benchmark compares like with like.
+func TestGoProfileAgreesOnBenchmarkInput(t *testing.T) {
+	mqAll, cidAll, peerMQ := input()
+	for _, s := range []struct {
+		ours goclient.Strategy
+		peer consumer.AllocateStrategy
+	}{
+		{goclient.Averagely{}, consumer.AllocateByAveragely},
+		{goclient.ConsistentHash{VirtualNodeCnt: virtualNodes}, consumer.AllocateByConsistentHash(virtualNodes)},
+	} {
+		v := goclient.GroupView(s.ours, consumerGroup, mqAll, cidAll)
+		for _, a := range v.Assignments {
+			want := s.peer(consumerGroup, a.ClientID, peerMQ, cidAll)
+			if a.Err != nil || len(a.Queues) != len(want) {
+				t.Fatalf("%s %s: %d queues (%v), the client %d", s.ours.Name(), a.ClientID, len(a.Queues), a.Err, len(want))
+			}
+			for i, q := range a.Queues {
+				if q.BrokerName != want[i].BrokerName || int(q.QueueID) != want[i].QueueId {
+					t.Fatalf("%s %s: queue %d is %s, the client's %s:%d", s.ours.Name(), a.ClientID, i, q.Short(), want[i].BrokerName, want[i].QueueId)
+				}
+			}
+		}
 	}
 }
 

@@ -51,14 +51,30 @@ func groupConsistentHash(s ConsistentHash, mqAll []route.MessageQueue, cidAll []
 	if err != nil {
 		return
 	}
+	// Route every queue once, then cut one backing array into the members' lists.
+	owner := make([]int32, len(mqAll))
+	counts := make([]int, len(as)+1)
 	var buf []byte
-	for _, mq := range mqAll {
+	for i, mq := range mqAll {
 		buf = mq.AppendText(buf[:0])
-		owner, ok := r.getBytes(buf)
-		if !ok || owner == "" {
-			continue
+		owner[i] = -1
+		if id, ok := r.getBytes(buf); ok && id != "" {
+			owner[i] = int32(index[id])
+			counts[owner[i]+1]++
 		}
-		d := index[owner]
-		as[d].Queues = append(as[d].Queues, mq)
+	}
+	for d := 1; d <= len(as); d++ {
+		counts[d] += counts[d-1]
+	}
+	backing := make([]route.MessageQueue, counts[len(as)])
+	for d := range as {
+		if as[d].Queues != nil {
+			as[d].Queues = backing[counts[d]:counts[d]:counts[d+1]]
+		}
+	}
+	for i, mq := range mqAll {
+		if o := owner[i]; o >= 0 && as[o].Queues != nil {
+			as[o].Queues = append(as[o].Queues, mq)
+		}
 	}
 }
