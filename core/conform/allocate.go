@@ -103,10 +103,17 @@ func runAllocate(data []byte) (Result, error) {
 		return Result{}, fmt.Errorf("allocate vectors: %w", err)
 	}
 	var r Result
+	var b budget
 	for i, c := range f.Cases {
 		id := c.ID
 		if id == "" {
 			id = fmt.Sprintf("cases[%d]", i)
+		}
+		if err := c.checkBounds(); err != nil {
+			return r, fmt.Errorf("allocate case %s: %w", id, err)
+		}
+		if err := b.spend("allocate case "+id, c.work()); err != nil {
+			return Result{}, err
 		}
 		want, err := c.want()
 		if err != nil {

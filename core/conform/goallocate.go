@@ -21,10 +21,17 @@ func runGoAllocate(data []byte, p *profile.Profile) (Result, error) {
 		return Result{}, fmt.Errorf("allocate vectors: %w", err)
 	}
 	var r Result
+	var b budget
 	for i, c := range f.Cases {
 		id := c.ID
 		if id == "" {
 			id = fmt.Sprintf("cases[%d]", i)
+		}
+		if err := c.checkBounds(); err != nil {
+			return r, fmt.Errorf("allocate case %s: %w", id, err)
+		}
+		if err := b.spend("allocate case "+id, c.work()); err != nil {
+			return r, err
 		}
 		want, got, err := c.goRun(p)
 		if err != nil {

@@ -52,6 +52,7 @@ func runGoSelect(data []byte, opts Options) (Result, error) {
 		return Result{}, fmt.Errorf("select vectors: %w", err)
 	}
 	var r Result
+	var b budget
 	for i, c := range f.Cases {
 		if c.ID == nil {
 			return r, fmt.Errorf("select case #%d: missing \"id\"", i+1)
@@ -61,6 +62,15 @@ func runGoSelect(data []byte, opts Options) (Result, error) {
 		}
 		if len(*c.Steps) > MaxSteps {
 			return r, fmt.Errorf("select case %q: more than %d steps", *c.ID, MaxSteps)
+		}
+		work := selectWork(len(*c.Queues), len(*c.Steps))
+		for _, st := range *c.Steps {
+			if st.Queues != nil {
+				work += len(*st.Queues) // converted at that step
+			}
+		}
+		if err := b.spend(fmt.Sprintf("select case %q", *c.ID), work); err != nil {
+			return r, err
 		}
 		want, got, err := c.run(opts)
 		if err != nil {
@@ -298,10 +308,16 @@ func runGoPublish(data []byte) (Result, error) {
 		return Result{}, fmt.Errorf("publish vectors: %w", err)
 	}
 	var r Result
+	var b budget
 	for i, c := range f.Cases {
 		id := c.ID
 		if id == "" {
 			id = fmt.Sprintf("cases[%d]", i)
+		}
+		if c.Route != nil {
+			if err := b.spend("publish case "+id, len(c.Route.QueueDatas)*(1+len(c.Route.BrokerDatas))); err != nil {
+				return r, err
+			}
 		}
 		passes, ok := goclient.PublishPath(c.Path).Passes()
 		if !ok {
@@ -314,7 +330,18 @@ func runGoPublish(data []byte) (Result, error) {
 		if err != nil {
 			return r, fmt.Errorf("publish case %s: %w", id, err)
 		}
+		if err := b.spend("publish case "+id, routeQueues(rd)); err != nil {
+			return r, err
+		}
 		r.check(id, formatQueues(queues(c.PublishList)), formatQueues(goclient.PublishList(c.Topic, rd, passes)))
 	}
 	return r, nil
+}
+
+func routeQueues(rd *route.TopicRouteData) int {
+	n := 0
+	for _, qd := range rd.QueueDatas {
+		n += int(qd.WriteQueueNums)
+	}
+	return n
 }

@@ -273,6 +273,7 @@ func runJava49Select(data []byte) (Result, error) {
 		retryTimes, timeout = f.SendLoop.RetryTimesWhenSendFailed, f.SendLoop.SendMsgTimeout
 	}
 	var r Result
+	var b budget
 	for i, c := range f.Cases {
 		id := c.ID
 		if id == "" {
@@ -283,6 +284,9 @@ func runJava49Select(data []byte) (Result, error) {
 		}
 		if len(c.Steps) > MaxSteps {
 			return r, fmt.Errorf("select case %s: more than %d steps", id, MaxSteps)
+		}
+		if err := b.spend("select case "+id, selectWork(len(*c.Queues), len(c.Steps))); err != nil {
+			return r, err
 		}
 		x := &select49{idx: &fixedSource{value: c.InitDraw}, wsrc: &fixedSource{}, retryTimes: retryTimes, timeout: timeout}
 		x.tp = &java49.TopicPublishInfo{Queues: queues(*c.Queues), SendWhichQueue: java49.NewThreadLocalIndex(x.idx)}

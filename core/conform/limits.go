@@ -11,7 +11,30 @@ const (
 	MaxRoomQueues   = 1 << 24 // queues × rooms of one MACHINE_ROOM call (Go duplicates per room entry)
 	MaxRouteQueues  = 1 << 20 // queues one route may declare (read or write counts summed)
 	MaxSteps        = 1 << 16 // steps of one select or fault sequence
+	// MaxFileWork bounds the work of a whole file, in queue visits and ring nodes: a file of
+	// many cases that each stay under the bounds above still finishes in seconds.
+	MaxFileWork = 1 << 25
 )
+
+// budget counts the work of one file.
+type budget struct{ used int }
+
+func (b *budget) spend(what string, n int) error {
+	if n < 0 || n > MaxFileWork-b.used {
+		return fmt.Errorf("%s: the file asks for more than %d units of work (queues × steps, ring nodes) in all", what, MaxFileWork)
+	}
+	b.used += n
+	return nil
+}
+
+// selectWork is what replaying steps over a list of n queues can cost: each step may walk
+// the list once or twice.
+func selectWork(queues, steps int) int {
+	if queues > 0 && steps > MaxFileWork/queues/2 {
+		return MaxFileWork + 1
+	}
+	return 2*queues*steps + steps
+}
 
 func checkVirtualNodes(what string, n *int, consumers int) error {
 	if n == nil {
@@ -26,9 +49,27 @@ func checkVirtualNodes(what string, n *int, consumers int) error {
 	return nil
 }
 
-// checkAllocateBounds bounds the work of one allocate case.
+// work is what one allocate case costs: its lists and, for CONSISTENT_HASH, its ring (a
+// count left unset is the default 10).
+func (c AllocateCase) work() int {
+	vn := 10
+	if c.Params.VirtualNodeCnt != nil {
+		vn = max(*c.Params.VirtualNodeCnt, 0)
+	}
+	if c.Params.InnerVirtualNodeCnt != nil {
+		vn = max(vn, *c.Params.InnerVirtualNodeCnt)
+	}
+	return len(c.MQAll)*(1+len(c.Params.ConsumerIDCs)) + len(c.CIDAll)*(1+vn)
+}
+
+// checkBounds bounds the work of one allocate case.
 func (c AllocateCase) checkBounds() error {
-	if err := checkVirtualNodes("virtualNodeCnt", c.Params.VirtualNodeCnt, len(c.CIDAll)); err != nil {
+	ten := 10
+	vn := c.Params.VirtualNodeCnt
+	if vn == nil {
+		vn = &ten // the default constructor's count
+	}
+	if err := checkVirtualNodes("virtualNodeCnt", vn, len(c.CIDAll)); err != nil {
 		return err
 	}
 	if err := checkVirtualNodes("innerVirtualNodeCnt", c.Params.InnerVirtualNodeCnt, len(c.CIDAll)); err != nil {

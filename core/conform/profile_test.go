@@ -3,6 +3,7 @@ package conform
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -143,5 +144,21 @@ func TestProfileCheckersRejectHostileFiles(t *testing.T) {
 	r, err := Run(readProducerVectors(t, "go/select-go.json"))
 	if err != nil || r.Failed != 2 {
 		t.Errorf("Run without a random source: %d failed, %v; want the 2 seeded cases failing", r.Failed, err)
+	}
+}
+
+// Cases that each stay under their own bounds still share one budget per file.
+func TestFileWorkIsBounded(t *testing.T) {
+	var qs, steps []string
+	for i := range 1000 {
+		qs = append(qs, fmt.Sprintf(`{"topic":"T","brokerName":"b","queueId":%d}`, i))
+	}
+	for range 20000 {
+		steps = append(steps, `{"op":"lastBroker","lastBrokerName":"b","storedBefore":null,"storedAfter":null,"result":null}`)
+	}
+	data := []byte(`{"cases":[{"id":"walks","queues":[` + strings.Join(qs, ",") + `],"startStored":0,"sendLatencyFaultEnable":false,"steps":[` + strings.Join(steps, ",") + `]}]}`)
+	_, err := Run(data)
+	if err == nil || !strings.Contains(err.Error(), "units of work") {
+		t.Errorf("got %v, want the file's work budget named", err)
 	}
 }

@@ -60,6 +60,7 @@ func runSelect(data []byte) (Result, error) {
 		return Result{}, fmt.Errorf("select vectors: %w", err)
 	}
 	var r Result
+	var b budget
 	for i, c := range f.Cases {
 		if c.ID == nil {
 			return r, fmt.Errorf("select case #%d: missing \"id\"", i+1)
@@ -70,6 +71,9 @@ func runSelect(data []byte) (Result, error) {
 		}
 		if c.Steps == nil {
 			return r, fmt.Errorf("select case %q: missing \"steps\"", id)
+		}
+		if err := b.spend(fmt.Sprintf("select case %q", id), selectWork(len(*c.Queues), len(*c.Steps))); err != nil {
+			return r, err
 		}
 		want, got, err := c.run()
 		if err != nil {
