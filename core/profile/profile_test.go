@@ -70,3 +70,38 @@ func TestClientIDAndSort(t *testing.T) {
 		t.Errorf("Java %q, Go %q", j, g)
 	}
 }
+
+// The same failures decide differently per profile (spec §9.1.4's table).
+func TestRebalancePerProfile(t *testing.T) {
+	java, _ := Lookup("java")
+	j49, _ := Lookup("java-4.9")
+	gp, _ := Lookup("go")
+	all := []route.MessageQueue{{Topic: "T", BrokerName: "b", QueueID: 1}, {Topic: "T", BrokerName: "b", QueueID: 0}}
+	for _, p := range []*Profile{java, j49, gp} {
+		s, _ := p.Strategy("AVG", allocate.Params{})
+		// SYSTEM_ERROR from the broker: Java does nothing, Go drops everything.
+		r := p.Rebalance(s, "g", "c1", all, p.ConsumerList(AnswerError, nil))
+		if r.Decided != p.IsGo() || (p.IsGo() && len(r.Target) != 0) {
+			t.Errorf("%s, error answer: %+v", p.Name, r)
+		}
+		// Zero readable queues: Java throws and keeps its table; Go drops.
+		r = p.Rebalance(s, "g", "c1", []route.MessageQueue{}, []string{"c1"})
+		if r.Decided != p.IsGo() || r.Unbalanced != (p.Name == Java) {
+			t.Errorf("%s, no queues: %+v", p.Name, r)
+		}
+		// A transport error: nobody does anything.
+		if r := p.Rebalance(s, "g", "c1", all, p.ConsumerList(AnswerTransport, nil)); r.Decided || r.Err != nil {
+			t.Errorf("%s, transport error: %+v", p.Name, r)
+		}
+		// A normal round, sorted by the client.
+		r = p.Rebalance(s, "g", "c1", all, []string{"c2", "c1"})
+		if !r.Decided || len(r.Target) != 1 || r.Target[0].QueueID != 0 {
+			t.Errorf("%s, normal round: %+v", p.Name, r)
+		}
+	}
+	zero := 0
+	s, _ := gp.Strategy("CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: &zero})
+	if r := gp.Rebalance(s, "g", "c1", all, []string{"c1"}); !r.Crash || r.Decided {
+		t.Errorf("Go CONSISTENT_HASH(0): %+v, want a crash", r)
+	}
+}
