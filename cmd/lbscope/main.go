@@ -1,5 +1,6 @@
 // Command lbscope runs LBScope's core from the shell: allocate queues as a RocketMQ consumer
-// group would, and check the core against recorded Java vectors.
+// group would under each client profile, and check the core against vectors recorded from the
+// real clients.
 package main
 
 import (
@@ -20,8 +21,8 @@ type command struct {
 }
 
 var commands = []command{
-	{"allocate", "which queues each consumer of a group gets, as the Java client computes it", runAllocate},
-	{"conform", "check the core against recorded Java vectors", runConform},
+	{"allocate", "which queues each consumer of a group gets, as its client (Java, Java 4.9, Go) computes it", runAllocate},
+	{"conform", "check the core against vectors recorded from the real clients", runConform},
 	{"serve", "build the browser playground and serve it on 127.0.0.1:8080", runServe},
 	{"build", "write the browser playground as a static site (--out DIR)", runBuild},
 	{"sim", "run a cluster and consumer group in virtual time and tell what happened", runSim},
