@@ -19,6 +19,7 @@ import (
 const allocateUsage = `Usage:
   lbscope allocate --strategy NAME --queues BROKER:COUNT,... --consumers IDS|N [flags]
   lbscope allocate -            read one case (allocate.json schema) from stdin
+  lbscope allocate --client go -   the same under rocketmq-client-go (allocate-go.json schema)
 
 Shows which queues every consumer of a group pulls. Like RebalanceImpl, it sorts the
 queues (MessageQueue order) and the client ids (Java String order) before calling the
@@ -85,7 +86,11 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 
 	if fs.NArg() == 1 && fs.Arg(0) == "-" {
-		return allocateStdin(stdin, stdout, stderr)
+		p, err := profile.Lookup(f.client)
+		if err != nil {
+			return fail(stderr, "allocate", fmt.Errorf("--client: %w", err))
+		}
+		return allocateStdin(stdin, stdout, stderr, p)
 	}
 	if fs.NArg() > 0 {
 		return fail(stderr, "allocate", fmt.Errorf("unexpected argument %q (use - to read a case from stdin)", fs.Arg(0)))
@@ -325,7 +330,7 @@ func orEmpty(s []string) []string {
 // maxStdinCase bounds what `allocate -` reads, so a runaway pipe cannot exhaust memory.
 const maxStdinCase = 16 << 20
 
-func allocateStdin(stdin io.Reader, stdout, stderr io.Writer) int {
+func allocateStdin(stdin io.Reader, stdout, stderr io.Writer, p *profile.Profile) int {
 	data, err := io.ReadAll(io.LimitReader(stdin, maxStdinCase+1))
 	if err != nil {
 		return fail(stderr, "allocate", fmt.Errorf("reading stdin: %w", err))
@@ -340,7 +345,11 @@ func allocateStdin(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.Strategy == "" {
 		return fail(stderr, "allocate", errors.New("stdin case has no \"strategy\""))
 	}
-	got, err := c.Call()
+	call := c.Call
+	if p.IsGo() {
+		call = func() (conform.Outcome, error) { return c.CallGo(p) }
+	}
+	got, err := call()
 	if err != nil {
 		return fail(stderr, "allocate", err)
 	}

@@ -78,3 +78,19 @@ func TestAllocateMixedBadProfile(t *testing.T) {
 	assert.Contains(t, out, "fe80::1@4012")
 	assert.Contains(t, out, "spread 0")
 }
+
+// One recorded case read from stdin, under the Go client: nil and panics as it gives them.
+func TestAllocateStdinUnderGo(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"strategy":"AVG","params":{},"currentCID":"c9","cidAll":["c1"],"mqAll":[{"topic":"T","brokerName":"b","queueId":0}]}`, `{"result":null}`},
+		{`{"strategy":"CONSISTENT_HASH","params":{"virtualNodeCnt":0},"currentCID":"c1","cidAll":["c1"],"mqAll":[{"topic":"T","brokerName":"b","queueId":0}]}`,
+			`{"error":"panic: runtime error: integer divide by zero"}`},
+	} {
+		out, errOut, status := lbscope(t, tt.in, "allocate", "--client", "go", "-")
+		require.Equal(t, 0, status, errOut)
+		assert.JSONEq(t, tt.want, out)
+	}
+	out, _, status := lbscope(t, `{"strategy":"AVG","params":{},"currentCID":"c9","cidAll":["c1"],"mqAll":[{"topic":"T","brokerName":"b","queueId":0}]}`, "allocate", "-")
+	require.Equal(t, 0, status)
+	assert.JSONEq(t, `{"result":[]}`, out, "the Java client gives [] for an id not in the list")
+}

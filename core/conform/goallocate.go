@@ -42,17 +42,23 @@ func runGoAllocate(data []byte, p *profile.Profile) (Result, error) {
 	return r, nil
 }
 
-// goRun is the case's call under the Go profile: the text of the recorded outcome and of
-// the core's, equal when the case passes.
-func (c AllocateCase) goRun(p *profile.Profile) (want, got string, err error) {
+// CallGo is the case's call under a Go profile: the strategy on the inputs as given, or for a
+// "doBalance" case the round with its sorting. A panic is the Outcome's Error text; a nil
+// result stays nil.
+func (c AllocateCase) CallGo(p *profile.Profile) (Outcome, error) {
+	o, _, err := c.goCall(p)
+	return o, err
+}
+
+func (c AllocateCase) goCall(p *profile.Profile) (Outcome, *goclient.Round, error) {
 	if err := c.checkBounds(); err != nil {
-		return "", "", err
+		return Outcome{}, nil, err
 	}
 	if c.CurrentCID == nil {
-		return "", "", errors.New("\"currentCID\" is null: Go ids are strings")
+		return Outcome{}, nil, errors.New("\"currentCID\" is null: Go ids are strings")
 	}
 	if c.Params.Resolver != "" && c.Params.Resolver != "NONE" {
-		return "", "", fmt.Errorf("resolver %q: the Go nearby strategy has none (want NONE)", c.Params.Resolver)
+		return Outcome{}, nil, fmt.Errorf("resolver %q: the Go nearby strategy has none (want NONE)", c.Params.Resolver)
 	}
 	s, err := p.Strategy(c.Strategy, allocate.Params{
 		VirtualNodeCnt:   c.Params.VirtualNodeCnt,
@@ -61,11 +67,15 @@ func (c AllocateCase) goRun(p *profile.Profile) (want, got string, err error) {
 		MessageQueueList: queues(c.Params.MessageQueueList),
 	})
 	if err != nil {
-		return "", "", err
+		return Outcome{}, nil, err
 	}
-	gs := s.(goclient.Strategy)
+	gs, ok := s.(goclient.Strategy)
+	if !ok {
+		return Outcome{}, nil, fmt.Errorf("%s is not a Go profile", p.Name)
+	}
 	var res []route.MessageQueue
 	var callErr error
+	var round *goclient.Round
 	switch c.CallKind {
 	case "", "strategy":
 		res, callErr = gs.Allocate(c.ConsumerGroup, *c.CurrentCID, queues(c.MQAll), c.CIDAll)
@@ -74,35 +84,51 @@ func (c AllocateCase) goRun(p *profile.Profile) (want, got string, err error) {
 		switch c.BrokerAnswer {
 		case "SUCCESS":
 			if c.CIDAll == nil {
-				return "", "", errors.New("brokerAnswer SUCCESS with a null cidAll")
+				return Outcome{}, nil, errors.New("brokerAnswer SUCCESS with a null cidAll")
 			}
 			cidAll = goclient.ParseConsumerList(true, c.CIDAll)
 		case "SYSTEM_ERROR":
 			cidAll = goclient.ParseConsumerList(true, nil) // the code is not checked: []
 		default:
-			return "", "", fmt.Errorf("brokerAnswer %q: want SUCCESS or SYSTEM_ERROR", c.BrokerAnswer)
+			return Outcome{}, nil, fmt.Errorf("brokerAnswer %q: want SUCCESS or SYSTEM_ERROR", c.BrokerAnswer)
 		}
 		subscribe := queues(c.MQAll)
 		if subscribe == nil {
 			subscribe = []route.MessageQueue{}
 		}
-		round := goclient.DoBalance(gs, c.ConsumerGroup, *c.CurrentCID, subscribe, cidAll)
+		r := goclient.DoBalance(gs, c.ConsumerGroup, *c.CurrentCID, subscribe, cidAll)
+		round = &r
+		res = r.Result
+		if r.Panic != nil {
+			callErr = r.Panic
+		}
+	default:
+		return Outcome{}, nil, fmt.Errorf("call %q: want strategy or doBalance", c.CallKind)
+	}
+	if callErr != nil {
+		return Outcome{Error: callErr.Error()}, round, nil
+	}
+	return Outcome{Result: res}, round, nil
+}
+
+// goRun is the case's call under the Go profile: the text of the recorded outcome and of
+// the core's, equal when the case passes.
+func (c AllocateCase) goRun(p *profile.Profile) (want, got string, err error) {
+	o, round, err := c.goCall(p)
+	if err != nil {
+		return "", "", err
+	}
+	if round != nil {
 		if w, g := "sortedMqAll "+formatQueues(queues(c.SortedMQAll)), "sortedMqAll "+formatQueues(round.SortedMQAll); w != g {
 			return w, g, nil
 		}
 		if w, g := fmt.Sprintf("sortedCidAll %q", c.SortedCIDAll), fmt.Sprintf("sortedCidAll %q", round.SortedCIDAll); w != g {
 			return w, g, nil
 		}
-		res = round.Result
-		if round.Panic != nil {
-			callErr = round.Panic
-		}
-	default:
-		return "", "", fmt.Errorf("call %q: want strategy or doBalance", c.CallKind)
 	}
-	got = "result " + formatQueues(res)
-	if callErr != nil {
-		got = "error " + callErr.Error()
+	got = "result " + formatQueues(o.Result)
+	if o.Error != "" {
+		got = "error " + o.Error
 	}
 	switch {
 	case c.Error != nil:
