@@ -19,4 +19,14 @@
 // selector and fault for Java, goclient for Go, java49 for 4.9).
 //
 // The timing facts are data (Timing) the simulation reads; the package itself runs nothing.
+//
+// What a simulated group needs from a profile, per consumer process: its client id
+// (ClientID, RestartKeepsID), its strategy (Strategy, built per process from the group's
+// strategy name and parameters), each round's decision (ConsumerList for the broker's answer,
+// then Rebalance: keep the table, replace it, retry in 1 s, or crash the process), its timers
+// (Timing: fixed ticker or wait-after-round, spacing, coalescing, heartbeat after a change,
+// first-pull delay, pull and long-poll delays), what dropping a queue does to the other
+// offsets, and what leaving sends. Per producer: its publish list order (goclient.PublishList
+// or the Java one), its selector and send loop (goclient.RoundRobin with goclient.Send,
+// java49.Strategy with java49.Send, or the current selector and fault packages).
 package profile
