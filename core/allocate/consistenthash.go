@@ -3,6 +3,7 @@ package allocate
 import (
 	"crypto/md5"
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -11,6 +12,13 @@ import (
 
 // DefaultVirtualNodeCnt is the consistent-hash strategy's default constructor argument (spec §0).
 const DefaultVirtualNodeCnt = 10
+
+// MaxVirtualNodeCnt bounds virtualNodeCnt. Java takes any non-negative int, but the ring holds
+// virtualNodeCnt nodes per client id and is rebuilt at every rebalance: past a thousand the
+// simulator would spend seconds, then gigabytes, on one call, so larger counts are refused
+// here, whichever door (a scenario, a flag, "allocate -", a conformance file, the page) they
+// come through.
+const MaxVirtualNodeCnt = 1000
 
 // ConsistentHash is AllocateMessageQueueConsistentHash, "CONSISTENT_HASH" (spec §4.3), with
 // ConsistentHashRouter's default MD5 hash.
@@ -22,6 +30,9 @@ type ConsistentHash struct {
 func NewConsistentHash(virtualNodeCnt int) (*ConsistentHash, error) {
 	if virtualNodeCnt < 0 {
 		return nil, illegalArgument("illegal virtualNodeCnt :" + strconv.Itoa(virtualNodeCnt))
+	}
+	if virtualNodeCnt > MaxVirtualNodeCnt {
+		return nil, fmt.Errorf("virtualNodeCnt %d: the limit is %d", virtualNodeCnt, MaxVirtualNodeCnt)
 	}
 	return &ConsistentHash{virtualNodeCnt: virtualNodeCnt}, nil
 }

@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -30,116 +29,142 @@ func (c *Cluster) Apply(cmd Command) error {
 }
 
 func (c *Cluster) apply(cmd Command) error {
-	switch cmd.Type {
-	case "addConsumer":
-		if cmd.ID == "" {
-			return errors.New("needs id, the new consumer's client id")
-		}
-		if cs := c.current[cmd.ID]; cs != nil && !cs.dead {
-			return fmt.Errorf("consumer %q is already running (restartConsumer starts a stopped one)", cmd.ID)
-		}
-		if len(c.consumers) >= maxProcesses {
-			return fmt.Errorf("too many consumer processes (%d)", maxProcesses)
-		}
-		rate := 0
-		if cmd.ConsumeRate != nil {
-			if *cmd.ConsumeRate < 0 {
-				return fmt.Errorf("consumeRate %d: want ≥ 0", *cmd.ConsumeRate)
-			}
-			rate = *cmd.ConsumeRate
-		}
-		c.startConsumer(cmd.ID, rate)
-		return nil
-	case "killConsumer", "stopConsumer", "partitionConsumer", "healConsumer", "restartConsumer", "hangConsumer", "resumeConsumer":
-		cs := c.current[cmd.ID]
-		if cs == nil {
-			return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
-		}
-		return c.applyConsumer(cmd.Type, cs)
-	case "slowBroker", "killBroker", "restoreBroker", "setQueues":
-		b := c.brokerBy[cmd.Broker]
-		if b == nil {
-			return fmt.Errorf("no broker %q (brokers: %s)", cmd.Broker, strings.Join(c.brokerNames(), ", "))
-		}
-		return c.applyBroker(cmd, b)
-	case "addBroker":
-		if cmd.Broker == "" {
-			return errors.New("needs broker, the new broker's name")
-		}
-		if c.brokerBy[cmd.Broker] != nil {
-			return fmt.Errorf("broker %q exists already", cmd.Broker)
-		}
-		n := addBrokerQueues
-		if cmd.Queues != nil {
-			n = *cmd.Queues
-		}
-		if n < 0 || n > 4096 {
-			return fmt.Errorf("queues %d: want 0…4096", n)
-		}
-		if len(c.brokers) >= 64 {
-			return errors.New("64 brokers at most")
-		}
-		c.addBroker(cmd.Broker, n, 0)
-		return nil
-	case "setStrategy":
-		p := allocate.Params{}
-		if cmd.Params != nil {
-			p = *cmd.Params
-		}
-		s, err := allocate.New(cmd.Strategy, p)
-		if err != nil {
-			return err
-		}
-		c.strategy = s // each consumer uses it from its next round on
-		return nil
-	case "setProducerRate":
-		if cmd.Rate == nil || *cmd.Rate < 0 || *cmd.Rate > 100000 {
-			return errors.New("needs rate, messages per second 0…100000")
-		}
-		found := false
-		for _, p := range c.producers {
-			if cmd.ID == "" || p.id == cmd.ID {
-				p.setRate(*cmd.Rate, c.now)
-				found = true
-			}
-		}
-		if !found {
-			if cmd.ID == "" {
-				c.startProducer("p1", *cmd.Rate)
-				return nil
-			}
-			return fmt.Errorf("no producer %q", cmd.ID)
-		}
-		return nil
-	case "setLatencyFault":
-		if cmd.On == nil {
-			return errors.New("needs on, true or false")
-		}
-		c.latencyFault = *cmd.On
-		for _, p := range c.producers {
-			p.fs.SetSendLatencyFaultEnable(*cmd.On)
-		}
-		return nil
-	case "setFaultTable":
-		t, err := fault.TableByName(cmd.Table)
-		if err != nil {
-			return err
-		}
-		c.faultTable = t
-		for _, p := range c.producers {
-			p.fs.SetTable(t)
-		}
-		return nil
-	case "setMessageModel":
-		if cmd.Model != Clustering && cmd.Model != Broadcasting {
-			return fmt.Errorf("model %q: want CLUSTERING or BROADCASTING", cmd.Model)
-		}
-		c.model = cmd.Model
-		return nil
-	case "":
+	if cmd.Type == "" {
 		return errors.New("command has no type")
 	}
-	return fmt.Errorf("unknown command (commands: %s)", strings.Join(commandNames(), ", "))
+	spec, ok := Lookup(cmd.Type)
+	if !ok || spec.Apply == nil {
+		return fmt.Errorf("unknown command (commands: %s)", strings.Join(CommandNames(), ", "))
+	}
+	// The table's limits hold here too, so that a page's dispatch cannot take the cluster
+	// where no scenario file could (and a session can always be shared).
+	if err := CheckCommand("", cmd); err != nil {
+		return err
+	}
+	return spec.Apply(c, cmd)
+}
+
+func applyAddConsumer(c *Cluster, cmd Command) error {
+	if cmd.ID == "" {
+		return errors.New("needs id, the new consumer's client id")
+	}
+	if cs := c.current[cmd.ID]; cs != nil && !cs.dead {
+		return fmt.Errorf("consumer %q is already running (restartConsumer starts a stopped one)", cmd.ID)
+	}
+	if c.current[cmd.ID] == nil && len(c.current) >= MaxConsumers {
+		return fmt.Errorf("the group would have %d consumers; the limit is %d", len(c.current)+1, MaxConsumers)
+	}
+	if len(c.consumers) >= maxProcesses {
+		return fmt.Errorf("too many consumer processes (%d)", maxProcesses)
+	}
+	rate := 0
+	if cmd.ConsumeRate != nil {
+		rate = *cmd.ConsumeRate
+	}
+	c.startConsumer(cmd.ID, rate)
+	return nil
+}
+
+func applyConsumer(c *Cluster, cmd Command) error {
+	cs := c.current[cmd.ID]
+	if cs == nil {
+		return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
+	}
+	return c.applyConsumer(cmd.Type, cs)
+}
+
+func applyBroker(c *Cluster, cmd Command) error {
+	b := c.brokerBy[cmd.Broker]
+	if b == nil {
+		return fmt.Errorf("no broker %q (brokers: %s)", cmd.Broker, strings.Join(c.brokerNames(), ", "))
+	}
+	return c.applyBroker(cmd, b)
+}
+
+// totalQueues is the topic's queue count over all brokers.
+func (c *Cluster) totalQueues() int {
+	n := 0
+	for _, b := range c.brokers {
+		n += b.queues
+	}
+	return n
+}
+
+func applyAddBroker(c *Cluster, cmd Command) error {
+	if cmd.Broker == "" {
+		return errors.New("needs broker, the new broker's name")
+	}
+	if c.brokerBy[cmd.Broker] != nil {
+		return fmt.Errorf("broker %q exists already", cmd.Broker)
+	}
+	n := addBrokerQueues
+	if cmd.Queues != nil {
+		n = *cmd.Queues
+	}
+	if len(c.brokers) >= MaxBrokers {
+		return fmt.Errorf("%d brokers at most", MaxBrokers)
+	}
+	if t := c.totalQueues() + n; t > MaxQueues {
+		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
+	}
+	c.addBroker(cmd.Broker, n, 0)
+	return nil
+}
+
+func applySetStrategy(c *Cluster, cmd Command) error {
+	p := allocate.Params{}
+	if cmd.Params != nil {
+		p = *cmd.Params
+	}
+	s, err := allocate.New(cmd.Strategy, p)
+	if err != nil {
+		return err
+	}
+	c.strategy = s // each consumer uses it from its next round on
+	return nil
+}
+
+func applySetProducerRate(c *Cluster, cmd Command) error {
+	found := false
+	for _, p := range c.producers {
+		if cmd.ID == "" || p.id == cmd.ID {
+			p.setRate(*cmd.Rate, c.now)
+			found = true
+		}
+	}
+	if !found {
+		if cmd.ID == "" {
+			c.startProducer("p1", *cmd.Rate)
+			return nil
+		}
+		return fmt.Errorf("no producer %q", cmd.ID)
+	}
+	return nil
+}
+
+func applySetLatencyFault(c *Cluster, cmd Command) error {
+	c.latencyFault = *cmd.On
+	for _, p := range c.producers {
+		p.fs.SetSendLatencyFaultEnable(*cmd.On)
+	}
+	return nil
+}
+
+func applySetFaultTable(c *Cluster, cmd Command) error {
+	t, err := fault.TableByName(cmd.Table)
+	if err != nil {
+		return err
+	}
+	c.faultTable = t
+	for _, p := range c.producers {
+		p.fs.SetTable(t)
+	}
+	return nil
+}
+
+func applySetMessageModel(c *Cluster, cmd Command) error {
+	c.model = cmd.Model
+	return nil
 }
 
 // addBrokerQueues is the queue count of a broker added without one.
@@ -242,9 +267,6 @@ func (c *Cluster) stop(cs *consumer) {
 func (c *Cluster) applyBroker(cmd Command, b *broker) error {
 	switch cmd.Type {
 	case "slowBroker":
-		if cmd.LatencyMs == nil || *cmd.LatencyMs < 0 || *cmd.LatencyMs > 600000 {
-			return errors.New("needs latencyMs, 0…600000")
-		}
 		b.latencyMs = *cmd.LatencyMs
 	case "killBroker":
 		if b.down {
@@ -264,8 +286,8 @@ func (c *Cluster) applyBroker(cmd Command, b *broker) error {
 		b.down = false
 		c.routeVersion++
 	case "setQueues":
-		if cmd.Queues == nil || *cmd.Queues < 0 || *cmd.Queues > 4096 {
-			return errors.New("needs queues, 0…4096")
+		if t := c.totalQueues() - b.queues + *cmd.Queues; t > MaxQueues {
+			return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
 		}
 		c.setBrokerQueues(b, *cmd.Queues)
 	}
@@ -293,86 +315,13 @@ func (c *Cluster) brokerNames() []string {
 	return names
 }
 
-func commandNames() []string {
-	names := make([]string, 0, len(CommandTypes))
-	for k := range CommandTypes {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
-}
-
 // actionEvent is an applied command's event: its type as the cause, with the values the
 // command set (the table of Causes).
 func actionEvent(cmd Command) Event {
-	e := Event{Kind: EventAction, Cause: cmd.Type, Consumer: cmd.ID, Broker: cmd.Broker, Text: describe(cmd)}
-	switch cmd.Type {
-	case "slowBroker":
-		e.LatencyMs = int64(*cmd.LatencyMs)
-	case "addBroker", "setQueues":
-		e.N = addBrokerQueues
-		if cmd.Queues != nil {
-			e.N = int64(*cmd.Queues)
-		}
-	case "setProducerRate":
-		e.N = int64(*cmd.Rate)
-	case "setStrategy":
-		e.Arg = strings.ToUpper(cmd.Strategy)
-	case "setLatencyFault":
-		e.Arg = "off"
-		if *cmd.On {
-			e.Arg = "on"
-		}
-	case "setFaultTable":
-		e.Arg = cmd.Table
-	case "setMessageModel":
-		e.Arg = cmd.Model
+	spec, _ := Lookup(cmd.Type)
+	e := Event{Kind: EventAction, Cause: cmd.Type, Consumer: cmd.ID, Broker: cmd.Broker, Text: spec.Describe(cmd)}
+	if spec.Event != nil {
+		spec.Event(cmd, &e)
 	}
 	return e
-}
-
-// describe words a command for the event log.
-func describe(cmd Command) string {
-	switch cmd.Type {
-	case "addConsumer":
-		return cmd.ID + " starts and joins the group"
-	case "killConsumer":
-		return cmd.ID + " is killed: its connections close"
-	case "partitionConsumer":
-		return cmd.ID + " loses its network: brokers keep listing it until its channel expires"
-	case "healConsumer":
-		return cmd.ID + "'s network is back"
-	case "stopConsumer":
-		return cmd.ID + " shuts down gracefully: offsets uploaded, then unregistered"
-	case "restartConsumer":
-		return cmd.ID + " restarts with the same client id"
-	case "hangConsumer":
-		return cmd.ID + " hangs: it heartbeats but consumes nothing"
-	case "resumeConsumer":
-		return cmd.ID + " consumes again"
-	case "slowBroker":
-		return fmt.Sprintf("%s now answers sends in %d ms more", cmd.Broker, *cmd.LatencyMs)
-	case "killBroker":
-		return cmd.Broker + " goes down"
-	case "restoreBroker":
-		return cmd.Broker + " is back"
-	case "addBroker":
-		return cmd.Broker + " joins the cluster"
-	case "setQueues":
-		return fmt.Sprintf("%s now has %d queues for the topic", cmd.Broker, *cmd.Queues)
-	case "setStrategy":
-		return "strategy set to " + strings.ToUpper(cmd.Strategy) + "; each consumer uses it from its next rebalance"
-	case "setProducerRate":
-		return fmt.Sprintf("producers send %d messages/s", *cmd.Rate)
-	case "setLatencyFault":
-		if *cmd.On {
-			return "latency fault tolerance on"
-		}
-		return "latency fault tolerance off"
-	case "setFaultTable":
-		return "fault table: " + cmd.Table
-	case "setMessageModel":
-		return "message model: " + cmd.Model
-	}
-	return cmd.Type
 }

@@ -1,10 +1,19 @@
 package cluster
 
-import "github.com/lbscope/lbscope/core/allocate"
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/fault"
+)
 
 // Command is one action of the shared vocabulary: scenario timelines, the command line, the
 // browser's buttons and its JS API all produce these. Arguments are named fields; which ones a
-// type uses is listed in CommandTypes.
+// type uses, and their limits, are its CommandSpec's Args (the command table, Commands).
 type Command struct {
 	Type        string           `json:"type"`
 	ID          string           `json:"id,omitempty"`          // consumer (or producer) id
@@ -20,25 +29,659 @@ type Command struct {
 	Model       string           `json:"model,omitempty"`       // setMessageModel
 }
 
-// CommandTypes lists every command with the arguments it takes, in the order the command
-// line's "--at T:type:arg:arg" form gives them.
-var CommandTypes = map[string][]string{
-	"addConsumer":       {"id", "consumeRate?"},
-	"killConsumer":      {"id"},
-	"partitionConsumer": {"id"},
-	"healConsumer":      {"id"},
-	"stopConsumer":      {"id"},
-	"restartConsumer":   {"id"},
-	"hangConsumer":      {"id"},
-	"resumeConsumer":    {"id"},
-	"slowBroker":        {"broker", "latencyMs"},
-	"killBroker":        {"broker"},
-	"restoreBroker":     {"broker"},
-	"addBroker":         {"broker", "queues"},
-	"setQueues":         {"broker", "queues"},
-	"setStrategy":       {"strategy"},
-	"setProducerRate":   {"rate", "id?"},
-	"setLatencyFault":   {"on"},
-	"setFaultTable":     {"table"},
-	"setMessageModel":   {"model"},
+// Argument types of the command table, as the page's commands() names them.
+const (
+	ArgString = "string"
+	ArgInt    = "int"
+	ArgBool   = "bool"
+	ArgEnum   = "enum"
+	ArgObject = "object"
+	ArgNumber = "number" // a fractional number (the playground's speed)
+)
+
+// Targets of commands.
+const (
+	TargetConsumer = "consumer"
+	TargetBroker   = "broker"
+	TargetProducer = "producer"
+	TargetGroup    = "group"
+	TargetCluster  = "cluster"
+	TargetSession  = "session" // the playground's own commands (pause, seek, …)
+)
+
+// Broker statuses, for the From of broker commands (consumers use the Status* values).
+const (
+	BrokerUp   = "up"
+	BrokerDown = "down"
+)
+
+// Arg is one argument of a command: its JSON name (a field of Command, or of a driver's own
+// command type), its type, unit and limits. The limits here are the ones every door enforces.
+type Arg struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"` // ArgString, ArgInt, ArgBool, ArgEnum, ArgObject, ArgNumber
+	Unit     string   `json:"unit,omitempty"`
+	Min      *int     `json:"min,omitempty"` // ArgInt
+	Max      *int     `json:"max,omitempty"` // ArgInt; for ArgString the length limit
+	Optional bool     `json:"optional"`
+	Default  any      `json:"default,omitempty"`
+	Enum     []string `json:"enum,omitempty"`    // ArgEnum: the values (compared case-insensitively when Fold)
+	Chars    string   `json:"chars,omitempty"`   // ArgString: the characters allowed, in words
+	Choices  []int    `json:"choices,omitempty"` // ArgInt: the values menus offer
+	Example  string   `json:"example"`           // a value, as the command line writes it
+
+	Fold    bool     `json:"-"` // enum values compare case-insensitively
+	Loose   bool     `json:"-"` // enum values are the usual ones; the command's Check decides
+	Charset *Charset `json:"-"` // ArgString: the characters allowed
+}
+
+// Words are a command's words in one language: its name on buttons and menus, and a sentence
+// for help texts.
+type Words struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	// Done is the narration's clause once the command ran: {id}, {broker}, {n}, {arg} and
+	// {latencyMs} stand for its event's fields. Optional: a narrator may word it itself.
+	Done string `json:"done,omitempty"`
+}
+
+// CommandSpec is one entry of the command table: everything about one command, so that a new
+// command is one entry. Scenario validation, the command line's --at parser and its help, the
+// engine's Apply, the canvas's menus, the page's panel (through lbscope.commands()) and the
+// narration all read it.
+type CommandSpec struct {
+	Name   string `json:"name"`
+	Target string `json:"target"` // TargetConsumer, TargetBroker, …
+	// From are the statuses of the target from which the command applies (consumer statuses
+	// Status*, broker ones BrokerUp/BrokerDown); nil: any. Menus and buttons offer it from
+	// these; Apply holds the exact rule and says why it refuses.
+	From  []string         `json:"from"`
+	Args  []Arg            `json:"args"` // in the command line's order
+	Words map[string]Words `json:"words"`
+	Menu  bool             `json:"menu"` // offered by the canvas's click menu of its target
+
+	// Apply carries the command out (nil for a driver's own commands). Arguments are checked
+	// against Args before it runs.
+	Apply func(c *Cluster, cmd Command) error `json:"-"`
+	// Event sets the fields of the command's action event beyond Consumer and Broker.
+	Event func(cmd Command, e *Event) `json:"-"`
+	// Describe is the event log's English text of the applied command ("c1 is killed: …").
+	Describe func(cmd Command) string `json:"-"`
+	// Check is a check across arguments, after each one's own (path prefixes field names).
+	Check func(path string, cmd Command) error `json:"-"`
+}
+
+// Example is a well-formed --at step of the command at 30s, optional arguments in brackets:
+// "30s:slowBroker:broker-a:2000", "1m:setProducerRate:500[:p1]".
+func (s *CommandSpec) Example() string { return s.ExampleAt("30s") }
+
+// ExampleAt is Example at the given time.
+func (s *CommandSpec) ExampleAt(at string) string {
+	var b strings.Builder
+	b.WriteString(at + ":" + s.Name)
+	for _, a := range s.Args {
+		if a.Type == ArgObject {
+			continue // no place on the command line
+		}
+		v := a.Example
+		if v == "" {
+			v = "<" + a.Name + ">"
+		}
+		if a.Optional {
+			b.WriteString("[:" + v + "]")
+		} else {
+			b.WriteString(":" + v)
+		}
+	}
+	return b.String()
+}
+
+// LineArgs are the arguments the command line's --at form gives, in order.
+func (s *CommandSpec) LineArgs() []Arg {
+	var out []Arg
+	for _, a := range s.Args {
+		if a.Type != ArgObject {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Arg returns the named argument.
+func (s *CommandSpec) Arg(name string) (Arg, bool) {
+	for _, a := range s.Args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
+
+// WordsIn are the command's words in lang, English for a language it lacks.
+func (s *CommandSpec) WordsIn(lang string) Words {
+	if w, ok := s.Words[lang]; ok {
+		return w
+	}
+	return s.Words["en"]
+}
+
+// Needs is "slowBroker needs broker and latencyMs", "addConsumer needs id (consumeRate
+// optional)", "pause needs nothing".
+func (s *CommandSpec) Needs() string {
+	var req, opt []string
+	for _, a := range s.Args {
+		if a.Optional {
+			opt = append(opt, a.Name)
+		} else {
+			req = append(req, a.Name)
+		}
+	}
+	out := s.Name + " needs " + andList(req)
+	if len(req) == 0 {
+		out = s.Name + " needs nothing"
+	}
+	if len(opt) > 0 {
+		out += " (" + andList(opt) + " optional)"
+	}
+	return out
+}
+
+func andList(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+var (
+	table  []*CommandSpec
+	byName = map[string]*CommandSpec{}
+)
+
+// Register adds a command to the table; it panics on a name registered twice or an entry
+// that lacks a piece (see Missing), as a bug in the program. The engine registers its own at
+// start; a test may register one to see it reach every reader of the table.
+func Register(s CommandSpec) {
+	if _, dup := byName[s.Name]; dup {
+		panic("cluster: command " + s.Name + " registered twice")
+	}
+	if m := s.Missing(); m != "" {
+		panic("cluster: command " + s.Name + ": " + m)
+	}
+	p := &s
+	table = append(table, p)
+	byName[s.Name] = p
+}
+
+// Unregister removes a command registered by a test.
+func Unregister(name string) {
+	delete(byName, name)
+	table = slices.DeleteFunc(table, func(s *CommandSpec) bool { return s.Name == name })
+}
+
+// Missing names the first piece an entry lacks ("" when complete): words (label and
+// description) in English and Chinese, an example for every argument, a target, an apply
+// function for a simulation command.
+func (s *CommandSpec) Missing() string {
+	switch {
+	case s.Name == "":
+		return "no name"
+	case s.Target == "":
+		return "no target"
+	case s.Apply == nil && s.Target != TargetSession:
+		return "no apply function"
+	case s.Describe == nil && s.Target != TargetSession:
+		return "no event text (Describe)"
+	}
+	for _, lang := range []string{"en", "zh"} {
+		w, ok := s.Words[lang]
+		switch {
+		case !ok:
+			return "no words in " + lang
+		case w.Label == "":
+			return "no label in " + lang
+		case w.Description == "":
+			return "no description in " + lang
+		}
+	}
+	for _, a := range s.Args {
+		switch {
+		case a.Name == "" || a.Type == "":
+			return "an argument without a name or type"
+		case a.Type == ArgInt && (a.Min == nil || a.Max == nil):
+			return "argument " + a.Name + " has no limits"
+		case a.Type == ArgString && a.Charset == nil:
+			return "argument " + a.Name + " has no character set"
+		case a.Type == ArgEnum && len(a.Enum) == 0:
+			return "argument " + a.Name + " has no values"
+		case a.Example == "" && a.Type != ArgObject:
+			return "argument " + a.Name + " has no example"
+		}
+	}
+	return ""
+}
+
+// Commands is the engine's part of the command table, in its order (the order of menus and
+// help texts): every command but the drivers' own (TargetSession).
+func Commands() []*CommandSpec {
+	var out []*CommandSpec
+	for _, s := range table {
+		if s.Target != TargetSession {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// AllCommands is the whole table, the drivers' own commands included.
+func AllCommands() []*CommandSpec { return slices.Clone(table) }
+
+// Lookup finds a command of the table.
+func Lookup(name string) (*CommandSpec, bool) {
+	s, ok := byName[name]
+	return s, ok
+}
+
+// CommandNames is every command of the engine (Commands), sorted.
+func CommandNames() []string {
+	names := make([]string, 0, len(table))
+	for _, s := range Commands() {
+		names = append(names, s.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// commandFields maps Command's JSON names (all but "type") to their field indexes.
+var commandFields = func() map[string]int {
+	out := map[string]int{}
+	t := reflect.TypeFor[Command]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" && name != "type" {
+			out[name] = i
+		}
+	}
+	return out
+}()
+
+// CommandField is the named argument's value in cmd, and whether Command has such a field.
+func CommandField(cmd Command, name string) (reflect.Value, bool) {
+	i, ok := commandFields[name]
+	if !ok {
+		return reflect.Value{}, false
+	}
+	return reflect.ValueOf(cmd).Field(i), true
+}
+
+// SetArg sets the argument from the command line's text for it.
+func SetArg(cmd *Command, a Arg, text string) error {
+	i, ok := commandFields[a.Name]
+	if !ok {
+		return fmt.Errorf("%s cannot be given on the command line", a.Name)
+	}
+	f := reflect.ValueOf(cmd).Elem().Field(i)
+	switch {
+	case f.Kind() == reflect.String:
+		if text == "" {
+			return fmt.Errorf("%s is empty", a.Name)
+		}
+		f.SetString(text)
+	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Int:
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			return fmt.Errorf("%s %q is not a whole number", a.Name, text)
+		}
+		f.Set(reflect.New(f.Type().Elem()))
+		f.Elem().SetInt(int64(n))
+	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Bool:
+		var b bool
+		switch strings.ToLower(text) {
+		case "on", "true":
+			b = true
+		case "off", "false":
+		default:
+			return fmt.Errorf("%s %q: want on, off, true or false", a.Name, text)
+		}
+		f.Set(reflect.New(f.Type().Elem()))
+		f.Elem().SetBool(b)
+	default:
+		return fmt.Errorf("%s cannot be given on the command line", a.Name)
+	}
+	return nil
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// CheckCommand checks one command against the table: a known type, its required arguments
+// present, no argument it does not take, every value within its limits. path prefixes field
+// names in errors ("timeline[3]"); "" leaves them bare. It is the check of every door:
+// scenario files, the command line, the page's dispatch (through Apply).
+func CheckCommand(path string, c Command) error {
+	if c.Type == "" {
+		return fmt.Errorf("%s: missing; want one of %s", join(path, "type"), strings.Join(CommandNames(), ", "))
+	}
+	s, ok := byName[c.Type]
+	if !ok || s.Target == TargetSession {
+		return UnknownCommand(join(path, "type"), c.Type)
+	}
+	v := reflect.ValueOf(c)
+	takes := map[string]bool{}
+	for _, a := range s.Args {
+		takes[a.Name] = true
+		f, known := CommandField(c, a.Name)
+		if !known {
+			continue
+		}
+		if f.IsZero() {
+			if !a.Optional && path == "" && a.Type == ArgString {
+				continue // the apply function names the missing target, and those there are
+			}
+			if !a.Optional {
+				if path == "" {
+					return fmt.Errorf("needs %s (%s)", a.Name, s.Needs())
+				}
+				return fmt.Errorf("%s: missing; %s", join(path, a.Name), s.Needs())
+			}
+			continue
+		}
+		if err := checkArg(join(path, a.Name), a, f); err != nil {
+			return err
+		}
+	}
+	names := make([]string, 0, len(commandFields))
+	for name := range commandFields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !takes[name] && !v.Field(commandFields[name]).IsZero() {
+			return fmt.Errorf("%s: %s takes no %s (%s)", join(path, name), c.Type, name, s.Needs())
+		}
+	}
+	if s.Check != nil {
+		return s.Check(path, c)
+	}
+	return nil
+}
+
+func checkArg(path string, a Arg, f reflect.Value) error {
+	if f.Kind() == reflect.Pointer {
+		f = f.Elem()
+	}
+	switch a.Type {
+	case ArgString:
+		return CheckName(path, f.String(), *a.Charset)
+	case ArgInt:
+		return CheckRange(path, int(f.Int()), *a.Min, *a.Max)
+	case ArgEnum:
+		if a.Loose {
+			return nil
+		}
+		v := f.String()
+		for _, e := range a.Enum {
+			if v == e || a.Fold && strings.EqualFold(v, e) {
+				return nil
+			}
+		}
+		want := strings.Join(a.Enum, ", ")
+		if len(a.Enum) == 2 {
+			want = a.Enum[0] + " or " + a.Enum[1]
+		}
+		return fmt.Errorf("%s: %s; want %s", path, Quote(v), want)
+	}
+	return nil
+}
+
+// UnknownCommand is the error for a type the table lacks, suggesting the nearest name.
+func UnknownCommand(path, typ string) error {
+	if near := Nearest(typ, CommandNames()); near != "" {
+		return fmt.Errorf("%s: %s is not a command; did you mean %s?", path, Quote(typ), near)
+	}
+	return fmt.Errorf("%s: %s is not a command; want one of %s", path, Quote(typ), strings.Join(CommandNames(), ", "))
+}
+
+// Nearest is the word of words within two edits of w (case-insensitive), the closest first,
+// or "" when none is: a likely typo's correction.
+func Nearest(w string, words []string) string {
+	best, bestD := "", 3
+	for _, c := range words {
+		if d := editDistance(strings.ToLower(w), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99 // no suggestion for long strings: keeps the work bounded
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Argument specs shared by several commands.
+
+func ip(n int) *int { return &n }
+
+func intArg(name, unit string, lo, hi int, example string) Arg {
+	return Arg{Name: name, Type: ArgInt, Unit: unit, Min: ip(lo), Max: ip(hi), Example: example}
+}
+
+func nameArg(name string, set *Charset, example string) Arg {
+	return Arg{Name: name, Type: ArgString, Max: ip(set.Max), Chars: set.Text, Charset: set, Example: example}
+}
+
+func optional(a Arg, def any) Arg {
+	a.Optional, a.Default = true, def
+	return a
+}
+
+var (
+	consumerArg = nameArg("id", &ClientIDName, "c1")
+	brokerArg   = nameArg("broker", &BrokerName, "broker-a")
+	queuesArg   = intArg("queues", "queues", 0, MaxQueues, "8")
+)
+
+// Statuses from which consumer commands apply.
+var (
+	running = []string{StatusAlive, StatusIdle, StatusHung}
+	gone    = []string{StatusKilled, StatusStopped}
+)
+
+// BrokerLatencies are the slow-broker choices menus offer, in milliseconds.
+var BrokerLatencies = []int{0, 100, 600, 2000, 6000}
+
+func words(enLabel, enDesc, enDone, zhLabel, zhDesc, zhDone string) map[string]Words {
+	return map[string]Words{
+		"en": {Label: enLabel, Description: enDesc, Done: enDone},
+		"zh": {Label: zhLabel, Description: zhDesc, Done: zhDone},
+	}
+}
+
+// The engine's commands, in the order menus list them.
+func init() {
+	Register(CommandSpec{Name: "resumeConsumer", Target: TargetConsumer, From: []string{StatusHung}, Menu: true,
+		Args:     []Arg{consumerArg},
+		Apply:    applyConsumer,
+		Describe: func(c Command) string { return c.ID + " consumes again" },
+		Words: words("Resume", "A hung consumer consumes again.", "{id} consumes again",
+			"恢复消费", "卡住的消费者恢复消费。", "消费者 {id} 恢复消费")})
+	Register(CommandSpec{Name: "healConsumer", Target: TargetConsumer, From: []string{StatusPartitioned}, Menu: true,
+		Args:     []Arg{consumerArg},
+		Apply:    applyConsumer,
+		Describe: func(c Command) string { return c.ID + "'s network is back" },
+		Words: words("Heal", "A cut-off consumer's network is back.", "{id} reconnected",
+			"恢复网络", "断网的消费者恢复网络。", "消费者 {id} 网络恢复")})
+	Register(CommandSpec{Name: "restartConsumer", Target: TargetConsumer, From: append([]string{StatusPartitioned}, gone...), Menu: true,
+		Args:     []Arg{consumerArg},
+		Apply:    applyConsumer,
+		Describe: func(c Command) string { return c.ID + " restarts with the same client id" },
+		Words: words("Restart", "A new process starts with the same client id.", "{id} restarted",
+			"重启", "以相同的客户端 ID 启动新进程。", "消费者 {id} 重启")})
+	Register(CommandSpec{Name: "killConsumer", Target: TargetConsumer, From: append(slices.Clone(running), StatusPartitioned), Menu: true,
+		Args:     []Arg{consumerArg},
+		Apply:    applyConsumer,
+		Describe: func(c Command) string { return c.ID + " is killed: its connections close" },
+		Words: words("Kill", "The consumer's process dies; its connections close and brokers drop it at once.", "{id} killed",
+			"终止", "消费者进程终止；连接关闭，各 Broker 立即移除它。", "消费者 {id} 被强制终止")})
+	Register(CommandSpec{Name: "partitionConsumer", Target: TargetConsumer, From: running, Menu: true,
+		Args:  []Arg{consumerArg},
+		Apply: applyConsumer,
+		Describe: func(c Command) string {
+			return c.ID + " loses its network: brokers keep listing it until its channel expires"
+		},
+		Words: words("Partition", "The consumer loses its network; brokers keep listing it until its channel expires.", "{id} cut off",
+			"断网", "消费者断网；各 Broker 继续列出它，直到其连接过期。", "消费者 {id} 断网")})
+	Register(CommandSpec{Name: "stopConsumer", Target: TargetConsumer, From: running, Menu: true,
+		Args:     []Arg{consumerArg},
+		Apply:    applyConsumer,
+		Describe: func(c Command) string { return c.ID + " shuts down gracefully: offsets uploaded, then unregistered" },
+		Words: words("Stop", "A graceful shutdown: offsets uploaded, then unregistered from every broker.", "{id} left (graceful shutdown)",
+			"正常关闭", "正常关闭：先上传位点，再从各 Broker 注销。", "消费者 {id} 离开（正常关闭）")})
+	Register(CommandSpec{Name: "hangConsumer", Target: TargetConsumer, From: []string{StatusAlive, StatusIdle}, Menu: true,
+		Args:     []Arg{consumerArg},
+		Apply:    applyConsumer,
+		Describe: func(c Command) string { return c.ID + " hangs: it heartbeats but consumes nothing" },
+		Words: words("Hang", "The consumer heartbeats but consumes nothing.", "{id} hung (heartbeats, consumes nothing)",
+			"挂起", "消费者仍发心跳，但不消费。", "消费者 {id} 卡住（仍发心跳，但不消费）")})
+	Register(CommandSpec{Name: "addConsumer", Target: TargetGroup,
+		Args:     []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0)},
+		Apply:    applyAddConsumer,
+		Describe: func(c Command) string { return c.ID + " starts and joins the group" },
+		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited).", "{id} joined",
+			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速）。", "消费者 {id} 加入")})
+	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
+	latency.Choices = BrokerLatencies
+	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,
+		Args:  []Arg{brokerArg, latency},
+		Apply: applyBroker,
+		Event: func(c Command, e *Event) { e.LatencyMs = int64(*c.LatencyMs) },
+		Describe: func(c Command) string {
+			return fmt.Sprintf("%s now answers sends in %d ms more", c.Broker, *c.LatencyMs)
+		},
+		Words: words("Slow down", "Adds latency to the broker's answers to sends (0: normal speed).", "{broker} slowed by {latencyMs} ms",
+			"设置延迟", "为 Broker 的发送应答增加延迟（0 为正常速度）。", "{broker} 变慢 {latencyMs} 毫秒")})
+	Register(CommandSpec{Name: "killBroker", Target: TargetBroker, From: []string{BrokerUp}, Menu: true,
+		Args:     []Arg{brokerArg},
+		Apply:    applyBroker,
+		Describe: func(c Command) string { return c.Broker + " goes down" },
+		Words: words("Kill broker", "The broker goes down; the name server drops it from the route.", "{broker} down",
+			"停掉 Broker", "Broker 宕机；NameServer 立即把它从路由中移除。", "{broker} 宕机")})
+	Register(CommandSpec{Name: "restoreBroker", Target: TargetBroker, From: []string{BrokerDown}, Menu: true,
+		Args:     []Arg{brokerArg},
+		Apply:    applyBroker,
+		Describe: func(c Command) string { return c.Broker + " is back" },
+		Words: words("Restore broker", "A down broker is back.", "{broker} back",
+			"恢复 Broker", "宕机的 Broker 恢复。", "{broker} 恢复")})
+	Register(CommandSpec{Name: "addBroker", Target: TargetCluster,
+		Args:  []Arg{brokerArg, optional(queuesArg, addBrokerQueues)},
+		Apply: applyAddBroker,
+		Event: func(c Command, e *Event) {
+			e.N = addBrokerQueues
+			if c.Queues != nil {
+				e.N = int64(*c.Queues)
+			}
+		},
+		Describe: func(c Command) string { return c.Broker + " joins the cluster" },
+		Words: words("Add broker", "A broker joins the cluster with its queues for the topic.", "{broker} joined the cluster",
+			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
+	Register(CommandSpec{Name: "setQueues", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
+		Args:  []Arg{brokerArg, queuesArg},
+		Apply: applyBroker,
+		Event: func(c Command, e *Event) { e.N = int64(*c.Queues) },
+		Describe: func(c Command) string {
+			return fmt.Sprintf("%s now has %d queues for the topic", c.Broker, *c.Queues)
+		},
+		Words: words("Set queues", "Sets a broker's queue count for the topic.", "{broker} now has {n} queues",
+			"设置队列数", "设置 Broker 上该 Topic 的队列数。", "{broker} 现有 {n} 个队列")})
+	Register(CommandSpec{Name: "setStrategy", Target: TargetGroup,
+		Args: []Arg{
+			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names, Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
+			{Name: "params", Type: ArgObject, Optional: true},
+		},
+		Check: func(path string, c Command) error {
+			p := allocate.Params{} // what setStrategy uses without params
+			if c.Params != nil {
+				p = *c.Params
+			}
+			if path == "" { // Apply: allocate.New says what is wrong with the name itself
+				if len(c.Strategy) > MaxNameLen {
+					return fmt.Errorf("strategy: %s is %d characters long; the limit is %d", Quote(c.Strategy), len(c.Strategy), MaxNameLen)
+				}
+				return CheckParams("params", p)
+			}
+			return CheckStrategy(join(path, "strategy"), join(path, "params"), c.Strategy, p)
+		},
+		Apply: applySetStrategy,
+		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.Strategy) },
+		Describe: func(c Command) string {
+			return "strategy set to " + strings.ToUpper(c.Strategy) + "; each consumer uses it from its next rebalance"
+		},
+		Words: words("Set strategy", "Sets the allocation strategy; each consumer uses it from its next rebalance.", "strategy {arg}",
+			"设置分配策略", "设置分配策略；每个消费者从下一次重平衡起使用。", "分配策略改为 {arg}")})
+	Register(CommandSpec{Name: "setProducerRate", Target: TargetProducer,
+		Args:  []Arg{intArg("rate", "messages/s", 0, MaxRate, "500"), optional(nameArg("id", &PlainName, "p1"), "")},
+		Apply: applySetProducerRate,
+		Event: func(c Command, e *Event) { e.N = int64(*c.Rate) },
+		Describe: func(c Command) string {
+			return fmt.Sprintf("producers send %d messages/s", *c.Rate)
+		},
+		Words: words("Set send rate", "Sets the producers' send rate (one producer's with id).", "producers send {n} messages/s",
+			"设置发送速率", "设置生产者的发送速率（给出 id 时只设置该生产者）。", "生产者每秒发送 {n} 条消息")})
+	Register(CommandSpec{Name: "setLatencyFault", Target: TargetProducer,
+		Args:  []Arg{{Name: "on", Type: ArgBool, Example: "on"}},
+		Apply: applySetLatencyFault,
+		Event: func(c Command, e *Event) {
+			e.Arg = "off"
+			if *c.On {
+				e.Arg = "on"
+			}
+		},
+		Describe: func(c Command) string {
+			if *c.On {
+				return "latency fault tolerance on"
+			}
+			return "latency fault tolerance off"
+		},
+		Words: words("Latency fault tolerance", "Turns the producers' latency fault tolerance on or off.", "latency fault tolerance {arg}",
+			"设置延迟容错", "开启或关闭生产者的延迟容错。", "延迟容错：{arg}")})
+	Register(CommandSpec{Name: "setFaultTable", Target: TargetProducer,
+		Args:     []Arg{{Name: "table", Type: ArgEnum, Enum: []string{fault.TableCurrent, fault.TableLegacy4x}, Example: fault.TableLegacy4x}},
+		Apply:    applySetFaultTable,
+		Event:    func(c Command, e *Event) { e.Arg = c.Table },
+		Describe: func(c Command) string { return "fault table: " + c.Table },
+		Words: words("Set fault table", "Sets the producers' latency fault table (current or legacy-4x).", "fault table {arg}",
+			"设置故障规避表", "设置生产者的延迟故障规避表（current 或 legacy-4x）。", "故障规避表改为 {arg}")})
+	Register(CommandSpec{Name: "setMessageModel", Target: TargetGroup,
+		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}},
+		Apply:    applySetMessageModel,
+		Event:    func(c Command, e *Event) { e.Arg = c.Model },
+		Describe: func(c Command) string { return "message model: " + c.Model },
+		Words: words("Set message model", "Sets the group's message model, CLUSTERING or BROADCASTING.", "message model {arg}",
+			"设置消息模式", "设置消费者组的消息模式：CLUSTERING 或 BROADCASTING。", "消息模式改为 {arg}")})
 }

@@ -29,7 +29,7 @@ type Event struct {
 }
 
 // Causes of the engine's events. An applied command's event (kind action) has the command's
-// type as its cause, so the command vocabulary (CommandTypes) is also the vocabulary of
+// type as its cause, so the command table (Commands) is also the vocabulary of
 // actions; Consumer and Broker are the command's id and broker.
 //
 //	cause              kind       meaning                                              fields set
@@ -80,27 +80,20 @@ const (
 	CauseStrategyThrew    = "strategyThrew"
 )
 
-// Causes maps every cause the engine gives to the kind of event that carries it (the table
-// above says what each means and which fields it sets).
+// CauseKind is the kind of event that carries the cause: EventAction for a command of the
+// table (Commands), Causes' kind for the engine's other causes.
+func CauseKind(cause string) (string, bool) {
+	if s, ok := Lookup(cause); ok && s.Target != TargetSession {
+		return EventAction, true
+	}
+	k, ok := Causes[cause]
+	return k, ok
+}
+
+// Causes maps every cause the engine gives, besides its commands' (each command's name is the
+// cause of its action event), to the kind of event that carries it (the table above says
+// what each means and which fields it sets).
 var Causes = map[string]string{
-	"addConsumer":         EventAction,
-	"killConsumer":        EventAction,
-	"partitionConsumer":   EventAction,
-	"healConsumer":        EventAction,
-	"stopConsumer":        EventAction,
-	"restartConsumer":     EventAction,
-	"hangConsumer":        EventAction,
-	"resumeConsumer":      EventAction,
-	"slowBroker":          EventAction,
-	"killBroker":          EventAction,
-	"restoreBroker":       EventAction,
-	"addBroker":           EventAction,
-	"setQueues":           EventAction,
-	"setStrategy":         EventAction,
-	"setProducerRate":     EventAction,
-	"setLatencyFault":     EventAction,
-	"setFaultTable":       EventAction,
-	"setMessageModel":     EventAction,
 	CauseRebalance:        EventRebalance,
 	CauseRegister:         EventChange,
 	CauseUnregister:       EventChange,

@@ -44,6 +44,9 @@ func runHash(data []byte) (Result, error) {
 		if clients == nil {
 			clients = ringExampleClients
 		}
+		if ex.VirtualNodeCnt < 0 || ex.VirtualNodeCnt > allocate.MaxVirtualNodeCnt || len(clients) > allocate.MaxVirtualNodeCnt {
+			return Result{}, fmt.Errorf("hash vectors: ringExample: virtualNodeCnt %d with %d clients; want 0…%d of each", ex.VirtualNodeCnt, len(clients), allocate.MaxVirtualNodeCnt)
+		}
 		want, got := "", ""
 		for _, n := range ex.Ring {
 			want += fmt.Sprintf("%d=%s ", n.Hash, n.VirtualNode)

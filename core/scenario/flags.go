@@ -10,7 +10,6 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
-	"github.com/lbscope/lbscope/core/fault"
 )
 
 // Flags are the command line's description of a run. Zero values take the defaults noted,
@@ -131,7 +130,7 @@ func FromFlags(f Flags) (Scenario, error) {
 }
 
 // ParseAt reads one timeline step in the command line's form TIME:TYPE[:ARG…], the arguments
-// in cluster.CommandTypes order:
+// in the command table's order (cluster.CommandSpec.LineArgs):
 //
 //	60s:killConsumer:c1
 //	30s:slowBroker:broker-a:2000
@@ -157,18 +156,19 @@ func ParseAt(s string) (Step, error) {
 		return fail("time: %v", err)
 	}
 	typ := parts[1]
-	args, ok := cluster.CommandTypes[typ]
-	if !ok {
+	spec, ok := cluster.Lookup(typ)
+	if !ok || spec.Target == cluster.TargetSession {
 		if typ == "" {
 			return fail("command missing; want one of %s", strings.Join(CommandNames(), ", "))
 		}
 		return Step{}, fmt.Errorf("--at %q: %v", s, unknownCommand("command", typ))
 	}
+	args := spec.LineArgs()
 	example := exampleAt(parts[0], typ)
 	vals := parts[2:]
 	nReq := 0
 	for _, a := range args {
-		if !strings.HasSuffix(a, "?") {
+		if !a.Optional {
 			nReq++
 		}
 	}
@@ -176,15 +176,14 @@ func ParseAt(s string) (Step, error) {
 		return fail("%s: %s", needs(typ), example)
 	}
 	if extra := len(vals) - len(args); extra > 0 || (extra == 0 && len(args) > nReq) {
-		vals = joinClientID(typ, args, vals, nReq)
+		vals = joinClientID(args, vals, nReq)
 	}
 	if len(vals) > len(args) {
 		return fail("%s takes %s; got %d: %s", typ, count(len(args), "argument"), len(vals), example)
 	}
 	c := cluster.Command{Type: typ}
 	for i, v := range vals {
-		name := strings.TrimSuffix(args[i], "?")
-		if err := setArg(&c, name, v); err != nil {
+		if err := cluster.SetArg(&c, args[i], v); err != nil {
 			return fail("%v: %s", err, example)
 		}
 	}
@@ -198,8 +197,8 @@ func ParseAt(s string) (Step, error) {
 // (spec §1.2 client ids; an IPv6 address); it sits first among the arguments, so it takes the
 // pieces the arguments after it leave over. An optional trailing argument is recognised only
 // when its piece is a number.
-func joinClientID(typ string, args, vals []string, nReq int) []string {
-	if typ == "setProducerRate" || len(args) == 0 || args[0] != "id" {
+func joinClientID(args []cluster.Arg, vals []string, nReq int) []string {
+	if len(args) == 0 || args[0].Charset != &cluster.ClientIDName {
 		return vals
 	}
 	after := len(args) - 1
@@ -213,74 +212,17 @@ func joinClientID(typ string, args, vals []string, nReq int) []string {
 	return append([]string{id}, vals[keep:]...)
 }
 
-// setArg sets the argument called name (its JSON name in cluster.Command) from text.
-func setArg(c *cluster.Command, name, text string) error {
-	i, ok := commandFields[name]
-	if !ok {
-		return fmt.Errorf("%s cannot be given on the command line", name)
-	}
-	f := reflect.ValueOf(c).Elem().Field(i)
-	switch {
-	case f.Kind() == reflect.String:
-		if text == "" {
-			return fmt.Errorf("%s is empty", name)
-		}
-		f.SetString(text)
-	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Int:
-		n, err := strconv.Atoi(text)
-		if err != nil {
-			return fmt.Errorf("%s %q is not a whole number", name, text)
-		}
-		f.Set(reflect.New(f.Type().Elem()))
-		f.Elem().SetInt(int64(n))
-	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Bool:
-		var b bool
-		switch strings.ToLower(text) {
-		case "on", "true":
-			b = true
-		case "off", "false":
-		default:
-			return fmt.Errorf("%s %q: want on, off, true or false", name, text)
-		}
-		f.Set(reflect.New(f.Type().Elem()))
-		f.Elem().SetBool(b)
-	default:
-		return fmt.Errorf("%s cannot be given on the command line", name)
-	}
-	return nil
-}
-
-// argExamples are the values exampleAt shows.
-var argExamples = map[string]string{
-	"id": "c1", "broker": "broker-a", "latencyMs": "2000", "queues": "8", "consumeRate": "500",
-	"strategy": "CONSISTENT_HASH", "rate": "500", "on": "on", "table": fault.TableLegacy4x,
-	"model": cluster.Broadcasting,
-}
-
 // exampleAt is a well-formed step of the type, at the given time when it reads as one:
 // "30s:slowBroker:broker-a:2000", "1m:setProducerRate:500[:p1]".
 func exampleAt(at, typ string) string {
 	if _, err := ParseDuration(at); err != nil {
 		at = "30s"
 	}
-	var b strings.Builder
-	b.WriteString(at + ":" + typ)
-	for _, a := range cluster.CommandTypes[typ] {
-		name, optional := strings.CutSuffix(a, "?")
-		v, ok := argExamples[name]
-		switch {
-		case typ == "setProducerRate" && name == "id":
-			v = "p1"
-		case !ok:
-			v = "<" + name + ">"
-		}
-		if optional {
-			b.WriteString("[:" + v + "]")
-		} else {
-			b.WriteString(":" + v)
-		}
+	spec, ok := cluster.Lookup(typ)
+	if !ok {
+		return at + ":" + typ
 	}
-	return b.String()
+	return spec.ExampleAt(at)
 }
 
 // FormatAt writes a step in the form ParseAt reads. Parameters of setStrategy have no place
@@ -288,14 +230,16 @@ func exampleAt(at, typ string) string {
 func FormatAt(st Step) string {
 	var b strings.Builder
 	b.WriteString(st.At.String() + ":" + st.Type)
-	v := reflect.ValueOf(st.Command)
-	for _, a := range cluster.CommandTypes[st.Type] {
-		name := strings.TrimSuffix(a, "?")
-		i, ok := commandFields[name]
+	spec, _ := cluster.Lookup(st.Type)
+	var args []cluster.Arg
+	if spec != nil {
+		args = spec.LineArgs()
+	}
+	for _, a := range args {
+		f, ok := cluster.CommandField(st.Command, a.Name)
 		if !ok {
 			break
 		}
-		f := v.Field(i)
 		if f.IsZero() {
 			break // only trailing arguments are optional
 		}

@@ -2,12 +2,9 @@ package scenario
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
@@ -16,32 +13,26 @@ import (
 
 // Limits of a scenario. They bound the work a file (possibly a stranger's, opened in a
 // browser) can ask for, and are checked before anything is built.
+// The cluster's are the command table's (cluster.Max*), the same at every door.
 const (
-	MaxBrokers        = 64
-	MaxQueues         = 4096 // per broker and for the whole topic
-	MaxConsumers      = 512
-	MaxProducers      = 64
+	MaxBrokers        = cluster.MaxBrokers
+	MaxQueues         = cluster.MaxQueues
+	MaxConsumers      = cluster.MaxConsumers
+	MaxProducers      = cluster.MaxProducers
 	MaxSteps          = 2000
-	MaxRate           = 100000  // messages per second of one producer
-	MaxConsumeRate    = 1000000 // messages per second of one consumer
-	MaxLatencyMs      = 600000  // extra send latency of a slow broker
-	MaxNameLen        = 64
-	MaxVirtualNodeCnt = 1000
-	MaxRooms          = 64 // MACHINE_ROOM consumeridcs
+	MaxRate           = cluster.MaxRate
+	MaxConsumeRate    = cluster.MaxConsumeRate
+	MaxLatencyMs      = cluster.MaxLatencyMs
+	MaxNameLen        = cluster.MaxNameLen
+	MaxVirtualNodeCnt = cluster.MaxVirtualNodeCnt
+	MaxRooms          = cluster.MaxRooms
 )
 
-// Character sets of names. RocketMQ allows letters, digits and % | - _ in topic and group
-// names; broker names also take @ and . (MACHINE_ROOM reads "room@broker"); client ids are
-// "ip@instance[@unit]" and "ip@pid#nanotime" (spec §1.2), hence also # and :.
-type charset struct {
-	extra string // besides letters and digits
-	text  string // how an error lists it
-}
-
+// Character sets of names: the command table's (cluster.Charset).
 var (
-	plainName  = charset{"%|_-", "letters, digits and % | _ -"}
-	brokerName = charset{"%|_-@.", "letters, digits and % | _ - @ ."}
-	clientID   = charset{".@#:_%|-", "letters, digits and . @ # : _ % | -"}
+	plainName  = cluster.PlainName
+	brokerName = cluster.BrokerName
+	clientID   = cluster.ClientIDName
 )
 
 // Validate checks every limit and rule of the format; each error names the field path and the
@@ -63,12 +54,12 @@ func (s Scenario) Validate() error {
 
 func validateConfig(c cluster.Config) error {
 	if c.Topic != "" {
-		if err := checkName("topic", c.Topic, plainName); err != nil {
+		if err := checkName("topic", c.Topic, cluster.TopicName); err != nil {
 			return err
 		}
 	}
 	if c.Group != "" {
-		if err := checkName("group", c.Group, plainName); err != nil {
+		if err := checkName("group", c.Group, cluster.GroupName); err != nil {
 			return err
 		}
 	}
@@ -195,60 +186,7 @@ func checkTiming(t cluster.Timing) error {
 }
 
 func checkStrategy(path, paramsPath, name string, p allocate.Params) error {
-	if err := checkParams(paramsPath, p); err != nil {
-		return err
-	}
-	if name == "" {
-		name = "AVG" // RocketMQ's default (spec §0)
-	}
-	if len(name) > MaxNameLen {
-		return fmt.Errorf("%s: %s is %d characters long; the limit is %d", path, quote(name), len(name), MaxNameLen)
-	}
-	if _, err := allocate.New(name, p); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	return nil
-}
-
-func checkParams(path string, p allocate.Params) error {
-	if p.VirtualNodeCnt != nil {
-		if err := checkRange(path+".virtualNodeCnt", *p.VirtualNodeCnt, 0, MaxVirtualNodeCnt); err != nil {
-			return err
-		}
-	}
-	if p.InnerVirtualNodeCnt != nil {
-		if err := checkRange(path+".innerVirtualNodeCnt", *p.InnerVirtualNodeCnt, 0, MaxVirtualNodeCnt); err != nil {
-			return err
-		}
-	}
-	if len(p.Inner) > MaxNameLen {
-		return fmt.Errorf("%s.inner: %s is %d characters long; the limit is %d", path, quote(p.Inner), len(p.Inner), MaxNameLen)
-	}
-	if n := len(p.ConsumerIDCs); n > MaxRooms {
-		return fmt.Errorf("%s.consumeridcs: %d rooms; the limit is %d", path, n, MaxRooms)
-	}
-	for i, room := range p.ConsumerIDCs {
-		// A room is the text before '@' in a broker name, so broker names' characters.
-		if err := checkName(path+".consumeridcs["+strconv.Itoa(i)+"]", room, brokerName); err != nil {
-			return err
-		}
-	}
-	if n := len(p.MessageQueueList); n > MaxQueues {
-		return fmt.Errorf("%s.messageQueueList: %d queues; the limit is %d", path, n, MaxQueues)
-	}
-	for i, q := range p.MessageQueueList {
-		qp := path + ".messageQueueList[" + strconv.Itoa(i) + "]"
-		if err := checkName(qp+".topic", q.Topic, plainName); err != nil {
-			return err
-		}
-		if err := checkName(qp+".brokerName", q.BrokerName, brokerName); err != nil {
-			return err
-		}
-		if err := checkRange(qp+".queueId", int(q.QueueID), 0, MaxQueues-1); err != nil {
-			return err
-		}
-	}
-	return nil
+	return cluster.CheckStrategy(path, paramsPath, name, p)
 }
 
 func checkModel(path, m string) error {
@@ -321,191 +259,28 @@ func validateTimeline(s Scenario) error {
 	return nil
 }
 
-// extraArgs are arguments a command takes in JSON beyond those cluster.CommandTypes lists for
-// the command line (a parameter struct cannot be typed there).
-var extraArgs = map[string][]string{
-	"setStrategy": {"params?"},
-}
-
 // CommandNames is every command type, sorted.
-func CommandNames() []string {
-	return slices.Sorted(maps.Keys(cluster.CommandTypes))
-}
+func CommandNames() []string { return cluster.CommandNames() }
 
-// commandArgs is the type's arguments, optional ones marked with a trailing '?'.
-func commandArgs(typ string) []string {
-	return append(slices.Clone(cluster.CommandTypes[typ]), extraArgs[typ]...)
-}
-
-// commandFields maps Command's JSON names (all but "type") to their field indexes.
-var commandFields = func() map[string]int {
-	out := map[string]int{}
-	t := reflect.TypeFor[cluster.Command]()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" && name != "type" {
-			out[name] = i
-		}
-	}
-	return out
-}()
-
-// validateCommand checks one command: a known type, its required arguments present, no
-// argument it does not take, and every value in range.
+// validateCommand checks one command against the command table: a known type, its required
+// arguments present, no argument it does not take, and every value in range.
 func validateCommand(path string, c cluster.Command) error {
-	if c.Type == "" {
-		return fmt.Errorf("%s: missing; want one of %s", join(path, "type"), strings.Join(CommandNames(), ", "))
-	}
-	if _, ok := cluster.CommandTypes[c.Type]; !ok {
-		return unknownCommand(join(path, "type"), c.Type)
-	}
-	args := commandArgs(c.Type)
-	takes := map[string]bool{}
-	for _, a := range args {
-		name, optional := strings.CutSuffix(a, "?")
-		takes[name] = true
-		if !optional && !commandHas(c, name) {
-			return fmt.Errorf("%s: missing; %s", join(path, name), needs(c.Type))
-		}
-	}
-	v := reflect.ValueOf(c)
-	for _, name := range slices.Sorted(maps.Keys(commandFields)) {
-		if !takes[name] && !v.Field(commandFields[name]).IsZero() {
-			return fmt.Errorf("%s: %s takes no %s (%s)", join(path, name), c.Type, name, needs(c.Type))
-		}
-	}
-
-	if c.ID != "" {
-		set := clientID
-		if c.Type == "setProducerRate" {
-			set = plainName
-		}
-		if err := checkName(join(path, "id"), c.ID, set); err != nil {
-			return err
-		}
-	}
-	if c.Broker != "" {
-		if err := checkName(join(path, "broker"), c.Broker, brokerName); err != nil {
-			return err
-		}
-	}
-	for _, r := range []struct {
-		name     string
-		v        *int
-		min, max int
-	}{
-		{"latencyMs", c.LatencyMs, 0, MaxLatencyMs},
-		{"queues", c.Queues, 0, MaxQueues},
-		{"consumeRate", c.ConsumeRate, 0, MaxConsumeRate},
-		{"rate", c.Rate, 0, MaxRate},
-	} {
-		if r.v != nil {
-			if err := checkRange(join(path, r.name), *r.v, r.min, r.max); err != nil {
-				return err
-			}
-		}
-	}
-	if c.Strategy != "" {
-		p := allocate.Params{} // what the engine's setStrategy uses without params
-		if c.Params != nil {
-			p = *c.Params
-		}
-		if err := checkStrategy(join(path, "strategy"), join(path, "params"), c.Strategy, p); err != nil {
-			return err
-		}
-	}
-	if c.Table != "" {
-		if err := checkTable(join(path, "table"), c.Table); err != nil {
-			return err
-		}
-	}
-	if c.Model != "" {
-		if err := checkModel(join(path, "model"), c.Model); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// commandHas reports whether the argument is given (a non-empty string, a non-nil pointer).
-func commandHas(c cluster.Command, name string) bool {
-	i, ok := commandFields[name]
-	return ok && !reflect.ValueOf(c).Field(i).IsZero()
+	return cluster.CheckCommand(path, c)
 }
 
 // needs is "slowBroker needs broker and latencyMs", "addConsumer needs id (consumeRate
 // optional)", "setFaultTable needs table".
 func needs(typ string) string {
-	var req, opt []string
-	for _, a := range commandArgs(typ) {
-		if name, optional := strings.CutSuffix(a, "?"); optional {
-			opt = append(opt, name)
-		} else {
-			req = append(req, name)
-		}
-	}
-	s := typ + " needs " + andList(req)
-	if len(req) == 0 {
-		s = typ + " needs nothing"
-	}
-	if len(opt) > 0 {
-		s += " (" + andList(opt) + " optional)"
-	}
-	return s
+	s, _ := cluster.Lookup(typ)
+	return s.Needs()
 }
 
-func andList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
+func unknownCommand(path, typ string) error { return cluster.UnknownCommand(path, typ) }
 
-func unknownCommand(path, typ string) error {
-	if near := nearest(typ, CommandNames()); near != "" {
-		return fmt.Errorf("%s: %s is not a command; did you mean %s?", path, quote(typ), near)
-	}
-	return fmt.Errorf("%s: %s is not a command; want one of %s", path, quote(typ), strings.Join(CommandNames(), ", "))
-}
+func checkRange(path string, v, lo, hi int) error { return cluster.CheckRange(path, v, lo, hi) }
 
-func checkRange(path string, v, lo, hi int) error {
-	if v < lo || v > hi {
-		return fmt.Errorf("%s: %d; want %d…%d", path, v, lo, hi)
-	}
-	return nil
-}
-
-// checkName checks a name: present, at most MaxNameLen characters, all from the set.
-func checkName(path, v string, set charset) error {
-	if v == "" {
-		return fmt.Errorf("%s: missing", path)
-	}
-	if n := utf8.RuneCountInString(v); n > MaxNameLen {
-		return fmt.Errorf("%s: %s is %d characters long; the limit is %d", path, quote(v), n, MaxNameLen)
-	}
-	for _, r := range v {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case r < 0x80 && strings.ContainsRune(set.extra, r):
-		default:
-			return fmt.Errorf("%s: %s has %q; allowed are %s", path, quote(v), r, set.text)
-		}
-	}
-	return nil
-}
+// checkName checks a name: present, within the set's length limit, all from the set.
+func checkName(path, v string, set cluster.Charset) error { return cluster.CheckName(path, v, set) }
 
 // quote is %q, shortened for long values so that an error stays one readable line.
-func quote(s string) string {
-	const show = 24
-	if len(s) <= show+8 {
-		return strconv.Quote(s)
-	}
-	cut := show
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut-- // keep whole UTF-8 sequences
-	}
-	return strconv.Quote(s[:cut]) + "…"
-}
+func quote(s string) string { return cluster.Quote(s) }

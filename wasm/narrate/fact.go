@@ -50,11 +50,13 @@ const (
 	factExpiryAhead // info after a partition: when brokers will expire it (clock)
 	factThrew       // info: the strategy threw (arg = strategy)
 	factError       // session: a refused command
+	factCommand     // a command of the table this file has no fact of its own for
 )
 
 // fact is an event's meaning.
 type fact struct {
 	kind     int
+	cause    string
 	consumer string
 	broker   string
 	producer string
@@ -113,10 +115,14 @@ var causeFacts = map[string]int{
 
 // read tells what an event means.
 func read(e cluster.Event) fact {
-	f := fact{kind: causeFacts[e.Cause], consumer: e.Consumer, broker: e.Broker, queues: e.Queues, owners: e.Owners,
+	f := fact{kind: causeFacts[e.Cause], cause: e.Cause, consumer: e.Consumer, broker: e.Broker, queues: e.Queues, owners: e.Owners,
 		arg: e.Arg, n: int(e.N), text: e.Text}
 	// Two kinds have one meaning each, whatever the cause says (the page's own refusals carry
 	// none).
+	if _, ok := cluster.Lookup(e.Cause); ok && f.kind == factUnknown && e.Kind == cluster.EventAction {
+		f.kind = factCommand
+		f.latency = int(e.LatencyMs)
+	}
 	switch e.Kind {
 	case session.EventError:
 		f.kind = factError

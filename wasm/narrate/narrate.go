@@ -50,7 +50,7 @@ func Frame(events []cluster.Event, lang string) []string {
 	for _, e := range events {
 		f := read(e)
 		switch {
-		case f.kind >= factJoin && f.kind <= factContinued:
+		case f.kind >= factJoin && f.kind <= factContinued || f.kind == factCommand:
 			actions = append(actions, actionText(f, zh))
 		case f.kind == factRebalance:
 			if _, ok := reb[f.consumer]; !ok {
@@ -237,6 +237,8 @@ func actionText(f fact, zh bool) string {
 		return pick(zh, "opened a shared link: "+f.arg+" at "+f.clock, "已打开分享链接："+f.arg+"，"+f.clock)
 	case factMoved:
 		return pick(zh, "moved to "+f.clock, "已跳转到 "+f.clock)
+	case factCommand:
+		return tableText(f, zh)
 	case factContinued:
 		en := fmt.Sprintf("continuing from %s; %d later %s discarded", f.clock, f.n, map[bool]string{true: "action", false: "actions"}[f.n == 1])
 		cn := fmt.Sprintf("从 %s 继续；丢弃了之后的 %d 个操作", f.clock, f.n)
@@ -249,23 +251,26 @@ func actionText(f fact, zh bool) string {
 	return f.text
 }
 
-// commandVerbsZH names the simulation's commands in Chinese, as the panel's buttons do.
-var commandVerbsZH = map[string]string{
-	"addConsumer": "添加消费者", "killConsumer": "终止", "partitionConsumer": "断网", "healConsumer": "恢复网络",
-	"stopConsumer": "停止", "restartConsumer": "重启", "hangConsumer": "挂起", "resumeConsumer": "继续消费",
-	"slowBroker": "设置延迟", "killBroker": "停掉", "restoreBroker": "恢复", "addBroker": "添加 Broker",
-	"setQueues": "设置队列数", "setStrategy": "设置分配策略", "setProducerRate": "设置发送速率",
-	"setLatencyFault": "设置延迟容错", "setFaultTable": "设置故障规避表", "setMessageModel": "设置消息模式",
-}
-
 // commandZH is a session's short action text ("killConsumer c3": the type, then its target) in
-// Chinese; an unknown type stays as it is.
+// Chinese, named as the command table names it; an unknown type stays as it is.
 func commandZH(s string) string {
 	typ, rest, _ := strings.Cut(s, " ")
-	if v, ok := commandVerbsZH[typ]; ok {
-		return strings.TrimSpace(v + " " + rest)
+	if spec, ok := cluster.Lookup(typ); ok {
+		return strings.TrimSpace(spec.WordsIn(ZH).Label + " " + rest)
 	}
 	return s
+}
+
+// tableText is the clause of a command the narration has no sentence of its own for: the
+// command table's Done words with the event's values, or its label and target.
+func tableText(f fact, zh bool) string {
+	spec, _ := cluster.Lookup(f.cause)
+	w := spec.WordsIn(pick(zh, EN, ZH))
+	if w.Done == "" {
+		return strings.TrimSpace(w.Label + " " + f.consumer + f.broker)
+	}
+	return strings.NewReplacer("{id}", f.consumer, "{broker}", f.broker, "{n}", strconv.Itoa(f.n),
+		"{arg}", f.arg, "{latencyMs}", strconv.Itoa(f.latency)).Replace(w.Done)
 }
 
 // rebalanceClause says which queues each consumer pulls now: "broker-a:4–7 → c1, …".

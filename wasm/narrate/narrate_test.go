@@ -242,7 +242,7 @@ func TestChineseEverything(t *testing.T) {
 		w.run(20000)
 	}
 	w.run(200000)
-	for typ := range cluster.CommandTypes {
+	for _, typ := range cluster.CommandNames() {
 		if !seen[typ] {
 			t.Errorf("command %s is not exercised", typ)
 		}
@@ -313,7 +313,7 @@ func ptr[T any](v T) *T { return &v }
 
 // Every simulation command has a Chinese name for "… behind the end of the timeline".
 func TestEveryCommandHasAChineseName(t *testing.T) {
-	for typ := range cluster.CommandTypes {
+	for _, typ := range cluster.CommandNames() {
 		if got := commandZH(typ + " c1"); got == typ+" c1" || len(untranslated(got)) > 0 {
 			t.Errorf("commandZH(%q) = %q", typ+" c1", got)
 		}

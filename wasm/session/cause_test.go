@@ -17,7 +17,7 @@ func checkSessionCause(t *testing.T, e cluster.Event) {
 	t.Helper()
 	kind, ok := Causes[e.Cause]
 	if !ok {
-		kind, ok = cluster.Causes[e.Cause]
+		kind, ok = cluster.CauseKind(e.Cause)
 	}
 	if !ok {
 		t.Fatalf("event %s %q has cause %q, documented neither by the session nor by the engine", e.Kind, e.Text, e.Cause)

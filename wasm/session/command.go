@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
 )
 
 // Command is one playground command: the simulation's vocabulary (cluster.Command, whose
@@ -34,7 +34,7 @@ type Command struct {
 	Link     string          `json:"link,omitempty"`     // load: a share link ("1.…" or "#s=1.…") instead
 }
 
-// Playground command types, besides those of cluster.CommandTypes.
+// Playground command types, besides the engine's (cluster.Commands).
 const (
 	Pause    = "pause"
 	Play     = "play"
@@ -46,19 +46,6 @@ const (
 	Continue = "continue"
 )
 
-// PlaygroundTypes lists the playground's own commands with their arguments, in the form of
-// cluster.CommandTypes.
-var PlaygroundTypes = map[string][]string{
-	Pause:    {},
-	Play:     {},
-	Step:     {"ms"},
-	SetSpeed: {"x"},
-	Reset:    {},
-	Load:     {"scenario|preset|link"},
-	Seek:     {"ms"},
-	Continue: {},
-}
-
 // Limits of the playground's own arguments.
 const (
 	MinSpeed  = 0.25
@@ -66,13 +53,48 @@ const (
 	MaxStepMs = 3600 * 1000 // one virtual hour: the large preset takes seconds for it, in one frame
 )
 
+// Speeds are the speed steps the page's controls and keys move through (virtual ms per wall
+// ms), MinSpeed to MaxSpeed.
+var Speeds = []float64{0.25, 0.5, 1, 2, 5, 10, 20, 50, 100}
+
+// The playground's own commands, in the command table's shape (cluster.TargetSession): the
+// page's commands() lists them with the engine's.
+func init() {
+	w := func(enLabel, enDesc, zhLabel, zhDesc string) map[string]cluster.Words {
+		return map[string]cluster.Words{"en": {Label: enLabel, Description: enDesc}, "zh": {Label: zhLabel, Description: zhDesc}}
+	}
+	ms := func(name string, hi int64, ex string) cluster.Arg {
+		zero, top := 0, int(hi)
+		return cluster.Arg{Name: name, Type: cluster.ArgInt, Unit: "ms", Min: &zero, Max: &top, Example: ex}
+	}
+	for _, s := range []cluster.CommandSpec{
+		{Name: Pause, Words: w("Pause", "Pauses the simulation.", "暂停", "暂停模拟。")},
+		{Name: Play, Words: w("Play", "Plays the simulation at the chosen speed.", "播放", "按所选速度播放模拟。")},
+		{Name: Step, Args: []cluster.Arg{ms("ms", MaxStepMs, "1000")},
+			Words: w("Step", "Advances the paused simulation by ms virtual milliseconds.", "单步", "将暂停的模拟前进 ms 虚拟毫秒。")},
+		{Name: SetSpeed, Args: []cluster.Arg{{Name: "x", Type: cluster.ArgNumber, Unit: "×", Example: "10", Default: 1.0}},
+			Words: w("Speed", "Sets the speed: virtual milliseconds per wall millisecond, 0.25…100.", "速度", "设置速度：每个真实毫秒对应的虚拟毫秒数，0.25…100。")},
+		{Name: Seek, Args: []cluster.Arg{ms("ms", scenario.MaxDuration.Ms(), "60000")},
+			Words: w("Seek", "Moves the timeline to a moment; the state is rebuilt exactly.", "跳转", "把时间线移到某一时刻，精确重建当时的状态。")},
+		{Name: Continue, Words: w("Continue from here", "Discards everything after now and goes on from here.", "从此处继续", "丢弃此刻之后的一切，从这里继续。")},
+		{Name: Reset, Words: w("Reset", "Starts the scenario again from 00:00.", "重置", "从 00:00 重新开始场景。")},
+		{Name: Load, Args: []cluster.Arg{{Name: "scenario|preset|link", Type: cluster.ArgObject}},
+			Words: w("Load", "Loads a scenario file's object, a preset by name or a share link.", "加载", "加载场景文件对象、按名称加载预设或分享链接。")},
+	} {
+		s.Target = cluster.TargetSession
+		cluster.Register(s)
+	}
+}
+
 // MaxCommandBytes bounds one command's JSON: a scenario file (1 MiB) and its wrapping.
 const MaxCommandBytes = 1<<20 + 4096
 
 // Types returns every command type the playground accepts, sorted.
 func Types() []string {
-	names := slices.Collect(maps.Keys(cluster.CommandTypes))
-	names = append(names, slices.Collect(maps.Keys(PlaygroundTypes))...)
+	var names []string
+	for _, s := range cluster.AllCommands() {
+		names = append(names, s.Name)
+	}
 	slices.Sort(names)
 	return names
 }
@@ -103,9 +125,8 @@ func Decode(data []byte) (Command, error) {
 }
 
 func known(typ string) bool {
-	_, sim := cluster.CommandTypes[typ]
-	_, play := PlaygroundTypes[typ]
-	return sim || play
+	_, ok := cluster.Lookup(typ)
+	return ok
 }
 
 func unknownType(typ string) error {

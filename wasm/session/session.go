@@ -27,7 +27,7 @@ const (
 	EventError = "error"
 )
 
-// Causes of the session's own events, besides the engine's (cluster.Causes). A playground
+// Causes of the session's own events, besides the engine's (cluster.CauseKind). A playground
 // action's cause is its command type.
 //
 //	cause     kind    meaning                                                  fields set
@@ -53,7 +53,7 @@ const (
 )
 
 // Causes maps each of the session's causes to the kind of event that carries it; with
-// cluster.Causes it covers every event DrainEvents returns.
+// cluster.CauseKind it covers every event DrainEvents returns.
 var Causes = map[string]string{
 	CausePause:    cluster.EventAction,
 	CausePlay:     cluster.EventAction,

@@ -1,0 +1,157 @@
+package cluster
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lbscope/lbscope/core/allocate"
+)
+
+// Limits of a cluster and of the commands that change it: one set, read by the command table's
+// argument specs, by scenario validation and by every driver. They bound the work a stranger's
+// input (a file, a link, a page's script) can ask for.
+const (
+	MaxBrokers        = 64
+	MaxQueues         = 4096 // per broker and for the whole topic
+	MaxConsumers      = 512  // distinct client ids of the group
+	MaxProducers      = 64
+	MaxRate           = 100000  // messages per second of one producer
+	MaxConsumeRate    = 1000000 // messages per second of one consumer
+	MaxLatencyMs      = 600000  // extra send latency of a slow broker
+	MaxNameLen        = 64      // client ids, broker and producer names, strategy names
+	MaxTopicLen       = 127     // RocketMQ's Validators.TOPIC_MAX_LENGTH
+	MaxGroupLen       = 255     // RocketMQ's Validators.CHARACTER_MAX_LENGTH
+	MaxVirtualNodeCnt = allocate.MaxVirtualNodeCnt
+	MaxRooms          = 64 // MACHINE_ROOM consumeridcs
+)
+
+// Charset is the characters a kind of name may hold: letters and digits plus Extra (ASCII).
+// Anything else — controls, NUL, line breaks, bidi overrides such as U+202E, '<', spaces — is
+// refused, so a name is safe to print on a terminal, in a page and in a share link.
+type Charset struct {
+	Extra string // besides letters and digits
+	Text  string // how an error lists it
+	Max   int    // length limit in characters
+}
+
+// Character sets of names. RocketMQ's client (Validators.checkTopic, checkGroup) allows
+// letters, digits and % | - _ in topic and group names; broker names also take @ and .
+// (MACHINE_ROOM reads "room@broker"); client ids are "ip@instance[@unit]" and
+// "ip@pid#nanotime" (spec §1.2), hence also # and : (IPv6).
+var (
+	TopicName    = Charset{"%|_-", "letters, digits and % | _ -", MaxTopicLen}
+	GroupName    = Charset{"%|_-", "letters, digits and % | _ -", MaxGroupLen}
+	PlainName    = Charset{"%|_-", "letters, digits and % | _ -", MaxNameLen} // producer ids, queue topics in params
+	BrokerName   = Charset{"%|_-@.", "letters, digits and % | _ - @ .", MaxNameLen}
+	ClientIDName = Charset{".@#:_%|-", "letters, digits and . @ # : _ % | -", MaxNameLen}
+)
+
+// CheckName checks a name: present, within the set's length limit, every character from the
+// set. path names the field in the error.
+func CheckName(path, v string, set Charset) error {
+	if v == "" {
+		return fmt.Errorf("%s: missing", path)
+	}
+	limit := set.Max
+	if limit == 0 {
+		limit = MaxNameLen
+	}
+	// Counted in bytes first so that a million characters cost nothing to refuse.
+	if len(v) > 4*limit {
+		return fmt.Errorf("%s: %s is %d bytes long; the limit is %d characters", path, Quote(v), len(v), limit)
+	}
+	if n := utf8.RuneCountInString(v); n > limit {
+		return fmt.Errorf("%s: %s is %d characters long; the limit is %d", path, Quote(v), n, limit)
+	}
+	for _, r := range v {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case r < 0x80 && strings.ContainsRune(set.Extra, r):
+		default:
+			return fmt.Errorf("%s: %s has %q; allowed are %s", path, Quote(v), r, set.Text)
+		}
+	}
+	return nil
+}
+
+// CheckRange checks that v is within lo…hi.
+func CheckRange(path string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s: %d; want %d…%d", path, v, lo, hi)
+	}
+	return nil
+}
+
+// CheckParams checks a strategy's parameters against the limits.
+func CheckParams(path string, p allocate.Params) error {
+	if p.VirtualNodeCnt != nil {
+		if err := CheckRange(path+".virtualNodeCnt", *p.VirtualNodeCnt, 0, MaxVirtualNodeCnt); err != nil {
+			return err
+		}
+	}
+	if p.InnerVirtualNodeCnt != nil {
+		if err := CheckRange(path+".innerVirtualNodeCnt", *p.InnerVirtualNodeCnt, 0, MaxVirtualNodeCnt); err != nil {
+			return err
+		}
+	}
+	if len(p.Inner) > MaxNameLen {
+		return fmt.Errorf("%s.inner: %s is %d characters long; the limit is %d", path, Quote(p.Inner), len(p.Inner), MaxNameLen)
+	}
+	if n := len(p.ConsumerIDCs); n > MaxRooms {
+		return fmt.Errorf("%s.consumeridcs: %d rooms; the limit is %d", path, n, MaxRooms)
+	}
+	for i, room := range p.ConsumerIDCs {
+		// A room is the text before '@' in a broker name, so broker names' characters.
+		if err := CheckName(path+".consumeridcs["+strconv.Itoa(i)+"]", room, BrokerName); err != nil {
+			return err
+		}
+	}
+	if n := len(p.MessageQueueList); n > MaxQueues {
+		return fmt.Errorf("%s.messageQueueList: %d queues; the limit is %d", path, n, MaxQueues)
+	}
+	for i, q := range p.MessageQueueList {
+		qp := path + ".messageQueueList[" + strconv.Itoa(i) + "]"
+		if err := CheckName(qp+".topic", q.Topic, PlainName); err != nil {
+			return err
+		}
+		if err := CheckName(qp+".brokerName", q.BrokerName, BrokerName); err != nil {
+			return err
+		}
+		if err := CheckRange(qp+".queueId", int(q.QueueID), 0, MaxQueues-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckStrategy checks a strategy's name and parameters: "" is AVG.
+func CheckStrategy(path, paramsPath, name string, p allocate.Params) error {
+	if err := CheckParams(paramsPath, p); err != nil {
+		return err
+	}
+	if name == "" {
+		name = "AVG" // RocketMQ's default (spec §0)
+	}
+	if len(name) > MaxNameLen {
+		return fmt.Errorf("%s: %s is %d characters long; the limit is %d", path, Quote(name), len(name), MaxNameLen)
+	}
+	if _, err := allocate.New(name, p); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// Quote is %q, shortened for long values so that an error stays one readable line.
+func Quote(s string) string {
+	const show = 24
+	if len(s) <= show+8 {
+		return strconv.Quote(s)
+	}
+	cut := show
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut-- // keep whole UTF-8 sequences
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
