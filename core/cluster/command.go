@@ -317,6 +317,21 @@ func CommandField(cmd Command, name string) (reflect.Value, bool) {
 	return reflect.ValueOf(cmd).Field(i), true
 }
 
+// SetIntArg sets the named integer argument; false when Command has no such field.
+func SetIntArg(cmd *Command, name string, v int) bool {
+	i, ok := commandFields[name]
+	if !ok {
+		return false
+	}
+	f := reflect.ValueOf(cmd).Elem().Field(i)
+	if f.Kind() != reflect.Pointer || f.Type().Elem().Kind() != reflect.Int {
+		return false
+	}
+	f.Set(reflect.New(f.Type().Elem()))
+	f.Elem().SetInt(int64(v))
+	return true
+}
+
 // SetArg sets the argument from the command line's text for it.
 func SetArg(cmd *Command, a Arg, text string) error {
 	i, ok := commandFields[a.Name]

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/cluster"
@@ -28,66 +29,78 @@ const (
 	menuPad   = 4
 )
 
-// BrokerLatencies are the slow-broker choices of the broker menu, in milliseconds.
-var BrokerLatencies = []int{0, 100, 600, 2000, 6000}
+// BrokerLatencies are the slow-broker choices of the broker menu, in milliseconds (the
+// command table's choices for slowBroker's latencyMs).
+var BrokerLatencies = cluster.BrokerLatencies
 
-// ConsumerMenu is the menu of a consumer in its current status: what can be done to it,
-// worded in lang.
-func ConsumerMenu(c cluster.ConsumerView, x, y float64, bounds Rect, lang string) *Menu {
-	cmd := func(typ string) cluster.Command { return cluster.Command{Type: typ, ID: c.ID} }
-	var items []MenuItem
-	add := func(typ, key string) {
-		items = append(items, MenuItem{Key: typ, Label: Word(lang, "menu."+key), Cmd: cmd(typ)})
+// menuCommands are the command table's entries the click menu of a target offers from the
+// status, in the table's order.
+func menuCommands(target, status string) []*cluster.CommandSpec {
+	var out []*cluster.CommandSpec
+	for _, s := range cluster.Commands() {
+		if s.Menu && s.Target == target && (s.From == nil || slices.Contains(s.From, status)) {
+			out = append(out, s)
+		}
 	}
-	switch c.Status {
-	case cluster.StatusAlive, cluster.StatusIdle:
-		add("killConsumer", "kill")
-		add("partitionConsumer", "partition")
-		add("stopConsumer", "stop")
-		add("hangConsumer", "hang")
-	case cluster.StatusHung:
-		add("resumeConsumer", "resume")
-		add("killConsumer", "kill")
-		add("partitionConsumer", "partition")
-		add("stopConsumer", "stop")
-	case cluster.StatusPartitioned:
-		add("healConsumer", "heal")
-		add("restartConsumer", "restart")
-		add("killConsumer", "kill")
-	default: // killed, stopped
-		add("restartConsumer", "restart")
+	return out
+}
+
+// ConsumerMenu is the menu of a consumer in its current status: what can be done to it (the
+// command table's consumer commands that apply from the status), worded in lang.
+func ConsumerMenu(c cluster.ConsumerView, x, y float64, bounds Rect, lang string) *Menu {
+	var items []MenuItem
+	for _, s := range menuCommands(cluster.TargetConsumer, c.Status) {
+		items = append(items, MenuItem{Key: s.Name, Label: s.WordsIn(lang).Label, Cmd: cluster.Command{Type: s.Name, ID: c.ID}})
 	}
 	return place(&Menu{Kind: HitConsumer, Target: c.ID, Title: c.ID + " " + StatusTextIn(lang, c.Status), Items: items}, x, y, bounds)
 }
 
-// BrokerMenu is the menu of a broker: its latency choices, and kill or restore, worded in
-// lang.
+// BrokerMenu is the menu of a broker: the command table's broker commands that apply from its
+// status, one item per choice of an argument that offers choices (slowBroker's latencies),
+// worded in lang.
 func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect, lang string) *Menu {
-	var items []MenuItem
-	for _, ms := range BrokerLatencies {
-		v := ms
-		label := Word(lang, "menu.slow", ms)
-		if ms == 0 {
-			label = Word(lang, "menu.normal")
-		}
-		if ms == b.LatencyMs {
-			label = "* " + label
-		} else {
-			label = "  " + label
-		}
-		items = append(items, MenuItem{Key: "slowBroker:" + strconv.Itoa(ms), Label: label,
-			Cmd: cluster.Command{Type: "slowBroker", Broker: b.Name, LatencyMs: &v}})
-	}
+	status := cluster.BrokerUp
 	if b.Down {
-		items = append(items, MenuItem{Key: "restoreBroker", Label: "  " + Word(lang, "menu.restore"), Cmd: cluster.Command{Type: "restoreBroker", Broker: b.Name}})
-	} else {
-		items = append(items, MenuItem{Key: "killBroker", Label: "  " + Word(lang, "menu.killBroker"), Cmd: cluster.Command{Type: "killBroker", Broker: b.Name}})
+		status = cluster.BrokerDown
+	}
+	var items []MenuItem
+	for _, s := range menuCommands(cluster.TargetBroker, status) {
+		choice, ok := choiceArg(s)
+		if !ok {
+			items = append(items, MenuItem{Key: s.Name, Label: "  " + s.WordsIn(lang).Label, Cmd: cluster.Command{Type: s.Name, Broker: b.Name}})
+			continue
+		}
+		for _, ms := range choice.Choices {
+			v := ms
+			label := Word(lang, "menu.slow", ms)
+			if ms == 0 {
+				label = Word(lang, "menu.normal")
+			}
+			if ms == b.LatencyMs {
+				label = "* " + label
+			} else {
+				label = "  " + label
+			}
+			cmd := cluster.Command{Type: s.Name, Broker: b.Name}
+			cluster.SetIntArg(&cmd, choice.Name, v)
+			items = append(items, MenuItem{Key: s.Name + ":" + strconv.Itoa(ms), Label: label, Cmd: cmd})
+		}
 	}
 	title := b.Name
 	if b.Down {
 		title = Word(lang, "broker.down.title", b.Name)
 	}
 	return place(&Menu{Kind: HitBroker, Target: b.Name, Title: title, Items: items}, x, y, bounds)
+}
+
+// choiceArg is the command's argument that menus offer choices of.
+func choiceArg(s *cluster.CommandSpec) (cluster.Arg, bool) {
+	for _, a := range s.Args {
+		if len(a.Choices) > 0 {
+			return a, true
+		}
+	}
+	return cluster.Arg{}, false
 }
 
 // place sizes the menu and puts it beside (x, y), inside bounds.

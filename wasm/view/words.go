@@ -2,6 +2,9 @@ package view
 
 import (
 	"fmt"
+
+	"github.com/lbscope/lbscope/core/cluster"
+
 	"slices"
 	"strings"
 )
@@ -27,19 +30,9 @@ var words = map[string][2]string{
 	// A consumer box's countdown to its next rebalance, in seconds.
 	"countdown": {"%ds", "%d秒"},
 
-	// Consumer menu.
-	"menu.kill":      {"kill", "终止"},
-	"menu.partition": {"partition", "断开网络"},
-	"menu.stop":      {"stop", "正常关闭"},
-	"menu.hang":      {"hang", "挂起"},
-	"menu.resume":    {"resume", "恢复消费"},
-	"menu.heal":      {"heal network", "恢复网络"},
-	"menu.restart":   {"restart", "重启"},
-	// Broker menu.
+	// Broker menu (the commands' names are the command table's).
 	"menu.slow":         {"slow %d ms", "变慢 %d 毫秒"},
 	"menu.normal":       {"normal (0 ms)", "正常（0 毫秒）"},
-	"menu.restore":      {"restore", "恢复"},
-	"menu.killBroker":   {"kill", "宕机"},
 	"broker.down.title": {"%s down", "%s 宕机"},
 
 	// Header.
@@ -95,8 +88,17 @@ func Word(lang, key string, args ...any) string {
 // glyph generator rasterises.
 func ChineseRunes() []rune {
 	var out []rune
+	texts := make([]string, 0, len(words))
 	for _, w := range words {
-		for _, r := range w[1] {
+		texts = append(texts, w[1])
+	}
+	for _, s := range cluster.Commands() {
+		if s.Menu { // the click menus show their labels
+			texts = append(texts, s.WordsIn(ZH).Label)
+		}
+	}
+	for _, w := range texts {
+		for _, r := range w {
 			if r > 0x7e && !slices.Contains(out, r) {
 				out = append(out, r)
 			}
