@@ -28,8 +28,8 @@ const maxTickMs = 100.0
 // at once when the bridge's ResizeObserver sees #stage change.
 const stageEvery = 15
 
-// speeds are the steps of the + and - keys.
-var speeds = []float64{0.25, 0.5, 1, 2, 5, 10, 20, 50, 100}
+// speeds are the steps of the + and - keys (the session's, which lbscope.speeds() gives).
+var speeds = session.Speeds
 
 // game is the Ebitengine game. Update owns the session's clock, the input and the layout;
 // Draw only reads them and keeps its own render caches (canvas, animator, vertices).

@@ -38,7 +38,7 @@ func (c *Cluster) apply(cmd Command) error {
 	}
 	// The table's limits hold here too, so that a page's dispatch cannot take the cluster
 	// where no scenario file could (and a session can always be shared).
-	if err := CheckCommand("", cmd); err != nil {
+	if err := checkCommand("", cmd, true); err != nil {
 		return err
 	}
 	return spec.Apply(c, cmd)

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
@@ -214,13 +215,22 @@ func (c *Cluster) emitf(kind, cause, consumer, broker, format string, args ...an
 // Log returns a copy of the most recent events (at most 500), oldest first.
 func (c *Cluster) Log() []Event { return slices.Clone(c.log[max(0, len(c.log)-maxLog):]) }
 
-// clock formats virtual time as mm:ss or h:mm:ss for the event log.
-func clock(ms int64) string {
+func clock(ms int64) string { return Clock(ms) }
+
+// Clock formats virtual milliseconds as mm:ss, or h:mm:ss from an hour on: the one clock format
+// of the event log, the command line's texts and the narration.
+func Clock(ms int64) string {
 	s := ms / 1000
 	if s >= 3600 {
 		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
 	}
 	return fmt.Sprintf("%02d:%02d", s/60, s%60)
+}
+
+// ClockTenths is Clock with tenths of a second, mm:ss.t (h:mm:ss.t): the canvas's and the
+// timeline's clock.
+func ClockTenths(ms int64) string {
+	return Clock(ms) + "." + strconv.FormatInt(ms%1000/100, 10)
 }
 
 // liveBrokers returns the brokers registered at the name server (up), in Java string order of

@@ -107,8 +107,9 @@ type CommandSpec struct {
 	Event func(cmd Command, e *Event) `json:"-"`
 	// Describe is the event log's English text of the applied command ("c1 is killed: …").
 	Describe func(cmd Command) string `json:"-"`
-	// Check is a check across arguments, after each one's own (path prefixes field names).
-	Check func(path string, cmd Command) error `json:"-"`
+	// Check is a check across arguments, after each one's own (path prefixes field names;
+	// apply says that Apply asks, which words some errors its own way).
+	Check func(path string, cmd Command, apply bool) error `json:"-"`
 }
 
 // Example is a well-formed --at step of the command at 30s, optional arguments in brackets:
@@ -380,7 +381,11 @@ func join(path, name string) string {
 // present, no argument it does not take, every value within its limits. path prefixes field
 // names in errors ("timeline[3]"); "" leaves them bare. It is the check of every door:
 // scenario files, the command line, the page's dispatch (through Apply).
-func CheckCommand(path string, c Command) error {
+func CheckCommand(path string, c Command) error { return checkCommand(path, c, false) }
+
+// checkCommand is CheckCommand; apply words the errors for Apply, whose caller knows the
+// command (and leaves a missing target to the apply function, which lists those there are).
+func checkCommand(path string, c Command, apply bool) error {
 	if c.Type == "" {
 		return fmt.Errorf("%s: missing; want one of %s", join(path, "type"), strings.Join(CommandNames(), ", "))
 	}
@@ -397,11 +402,11 @@ func CheckCommand(path string, c Command) error {
 			continue
 		}
 		if f.IsZero() {
-			if !a.Optional && path == "" && a.Type == ArgString {
+			if !a.Optional && apply && a.Type == ArgString {
 				continue // the apply function names the missing target, and those there are
 			}
 			if !a.Optional {
-				if path == "" {
+				if apply {
 					return fmt.Errorf("needs %s (%s)", a.Name, s.Needs())
 				}
 				return fmt.Errorf("%s: missing; %s", join(path, a.Name), s.Needs())
@@ -423,7 +428,7 @@ func CheckCommand(path string, c Command) error {
 		}
 	}
 	if s.Check != nil {
-		return s.Check(path, c)
+		return s.Check(path, c, apply)
 	}
 	return nil
 }
@@ -639,12 +644,12 @@ func init() {
 			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names, Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
 			{Name: "params", Type: ArgObject, Optional: true},
 		},
-		Check: func(path string, c Command) error {
+		Check: func(path string, c Command, apply bool) error {
 			p := allocate.Params{} // what setStrategy uses without params
 			if c.Params != nil {
 				p = *c.Params
 			}
-			if path == "" { // Apply: allocate.New says what is wrong with the name itself
+			if apply { // allocate.New says what is wrong with the name itself
 				if len(c.Strategy) > MaxNameLen {
 					return fmt.Errorf("strategy: %s is %d characters long; the limit is %d", Quote(c.Strategy), len(c.Strategy), MaxNameLen)
 				}

@@ -10,13 +10,7 @@ import (
 )
 
 // Clock formats virtual milliseconds as mm:ss, or h:mm:ss from an hour on.
-func Clock(ms int64) string {
-	s := ms / 1000
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%02d:%02d", s/60, s%60)
-}
+func Clock(ms int64) string { return cluster.Clock(ms) }
 
 // isolationQuiet is how long a broker must go without a new isolation before another one is
 // printed on its own line: a slow broker is isolated again every few seconds.

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -97,14 +96,7 @@ func Draw(c *Canvas, f Frame) {
 }
 
 // Clock formats virtual time as mm:ss.t (h:mm:ss.t past an hour).
-func Clock(ms int64) string {
-	s := ms / 1000
-	tenth := ms % 1000 / 100
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d.%d", s/3600, s/60%60, s%60, tenth)
-	}
-	return fmt.Sprintf("%02d:%02d.%d", s/60, s%60, tenth)
-}
+func Clock(ms int64) string { return cluster.ClockTenths(ms) }
 
 // SpeedText is a speed as the header shows it: "x0.25", "x10".
 func SpeedText(x float64) string {
