@@ -52,4 +52,3 @@ func TestDispatchEnforcesTheLimitsAndShareStillWorks(t *testing.T) {
 		t.Fatalf("share after the refused and accepted commands: %v", err)
 	}
 }
-
