@@ -52,13 +52,6 @@
       "panel.consumer": "Consumer",
       "panel.consumerActions": "Consumer actions",
       "panel.consumer.option": "{id} ({status}, {n} queues)",
-      "panel.cmd.killConsumer": "Kill",
-      "panel.cmd.partitionConsumer": "Partition",
-      "panel.cmd.healConsumer": "Heal",
-      "panel.cmd.stopConsumer": "Stop",
-      "panel.cmd.restartConsumer": "Restart",
-      "panel.cmd.hangConsumer": "Hang",
-      "panel.cmd.resumeConsumer": "Resume",
       "panel.st.alive": "alive",
       "panel.st.idle": "idle",
       "panel.st.hung": "hung",
@@ -73,8 +66,6 @@
       "panel.latency.normal": "0 ms (normal)",
       "panel.latency.ms": "{ms} ms",
       "panel.setLatency": "Set latency",
-      "panel.killBroker": "Kill broker",
-      "panel.restoreBroker": "Restore broker",
       "panel.queues": "Queues per broker",
       "panel.queuesOn": "On",
       "panel.allBrokers": "All brokers",
@@ -174,13 +165,6 @@
       "panel.consumer": "消费者",
       "panel.consumerActions": "消费者操作",
       "panel.consumer.option": "{id}（{status}，{n} 个队列）",
-      "panel.cmd.killConsumer": "终止",
-      "panel.cmd.partitionConsumer": "断网",
-      "panel.cmd.healConsumer": "恢复网络",
-      "panel.cmd.stopConsumer": "停止",
-      "panel.cmd.restartConsumer": "重启",
-      "panel.cmd.hangConsumer": "挂起",
-      "panel.cmd.resumeConsumer": "继续",
       "panel.st.alive": "运行中",
       "panel.st.idle": "空闲",
       "panel.st.hung": "挂起",
@@ -195,8 +179,6 @@
       "panel.latency.normal": "0 毫秒（正常）",
       "panel.latency.ms": "{ms} 毫秒",
       "panel.setLatency": "设置延迟",
-      "panel.killBroker": "停掉 Broker",
-      "panel.restoreBroker": "恢复 Broker",
       "panel.queues": "每个 Broker 的队列数",
       "panel.queuesOn": "作用于",
       "panel.allBrokers": "所有 Broker",
@@ -269,27 +251,11 @@
   const LOG_MAX = 200;
   const SYNC_MS = 250;
   const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
-  // The buttons' ids (consumer-kill, …) are what tests and pages find them by.
-  const CONSUMER_ACTIONS = [
-    ["killConsumer", "kill"],
-    ["partitionConsumer", "partition"],
-    ["healConsumer", "heal"],
-    ["stopConsumer", "stop"],
-    ["restartConsumer", "restart"],
-    ["hangConsumer", "hang"],
-    ["resumeConsumer", "resume"],
-  ];
   // The presets' titles as the scenario carries them (English, from Go) and in the page's words.
   const PRESET_TITLES = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
-  // What each consumer status allows, as the canvas's click menu offers it.
-  const ALLOWED = {
-    alive: ["killConsumer", "partitionConsumer", "stopConsumer", "hangConsumer"],
-    idle: ["killConsumer", "partitionConsumer", "stopConsumer", "hangConsumer"],
-    hung: ["resumeConsumer", "killConsumer", "partitionConsumer", "stopConsumer"],
-    partitioned: ["healConsumer", "restartConsumer", "killConsumer"],
-    killed: ["restartConsumer"],
-    stopped: ["restartConsumer"],
-  };
+  // What each consumer status allows: the command table's "from" (lbscope.commands()), as the
+  // canvas's click menu offers it. Filled when the wasm is ready.
+  const ALLOWED = {};
 
   const h = window.LB.h;
 
@@ -377,15 +343,18 @@
 
   const addBtn = h("button", { type: "button", id: "add-consumer", class: "primary", t: "panel.addConsumer" });
   const consumerSel = h("select", { id: "consumer-target" });
-  const consumerBtns = CONSUMER_ACTIONS.map(([type, name]) =>
-    h("button", { type: "button", "data-command": type, id: "consumer-" + name, t: "panel.cmd." + type }));
+  // The consumer commands' buttons come from the command table (lbscope.commands()): one per
+  // consumer command of the canvas's menu, worded by the table, enabled by its "from". Their
+  // ids (consumer-kill for killConsumer, …) are what tests and pages find them by.
+  const consumerBtns = [];
+  const consumerGroup = h("div", { class: "row wrap", role: "group", "t:aria-label": "panel.consumerActions" });
 
   const brokerSel = h("select", { id: "broker-target" });
   const latencySel = h("select", { id: "broker-latency" },
     ...LATENCIES.map((ms) => (ms === 0 ? toption(0, "panel.latency.normal") : toption(ms, "panel.latency.ms", false, () => ({ ms: fmt.format(ms) })))));
   const slowBtn = h("button", { type: "button", id: "broker-slow", t: "panel.setLatency" });
-  const killBrokerBtn = h("button", { type: "button", id: "broker-kill", t: "panel.killBroker" });
-  const restoreBtn = h("button", { type: "button", id: "broker-restore", t: "panel.restoreBroker" });
+  const killBrokerBtn = h("button", { type: "button", id: "broker-kill" });
+  const restoreBtn = h("button", { type: "button", id: "broker-restore" });
   const queuesInput = h("input", { type: "number", id: "queues", min: 0, max: 4096, step: 1, value: 8, inputmode: "numeric" });
   const queuesTarget = h("select", { id: "queues-target" }, toption("*", "panel.allBrokers", true));
   const queuesBtn = h("button", { type: "button", id: "queues-apply", t: "panel.setQueues" });
@@ -430,7 +399,7 @@
     section("h-consumers", "panel.consumers",
       h("div", { class: "row" }, addBtn),
       field("panel.consumer", consumerSel),
-      h("div", { class: "row wrap", role: "group", "t:aria-label": "panel.consumerActions" }, ...consumerBtns)),
+      consumerGroup),
     section("h-brokers", "panel.brokers",
       field("panel.broker", brokerSel),
       h("div", { class: "row end" }, field("panel.latency", latencySel), slowBtn),
@@ -689,10 +658,27 @@
   addBtn.addEventListener("click", () => send({ type: "addConsumer" }).then((r) => {
     if (r && r.id) selectWhenListed(consumerSel, r.id);
   }));
-  for (const b of consumerBtns) {
-    b.addEventListener("click", () => {
-      if (consumerSel.value) send({ type: b.dataset.command, id: consumerSel.value });
-    });
+  // useCommands takes the command table: its words become the dictionary's panel.cmd.<name>
+  // keys, its consumer commands the buttons, their "from" what each status allows.
+  function useCommands(list) {
+    const words = { en: {}, zh: {} };
+    for (const c of list) {
+      for (const l of ["en", "zh"]) if (c.words[l]) words[l]["panel.cmd." + c.name] = c.words[l].label;
+    }
+    i18n.add(words);
+    for (const c of list) {
+      if (c.target !== "consumer" || !c.menu) continue;
+      for (const st of c.from) (ALLOWED[st] = ALLOWED[st] || []).push(c.name);
+      const b = h("button", { type: "button", "data-command": c.name, id: "consumer-" + c.name.replace(/Consumer$/, ""), t: "panel.cmd." + c.name });
+      b.addEventListener("click", () => {
+        if (consumerSel.value) send({ type: b.dataset.command, id: consumerSel.value });
+      });
+      consumerBtns.push(b);
+      consumerGroup.appendChild(b);
+    }
+    i18n.bind(killBrokerBtn, "panel.cmd.killBroker");
+    i18n.bind(restoreBtn, "panel.cmd.restoreBroker");
+    updateConsumerButtons();
   }
   consumerSel.addEventListener("change", () => updateConsumerButtons());
   brokerSel.addEventListener("change", () => updateBrokerButtons());
@@ -908,6 +894,7 @@
   showStrategyParams();
   whenReady().then((lb) => {
     api = lb;
+    useCommands(api.commands());
     controls.disabled = false;
     if (lb.linkError) showLinkError(lb.linkError);
     api.on("*", addLog);
