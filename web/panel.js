@@ -52,12 +52,6 @@
       "panel.consumer": "Consumer",
       "panel.consumerActions": "Consumer actions",
       "panel.consumer.option": "{id} ({status}, {n} queues)",
-      "panel.st.alive": "alive",
-      "panel.st.idle": "idle",
-      "panel.st.hung": "hung",
-      "panel.st.partitioned": "cut off",
-      "panel.st.killed": "killed",
-      "panel.st.stopped": "stopped",
       "panel.brokers": "Brokers",
       "panel.broker": "Broker",
       "panel.broker.down": "{name} (down)",
@@ -165,12 +159,6 @@
       "panel.consumer": "消费者",
       "panel.consumerActions": "消费者操作",
       "panel.consumer.option": "{id}（{status}，{n} 个队列）",
-      "panel.st.alive": "运行中",
-      "panel.st.idle": "空闲",
-      "panel.st.hung": "挂起",
-      "panel.st.partitioned": "已断网",
-      "panel.st.killed": "已终止",
-      "panel.st.stopped": "已停止",
       "panel.brokers": "Broker",
       "panel.broker": "Broker",
       "panel.broker.down": "{name}（宕机）",
@@ -658,26 +646,23 @@
   addBtn.addEventListener("click", () => send({ type: "addConsumer" }).then((r) => {
     if (r && r.id) selectWhenListed(consumerSel, r.id);
   }));
-  // useCommands takes the command table: its words become the dictionary's panel.cmd.<name>
-  // keys, its consumer commands the buttons, their "from" what each status allows.
+  // useCommands takes the shared names (lbscope.words(): status.<status>, command.<name>) and
+  // the command table: its consumer commands become the buttons, their "from" what each
+  // status allows.
   function useCommands(list) {
-    const words = { en: {}, zh: {} };
-    for (const c of list) {
-      for (const l of ["en", "zh"]) if (c.words[l]) words[l]["panel.cmd." + c.name] = c.words[l].label;
-    }
-    i18n.add(words);
+    i18n.add(api.words()); // status.<status>, command.<name>: the names the canvas uses
     for (const c of list) {
       if (c.target !== "consumer" || !c.menu) continue;
       for (const st of c.from) (ALLOWED[st] = ALLOWED[st] || []).push(c.name);
-      const b = h("button", { type: "button", "data-command": c.name, id: "consumer-" + c.name.replace(/Consumer$/, ""), t: "panel.cmd." + c.name });
+      const b = h("button", { type: "button", "data-command": c.name, id: "consumer-" + c.name.replace(/Consumer$/, ""), t: "command." + c.name });
       b.addEventListener("click", () => {
         if (consumerSel.value) send({ type: b.dataset.command, id: consumerSel.value });
       });
       consumerBtns.push(b);
       consumerGroup.appendChild(b);
     }
-    i18n.bind(killBrokerBtn, "panel.cmd.killBroker");
-    i18n.bind(restoreBtn, "panel.cmd.restoreBroker");
+    i18n.bind(killBrokerBtn, "command.killBroker");
+    i18n.bind(restoreBtn, "command.restoreBroker");
     updateConsumerButtons();
   }
   consumerSel.addEventListener("change", () => updateConsumerButtons());
@@ -806,7 +791,7 @@
     }
 
     setOptions(consumerSel, st.consumers.map((c) => [c.id, t("panel.consumer.option", {
-      id: c.id, status: i18n.has("panel.st." + c.status) ? t("panel.st." + c.status) : c.status, n: fmt.format(c.queues.length),
+      id: c.id, status: i18n.has("status." + c.status) ? t("status." + c.status) : c.status, n: fmt.format(c.queues.length),
     })]));
     updateConsumerButtons();
     setOptions(brokerSel, st.brokers.map((b) => [b.name, b.down ? t("panel.broker.down", { name: b.name })

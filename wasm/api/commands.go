@@ -46,8 +46,30 @@ func init() {
 	register("commands", func(a *API, _ json.RawMessage) (any, error) {
 		return Commands(), nil
 	})
+	// lbscope.words() → {en: {"status.alive": "alive", "command.killConsumer": "Kill", …}, zh: {…}}:
+	// the names of statuses and commands, which the page's dictionary takes as they are.
+	register("words", func(a *API, _ json.RawMessage) (any, error) {
+		return Words(), nil
+	})
 	// lbscope.speeds() → [0.25, 0.5, 1, …, 100]: the speed steps of the page's controls.
 	register("speeds", func(a *API, _ json.RawMessage) (any, error) {
 		return session.Speeds, nil
 	})
+}
+
+// Words are the names every reader shares, by language: "status.<status>" for consumer
+// statuses (cluster.StatusWords) and "command.<name>" for the command table's labels.
+func Words() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, lang := range Langs {
+		d := map[string]string{}
+		for st, w := range cluster.StatusWords {
+			d["status."+st] = w[lang]
+		}
+		for _, s := range cluster.AllCommands() {
+			d["command."+s.Name] = s.WordsIn(lang).Label
+		}
+		out[lang] = d
+	}
+	return out
 }

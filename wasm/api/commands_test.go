@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/session"
+	"github.com/lbscope/lbscope/wasm/view"
 )
 
 type commandOut struct {
@@ -108,5 +109,24 @@ func TestSpeeds(t *testing.T) {
 	}
 	if len(got) < 2 || got[0] != session.MinSpeed || got[len(got)-1] != session.MaxSpeed || !slices.IsSorted(got) {
 		t.Errorf("speeds %v", got)
+	}
+}
+
+// words() names statuses as the canvas does, and commands as the table does.
+func TestWordsAreTheSharedNames(t *testing.T) {
+	out, err := New(session.NewDefault()).Call("words", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w map[string]map[string]string
+	if err := json.Unmarshal(out, &w); err != nil {
+		t.Fatal(err)
+	}
+	if w["zh"]["status.partitioned"] != view.StatusTextIn(view.ZH, cluster.StatusPartitioned) || w["zh"]["status.hung"] != "卡住" {
+		t.Errorf("statuses %v", w["zh"])
+	}
+	spec, _ := cluster.Lookup("stopConsumer")
+	if w["zh"]["command.stopConsumer"] != spec.Words["zh"].Label || w["en"]["command.pause"] != "Pause" {
+		t.Errorf("commands %v", w)
 	}
 }

@@ -20,13 +20,6 @@ const (
 // the caller gives arguments. Every rune of a Chinese value needs a glyph in the atlas:
 // after changing one, run `go run ./scripts/glyphs` (TestChineseGlyphs fails until then).
 var words = map[string][2]string{
-	// Consumer statuses (cluster.Status*), on boxes, menus and tooltips.
-	"alive":       {"alive", "运行中"},
-	"idle":        {"idle", "空闲"},
-	"killed":      {"killed", "已终止"},
-	"partitioned": {"cut off", "断网"},
-	"stopped":     {"stopped", "已停止"},
-	"hung":        {"hung", "卡住"},
 	// A consumer box's countdown to its next rebalance, in seconds.
 	"countdown": {"%ds", "%d秒"},
 
@@ -92,6 +85,9 @@ func ChineseRunes() []rune {
 	for _, w := range words {
 		texts = append(texts, w[1])
 	}
+	for _, w := range cluster.StatusWords {
+		texts = append(texts, w[ZH])
+	}
 	for _, s := range cluster.Commands() {
 		if s.Menu { // the click menus show their labels
 			texts = append(texts, s.WordsIn(ZH).Label)
@@ -108,12 +104,16 @@ func ChineseRunes() []rune {
 	return out
 }
 
-// statusWord is a consumer's status as the canvas words it.
+// statusWord is a consumer's status as every reader words it (cluster.StatusWords).
 func statusWord(lang, status string) string {
-	if _, ok := words[status]; ok {
-		return Word(lang, status)
+	w, ok := cluster.StatusWords[status]
+	if !ok {
+		return status
 	}
-	return status
+	if lang == ZH {
+		return w[ZH]
+	}
+	return w[EN]
 }
 
 // joinList joins ids as the language lists them.
