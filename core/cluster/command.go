@@ -83,6 +83,12 @@ type Words struct {
 	// Done is the narration's clause once the command ran: {id}, {broker}, {n}, {arg} and
 	// {latencyMs} stand for its event's fields. Optional: a narrator may word it itself.
 	Done string `json:"done,omitempty"`
+	// When are variants of Done, each chosen when its condition ("latencyMs=0", "arg=off")
+	// holds for the event.
+	When map[string]string `json:"when,omitempty"`
+	// Log is the event log's line in this language when it differs from Done (English uses
+	// the engine's own text, Describe).
+	Log string `json:"log,omitempty"`
 }
 
 // CommandSpec is one entry of the command table: everything about one command, so that a new
@@ -536,11 +542,33 @@ var (
 // BrokerLatencies are the slow-broker choices menus offer, in milliseconds.
 var BrokerLatencies = []int{0, 100, 600, 2000, 6000}
 
-func words(enLabel, enDesc, enDone, zhLabel, zhDesc, zhDone string) map[string]Words {
-	return map[string]Words{
+// wordSet is a command's words by language, built by words.
+type wordSet map[string]Words
+
+func words(enLabel, enDesc, enDone, zhLabel, zhDesc, zhDone string) wordSet {
+	return wordSet{
 		"en": {Label: enLabel, Description: enDesc, Done: enDone},
 		"zh": {Label: zhLabel, Description: zhDesc, Done: zhDone},
 	}
+}
+
+// when adds a variant of lang's Done words.
+func (ws wordSet) when(lang, cond, done string) wordSet {
+	w := ws[lang]
+	if w.When == nil {
+		w.When = map[string]string{}
+	}
+	w.When[cond] = done
+	ws[lang] = w
+	return ws
+}
+
+// log sets lang's event-log line.
+func (ws wordSet) log(lang, line string) wordSet {
+	w := ws[lang]
+	w.Log = line
+	ws[lang] = w
+	return ws
 }
 
 // The engine's commands, in the order menus list them.
@@ -575,8 +603,9 @@ func init() {
 		Describe: func(c Command) string {
 			return c.ID + " loses its network: brokers keep listing it until its channel expires"
 		},
-		Words: words("Partition", "The consumer loses its network; brokers keep listing it until its channel expires.", "{id} cut off",
-			"断网", "消费者断网；各 Broker 继续列出它，直到其连接过期。", "消费者 {id} 断网")})
+		Words: words("Partition", "The consumer loses its network; brokers keep listing it until its channel expires.", "{id} cut off (brokers still list it until its channel expires, 120 s)",
+			"断网", "消费者断网；各 Broker 继续列出它，直到其连接过期。", "消费者 {id} 网络断开（各 Broker 仍列出它，直到其连接过期，120 秒）").
+			log("zh", "消费者 {id} 网络断开：各 Broker 会继续列出它，直到其连接过期")})
 	Register(CommandSpec{Name: "stopConsumer", Target: TargetConsumer, From: running, Menu: true,
 		Args:     []Arg{consumerArg},
 		Apply:    applyConsumer,
@@ -605,7 +634,8 @@ func init() {
 			return fmt.Sprintf("%s now answers sends in %d ms more", c.Broker, *c.LatencyMs)
 		},
 		Words: words("Slow down", "Adds latency to the broker's answers to sends (0: normal speed).", "{broker} slowed by {latencyMs} ms",
-			"设置延迟", "为 Broker 的发送应答增加延迟（0 为正常速度）。", "{broker} 变慢 {latencyMs} 毫秒")})
+			"设置延迟", "为 Broker 的发送应答增加延迟（0 为正常速度）。", "{broker} 变慢 {latencyMs} 毫秒").
+			when("en", "latencyMs=0", "{broker} at normal speed").when("zh", "latencyMs=0", "{broker} 恢复正常速度")})
 	Register(CommandSpec{Name: "killBroker", Target: TargetBroker, From: []string{BrokerUp}, Menu: true,
 		Args:     []Arg{brokerArg},
 		Apply:    applyBroker,
@@ -689,7 +719,8 @@ func init() {
 			return "latency fault tolerance off"
 		},
 		Words: words("Latency fault tolerance", "Turns the producers' latency fault tolerance on or off.", "latency fault tolerance {arg}",
-			"设置延迟容错", "开启或关闭生产者的延迟容错。", "延迟容错：{arg}")})
+			"设置延迟容错", "开启或关闭生产者的延迟容错。", "延迟容错已开启").
+			when("zh", "arg=off", "延迟容错已关闭")})
 	Register(CommandSpec{Name: "setFaultTable", Target: TargetProducer,
 		Args:     []Arg{{Name: "table", Type: ArgEnum, Enum: []string{fault.TableCurrent, fault.TableLegacy4x}, Example: fault.TableLegacy4x}},
 		Apply:    applySetFaultTable,

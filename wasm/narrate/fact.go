@@ -11,26 +11,9 @@ import (
 const (
 	factUnknown = iota
 
-	// Commands (EventAction).
-	factJoin      // addConsumer
-	factKill      // killConsumer
-	factPartition // partitionConsumer
-	factHeal      // healConsumer
-	factStop      // stopConsumer
-	factRestart   // restartConsumer
-	factHang      // hangConsumer
-	factResume    // resumeConsumer
-	factSlow      // slowBroker (n = latency ms)
-	factBrokerDown
-	factBrokerBack
-	factBrokerAdd
-	factSetQueues   // n = queues
-	factStrategy    // arg = strategy
-	factRate        // n = messages/s
-	factFaultOn     // latency fault tolerance on
-	factFaultOff    // and off
-	factFaultTable  // arg = table
-	factModel       // arg = CLUSTERING or BROADCASTING
+	// Actions (EventAction): the engine's commands, worded by the command table's Done words,
+	// then the session's own.
+	factCommand
 	factPaused      // session: pause
 	factPlaying     // session: play, arg = speed ("2×")
 	factSpeed       // session: setSpeed, arg = speed
@@ -50,7 +33,6 @@ const (
 	factExpiryAhead // info after a partition: when brokers will expire it (clock)
 	factThrew       // info: the strategy threw (arg = strategy)
 	factError       // session: a refused command
-	factCommand     // a command of the table this file has no fact of its own for
 )
 
 // fact is an event's meaning.
@@ -70,26 +52,9 @@ type fact struct {
 	text     string
 }
 
-// causeFacts maps the engine's and the session's causes to the facts they tell.
+// causeFacts maps the engine's and the session's causes to the facts they tell; a command of
+// the table (cluster.Commands) tells factCommand.
 var causeFacts = map[string]int{
-	"addConsumer":                 factJoin,
-	"killConsumer":                factKill,
-	"partitionConsumer":           factPartition,
-	"healConsumer":                factHeal,
-	"stopConsumer":                factStop,
-	"restartConsumer":             factRestart,
-	"hangConsumer":                factHang,
-	"resumeConsumer":              factResume,
-	"slowBroker":                  factSlow,
-	"killBroker":                  factBrokerDown,
-	"restoreBroker":               factBrokerBack,
-	"addBroker":                   factBrokerAdd,
-	"setQueues":                   factSetQueues,
-	"setStrategy":                 factStrategy,
-	"setProducerRate":             factRate,
-	"setLatencyFault":             factFaultOn, // or off: read looks at its Arg
-	"setFaultTable":               factFaultTable,
-	"setMessageModel":             factModel,
 	session.CausePause:            factPaused,
 	session.CausePlay:             factPlaying,
 	session.CauseSetSpeed:         factSpeed,
@@ -130,13 +95,6 @@ func read(e cluster.Event) fact {
 		f.kind = factRebalance
 	}
 	switch e.Cause {
-	case "slowBroker":
-		f.n = int(e.LatencyMs)
-	case "setLatencyFault":
-		if e.Arg != "on" {
-			f.kind = factFaultOff
-		}
-		f.arg = "" // the fact says it
 	case session.CausePlay, session.CauseSetSpeed:
 		f.arg = e.Arg + "×"
 	case session.CauseOpenLink, session.CauseSeek:

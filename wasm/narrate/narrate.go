@@ -50,7 +50,7 @@ func Frame(events []cluster.Event, lang string) []string {
 	for _, e := range events {
 		f := read(e)
 		switch {
-		case f.kind >= factJoin && f.kind <= factContinued || f.kind == factCommand:
+		case f.kind >= factCommand && f.kind <= factContinued:
 			actions = append(actions, actionText(f, zh))
 		case f.kind == factRebalance:
 			if _, ok := reb[f.consumer]; !ok {
@@ -131,8 +131,8 @@ func Event(e cluster.Event, lang string) string {
 	switch f.kind {
 	case factUnknown:
 		return e.Text
-	case factPartition:
-		return "消费者 " + c + " 网络断开：各 Broker 会继续列出它，直到其连接过期"
+	case factCommand:
+		return tableText(f, true, true)
 	case factRebalance:
 		if len(f.queues) == 0 {
 			return c + " 重平衡：无队列"
@@ -179,50 +179,7 @@ func pick(zh bool, en, cn string) string {
 
 // actionText is a command's or a page action's clause.
 func actionText(f fact, zh bool) string {
-	c, b := f.consumer, f.broker
 	switch f.kind {
-	case factJoin:
-		return pick(zh, c+" joined", "消费者 "+c+" 加入")
-	case factKill:
-		return pick(zh, c+" killed", "消费者 "+c+" 被强制终止")
-	case factPartition:
-		return pick(zh, c+" cut off (brokers still list it until its channel expires, 120 s)",
-			"消费者 "+c+" 网络断开（各 Broker 仍列出它，直到其连接过期，120 秒）")
-	case factHeal:
-		return pick(zh, c+" reconnected", "消费者 "+c+" 网络恢复")
-	case factStop:
-		return pick(zh, c+" left (graceful shutdown)", "消费者 "+c+" 离开（正常关闭）")
-	case factRestart:
-		return pick(zh, c+" restarted", "消费者 "+c+" 重启")
-	case factHang:
-		return pick(zh, c+" hung (heartbeats, consumes nothing)", "消费者 "+c+" 卡住（仍发心跳，但不消费）")
-	case factResume:
-		return pick(zh, c+" consumes again", "消费者 "+c+" 恢复消费")
-	case factSlow:
-		if f.n == 0 {
-			return pick(zh, b+" at normal speed", b+" 恢复正常速度")
-		}
-		return pick(zh, fmt.Sprintf("%s slowed by %d ms", b, f.n), fmt.Sprintf("%s 变慢 %d 毫秒", b, f.n))
-	case factBrokerDown:
-		return pick(zh, b+" down", b+" 宕机")
-	case factBrokerBack:
-		return pick(zh, b+" back", b+" 恢复")
-	case factBrokerAdd:
-		return pick(zh, b+" joined the cluster", b+" 加入集群")
-	case factSetQueues:
-		return pick(zh, fmt.Sprintf("%s now has %d queues", b, f.n), fmt.Sprintf("%s 现有 %d 个队列", b, f.n))
-	case factStrategy:
-		return pick(zh, "strategy "+f.arg, "分配策略改为 "+f.arg)
-	case factRate:
-		return pick(zh, fmt.Sprintf("producers send %d messages/s", f.n), fmt.Sprintf("生产者每秒发送 %d 条消息", f.n))
-	case factFaultOn:
-		return pick(zh, "latency fault tolerance on", "延迟容错已开启")
-	case factFaultOff:
-		return pick(zh, "latency fault tolerance off", "延迟容错已关闭")
-	case factFaultTable:
-		return pick(zh, "fault table "+f.arg, "故障规避表改为 "+f.arg)
-	case factModel:
-		return pick(zh, "message model "+f.arg, "消息模式改为 "+f.arg)
 	case factPaused:
 		return pick(zh, "paused", "已暂停")
 	case factPlaying:
@@ -238,7 +195,7 @@ func actionText(f fact, zh bool) string {
 	case factMoved:
 		return pick(zh, "moved to "+f.clock, "已跳转到 "+f.clock)
 	case factCommand:
-		return tableText(f, zh)
+		return tableText(f, zh, false)
 	case factContinued:
 		en := fmt.Sprintf("continuing from %s; %d later %s discarded", f.clock, f.n, map[bool]string{true: "action", false: "actions"}[f.n == 1])
 		cn := fmt.Sprintf("从 %s 继续；丢弃了之后的 %d 个操作", f.clock, f.n)
@@ -261,16 +218,28 @@ func commandZH(s string) string {
 	return s
 }
 
-// tableText is the clause of a command the narration has no sentence of its own for: the
-// command table's Done words with the event's values, or its label and target.
-func tableText(f fact, zh bool) string {
+// tableText is a command's clause (or, with log, its event-log line): the command table's
+// Done words (When's variant when its condition holds) with the event's values, or its label
+// and target when the table gives none.
+func tableText(f fact, zh, log bool) string {
 	spec, _ := cluster.Lookup(f.cause)
 	w := spec.WordsIn(pick(zh, EN, ZH))
-	if w.Done == "" {
+	n, lat := strconv.Itoa(f.n), strconv.Itoa(f.latency)
+	tmpl := w.Done
+	if log && w.Log != "" {
+		tmpl = w.Log
+	}
+	for cond, alt := range w.When {
+		field, want, _ := strings.Cut(cond, "=")
+		if v := map[string]string{"n": n, "latencyMs": lat, "arg": f.arg}[field]; v == want {
+			tmpl = alt
+		}
+	}
+	if tmpl == "" {
 		return strings.TrimSpace(w.Label + " " + f.consumer + f.broker)
 	}
-	return strings.NewReplacer("{id}", f.consumer, "{broker}", f.broker, "{n}", strconv.Itoa(f.n),
-		"{arg}", f.arg, "{latencyMs}", strconv.Itoa(f.latency)).Replace(w.Done)
+	return strings.NewReplacer("{id}", f.consumer, "{broker}", f.broker, "{n}", n,
+		"{arg}", f.arg, "{latencyMs}", lat).Replace(tmpl)
 }
 
 // rebalanceClause says which queues each consumer pulls now: "broker-a:4–7 → c1, …".
