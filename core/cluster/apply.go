@@ -65,20 +65,26 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	return nil
 }
 
-func applyConsumer(c *Cluster, cmd Command) error {
-	cs := c.current[cmd.ID]
-	if cs == nil {
-		return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
+// onConsumer is the apply function of a command on an existing consumer (its id).
+func onConsumer(f func(c *Cluster, cs *consumer) error) func(*Cluster, Command) error {
+	return func(c *Cluster, cmd Command) error {
+		cs := c.current[cmd.ID]
+		if cs == nil {
+			return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
+		}
+		return f(c, cs)
 	}
-	return c.applyConsumer(cmd.Type, cs)
 }
 
-func applyBroker(c *Cluster, cmd Command) error {
-	b := c.brokerBy[cmd.Broker]
-	if b == nil {
-		return fmt.Errorf("no broker %q (brokers: %s)", cmd.Broker, strings.Join(c.brokerNames(), ", "))
+// onBroker is the apply function of a command on an existing broker.
+func onBroker(f func(c *Cluster, b *broker, cmd Command) error) func(*Cluster, Command) error {
+	return func(c *Cluster, cmd Command) error {
+		b := c.brokerBy[cmd.Broker]
+		if b == nil {
+			return fmt.Errorf("no broker %q (brokers: %s)", cmd.Broker, strings.Join(c.brokerNames(), ", "))
+		}
+		return f(c, b, cmd)
 	}
-	return c.applyBroker(cmd, b)
 }
 
 // totalQueues is the topic's queue count over all brokers.
@@ -173,63 +179,78 @@ const addBrokerQueues = 4
 // maxProcesses bounds consumer processes ever started (restarts included).
 const maxProcesses = 4096
 
-func (c *Cluster) applyConsumer(kind string, cs *consumer) error {
-	switch kind {
-	case "killConsumer":
-		if cs.dead {
-			return fmt.Errorf("consumer %q is not running", cs.id)
-		}
-		c.kill(cs)
-	case "stopConsumer":
-		if cs.dead {
-			return fmt.Errorf("consumer %q is not running", cs.id)
-		}
-		if cs.partitioned {
-			return fmt.Errorf("consumer %q is cut off: a graceful shutdown could reach no broker (kill it, or heal it first)", cs.id)
-		}
-		c.stop(cs)
-	case "partitionConsumer":
-		if cs.dead || cs.partitioned {
-			return fmt.Errorf("consumer %q is not running connected", cs.id)
-		}
-		cs.partitioned = true
-		for _, b := range c.brokers {
-			c.scheduleIdle(b, cs)
-		}
-		if at, ok := c.expectedExpiry(cs); ok {
-			c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Until: at,
-				Text: fmt.Sprintf("nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))})
-		}
-	case "healConsumer":
-		if !cs.partitioned || cs.dead {
-			return fmt.Errorf("consumer %q is not cut off", cs.id)
-		}
-		cs.partitioned = false
-		for _, pq := range cs.pqList {
-			pq.pullResumeAt = c.now // its pulls go out again
-		}
-	case "restartConsumer":
-		if !cs.dead && !cs.partitioned {
-			return fmt.Errorf("consumer %q is running; kill or stop it first", cs.id)
-		}
-		if cs.partitioned && !cs.dead {
-			// The host came back with a new process: the old one is gone, but brokers still
-			// hold its silent channel, so the id is listed twice until it goes (spec §5.1).
-			cs.dead = true
-			cs.clearQueues()
-		}
-		c.startConsumer(cs.id, cs.rate)
-	case "hangConsumer":
-		if cs.dead || cs.hung {
-			return fmt.Errorf("consumer %q is not running normally", cs.id)
-		}
-		cs.hung = true
-	case "resumeConsumer":
-		if !cs.hung || cs.dead {
-			return fmt.Errorf("consumer %q is not hung", cs.id)
-		}
-		cs.hung = false
+func applyKill(c *Cluster, cs *consumer) error {
+	if cs.dead {
+		return fmt.Errorf("consumer %q is not running", cs.id)
 	}
+	c.kill(cs)
+	return nil
+}
+
+func applyStop(c *Cluster, cs *consumer) error {
+	if cs.dead {
+		return fmt.Errorf("consumer %q is not running", cs.id)
+	}
+	if cs.partitioned {
+		return fmt.Errorf("consumer %q is cut off: a graceful shutdown could reach no broker (kill it, or heal it first)", cs.id)
+	}
+	c.stop(cs)
+	return nil
+}
+
+func applyPartition(c *Cluster, cs *consumer) error {
+	if cs.dead || cs.partitioned {
+		return fmt.Errorf("consumer %q is not running connected", cs.id)
+	}
+	cs.partitioned = true
+	for _, b := range c.brokers {
+		c.scheduleIdle(b, cs)
+	}
+	if at, ok := c.expectedExpiry(cs); ok {
+		c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Until: at,
+			Text: fmt.Sprintf("nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))})
+	}
+	return nil
+}
+
+func applyHeal(c *Cluster, cs *consumer) error {
+	if !cs.partitioned || cs.dead {
+		return fmt.Errorf("consumer %q is not cut off", cs.id)
+	}
+	cs.partitioned = false
+	for _, pq := range cs.pqList {
+		pq.pullResumeAt = c.now // its pulls go out again
+	}
+	return nil
+}
+
+func applyRestart(c *Cluster, cs *consumer) error {
+	if !cs.dead && !cs.partitioned {
+		return fmt.Errorf("consumer %q is running; kill or stop it first", cs.id)
+	}
+	if cs.partitioned && !cs.dead {
+		// The host came back with a new process: the old one is gone, but brokers still
+		// hold its silent channel, so the id is listed twice until it goes (spec §5.1).
+		cs.dead = true
+		cs.clearQueues()
+	}
+	c.startConsumer(cs.id, cs.rate)
+	return nil
+}
+
+func applyHang(c *Cluster, cs *consumer) error {
+	if cs.dead || cs.hung {
+		return fmt.Errorf("consumer %q is not running normally", cs.id)
+	}
+	cs.hung = true
+	return nil
+}
+
+func applyResume(c *Cluster, cs *consumer) error {
+	if !cs.hung || cs.dead {
+		return fmt.Errorf("consumer %q is not hung", cs.id)
+	}
+	cs.hung = false
 	return nil
 }
 
@@ -264,33 +285,39 @@ func (c *Cluster) stop(cs *consumer) {
 	cs.clearQueues()
 }
 
-func (c *Cluster) applyBroker(cmd Command, b *broker) error {
-	switch cmd.Type {
-	case "slowBroker":
-		b.latencyMs = *cmd.LatencyMs
-	case "killBroker":
-		if b.down {
-			return fmt.Errorf("broker %q is down already", b.name)
-		}
-		// The process dies: clients see their connections close, the name server drops it
-		// from the route at once; its consumer table is gone with it.
-		b.down = true
-		for _, inst := range b.channelOrder() {
-			b.dropChannel(inst)
-		}
-		c.routeVersion++
-	case "restoreBroker":
-		if !b.down {
-			return fmt.Errorf("broker %q is up", b.name)
-		}
-		b.down = false
-		c.routeVersion++
-	case "setQueues":
-		if t := c.totalQueues() - b.queues + *cmd.Queues; t > MaxQueues {
-			return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
-		}
-		c.setBrokerQueues(b, *cmd.Queues)
+func applySlow(c *Cluster, b *broker, cmd Command) error {
+	b.latencyMs = *cmd.LatencyMs
+	return nil
+}
+
+func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
+	if b.down {
+		return fmt.Errorf("broker %q is down already", b.name)
 	}
+	// The process dies: clients see their connections close, the name server drops it
+	// from the route at once; its consumer table is gone with it.
+	b.down = true
+	for _, inst := range b.channelOrder() {
+		b.dropChannel(inst)
+	}
+	c.routeVersion++
+	return nil
+}
+
+func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
+	if !b.down {
+		return fmt.Errorf("broker %q is up", b.name)
+	}
+	b.down = false
+	c.routeVersion++
+	return nil
+}
+
+func applySetQueues(c *Cluster, b *broker, cmd Command) error {
+	if t := c.totalQueues() - b.queues + *cmd.Queues; t > MaxQueues {
+		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
+	}
+	c.setBrokerQueues(b, *cmd.Queues)
 	return nil
 }
 

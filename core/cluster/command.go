@@ -575,31 +575,31 @@ func (ws wordSet) log(lang, line string) wordSet {
 func init() {
 	Register(CommandSpec{Name: "resumeConsumer", Target: TargetConsumer, From: []string{StatusHung}, Menu: true,
 		Args:     []Arg{consumerArg},
-		Apply:    applyConsumer,
+		Apply:    onConsumer(applyResume),
 		Describe: func(c Command) string { return c.ID + " consumes again" },
 		Words: words("Resume", "A hung consumer consumes again.", "{id} consumes again",
 			"恢复消费", "卡住的消费者恢复消费。", "消费者 {id} 恢复消费")})
 	Register(CommandSpec{Name: "healConsumer", Target: TargetConsumer, From: []string{StatusPartitioned}, Menu: true,
 		Args:     []Arg{consumerArg},
-		Apply:    applyConsumer,
+		Apply:    onConsumer(applyHeal),
 		Describe: func(c Command) string { return c.ID + "'s network is back" },
 		Words: words("Heal", "A cut-off consumer's network is back.", "{id} reconnected",
 			"恢复网络", "断网的消费者恢复网络。", "消费者 {id} 网络恢复")})
 	Register(CommandSpec{Name: "restartConsumer", Target: TargetConsumer, From: append([]string{StatusPartitioned}, gone...), Menu: true,
 		Args:     []Arg{consumerArg},
-		Apply:    applyConsumer,
+		Apply:    onConsumer(applyRestart),
 		Describe: func(c Command) string { return c.ID + " restarts with the same client id" },
 		Words: words("Restart", "A new process starts with the same client id.", "{id} restarted",
 			"重启", "以相同的客户端 ID 启动新进程。", "消费者 {id} 重启")})
 	Register(CommandSpec{Name: "killConsumer", Target: TargetConsumer, From: append(slices.Clone(running), StatusPartitioned), Menu: true,
 		Args:     []Arg{consumerArg},
-		Apply:    applyConsumer,
+		Apply:    onConsumer(applyKill),
 		Describe: func(c Command) string { return c.ID + " is killed: its connections close" },
 		Words: words("Kill", "The consumer's process dies; its connections close and brokers drop it at once.", "{id} killed",
 			"终止", "消费者进程终止；连接关闭，各 Broker 立即移除它。", "消费者 {id} 被强制终止")})
 	Register(CommandSpec{Name: "partitionConsumer", Target: TargetConsumer, From: running, Menu: true,
 		Args:  []Arg{consumerArg},
-		Apply: applyConsumer,
+		Apply: onConsumer(applyPartition),
 		Describe: func(c Command) string {
 			return c.ID + " loses its network: brokers keep listing it until its channel expires"
 		},
@@ -608,13 +608,13 @@ func init() {
 			log("zh", "消费者 {id} 网络断开：各 Broker 会继续列出它，直到其连接过期")})
 	Register(CommandSpec{Name: "stopConsumer", Target: TargetConsumer, From: running, Menu: true,
 		Args:     []Arg{consumerArg},
-		Apply:    applyConsumer,
+		Apply:    onConsumer(applyStop),
 		Describe: func(c Command) string { return c.ID + " shuts down gracefully: offsets uploaded, then unregistered" },
 		Words: words("Stop", "A graceful shutdown: offsets uploaded, then unregistered from every broker.", "{id} left (graceful shutdown)",
 			"正常关闭", "正常关闭：先上传位点，再从各 Broker 注销。", "消费者 {id} 离开（正常关闭）")})
 	Register(CommandSpec{Name: "hangConsumer", Target: TargetConsumer, From: []string{StatusAlive, StatusIdle}, Menu: true,
 		Args:     []Arg{consumerArg},
-		Apply:    applyConsumer,
+		Apply:    onConsumer(applyHang),
 		Describe: func(c Command) string { return c.ID + " hangs: it heartbeats but consumes nothing" },
 		Words: words("Hang", "The consumer heartbeats but consumes nothing.", "{id} hung (heartbeats, consumes nothing)",
 			"挂起", "消费者仍发心跳，但不消费。", "消费者 {id} 卡住（仍发心跳，但不消费）")})
@@ -628,7 +628,7 @@ func init() {
 	latency.Choices = BrokerLatencies
 	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,
 		Args:  []Arg{brokerArg, latency},
-		Apply: applyBroker,
+		Apply: onBroker(applySlow),
 		Event: func(c Command, e *Event) { e.LatencyMs = int64(*c.LatencyMs) },
 		Describe: func(c Command) string {
 			return fmt.Sprintf("%s now answers sends in %d ms more", c.Broker, *c.LatencyMs)
@@ -638,13 +638,13 @@ func init() {
 			when("en", "latencyMs=0", "{broker} at normal speed").when("zh", "latencyMs=0", "{broker} 恢复正常速度")})
 	Register(CommandSpec{Name: "killBroker", Target: TargetBroker, From: []string{BrokerUp}, Menu: true,
 		Args:     []Arg{brokerArg},
-		Apply:    applyBroker,
+		Apply:    onBroker(applyBrokerDown),
 		Describe: func(c Command) string { return c.Broker + " goes down" },
 		Words: words("Kill broker", "The broker goes down; the name server drops it from the route.", "{broker} down",
 			"停掉 Broker", "Broker 宕机；NameServer 立即把它从路由中移除。", "{broker} 宕机")})
 	Register(CommandSpec{Name: "restoreBroker", Target: TargetBroker, From: []string{BrokerDown}, Menu: true,
 		Args:     []Arg{brokerArg},
-		Apply:    applyBroker,
+		Apply:    onBroker(applyBrokerBack),
 		Describe: func(c Command) string { return c.Broker + " is back" },
 		Words: words("Restore broker", "A down broker is back.", "{broker} back",
 			"恢复 Broker", "宕机的 Broker 恢复。", "{broker} 恢复")})
@@ -662,7 +662,7 @@ func init() {
 			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
 	Register(CommandSpec{Name: "setQueues", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
 		Args:  []Arg{brokerArg, queuesArg},
-		Apply: applyBroker,
+		Apply: onBroker(applySetQueues),
 		Event: func(c Command, e *Event) { e.N = int64(*c.Queues) },
 		Describe: func(c Command) string {
 			return fmt.Sprintf("%s now has %d queues for the topic", c.Broker, *c.Queues)
