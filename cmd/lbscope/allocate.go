@@ -14,6 +14,7 @@ import (
 	"github.com/lbscope/lbscope/core/conform"
 	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/scenario"
 )
 
 const allocateUsage = `Usage:
@@ -119,8 +120,8 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mixed = mixed || set["client"]
 	p := allocate.Params{Inner: f.inner}
 	if set["virtual-nodes"] {
-		if f.virtualNodes < 0 || f.virtualNodes > 1000 {
-			return fail(stderr, "allocate", fmt.Errorf("--virtual-nodes %d: want 0…1000", f.virtualNodes))
+		if f.virtualNodes < 0 || f.virtualNodes > allocate.MaxVirtualNodeCnt {
+			return fail(stderr, "allocate", fmt.Errorf("--virtual-nodes %d: want 0…%d", f.virtualNodes, allocate.MaxVirtualNodeCnt))
 		}
 		p.VirtualNodeCnt, p.InnerVirtualNodeCnt = &f.virtualNodes, &f.virtualNodes
 	}
@@ -170,7 +171,7 @@ func splitList(s string) []string {
 }
 
 // maxConsumers bounds a group typed on the command line, as scenario files are bounded.
-const maxConsumers = 512
+const maxConsumers = scenario.MaxConsumers
 
 func parseConsumers(s string) ([]string, error) {
 	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {

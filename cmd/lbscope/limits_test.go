@@ -16,7 +16,7 @@ func TestVirtualNodeCntIsBoundedAtEveryDoor(t *testing.T) {
 	in := `{"strategy":"CONSISTENT_HASH","params":{"virtualNodeCnt":2000000000},"currentCID":"c1","cidAll":["c1","c2","c3"],"mqAll":[{"topic":"T","brokerName":"b","queueId":0}]}`
 	_, errOut, status := lbscope(t, in, "allocate", "-")
 	assert.NotEqual(t, 0, status)
-	assert.Contains(t, errOut, "virtualNodeCnt 2000000000: the limit is 1000")
+	assert.Contains(t, errOut, "virtualNodeCnt 2000000000: want -1000…1000")
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "big.json")
@@ -26,7 +26,7 @@ func TestVirtualNodeCntIsBoundedAtEveryDoor(t *testing.T) {
 	assert.NoError(t, os.WriteFile(file, []byte(vec), 0o644))
 	out, errOut, status := lbscope(t, "", "conform", file)
 	assert.NotEqual(t, 0, status)
-	assert.Contains(t, out+errOut, "virtualNodeCnt 2000000000: the limit is 1000")
+	assert.Contains(t, out+errOut, "virtualNodeCnt 2000000000: want -1000…1000")
 
 	_, errOut, status = lbscope(t, "", "sim", "--at", "1s:addConsumer:a<b", "--until", "2s")
 	assert.Equal(t, 2, status)
