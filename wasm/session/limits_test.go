@@ -52,3 +52,23 @@ func TestDispatchEnforcesTheLimitsAndShareStillWorks(t *testing.T) {
 		t.Fatalf("share after the refused and accepted commands: %v", err)
 	}
 }
+
+// A session refuses the action past what a share link holds, so that share() never refuses.
+func TestDispatchStopsWhereShareWould(t *testing.T) {
+	s := NewDefault()
+	var last Result
+	for i := 0; i <= 2000; i++ {
+		on := "true"
+		if i%2 == 1 {
+			on = "false"
+		}
+		rs := run(t, s, 0, `{"type":"setLatencyFault","on":`+on+`}`)
+		last = rs[0]
+	}
+	if last.Err == nil || !strings.Contains(last.Err.Error(), "2000 actions recorded, the most a share link holds") {
+		t.Errorf("the 2001st action: %v", last.Err)
+	}
+	if _, err := s.Share(); err != nil {
+		t.Fatalf("share after 2000 actions: %v", err)
+	}
+}

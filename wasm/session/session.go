@@ -318,6 +318,10 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 // applySim applies a simulation command now and records it when the engine accepted it (a
 // refused command changed nothing, and a link replaying it would only repeat the error).
 func (s *Session) applySim(c cluster.Command) error {
+	// What the engine accepts must stay shareable: a link holds MaxSteps actions.
+	if len(s.record) >= scenario.MaxSteps {
+		return fmt.Errorf("%d actions recorded, the most a share link holds (reset to start a new one)", len(s.record))
+	}
 	// Everything due at this moment happens first (at 00:00 before any frame, the timeline's
 	// first steps and the cluster's first events), as it does before a timeline step: then
 	// replaying the record as a timeline applies the command in the same place.
