@@ -234,7 +234,6 @@
   });
 
   const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
-  const LATENCIES = [0, 100, 600, 2000, 6000];
   const STEP_MS = 1000;
   const LOG_MAX = 200;
   const SYNC_MS = 250;
@@ -338,8 +337,8 @@
   const consumerGroup = h("div", { class: "row wrap", role: "group", "t:aria-label": "panel.consumerActions" });
 
   const brokerSel = h("select", { id: "broker-target" });
-  const latencySel = h("select", { id: "broker-latency" },
-    ...LATENCIES.map((ms) => (ms === 0 ? toption(0, "panel.latency.normal") : toption(ms, "panel.latency.ms", false, () => ({ ms: fmt.format(ms) })))));
+  // Its choices are slowBroker's in the command table (filled when the wasm is ready).
+  const latencySel = h("select", { id: "broker-latency" });
   const slowBtn = h("button", { type: "button", id: "broker-slow", t: "panel.setLatency" });
   const killBrokerBtn = h("button", { type: "button", id: "broker-kill" });
   const restoreBtn = h("button", { type: "button", id: "broker-restore" });
@@ -661,6 +660,11 @@
       consumerBtns.push(b);
       consumerGroup.appendChild(b);
     }
+    const arg = (name, a) => ((list.find((c) => c.name === name) || { args: [] }).args.find((x) => x.name === a) || {});
+    latencySel.replaceChildren(...(arg("slowBroker", "latencyMs").choices || []).map((ms) =>
+      (ms === 0 ? toption(0, "panel.latency.normal") : toption(ms, "panel.latency.ms", false, () => ({ ms: fmt.format(ms) })))));
+    const q = arg("setQueues", "queues");
+    if (q.max !== undefined) queuesInput.max = q.max;
     i18n.bind(killBrokerBtn, "command.killBroker");
     i18n.bind(restoreBtn, "command.restoreBroker");
     updateConsumerButtons();
