@@ -27,6 +27,7 @@ var commands = []command{
 	{"build", "write the browser playground as a static site (--out DIR)", runBuild},
 	{"sim", "run a cluster and consumer group in virtual time and tell what happened", runSim},
 	{"compare", "run one scenario under two to four strategies or fault tables and compare the costs", runCompare},
+	{"diagnose", "read what mqadmin or the Dashboard printed: the group, what each member gets, what is wrong", runDiagnose},
 }
 
 const topUsage = `lbscope — RocketMQ client load balancing, reproduced exactly

@@ -284,3 +284,7 @@ func checkName(path, v string, set cluster.Charset) error { return cluster.Check
 
 // quote is %q, shortened for long values so that an error stays one readable line.
 func quote(s string) string { return cluster.Quote(s) }
+
+// CheckClientID reports whether id is a valid consumer id of a scenario, so that a scenario
+// built from elsewhere (an imported cluster) can rename the ids that are not.
+func CheckClientID(id string) error { return checkName("id", id, clientID) }

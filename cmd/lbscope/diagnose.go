@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lbscope/lbscope/core/admin"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+const diagnoseUsage = `Usage:
+  lbscope diagnose [flags] [FILE|-]...
+
+Reads what mqadmin or the Dashboard printed — topicRoute (JSON or -l), consumerConnection,
+consumerProgress, consumerStatus (group or -i), topicStatus, clusterList, the running-info and
+consume-stats wire JSON, the Dashboard's REST JSON, Go client "[BUG] ConsumerId not in cidAll"
+lines — in any mix, as files or one stream of pastes (- or no FILE reads stdin). It rebuilds the
+group, computes what each member's client allocates (sorted as RebalanceImpl sorts, one entry
+per connection as the broker answers), compares it with what the outputs show each client
+holding, and names what is wrong with the line that shows it. What no paste says is listed
+with the command that prints it; flags fill gaps.
+
+Examples:
+  mqadmin consumerConnection -g G > conn.txt; mqadmin consumerProgress -g G -s true > prog.txt
+  lbscope diagnose conn.txt prog.txt
+  pbpaste | lbscope diagnose --queues broker-a:8,broker-b:8 --topic Orders
+  lbscope diagnose --json conn.txt
+  lbscope diagnose --scenario mine.json --link http://127.0.0.1:8080/ conn.txt route.txt
+
+Exit status: 0 when something was read, 2 when nothing in the input is recognisable.
+
+Flags:
+`
+
+func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("diagnose", flag.ContinueOnError)
+	var opts admin.Options
+	var asJSON bool
+	var scenarioFile, link string
+	fs.StringVar(&opts.Queues, "queues", "", "the main topic's read queues when no topicRoute was pasted, e.g. broker-a:8,broker-b:8")
+	fs.StringVar(&opts.Topic, "topic", "", "the main topic's name when no paste names it")
+	fs.StringVar(&opts.Strategy, "strategy", "", "allocation strategy when no running info names it (default AVG)")
+	fs.StringVar(&opts.SDK, "sdk", "", "language of members whose language no paste gives (JAVA, GO)")
+	fs.StringVar(&opts.Group, "group", "", "the group to diagnose when the pastes hold several")
+	fs.BoolVar(&asJSON, "json", false, "print JSON for machines (finding codes are stable)")
+	fs.StringVar(&scenarioFile, "scenario", "", "write a scenario file of the group to FILE (- for stdout)")
+	fs.StringVar(&link, "link", "", "print a share link of the group's scenario for the playground at BASE_URL")
+	if done, status := parseFlags(fs, diagnoseUsage, args, stdout, stderr); done {
+		return status
+	}
+	inputs, err := diagnoseInputs(fs.Args(), stdin)
+	if err != nil {
+		return fail(stderr, "diagnose", err)
+	}
+	rep, err := admin.Diagnose(inputs, opts)
+	if err != nil {
+		return fail(stderr, "diagnose", err)
+	}
+	if !rep.Read.Recognised() {
+		msg := "nothing in the input is an output of mqadmin or the Dashboard that LBScope reads"
+		for _, in := range rep.Read.Inputs {
+			if in.Error != "" {
+				msg = in.Error
+				break
+			}
+		}
+		fmt.Fprintf(stderr, "lbscope diagnose: %s (see lbscope diagnose --help for the outputs it reads)\n", admin.Escape(msg))
+		return 2
+	}
+	var buf bytes.Buffer
+	if asJSON {
+		if err := printDiagnoseJSON(&buf, rep); err != nil {
+			return fail(stderr, "diagnose", err)
+		}
+	} else {
+		printDiagnose(&buf, rep)
+	}
+	if scenarioFile != "" || link != "" {
+		if code := diagnoseScenario(&buf, stderr, rep, scenarioFile, link, asJSON); code != 0 {
+			stdout.Write(buf.Bytes())
+			return code
+		}
+	}
+	if asJSON {
+		stdout.Write(buf.Bytes()) // encoding/json escapes control characters itself
+	} else {
+		io.WriteString(stdout, admin.Escape(buf.String()))
+	}
+	return 0
+}
+
+// maxDiagnoseInput bounds what one input may bring before the reader refuses it.
+const maxDiagnoseInput = admin.MaxInputBytes
+
+func diagnoseInputs(args []string, stdin io.Reader) ([]admin.Input, error) {
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	var out []admin.Input
+	for _, a := range args {
+		var r io.Reader
+		name := a
+		if a == "-" {
+			r, name = stdin, "stdin"
+		} else {
+			f, err := os.Open(a)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			r = f
+		}
+		// Read one byte past the limit so that the reader can say the input is too large
+		// without holding more of it.
+		data, err := io.ReadAll(io.LimitReader(r, maxDiagnoseInput+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if len(data) > maxDiagnoseInput {
+			return nil, fmt.Errorf("%s is larger than %d MiB; paste the outputs, not whole logs", name, maxDiagnoseInput>>20)
+		}
+		out = append(out, admin.Input{Name: name, Data: data})
+	}
+	return out, nil
+}
+
+func printDiagnose(w io.Writer, rep *admin.Report) {
+	g := rep.Group
+	name := g.Name
+	if name == "" {
+		name = "(group not named in the paste)"
+	}
+	fmt.Fprintf(w, "group %s · %s · %s · strategy %s (%s)\n", name, plural(len(g.Members), "member"), g.MessageModel, g.Strategy, g.StrategySource)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "read:")
+	for _, s := range rep.Read.Sections {
+		if s.Kind == admin.KindCommand {
+			continue
+		}
+		extra := ""
+		if s.Layout != "" {
+			extra = " (" + s.Layout + ")"
+		}
+		if s.Cut {
+			extra += ", cut"
+		}
+		fmt.Fprintf(w, "  %s lines %d–%d: %s%s\n", s.Input, s.From, s.To, s.Kind, extra)
+	}
+	if len(g.Members) > 0 {
+		fmt.Fprintf(w, "\nmembers (%s, one row per connection):\n", g.MembersSource)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  CLIENT ID\tADDRESS\tLANGUAGE\tVERSION\tLINE")
+		for _, m := range g.Members {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", m.ClientID, dash(m.Addr), dash(m.Language), dash(m.Version), m.Ref)
+		}
+		tw.Flush()
+	}
+	if len(g.Topics) > 0 {
+		fmt.Fprintln(w, "\ntopics:")
+		for _, t := range g.Topics {
+			mark := ""
+			if t.Main {
+				mark = " (main)"
+			}
+			fmt.Fprintf(w, "  %s%s: %s · %s\n", t.Name, mark, plural(len(t.Queues), "queue"), t.Source)
+		}
+	}
+	for _, a := range g.Assumed {
+		fmt.Fprintf(w, "assumed: %s\n", a)
+	}
+	for _, l := range g.LeftOut {
+		fmt.Fprintf(w, "left out: %s\n", l)
+	}
+	for _, a := range rep.Allocations {
+		fmt.Fprintf(w, "\nexpected allocation of %s\n", a.Topic)
+		if a.Note != "" {
+			fmt.Fprintf(w, "  %s\n", a.Note)
+			continue
+		}
+		printAllocateTable(w, allocateFlags{topic: a.Topic}, a.View, a.MQAll, a.CidAll)
+	}
+	observed := false
+	for _, q := range rep.Queues {
+		if len(q.Observed) > 0 || q.Lag != nil {
+			observed = true
+		}
+	}
+	if observed {
+		fmt.Fprintln(w, "\nobserved versus expected:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  QUEUE\tEXPECTED\tOBSERVED\tLAG\t")
+		for _, q := range rep.Queues {
+			var obs []string
+			for _, o := range q.Observed {
+				c := o.Client
+				if c == "" {
+					c = "(unnamed client)"
+				}
+				obs = append(obs, c+" ["+o.Ref.String()+"]")
+			}
+			lag := "-"
+			if q.Lag != nil {
+				lag = fmt.Sprint(*q.Lag)
+			}
+			verdict := ""
+			if q.Agrees != nil && !*q.Agrees {
+				verdict = "differs"
+			}
+			fmt.Fprintf(tw, "  %s:%s\t%s\t%s\t%s\t%s\n", q.Queue.Topic, q.Queue.Short(), dash(strings.Join(q.Expected, ", ")), dash(strings.Join(obs, ", ")), lag, verdict)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w, "\nfindings:")
+	if len(rep.Findings) == 0 {
+		fmt.Fprintln(w, "  none: the pastes do not hold enough to judge the allocation (see missing)")
+	}
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "  [%s] %s: %s\n", f.Severity, f.Code, f.Title)
+		for _, e := range f.Evidence {
+			fmt.Fprintf(w, "      %s  %s\n", e.Ref, e.Text)
+		}
+		fmt.Fprintf(w, "      sees: %s\n", f.Sees)
+		fmt.Fprintf(w, "      fix:  %s\n", f.Fix)
+	}
+	if len(g.Missing) > 0 {
+		fmt.Fprintln(w, "\nmissing:")
+		for _, m := range g.Missing {
+			fmt.Fprintf(w, "  %s: %s\n", m.What, m.Command)
+		}
+	}
+	if len(rep.Read.Notes) > 0 {
+		fmt.Fprintln(w, "\nnotes:")
+		for _, n := range rep.Read.Notes {
+			fmt.Fprintf(w, "  %s  %s\n", n.Ref, n.Text)
+		}
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+type jsonTopicAllocation struct {
+	Topic     string           `json:"topic"`
+	Strategy  string           `json:"strategy"`
+	ClientIDs []string         `json:"clientIds"`
+	Queues    []string         `json:"queues"`
+	Consumers []jsonAssignment `json:"consumers"`
+	Idle      []string         `json:"idle"`
+	Orphans   []string         `json:"orphans"`
+	Shared    []string         `json:"shared"`
+	Note      string           `json:"note,omitempty"`
+}
+
+func printDiagnoseJSON(w io.Writer, rep *admin.Report) error {
+	allocs := []jsonTopicAllocation{}
+	for _, a := range rep.Allocations {
+		ja := jsonTopicAllocation{Topic: a.Topic, Strategy: rep.Group.Strategy, ClientIDs: a.CidAll, Queues: shorts(a.MQAll),
+			Idle: orEmpty(a.View.Idle), Orphans: shorts(a.Orphans), Shared: shorts(a.Shared), Note: a.Note, Consumers: []jsonAssignment{}}
+		for _, as := range a.View.Assignments {
+			c := jsonAssignment{ClientID: as.ClientID, Queues: shorts(as.Queues), Count: len(as.Queues)}
+			if as.Err != nil {
+				c.Error = javaText(as.Err)
+			}
+			ja.Consumers = append(ja.Consumers, c)
+		}
+		allocs = append(allocs, ja)
+	}
+	codes := []string{}
+	for _, f := range rep.Findings {
+		codes = append(codes, f.Code)
+	}
+	out := struct {
+		Codes       []string              `json:"codes"`
+		Group       *admin.Group          `json:"group"`
+		Allocations []jsonTopicAllocation `json:"allocations"`
+		Queues      []admin.QueueView     `json:"queues"`
+		Findings    []admin.Finding       `json:"findings"`
+		Sections    []admin.Section       `json:"sections"`
+		Notes       []admin.Note          `json:"notes"`
+		Inputs      []admin.InputInfo     `json:"inputs"`
+	}{codes, rep.Group, allocs, rep.Queues, rep.Findings, rep.Read.Sections, rep.Read.Notes, rep.Read.Inputs}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func diagnoseScenario(w, stderr io.Writer, rep *admin.Report, file, link string, asJSON bool) int {
+	s, left, err := rep.Group.Scenario()
+	if err != nil {
+		return fail(stderr, "diagnose", fmt.Errorf("--scenario: %w", err))
+	}
+	if file != "" {
+		data, err := s.Marshal()
+		if err != nil {
+			return fail(stderr, "diagnose", err)
+		}
+		if file == "-" {
+			w.Write(data)
+		} else if err := os.WriteFile(file, data, 0o644); err != nil {
+			return fail(stderr, "diagnose", err)
+		}
+		if !asJSON && file != "-" {
+			fmt.Fprintf(w, "\nscenario written to %s (topic %s, %d consumers)\n", file, s.Topic, len(s.Consumers))
+			for _, l := range left {
+				fmt.Fprintf(w, "  left out: %s\n", l)
+			}
+		}
+	}
+	if link != "" {
+		frag, err := scenario.EncodeShare(scenario.Share{Scenario: s})
+		if err != nil {
+			return fail(stderr, "diagnose", err)
+		}
+		base, _, _ := strings.Cut(link, "#")
+		if base == "" {
+			return fail(stderr, "diagnose", errors.New("--link needs the playground's address, e.g. http://127.0.0.1:8080/"))
+		}
+		if asJSON {
+			fmt.Fprintf(stderr, "%s#s=%s\n", base, frag)
+		} else {
+			fmt.Fprintf(w, "\nopen it in the playground: %s#s=%s\n", base, frag)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,676 @@
+package admin
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/route"
+)
+
+// Finding codes (stable: scripts match on them).
+const (
+	CodeDuplicateClientID  = "duplicate-client-id"
+	CodeUnownedQueues      = "unowned-queues"
+	CodeDoubleOwnedQueues  = "double-owned-queues"
+	CodeIdleConsumers      = "idle-consumers"
+	CodeReadWriteMismatch  = "read-write-mismatch"
+	CodeUnwrittenQueues    = "unwritten-queues"
+	CodeSubscriptionMismat = "subscription-mismatch"
+	CodeMixedSDK           = "mixed-sdk"
+	CodeLoopbackClientIP   = "loopback-client-ip"
+	CodeLagOnOwnedQueue    = "lag-on-owned-queue"
+	CodeGRPCConsumers      = "grpc-consumers"
+	CodeAllocationOK       = "allocation-ok"
+)
+
+// Evidence is one line behind a finding.
+type Evidence struct {
+	Ref  Ref    `json:"ref"`
+	Text string `json:"text"`
+}
+
+// Finding is one diagnosis: what is wrong (or that the allocation is sound), the lines that
+// show it, what the user sees and the fix.
+type Finding struct {
+	Code     string     `json:"code"`
+	Severity string     `json:"severity"` // "problem", "warning" or "ok"
+	Title    string     `json:"title"`
+	Evidence []Evidence `json:"evidence"`
+	Sees     string     `json:"sees"`
+	Fix      string     `json:"fix"`
+}
+
+// Allocation is the expected allocation of one topic: every member's own call, sorted as
+// RebalanceImpl sorts (spec §3.3 step 5), cidAll one entry per connection.
+type Allocation struct {
+	Topic  string               `json:"topic"`
+	MQAll  []route.MessageQueue `json:"-"`
+	CidAll []string             `json:"cidAll"`
+	View   allocate.View        `json:"-"`
+	// Orphans and Shared as allocate.View.Coverage gives them.
+	Orphans []route.MessageQueue `json:"-"`
+	Shared  []route.MessageQueue `json:"-"`
+	Note    string               `json:"note,omitempty"`
+}
+
+// QueueView is one queue: who should hold it and who is seen holding it.
+type QueueView struct {
+	Queue    route.MessageQueue `json:"queue"`
+	Expected []string           `json:"expected"`
+	Observed []Owner            `json:"observed,omitempty"`
+	Agrees   *bool              `json:"agrees,omitempty"` // nil when nothing is observed
+	Lag      *int64             `json:"lag,omitempty"`
+}
+
+// Report is the whole diagnosis.
+type Report struct {
+	Read        *Read        `json:"-"`
+	Group       *Group       `json:"group"`
+	Allocations []Allocation `json:"-"`
+	Queues      []QueueView  `json:"queues"`
+	Findings    []Finding    `json:"findings"`
+}
+
+// Diagnose reads, rebuilds and diagnoses in one call.
+func Diagnose(inputs []Input, opts Options) (*Report, error) {
+	rd := ReadAll(inputs)
+	g, err := Reconstruct(rd, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Read: rd, Group: g, Queues: []QueueView{}, Findings: []Finding{}}
+	rep.allocate()
+	rep.compare()
+	rep.findings()
+	return rep, nil
+}
+
+func (rep *Report) allocate() {
+	g := rep.Group
+	if len(g.Members) == 0 || g.MessageModel == "BROADCASTING" {
+		return
+	}
+	var s allocate.Strategy
+	var err error
+	switch g.Strategy {
+	case "CONFIG", "MACHINE_ROOM", "CUSTOM":
+		err = fmt.Errorf("%s needs its configuration, which no output prints", g.Strategy)
+	default:
+		s, err = allocate.New(g.Strategy, allocate.Params{})
+	}
+	cidAll := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		cidAll[i] = m.ClientID
+	}
+	route.SortClientIDs(cidAll) // spec §3.3 step 5: Collections.sort(cidAll)
+	for _, t := range g.Topics {
+		if len(t.Queues) == 0 || t.Name == unknownTopic && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
+			continue
+		}
+		a := Allocation{Topic: t.Name, MQAll: t.Queues, CidAll: cidAll}
+		if err != nil {
+			a.Note = "not computed: " + err.Error()
+			rep.Allocations = append(rep.Allocations, a)
+			continue
+		}
+		mqAll := slices.Clone(t.Queues)
+		route.SortQueues(mqAll) // Collections.sort(mqAll)
+		a.MQAll = mqAll
+		a.View = allocate.Group(s, g.Name, mqAll, cidAll)
+		a.Orphans, a.Shared = a.View.Coverage(mqAll)
+		rep.Allocations = append(rep.Allocations, a)
+	}
+}
+
+func (rep *Report) compare() {
+	g := rep.Group
+	for _, a := range rep.Allocations {
+		owners := map[route.MessageQueue][]string{}
+		for _, as := range a.View.Assignments {
+			n := 0
+			for _, id := range a.CidAll {
+				if id == as.ClientID {
+					n++
+				}
+			}
+			for _, q := range as.Queues {
+				for range n { // every copy of a duplicated id pulls the same block
+					owners[q] = append(owners[q], as.ClientID)
+				}
+			}
+		}
+		for _, q := range a.MQAll {
+			qv := QueueView{Queue: q, Expected: orEmpty(owners[q]), Observed: g.Observed[q]}
+			if o, ok := g.Offsets[q]; ok {
+				lag := o.BrokerOffset - o.ConsumerOffset
+				qv.Lag = &lag
+			}
+			if len(qv.Observed) > 0 && a.Note == "" {
+				ok := agrees(qv.Expected, qv.Observed)
+				qv.Agrees = &ok
+			}
+			rep.Queues = append(rep.Queues, qv)
+		}
+	}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// agrees compares expected ids with observed owners, an IP-only owner matching an id that
+// starts with it.
+func agrees(expected []string, observed []Owner) bool {
+	exp := map[string]bool{}
+	for _, e := range expected {
+		exp[e] = true
+	}
+	for _, o := range observed {
+		if o.Client == "" {
+			continue // unnamed running info: cannot be compared
+		}
+		match := false
+		for e := range exp {
+			if e == o.Client || o.IPOnly && ipOf(e) == o.Client {
+				match = true
+			}
+		}
+		if !match {
+			return false
+		}
+	}
+	named := 0
+	for _, o := range observed {
+		if o.Client != "" {
+			named++
+		}
+	}
+	return named == 0 || len(exp) > 0
+}
+
+func ipOf(id string) string {
+	ip, _, _ := strings.Cut(id, "@")
+	return ip
+}
+
+func (rep *Report) add(f Finding) { rep.Findings = append(rep.Findings, f) }
+
+func (rep *Report) findings() {
+	g := rep.Group
+	rep.duplicates()
+	rep.loopback()
+	rep.mixedSDK()
+	rep.idle()
+	rep.unowned()
+	rep.doubleOwned()
+	rep.readWrite()
+	rep.unwritten()
+	rep.subscriptions()
+	rep.lag()
+	rep.grpc()
+	// allocation-ok: an allocation was computed for the main topic and nothing is wrong with it.
+	problems := false
+	for _, f := range rep.Findings {
+		switch f.Code {
+		case CodeDuplicateClientID, CodeUnownedQueues, CodeDoubleOwnedQueues, CodeIdleConsumers,
+			CodeSubscriptionMismat, CodeGRPCConsumers:
+			problems = true
+		case CodeMixedSDK:
+			if f.Severity == "problem" {
+				problems = true
+			}
+		}
+	}
+	main := g.MainTopic()
+	var alloc *Allocation
+	for i := range rep.Allocations {
+		if main != nil && rep.Allocations[i].Topic == main.Name && rep.Allocations[i].Note == "" {
+			alloc = &rep.Allocations[i]
+		}
+	}
+	if !problems && alloc != nil {
+		ev := []Evidence{{Ref: main.Ref, Text: fmt.Sprintf("%s: %d queues (%s)", main.Name, len(main.Queues), main.Source)}}
+		if len(g.Members) > 0 {
+			ev = append(ev, Evidence{Ref: g.Members[0].Ref, Text: fmt.Sprintf("%d member(s) (%s)", len(g.Members), g.MembersSource)})
+		}
+		observed := 0
+		for _, q := range rep.Queues {
+			if q.Agrees != nil {
+				observed++
+			}
+		}
+		sees := fmt.Sprintf("every queue of %s has exactly one owner under %s (spread %d)", main.Name, g.Strategy, alloc.View.Spread)
+		if observed > 0 {
+			sees += fmt.Sprintf("; the %d queues whose owner is observed agree", observed)
+		}
+		fix := "nothing to fix in the balancing; if messages pile up on one queue, look inside its owner (consumerStatus -i, jstack)"
+		if !g.Complete {
+			fix += ". " + "The member list came from " + g.MembersSource + ", which hides duplicate ids: check with " + g.cmd("consumerConnection -g %s")
+		}
+		rep.add(Finding{Code: CodeAllocationOK, Severity: "ok", Title: "the allocation is sound", Evidence: ev, Sees: sees, Fix: fix})
+	}
+}
+
+func (rep *Report) duplicates() {
+	g := rep.Group
+	if !g.Complete {
+		return
+	}
+	rows := map[string][]Ref{}
+	var order []string
+	for _, m := range g.Members {
+		if len(rows[m.ClientID]) == 0 {
+			order = append(order, m.ClientID)
+		}
+		rows[m.ClientID] = append(rows[m.ClientID], m.Ref)
+	}
+	for _, id := range order {
+		if len(rows[id]) < 2 {
+			continue
+		}
+		var ev []Evidence
+		for _, r := range rows[id] {
+			ev = append(ev, Evidence{Ref: r, Text: "connection of " + id})
+		}
+		sees := fmt.Sprintf("%d connections share the id %s: each copy pulls the same queues (messages consumed twice)", len(rows[id]), id)
+		for _, a := range rep.Allocations {
+			if len(a.Orphans) > 0 && a.Note == "" {
+				sees += fmt.Sprintf("; %s %s is pulled by nobody", a.Topic, route.Compact(a.Orphans))
+			}
+		}
+		rep.add(Finding{Code: CodeDuplicateClientID, Severity: "problem", Title: "duplicate client id " + id, Evidence: ev, Sees: sees,
+			Fix: "give every process its own client id: a distinct instanceName (ClientConfig#setInstanceName, -Drocketmq.client.name) or client IP; containers with the same IP and PID collide (apache/rocketmq#2760, #1547). A restarted process whose old connection is still registered is listed twice until it expires (120 s, spec §5.6)"})
+	}
+}
+
+func (rep *Report) loopback() {
+	g := rep.Group
+	var ev []Evidence
+	hosts := map[string]bool{}
+	for _, m := range g.Members {
+		if strings.HasPrefix(m.ClientID, "127.") || strings.HasPrefix(m.ClientID, "0:0:0:0:0:0:0:1@") {
+			ev = append(ev, Evidence{Ref: m.Ref, Text: m.ClientID + " from " + m.Addr})
+			if h, _, ok := strings.Cut(m.Addr, ":"); ok {
+				hosts[h] = true
+			}
+		}
+	}
+	if len(ev) < 2 {
+		return
+	}
+	where := ""
+	if len(hosts) > 1 {
+		where = fmt.Sprintf(" from %d hosts", len(hosts))
+	}
+	rep.add(Finding{Code: CodeLoopbackClientIP, Severity: "warning", Title: fmt.Sprintf("%d members report the client IP 127.0.0.1%s", len(ev), where), Evidence: ev,
+		Sees: "their ids differ only by the part after '@' (the PID or instance name): two processes with the same PID on two hosts get the same id and split the work as one (duplicate-client-id)",
+		Fix:  "make the hosts resolve to a routable address, or set the client IP explicitly (ClientConfig#setClientIP); the client id is clientIP@instanceName (spec §1.2)"})
+}
+
+func (rep *Report) mixedSDK() {
+	g := rep.Group
+	langs := map[string][]Member{}
+	for _, m := range g.Members {
+		if m.Language != "" {
+			langs[m.Language] = append(langs[m.Language], m)
+		}
+	}
+	if len(langs) < 2 {
+		return
+	}
+	names := make([]string, 0, len(langs))
+	for l := range langs {
+		names = append(names, l)
+	}
+	sort.Strings(names)
+	var ev []Evidence
+	for _, l := range names {
+		ev = append(ev, Evidence{Ref: langs[l][0].Ref, Text: fmt.Sprintf("%d %s member(s), e.g. %s %s", len(langs[l]), l, langs[l][0].ClientID, langs[l][0].Version)})
+	}
+	sev, sees := "warning", ""
+	switch g.Strategy {
+	case "AVG", "AVG_BY_CIRCLE":
+		sees = "under " + g.Strategy + " a Go v2 client sorts and splits as Java does (byte order instead of UTF-16 order only matters for exotic characters, spec §9.1.4), so the expected allocation above holds; Go clients before v2.0.0-rc2 sorted descending and overlapped (rocketmq-client-go#419). Every Go v2 client reports V4_5_2, so the version column cannot tell them apart"
+	case "CONSISTENT_HASH":
+		sev = "problem"
+		sees = "under CONSISTENT_HASH the Go client builds another ring (CRC-32 keys, spec §9.1.3): Java and Go members compute different allocations, so some queues are pulled twice and others by nobody (rocketmq-client-go#419). The expected allocation shown is Java's"
+	case "MACHINE_ROOM_NEARBY":
+		sev = "problem"
+		sees = "the Go client's MachineNearby is plain AVG (spec §9.1.11): Go members ignore machine rooms while Java members honour them, so queues overlap and go unowned"
+	default:
+		sees = "the clients implement " + g.Strategy + " differently (spec §9.1.3)"
+	}
+	rep.add(Finding{Code: CodeMixedSDK, Severity: sev, Title: "members of " + strings.Join(names, " and ") + " in one group", Evidence: ev, Sees: sees,
+		Fix: "keep one SDK per group, or use AVG, which both compute alike"})
+}
+
+func (rep *Report) idle() {
+	g := rep.Group
+	main := g.MainTopic()
+	for _, a := range rep.Allocations {
+		if a.Note != "" || main == nil || a.Topic != main.Name || len(a.View.Idle) == 0 {
+			continue
+		}
+		var ev []Evidence
+		for _, id := range a.View.Idle {
+			for _, m := range g.Members {
+				if m.ClientID == id {
+					ev = append(ev, Evidence{Ref: m.Ref, Text: id + " gets no queue of " + a.Topic})
+					break
+				}
+			}
+		}
+		ev = append(ev, Evidence{Ref: main.Ref, Text: fmt.Sprintf("%s has %d readable queues (%s)", a.Topic, len(a.MQAll), main.Source)})
+		rep.add(Finding{Code: CodeIdleConsumers, Severity: "problem", Title: fmt.Sprintf("%d of %d members get no queue of %s", len(a.View.Idle), len(a.CidAll), a.Topic), Evidence: ev,
+			Sees: fmt.Sprintf("%d connections for %d queues: the members after the first %d in client-id order pull nothing and only stand by", len(a.CidAll), len(a.MQAll), len(a.MQAll)),
+			Fix:  fmt.Sprintf("add read (and write) queues to %s (mqadmin updateTopic -r N -w N) or run fewer consumers", a.Topic)})
+	}
+	for _, l := range rep.Read.GoLogs {
+		if g.Name != "" && l.Group != "" && !sameGroup(l.Group, g.Name) {
+			continue
+		}
+		rep.add(Finding{Code: CodeIdleConsumers, Severity: "problem", Title: l.ConsumerID + " is not in the consumer list it was given",
+			Evidence: []Evidence{{Ref: l.Ref, Text: fmt.Sprintf("cidAll=%v consumerId=%s", l.CidAll, l.ConsumerID)}},
+			Sees:     "the Go client takes nothing when its own id is missing from the broker's list (spec §9.1.3): its queues stay with nobody until the broker sees its heartbeat",
+			Fix:      "usually transient after a start; if it persists, the broker asked is not receiving this client's heartbeats (check its connection to every master)"})
+	}
+}
+
+func (rep *Report) unowned() {
+	g := rep.Group
+	// Expected: a strategy's own output leaves queues unowned (duplicate ids).
+	for _, a := range rep.Allocations {
+		if a.Note != "" || len(a.Orphans) == 0 {
+			continue
+		}
+		var ev []Evidence
+		for _, m := range g.Members {
+			ev = append(ev, Evidence{Ref: m.Ref, Text: "member " + m.ClientID})
+			if len(ev) == 6 {
+				break
+			}
+		}
+		rep.add(Finding{Code: CodeUnownedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %s pulled by nobody", a.Topic, route.Compact(a.Orphans)), Evidence: ev,
+			Sees: "these queues are in no member's allocation: their messages pile up until the group changes",
+			Fix:  "see the duplicate-client-id finding: each id must be unique"})
+	}
+	// Observed: outputs that say a queue has no owner.
+	byTopic := map[string][]Evidence{}
+	var topics []string
+	caveat := map[string]bool{}
+	for _, a := range rep.Allocations {
+		for _, q := range a.MQAll {
+			o, ok := g.Offsets[q]
+			if !ok || !o.HasClient || o.Client != "" {
+				continue
+			}
+			if len(byTopic[q.Topic]) == 0 {
+				topics = append(topics, q.Topic)
+			}
+			byTopic[q.Topic] = append(byTopic[q.Topic], Evidence{Ref: o.Ref, Text: q.Short() + " has no owner"})
+			if !o.FullClient {
+				caveat[q.Topic] = true
+			}
+		}
+	}
+	// Running infos of every member: a queue none of them holds.
+	named := map[string]bool{}
+	for _, ri := range rep.Read.RunningInfos {
+		if ri.ClientID != "" && ri.HasHeld && !ri.Cut {
+			named[ri.ClientID] = true
+		}
+	}
+	all := len(g.Members) > 0
+	for _, m := range g.Members {
+		all = all && named[m.ClientID]
+	}
+	if all {
+		for _, a := range rep.Allocations {
+			for _, q := range a.MQAll {
+				if len(g.Observed[q]) == 0 {
+					if len(byTopic[q.Topic]) == 0 {
+						topics = append(topics, q.Topic)
+					}
+					byTopic[q.Topic] = append(byTopic[q.Topic], Evidence{Ref: g.Members[0].Ref, Text: q.Short() + " is in no member's running info"})
+				}
+			}
+		}
+	}
+	for _, t := range topics {
+		ev := byTopic[t]
+		sees := fmt.Sprintf("%d queues of %s are held by no client", len(ev), t)
+		if caveat[t] {
+			sees += " (consumerProgress prints N/A both for a queue nobody holds and for every queue after a client that cannot answer the running-info request, formats §3: confirm with consumerStatus -i per client)"
+		}
+		rep.add(Finding{Code: CodeUnownedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %d queues observed without an owner", t, len(ev)), Evidence: ev, Sees: sees,
+			Fix: "compare with the expected allocation: a missing member, a duplicate id or a member with another subscription leaves its share unpulled"})
+	}
+}
+
+func (rep *Report) doubleOwned() {
+	g := rep.Group
+	var qs []route.MessageQueue
+	for q := range g.Observed {
+		qs = append(qs, q)
+	}
+	route.SortQueues(qs)
+	var ev []Evidence
+	n := 0
+	for _, q := range qs {
+		ids := map[string]Ref{}
+		for _, o := range g.Observed[q] {
+			if o.Client != "" && !o.IPOnly && o.Source == "running info (mqTable)" {
+				ids[o.Client] = o.Ref
+			}
+		}
+		if len(ids) < 2 {
+			continue
+		}
+		n++
+		keys := make([]string, 0, len(ids))
+		for k := range ids {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ev = append(ev, Evidence{Ref: ids[k], Text: q.Short() + " held by " + k})
+		}
+	}
+	if n > 0 {
+		rep.add(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Title: fmt.Sprintf("%d queues held by more than one member", n), Evidence: ev,
+			Sees: "two members pull the same queue: messages are consumed twice and offsets overwrite each other",
+			Fix:  "members disagree about the group (different consumer lists, strategies or SDKs): make every member see the same list and run the same strategy"})
+	}
+}
+
+func (rep *Report) readWrite() {
+	for _, q := range rep.Read.QueueCounts {
+		if q.Read == q.Write {
+			continue
+		}
+		t := q.Topic
+		if t == "" {
+			t = "the topic"
+		}
+		var sees string
+		if q.Read > q.Write {
+			sees = fmt.Sprintf("%s on %s: %d read queues but %d write queues: consumers are given queues %d–%d, which nobody writes, so members holding only those consume nothing", t, q.Broker, q.Read, q.Write, q.Write, q.Read-1)
+		} else {
+			sees = fmt.Sprintf("%s on %s: %d write queues but %d read queues: messages written to queues %d–%d are pulled by nobody", t, q.Broker, q.Write, q.Read, q.Read, q.Write-1)
+		}
+		rep.add(Finding{Code: CodeReadWriteMismatch, Severity: "problem", Title: fmt.Sprintf("%s on %s: read %d ≠ write %d", t, q.Broker, q.Read, q.Write),
+			Evidence: []Evidence{{Ref: q.Ref, Text: fmt.Sprintf("readQueueNums %d, writeQueueNums %d", q.Read, q.Write)}}, Sees: sees,
+			Fix: "make them equal (mqadmin updateTopic -r N -w N); shrink write first, wait until the extra read queues are drained, then shrink read"})
+	}
+}
+
+// unwrittenMin is how many messages every other queue of a topic must have before a queue
+// still at offset 0 counts as unwritten rather than unlucky.
+const unwrittenMin = 100
+
+func (rep *Report) unwritten() {
+	type row struct {
+		q   route.MessageQueue
+		off int64
+		ref Ref
+	}
+	byTopic := map[string][]row{}
+	var topics []string
+	addRow := func(r row) {
+		if strings.HasPrefix(r.q.Topic, "%") || r.q.Topic == "" {
+			return
+		}
+		if len(byTopic[r.q.Topic]) == 0 {
+			topics = append(topics, r.q.Topic)
+		}
+		byTopic[r.q.Topic] = append(byTopic[r.q.Topic], r)
+	}
+	for _, o := range rep.Read.Offsets {
+		addRow(row{o.Queue, o.BrokerOffset, o.Ref})
+	}
+	if len(topics) == 0 {
+		for _, q := range rep.Read.TopicQueues {
+			addRow(row{q.Queue, q.MaxOffset, q.Ref})
+		}
+	}
+	for _, t := range topics {
+		rows := byTopic[t]
+		var zero []row
+		minOther := int64(-1)
+		for _, r := range rows {
+			if r.off == 0 {
+				zero = append(zero, r)
+			} else if minOther < 0 || r.off < minOther {
+				minOther = r.off
+			}
+		}
+		if len(zero) == 0 || minOther < unwrittenMin {
+			continue
+		}
+		var ev []Evidence
+		for _, r := range zero {
+			ev = append(ev, Evidence{Ref: r.ref, Text: r.q.Short() + " broker offset 0"})
+		}
+		rep.add(Finding{Code: CodeUnwrittenQueues, Severity: "warning", Title: fmt.Sprintf("%s: %d queues never written", t, len(zero)), Evidence: ev,
+			Sees: fmt.Sprintf("the other queues of %s hold %d messages or more, these none: producers do not send to them", t, minOther),
+			Fix:  "check the write queue count and perm of those brokers (topicRoute), and producers' MessageQueueSelector"})
+	}
+}
+
+func (rep *Report) subscriptions() {
+	g := rep.Group
+	for _, l := range rep.Read.StatusLines {
+		if l.Kind == "different-subscription" {
+			rep.add(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Title: "members subscribe differently", Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
+				Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)",
+				Fix:  "every member of a group must subscribe the same topics with the same expressions; use a group per subscription"})
+			return
+		}
+	}
+	if len(g.ClientSubs) < 2 {
+		return
+	}
+	sig := map[string][]string{}
+	refs := map[string]Ref{}
+	for id, subs := range g.ClientSubs {
+		var parts []string
+		for _, s := range subs {
+			parts = append(parts, s.Topic+" "+s.Expr)
+		}
+		sort.Strings(parts)
+		k := strings.Join(parts, "; ")
+		sig[k] = append(sig[k], id)
+		refs[id] = subs[0].Ref
+	}
+	if len(sig) < 2 {
+		return
+	}
+	var ev []Evidence
+	keys := make([]string, 0, len(sig))
+	for k := range sig {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ids := sig[k]
+		sort.Strings(ids)
+		ev = append(ev, Evidence{Ref: refs[ids[0]], Text: strings.Join(ids, ", ") + ": " + k})
+	}
+	rep.add(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Title: "members subscribe differently", Evidence: ev,
+		Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)",
+		Fix:  "every member of a group must subscribe the same topics with the same expressions; use a group per subscription"})
+}
+
+// lagMin is the lag a queue must have, and ten times its owner's other queues', to count as a
+// stall inside the consumer.
+const lagMin = 100
+
+func (rep *Report) lag() {
+	g := rep.Group
+	for _, l := range rep.Read.StatusLines {
+		if l.Kind == "blocked" || l.Kind == "lock" || l.Kind == "unlock" {
+			rep.add(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem", Title: "a queue stalls inside its owner " + l.ClientID,
+				Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
+				Sees:     "the owner has messages cached for this queue and has not consumed any for more than a minute: a stall inside the consumer (a slow or stuck listener, an orderly lock), not a balancing fault",
+				Fix:      "take a jstack of " + l.ClientID + " (consumerStatus -i … -s) and look at the consume threads"})
+		}
+	}
+	// Owner known per queue, lag per queue: one queue far behind while the others keep up.
+	byOwner := map[string][]QueueView{}
+	var owners []string
+	for _, q := range rep.Queues {
+		if q.Lag == nil || len(q.Observed) != 1 || q.Observed[0].Client == "" {
+			continue
+		}
+		k := q.Observed[0].Client
+		if len(byOwner[k]) == 0 {
+			owners = append(owners, k)
+		}
+		byOwner[k] = append(byOwner[k], q)
+	}
+	for _, k := range owners {
+		qs := byOwner[k]
+		for _, q := range qs {
+			if *q.Lag < lagMin || len(qs) < 2 {
+				continue
+			}
+			others := true
+			for _, o := range qs {
+				if o.Queue != q.Queue && *o.Lag*10 > *q.Lag {
+					others = false
+				}
+			}
+			if !others {
+				continue
+			}
+			off := g.Offsets[q.Queue]
+			rep.add(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem", Title: fmt.Sprintf("%s lags %d behind while %s's other queues keep up", q.Queue.Short(), *q.Lag, k),
+				Evidence: []Evidence{{Ref: off.Ref, Text: fmt.Sprintf("%s broker offset %d, consumer offset %d", q.Queue.Short(), off.BrokerOffset, off.ConsumerOffset)}, {Ref: q.Observed[0].Ref, Text: "owner " + k}},
+				Sees:     "one owner, and only one of its queues falls behind: a stall inside the consumer (a poison message, a slow key, an orderly lock), not balancing",
+				Fix:      "take a jstack of the owner and look at what consumes that queue"})
+		}
+	}
+}
+
+func (rep *Report) grpc() {
+	g := rep.Group
+	if len(g.GRPCTopics) == 0 {
+		return
+	}
+	var ev []Evidence
+	for _, t := range g.Topics {
+		if strings.HasPrefix(t.Name, "%RETRY%"+g.Name+"_") {
+			ev = append(ev, Evidence{Ref: t.Ref, Text: "retry topic " + t.Name})
+		}
+	}
+	rep.add(Finding{Code: CodeGRPCConsumers, Severity: "warning", Title: "the group's consumers are 5.x gRPC (proxy) clients", Evidence: ev,
+		Sees: "retry topics named %RETRY%group_topic belong to gRPC consumers: the proxy, not the client, assigns queues (POP, spec §8.1), so client-side strategies and the expected allocation do not apply",
+		Fix:  "diagnose with the proxy's view (consumerProgress, the broker's POP metrics) rather than with allocation"})
+	_ = g
+}
