@@ -34,3 +34,6 @@ step "agreement with rocketmq-client-go (scripts/peerbench)"
 
 step "go test ./..."
 go test -count=1 ./...
+
+step "fuzz the admin-output reader briefly (core/admin FuzzRead)"
+go test -run '^$' -fuzz FuzzRead -fuzztime 10s ./core/admin
