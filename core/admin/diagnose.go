@@ -432,6 +432,9 @@ func (rep *Report) unowned() {
 	}
 	if all {
 		for _, a := range rep.Allocations {
+			if t := g.topic(a.Topic); t == nil || strings.HasPrefix(t.Source, "assumed") {
+				continue // queues that no paste lists cannot be observed missing
+			}
 			for _, q := range a.MQAll {
 				if len(g.Observed[q]) == 0 {
 					if len(byTopic[q.Topic]) == 0 {
@@ -451,6 +454,15 @@ func (rep *Report) unowned() {
 		rep.add(Finding{Code: CodeUnownedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %d queues observed without an owner", t, len(ev)), Evidence: ev, Sees: sees,
 			Fix: "compare with the expected allocation: a missing member, a duplicate id or a member with another subscription leaves its share unpulled"})
 	}
+}
+
+func (g *Group) topic(name string) *Topic {
+	for i := range g.Topics {
+		if g.Topics[i].Name == name {
+			return &g.Topics[i]
+		}
+	}
+	return nil
 }
 
 func (rep *Report) doubleOwned() {
