@@ -9,10 +9,10 @@ import (
 	"github.com/lbscope/lbscope/core/fault"
 )
 
-// Presets returns the built-in starting points by name: "small", "default" and "large". Each
-// call builds fresh values, so callers may change them.
+// Presets returns the built-in starting points by name: "small", "default", "large" and the
+// incidents (incidents.go). Each call builds fresh values, so callers may change them.
 func Presets() map[string]Scenario {
-	return map[string]Scenario{
+	m := map[string]Scenario{
 		"small": preset("Small cluster",
 			"Two brokers with four queues each, three consumers and one producer at 100 msg/s: "+
 				"small enough to follow every queue by eye.",
@@ -25,6 +25,8 @@ func Presets() map[string]Scenario {
 				"at 2000 msg/s: rebalancing at scale.",
 			16, 16, 64, 2000),
 	}
+	maps.Copy(m, Incidents())
+	return m
 }
 
 // PresetNames lists the presets' names, sorted.
