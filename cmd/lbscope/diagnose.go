@@ -250,49 +250,10 @@ func dash(s string) string {
 	return s
 }
 
-type jsonTopicAllocation struct {
-	Topic     string           `json:"topic"`
-	Strategy  string           `json:"strategy"`
-	ClientIDs []string         `json:"clientIds"`
-	Queues    []string         `json:"queues"`
-	Consumers []jsonAssignment `json:"consumers"`
-	Idle      []string         `json:"idle"`
-	Orphans   []string         `json:"orphans"`
-	Shared    []string         `json:"shared"`
-	Note      string           `json:"note,omitempty"`
-}
-
 func printDiagnoseJSON(w io.Writer, rep *admin.Report) error {
-	allocs := []jsonTopicAllocation{}
-	for _, a := range rep.Allocations {
-		ja := jsonTopicAllocation{Topic: a.Topic, Strategy: rep.Group.Strategy, ClientIDs: a.CidAll, Queues: shorts(a.MQAll),
-			Idle: orEmpty(a.View.Idle), Orphans: shorts(a.Orphans), Shared: shorts(a.Shared), Note: a.Note, Consumers: []jsonAssignment{}}
-		for _, as := range a.View.Assignments {
-			c := jsonAssignment{ClientID: as.ClientID, Queues: shorts(as.Queues), Count: len(as.Queues)}
-			if as.Err != nil {
-				c.Error = javaText(as.Err)
-			}
-			ja.Consumers = append(ja.Consumers, c)
-		}
-		allocs = append(allocs, ja)
-	}
-	codes := []string{}
-	for _, f := range rep.Findings {
-		codes = append(codes, f.Code)
-	}
-	out := struct {
-		Codes       []string              `json:"codes"`
-		Group       *admin.Group          `json:"group"`
-		Allocations []jsonTopicAllocation `json:"allocations"`
-		Queues      []admin.QueueView     `json:"queues"`
-		Findings    []admin.Finding       `json:"findings"`
-		Sections    []admin.Section       `json:"sections"`
-		Notes       []admin.Note          `json:"notes"`
-		Inputs      []admin.InputInfo     `json:"inputs"`
-	}{codes, rep.Group, allocs, rep.Queues, rep.Findings, rep.Read.Sections, rep.Read.Notes, rep.Read.Inputs}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(rep.Export())
 }
 
 func diagnoseScenario(w, stderr io.Writer, rep *admin.Report, file, link string, asJSON bool) int {

@@ -659,8 +659,7 @@ func (r *reader) row(ln int, s string) bool {
 }
 
 func (r *reader) connection(ln int, id, addr, lang, version string) {
-	sec := r.current(KindConnection, "3.x–4.9.2", ln)
-	_ = sec
+	r.current(KindConnection, "3.x–4.9.2", ln)
 	r.out.Connections = append(r.out.Connections, Connection{Ref: r.ref(ln), Group: r.groupFor("consumerConnection"), ClientID: id, Addr: addr, Language: lang, Version: version})
 }
 
@@ -890,10 +889,9 @@ func (r *reader) selfRow(ln int, s string, f []string) bool {
 			if r.sec == nil || r.sec.Kind != KindConnection {
 				r.open(KindConnection, "", ln)
 			}
-			if name == "ConsumeType" && r.sec.Layout == "3.x–4.9.2" || r.sec.Layout == "" {
-				if r.state.blank {
-					r.sec.Layout = "3.x"
-				}
+			// 3.x prints a blank line before ConsumeType, 4.0–4.9.2 does not (formats §2).
+			if name == "ConsumeType" && r.state.blank && (r.sec.Layout == "3.x–4.9.2" || r.sec.Layout == "") {
+				r.sec.Layout = "3.x"
 			}
 			r.sec.To = ln
 			r.out.Settings = append(r.out.Settings, Setting{Ref: r.ref(ln), Group: r.groupFor("consumerConnection"), Name: name, Value: strings.TrimSpace(v)})
