@@ -26,6 +26,11 @@ const (
 	CodeAllocationOK       = "allocation-ok"
 )
 
+// Codes lists every finding code, in the order findings are made.
+var Codes = []string{CodeDuplicateClientID, CodeLoopbackClientIP, CodeMixedSDK, CodeIdleConsumers, CodeUnownedQueues,
+	CodeDoubleOwnedQueues, CodeReadWriteMismatch, CodeUnwrittenQueues, CodeSubscriptionMismat, CodeLagOnOwnedQueue,
+	CodeGRPCConsumers, CodeAllocationOK}
+
 // Evidence is one line behind a finding.
 type Evidence struct {
 	Ref  Ref    `json:"ref"`
