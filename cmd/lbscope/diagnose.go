@@ -154,7 +154,11 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 		fmt.Fprintf(w, "  %s lines %d–%d: %s%s\n", s.Input, s.From, s.To, s.Kind, extra)
 	}
 	if len(g.Members) > 0 {
-		fmt.Fprintf(w, "\nmembers (%s, one row per connection):\n", g.MembersSource)
+		per := "one row per client id: duplicates do not show"
+		if g.Complete {
+			per = "one row per connection"
+		}
+		fmt.Fprintf(w, "\nmembers (%s, %s):\n", g.MembersSource, per)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  CLIENT ID\tADDRESS\tLANGUAGE\tVERSION\tLINE")
 		for _, m := range g.Members {
@@ -168,6 +172,10 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 			mark := ""
 			if t.Main {
 				mark = " (main)"
+			}
+			if t.Source == "" {
+				fmt.Fprintf(w, "  %s%s: queues unknown\n", t.Name, mark)
+				continue
 			}
 			fmt.Fprintf(w, "  %s%s: %s · %s\n", t.Name, mark, plural(len(t.Queues), "queue"), t.Source)
 		}

@@ -268,7 +268,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 	case opts.Strategy != "":
 		g.Strategy, g.StrategySource = strings.ToUpper(opts.Strategy), "--strategy"
 	default:
-		g.Strategy, g.StrategySource = "AVG", "default (no running info names the strategy)"
+		g.Strategy, g.StrategySource = "AVG", "default: no running info names it"
 		g.Missing = append(g.Missing, Missing{What: "the allocation strategy (AVG assumed)", Command: g.cmd("consumerStatus -g %s -i <clientId>") + "  (allocateMessageQueueStrategy)"})
 	}
 	if g.MessageModel == "" {

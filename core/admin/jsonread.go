@@ -152,13 +152,16 @@ func (r *reader) routeJSON(n *jnode, dash bool) {
 			write, _ := qd.get("writeQueueNums").int64()
 			perm, _ := qd.get("perm").int64()
 			if qd.get("topicSysFlag") != nil {
-				sec.Layout = layout + ", 4.9.0+ (topicSysFlag)"
+				sec.Layout = layout + ", 4.9.0+: topicSysFlag"
 			} else if qd.get("topicSynFlag") != nil {
-				sec.Layout = layout + ", before 4.9.0 (topicSynFlag)"
+				sec.Layout = layout + ", before 4.9.0: topicSynFlag"
 			}
 			r.out.QueueCounts = append(r.out.QueueCounts, QueueCount{Ref: r.ref(qd.line), Topic: topic,
 				Broker: qd.get("brokerName").text(), Read: int(read), Write: int(write), Perm: int(perm)})
 		}
+	}
+	if bds := n.get("brokerDatas"); bds != nil && len(bds.elems) > 0 && bds.elems[0].get("enableActingMaster") != nil {
+		sec.Layout = layout + ", 5.0+: enableActingMaster"
 	}
 	r.close()
 }

@@ -441,7 +441,7 @@ func TestRoundTripEveryLayout(t *testing.T) {
 		flag   string
 		v5     bool
 		layout string
-	}{{"topicSynFlag", false, "before 4.9.0"}, {"topicSysFlag", false, "4.9.0+"}, {"topicSysFlag", true, "4.9.0+"}} {
+	}{{"topicSynFlag", false, "before 4.9.0"}, {"topicSysFlag", false, "4.9.0+"}, {"topicSysFlag", true, "5.0+"}} {
 		rd := readOne("route", g.routeJSON(c.flag, c.v5))
 		g.wantQueueCounts(t, "topicRoute "+c.flag, rd)
 		if s := rd.Sections[len(rd.Sections)-1]; !strings.Contains(s.Layout, c.layout) {
