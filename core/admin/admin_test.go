@@ -338,6 +338,12 @@ func TestBadInput(t *testing.T) {
 	if len(rd.Connections) != 2 || len(rd.QueueCounts) != 1 {
 		t.Errorf("mixed: %d connections, %d queue counts", len(rd.Connections), len(rd.QueueCounts))
 	}
+	// Many small documents, one after another: each is read (and the reader stays linear).
+	blocks := strings.Repeat(`{"offsetTable":{{"brokerName":"b","queueId":0,"topic":"t"}:{"brokerOffset":1,"consumerOffset":1}}}`+"\n", 20000)
+	rd = ReadAll([]Input{{Name: "blocks", Data: []byte(blocks)}})
+	if len(rd.Sections) != 20000 || len(rd.Offsets) != 20000 {
+		t.Errorf("blocks: %d sections, %d offsets; want 20000", len(rd.Sections), len(rd.Offsets))
+	}
 	// Nothing recognisable.
 	rd = ReadAll([]Input{{Name: "prose", Data: []byte("hello\nworld\n")}})
 	if rd.Recognised() {

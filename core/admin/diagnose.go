@@ -103,6 +103,8 @@ func (rep *Report) allocate() {
 	switch g.Strategy {
 	case "CONFIG", "MACHINE_ROOM", "CUSTOM":
 		err = fmt.Errorf("%s needs its configuration, which no output prints", g.Strategy)
+	case "MACHINE_ROOM_NEARBY":
+		err = fmt.Errorf("MACHINE_ROOM_NEARBY needs the application's machine-room resolver, which no output prints")
 	default:
 		s, err = allocate.New(g.Strategy, allocate.Params{})
 	}
@@ -112,10 +114,16 @@ func (rep *Report) allocate() {
 	}
 	route.SortClientIDs(cidAll) // spec §3.3 step 5: Collections.sort(cidAll)
 	for _, t := range g.Topics {
-		if len(t.Queues) == 0 || t.Name == unknownTopic && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
+		if len(t.Queues) == 0 {
 			continue
 		}
 		a := Allocation{Topic: t.Name, MQAll: t.Queues, CidAll: cidAll}
+		if t.Name == unknownTopic && err == nil && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
+			// AVG and AVG_BY_CIRCLE split positions; the others hash or read names.
+			a.Note = "not computed: " + g.Strategy + " depends on the topic's name, which no paste gives (pass --topic)"
+			rep.Allocations = append(rep.Allocations, a)
+			continue
+		}
 		if err != nil {
 			a.Note = "not computed: " + err.Error()
 			rep.Allocations = append(rep.Allocations, a)

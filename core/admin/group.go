@@ -271,6 +271,9 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 		g.Strategy, g.StrategySource = "AVG", "default: no running info names it"
 		g.Missing = append(g.Missing, Missing{What: "the allocation strategy (AVG assumed)", Command: g.cmd("consumerStatus -g %s -i <clientId>") + "  (allocateMessageQueueStrategy)"})
 	}
+	if g.Strategy == "CONSISTENT_HASH" {
+		g.Assumed = append(g.Assumed, "CONSISTENT_HASH with the default 10 virtual nodes (no output prints virtualNodeCnt)")
+	}
 	if g.MessageModel == "" {
 		g.MessageModel = "CLUSTERING"
 		g.Assumed = append(g.Assumed, "message model CLUSTERING (no paste says; consumerConnection prints it)")

@@ -278,6 +278,7 @@ func (r *reader) tryJSON(pos, ln int, text string) (int, int, bool) {
 		}
 	}
 	r.close()
+	before := len(r.out.Sections) // only the sections of this JSON are touched below: linear
 	found := r.walkJSON(res.root, ln, false, 0)
 	if !found {
 		r.note(ln, "JSON from line %d to %d not recognised (keys: %s)", ln, res.endLine, keyList(res.root))
@@ -295,15 +296,12 @@ func (r *reader) tryJSON(pos, ln int, text string) (int, int, bool) {
 		} else {
 			r.note(at, "the JSON that starts at line %d is cut at line %d (the paste ends inside it); read as far as it goes", ln, at)
 		}
-		for i := range r.out.Sections {
-			s := &r.out.Sections[i]
-			if s.Input == r.name && s.From >= ln && s.Kind != KindCommand {
-				s.Cut = true
-			}
+		for i := before; i < len(r.out.Sections); i++ {
+			r.out.Sections[i].Cut = true
 		}
 	}
-	for i := range r.out.Sections {
-		if s := &r.out.Sections[i]; s.Input == r.name && s.From >= ln && s.Kind != KindCommand && s.To < res.endLine {
+	for i := before; i < len(r.out.Sections); i++ {
+		if s := &r.out.Sections[i]; s.To < res.endLine {
 			s.To = min(res.endLine, r.lines)
 		}
 	}
