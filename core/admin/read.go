@@ -151,6 +151,8 @@ type textState struct {
 	riSkip bool   // a note about unused lines of this part was made
 	// topicStatus, clusterList, topicRoute -l
 	tsTopic string
+	// a note about names cut at the column width was made
+	truncNoted bool
 }
 
 type progCols struct {
@@ -705,6 +707,10 @@ func (r *reader) progressRow(ln int, f []string) bool {
 		w = 32
 	}
 	o.Truncated = len(o.Queue.Topic) == w || len(o.Queue.BrokerName) == 32
+	if o.Truncated && !r.state.truncNoted {
+		r.state.truncNoted = true
+		r.note(ln, "%s or %s is exactly as long as consumerProgress cuts names (%d for topics, 32 for brokers): the real name may be longer (formats §3)", o.Queue.Topic, o.Queue.BrokerName, w)
+	}
 	r.out.Offsets = append(r.out.Offsets, o)
 	r.sec.To = ln
 	return true
