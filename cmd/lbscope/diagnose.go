@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lbscope/lbscope/core/admin"
+	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
 )
 
@@ -151,7 +152,11 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 		if s.Cut {
 			extra += ", cut"
 		}
-		fmt.Fprintf(w, "  %s lines %d–%d: %s%s\n", s.Input, s.From, s.To, s.Kind, extra)
+		lines := fmt.Sprintf("lines %d–%d", s.From, s.To)
+		if s.From == s.To {
+			lines = fmt.Sprintf("line %d", s.From)
+		}
+		fmt.Fprintf(w, "  %s %s: %s%s\n", s.Input, lines, s.Kind, extra)
 	}
 	if len(g.Members) > 0 {
 		per := "one row per client id: duplicates do not show"
@@ -225,6 +230,26 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 		}
 		tw.Flush()
 	}
+	if len(rep.Allocations) == 0 {
+		// Nothing to compare with: still say what each running info shows its client holding.
+		for i, ri := range rep.Read.RunningInfos {
+			if !ri.HasHeld {
+				continue
+			}
+			if i == 0 || !rep.Read.RunningInfos[i-1].HasHeld {
+				fmt.Fprintln(w, "\nheld now (running info):")
+			}
+			who := ri.ClientID
+			if who == "" {
+				who = "a client not named in the paste"
+			}
+			qs := make([]route.MessageQueue, len(ri.Held))
+			for j, h := range ri.Held {
+				qs[j] = h.Queue
+			}
+			fmt.Fprintf(w, "  %s (%s): %s\n", who, ri.Ref, heldText(qs))
+		}
+	}
 	fmt.Fprintln(w, "\nfindings:")
 	if len(rep.Findings) == 0 {
 		fmt.Fprintln(w, "  none: the pastes do not hold enough to judge the allocation (see missing)")
@@ -249,6 +274,24 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 			fmt.Fprintf(w, "  %s  %s\n", n.Ref, n.Text)
 		}
 	}
+}
+
+// heldText lists queues topic by topic, each in the compact form.
+func heldText(qs []route.MessageQueue) string {
+	if len(qs) == 0 {
+		return "(none)"
+	}
+	route.SortQueues(qs)
+	var parts []string
+	for i := 0; i < len(qs); {
+		j := i
+		for j < len(qs) && qs[j].Topic == qs[i].Topic {
+			j++
+		}
+		parts = append(parts, qs[i].Topic+" "+route.Compact(qs[i:j]))
+		i = j
+	}
+	return strings.Join(parts, "; ")
 }
 
 func dash(s string) string {

@@ -486,7 +486,7 @@ func (g *Group) buildTopics(rd *Read, opts Options) error {
 					if _, ok := g.Offsets[o.Queue]; ok {
 						t.Queues = append(t.Queues, o.Queue)
 						if t.Source == "" {
-							t.Source, t.Ref = "consumerProgress rows (one per read queue)", o.Ref
+							t.Source, t.Ref = "offset rows (one per read queue)", o.Ref
 						}
 					}
 				}

@@ -292,7 +292,7 @@ func (r *reader) tryJSON(pos, ln int, text string) (int, int, bool) {
 		r.note(res.endLine, "%s", res.err)
 	}
 	if res.cut {
-		at := res.endLine
+		at := min(res.endLine, max(r.lines, ln))
 		if res.stopLine > 0 {
 			r.note(at, "the JSON that starts at line %d stops at line %d: what follows is not JSON", ln, at)
 		} else {
@@ -943,7 +943,7 @@ func (r *reader) selfRow(ln int, s string, f []string) bool {
 			vf := strings.Fields(v)
 			if p == "Consume TPS:" && len(vf) > 0 {
 				if _, frac, ok := strings.Cut(vf[0], "."); ok && len(frac) > 2 {
-					layout = "before 4.4 (TPS printed as a raw double)"
+					layout = "before 4.4: TPS printed as a raw double"
 				}
 			}
 			sec := r.current(kind, layout, ln)
