@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,13 +271,64 @@ func TestReadWriteMismatch(t *testing.T) {
 	}
 }
 
-func TestObservedDoubleOwner(t *testing.T) {
+// Without a route, topicStatus (write queues) and consumerProgress (read queues) listing
+// different counts for one broker show the mismatch (formats §6).
+func TestReadWriteMismatchFromRowCounts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("$ mqadmin topicStatus -t T\n#Broker Name                      #QID  #Min Offset           #Max Offset             #Last Updated\n")
+	for i := range 4 {
+		b.WriteString(fmt.Sprintf("%-32s  %-4d  %-20d  %-20d    %s\n", "broker-a", i, 0, 100, ""))
+	}
+	b.WriteString("$ mqadmin consumerProgress -g G\n#Topic                            #Broker Name                      #QID  #Broker Offset        #Consumer Offset      #Diff                #LastTime\n")
+	for i := range 8 {
+		b.WriteString(fmt.Sprintf("%-32s  %-32s  %-4d  %-20d  %-20d  %-20d  %s\n", "T", "broker-a", i, 100, 100, 0, "N/A"))
+	}
+	rep, _ := Diagnose([]Input{{Name: "paste", Data: []byte(b.String())}}, Options{})
+	if !slices.Contains(codes(rep), CodeReadWriteMismatch) {
+		t.Fatalf("codes %v", codes(rep))
+	}
+}
+
+func TestObservedUnownedFromDashboard(t *testing.T) {
 	dash := `{"status":0,"data":[{"topic":"T","diffTotal":0,"queueStatInfoList":[` +
 		`{"brokerName":"b","queueId":0,"brokerOffset":10,"consumerOffset":10,"clientInfo":"10.0.0.1@1","lastTimestamp":0},` +
 		`{"brokerName":"b","queueId":1,"brokerOffset":10,"consumerOffset":10,"clientInfo":null,"lastTimestamp":0}]}],"errMsg":null}`
 	rep, _ := Diagnose([]Input{{Name: "dash.json", Data: []byte(dash)}, conn("001  10.0.0.1@1  10.0.0.1:1  JAVA  V4_9_4", "002  10.0.0.2@1  10.0.0.2:1  JAVA  V4_9_4")}, Options{Topic: "T"})
 	if !slices.Contains(codes(rep), CodeUnownedQueues) {
 		t.Fatalf("codes %v", codes(rep))
+	}
+}
+
+// Two members whose running info both hold broker-a:1: the queue is consumed twice.
+func TestObservedDoubleOwner(t *testing.T) {
+	ri := func(id string, qids ...int) string {
+		var b strings.Builder
+		b.WriteString("$ mqadmin consumerStatus -g G -i " + id + "\n#Consumer Properties#\nconsumerGroup                           : G\n\n\n#Consumer MQ Detail#\n")
+		for _, q := range qids {
+			b.WriteString(fmt.Sprintf("%-64s  %-32s  %-4d  ProcessQueueInfo [commitOffset=5, cachedMsgCount=0, droped=false]\n", "T", "broker-a", q))
+		}
+		return b.String()
+	}
+	paste := conn("001  10.0.0.1@1  10.0.0.1:1  JAVA  V4_9_4", "002  10.0.0.2@1  10.0.0.2:1  JAVA  V4_9_4", "", "Below is subscription:001  Topic: T SubExpression: *")
+	paste.Data = append(paste.Data, []byte(ri("10.0.0.1@1", 0, 1)+ri("10.0.0.2@1", 1, 2, 3))...)
+	rep, _ := Diagnose([]Input{paste}, Options{Queues: "broker-a:4"})
+	var f *Finding
+	for i := range rep.Findings {
+		if rep.Findings[i].Code == CodeDoubleOwnedQueues {
+			f = &rep.Findings[i]
+		}
+	}
+	if f == nil || len(f.Evidence) != 2 || !strings.Contains(f.Evidence[0].Text, "broker-a:1") {
+		t.Fatalf("codes %v, finding %+v", codes(rep), f)
+	}
+	disagree := 0
+	for _, q := range rep.Queues {
+		if q.Agrees != nil && !*q.Agrees {
+			disagree++
+		}
+	}
+	if disagree == 0 {
+		t.Error("observed and expected agree although broker-a:1 has two owners")
 	}
 }
 

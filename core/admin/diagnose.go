@@ -223,6 +223,7 @@ func (rep *Report) findings() {
 	rep.unowned()
 	rep.doubleOwned()
 	rep.readWrite()
+	rep.readWriteRows()
 	rep.unwritten()
 	rep.subscriptions()
 	rep.lag()
@@ -532,6 +533,47 @@ func (rep *Report) readWrite() {
 		rep.add(Finding{Code: CodeReadWriteMismatch, Severity: "problem", Title: fmt.Sprintf("%s on %s: read %d ≠ write %d", t, q.Broker, q.Read, q.Write),
 			Evidence: []Evidence{{Ref: q.Ref, Text: fmt.Sprintf("readQueueNums %d, writeQueueNums %d", q.Read, q.Write)}}, Sees: sees,
 			Fix: "make them equal (mqadmin updateTopic -r N -w N); shrink write first, wait until the extra read queues are drained, then shrink read"})
+	}
+}
+
+// readWriteRows compares row counts: topicStatus lists a broker's queues up to its write
+// count (up to 5.2), consumerProgress up to its read count (formats §6), so differing counts
+// for one topic and broker show read ≠ write even without a route.
+func (rep *Report) readWriteRows() {
+	if len(rep.Read.QueueCounts) > 0 {
+		return // the route says it directly
+	}
+	type key struct{ topic, broker string }
+	written, read := map[key]int{}, map[key]int{}
+	wref, rref := map[key]Ref{}, map[key]Ref{}
+	var order []key
+	for _, q := range rep.Read.TopicQueues {
+		k := key{q.Queue.Topic, q.Queue.BrokerName}
+		if k.topic == "" {
+			continue
+		}
+		if _, ok := written[k]; !ok {
+			order = append(order, k)
+			wref[k] = q.Ref
+		}
+		written[k] = max(written[k], int(q.Queue.QueueID)+1)
+	}
+	for _, o := range rep.Read.Offsets {
+		k := key{o.Queue.Topic, o.Queue.BrokerName}
+		if _, ok := read[k]; !ok {
+			rref[k] = o.Ref
+		}
+		read[k] = max(read[k], int(o.Queue.QueueID)+1)
+	}
+	for _, k := range order {
+		r, ok := read[k]
+		if !ok || r == written[k] {
+			continue
+		}
+		rep.add(Finding{Code: CodeReadWriteMismatch, Severity: "problem", Title: fmt.Sprintf("%s on %s: %d queues in consumerProgress, %d in topicStatus", k.topic, k.broker, r, written[k]),
+			Evidence: []Evidence{{Ref: rref[k], Text: fmt.Sprintf("consumerProgress lists %d queues (read queues)", r)}, {Ref: wref[k], Text: fmt.Sprintf("topicStatus lists %d queues (write queues, up to 5.2)", written[k])}},
+			Sees:     "read and write queue counts differ: either consumers are given queues nobody writes, or messages go to queues nobody reads",
+			Fix:      "confirm with mqadmin topicRoute -t " + k.topic + ", then make the counts equal (mqadmin updateTopic -r N -w N)"})
 	}
 }
 
