@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lbscope/lbscope/core/admin"
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
 )
@@ -55,6 +56,11 @@ func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&link, "link", "", "print a share link of the group's scenario for the playground at BASE_URL")
 	if done, status := parseFlags(fs, diagnoseUsage, args, stdout, stderr); done {
 		return status
+	}
+	if opts.Strategy != "" {
+		if _, err := allocate.New(opts.Strategy, allocate.Params{}); err != nil {
+			return fail(stderr, "diagnose", fmt.Errorf("--strategy: %w", err))
+		}
 	}
 	inputs, err := diagnoseInputs(fs.Args(), stdin)
 	if err != nil {
