@@ -396,6 +396,12 @@ func TestBadInput(t *testing.T) {
 	if len(rd.Sections) != 20000 || len(rd.Offsets) != 20000 {
 		t.Errorf("blocks: %d sections, %d offsets; want 20000", len(rd.Sections), len(rd.Offsets))
 	}
+	// consumerStatus of 4.0–4.1 failing on a retry queue: said, and the rows before it kept.
+	rd = ReadAll([]Input{{Name: "status", Data: []byte("001  10.0.0.1@1                               V4_1_0               1/10.0.0.1@1\n" +
+		"Exception in thread \"main\" java.util.UnknownFormatConversionException: Conversion = 'R'\n")}})
+	if len(rd.StatusClients) != 1 || !hasNote(rd, "ROCKETMQ-291") {
+		t.Errorf("4.1 status: %+v, notes %v", rd.StatusClients, rd.Notes)
+	}
 	// Nothing recognisable.
 	rd = ReadAll([]Input{{Name: "prose", Data: []byte("hello\nworld\n")}})
 	if rd.Recognised() {

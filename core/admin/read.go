@@ -352,6 +352,10 @@ func (r *reader) line(ln int, raw string) {
 	if r.command(ln, trimmed) {
 		return
 	}
+	if strings.Contains(trimmed, "UnknownFormatConversionException") {
+		r.note(ln, "consumerStatus of 4.0–4.1 stops here on a %%RETRY%% queue (ROCKETMQ-291, fixed in 4.2): the lines it would have printed next are missing")
+		return
+	}
 	for _, p := range noisePrefixes {
 		if strings.HasPrefix(trimmed, p) {
 			r.note(ln, "skipped: %s", clip(trimmed, 60))
