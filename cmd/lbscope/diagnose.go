@@ -204,6 +204,9 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 			continue
 		}
 		printAllocateTable(w, allocateFlags{topic: a.Topic}, a.View, a.MQAll, a.CidAll)
+		if a.Clients != "" {
+			fmt.Fprintf(w, "%s\n", a.Clients)
+		}
 	}
 	observed := false
 	for _, q := range rep.Queues {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
 )
 
@@ -59,6 +60,9 @@ type Allocation struct {
 	Orphans []route.MessageQueue `json:"-"`
 	Shared  []route.MessageQueue `json:"-"`
 	Note    string               `json:"note,omitempty"`
+	// Clients says how the members' own clients were applied, when they differ: each member
+	// computed with its own profile (a Go member as rocketmq-client-go v2.1.2, spec §9.1).
+	Clients string `json:"clients,omitempty"`
 }
 
 // QueueView is one queue: who should hold it and who is seen holding it.
@@ -132,10 +136,84 @@ func (rep *Report) allocate() {
 		mqAll := slices.Clone(t.Queues)
 		route.SortQueues(mqAll) // Collections.sort(mqAll)
 		a.MQAll = mqAll
+		if members, ok := rep.mixedMembers(); ok {
+			// Members of other clients: each sorts and allocates under its own rules, so
+			// their results need not fit together (rocketmq-client-go#419).
+			mv, merr := profile.MixedGroup(g.Strategy, allocate.Params{}, g.Name, mqAll, members, true)
+			if merr != nil {
+				a.Note = "not computed: " + merr.Error()
+				rep.Allocations = append(rep.Allocations, a)
+				continue
+			}
+			a.View = mixedView(mv, cidAll)
+			a.Orphans = mv.Orphans
+			for _, sq := range mv.Shared {
+				a.Shared = append(a.Shared, sq.Queue)
+			}
+			a.Clients = "each member computed as its own client does: Java members as RebalanceImpl, Go members as rocketmq-client-go v2.1.2 (spec §9.1; every Go v2 client reports V4_5_2, so the Go version is assumed)"
+			rep.Allocations = append(rep.Allocations, a)
+			continue
+		}
 		a.View = allocate.Group(s, g.Name, mqAll, cidAll)
 		a.Orphans, a.Shared = a.View.Coverage(mqAll)
 		rep.Allocations = append(rep.Allocations, a)
 	}
+}
+
+// mixedMembers returns the members with their client profiles when some run the Go client.
+func (rep *Report) mixedMembers() ([]profile.Member, bool) {
+	goMembers := false
+	out := make([]profile.Member, len(rep.Group.Members))
+	for i, m := range rep.Group.Members {
+		p := profile.Java
+		if strings.EqualFold(m.Language, "GO") {
+			p, goMembers = profile.Go212, true
+		}
+		out[i] = profile.Member{ClientID: m.ClientID, Profile: p}
+	}
+	return out, goMembers
+}
+
+// mixedView turns a mixed group's results into a view: one assignment per distinct id in
+// cidAll's (Java-sorted) order, with the summary numbers of allocate.View.
+func mixedView(mv profile.MixedView, cidAll []string) allocate.View {
+	v := allocate.View{Strategy: mv.Strategy}
+	byID := map[string]profile.MemberResult{}
+	for _, m := range mv.Members {
+		if _, ok := byID[m.ClientID]; !ok {
+			byID[m.ClientID] = m
+		}
+	}
+	seen := map[string]bool{}
+	first := true
+	for _, id := range cidAll {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		m := byID[id]
+		queues := m.Queues
+		if queues == nil && m.Err == nil {
+			queues = []route.MessageQueue{} // Go's nil owns nothing, like an empty list
+		}
+		v.Assignments = append(v.Assignments, allocate.Assignment{ClientID: id, Queues: queues, Err: m.Err})
+		if m.Err != nil {
+			continue
+		}
+		n := len(queues)
+		if first || n > v.Max {
+			v.Max = n
+		}
+		if first || n < v.Min {
+			v.Min = n
+		}
+		first = false
+		if n == 0 {
+			v.Idle = append(v.Idle, id)
+		}
+	}
+	v.Spread = v.Max - v.Min
+	return v
 }
 
 func (rep *Report) compare() {
@@ -348,20 +426,61 @@ func (rep *Report) mixedSDK() {
 		ev = append(ev, Evidence{Ref: langs[l][0].Ref, Text: fmt.Sprintf("%d %s member(s), e.g. %s %s", len(langs[l]), l, langs[l][0].ClientID, langs[l][0].Version)})
 	}
 	sev, sees := "warning", ""
+	computed, disagree := false, false
+	for _, a := range rep.Allocations {
+		if a.Clients == "" || a.Note != "" {
+			continue
+		}
+		computed = true
+		var parts []string
+		if len(a.Shared) > 0 {
+			parts = append(parts, route.Compact(a.Shared)+" pulled twice")
+		}
+		if len(a.Orphans) > 0 {
+			parts = append(parts, route.Compact(a.Orphans)+" pulled by nobody")
+		}
+		if len(parts) == 0 {
+			sees += fmt.Sprintf("Computed with each member's own client, Java and Go agree on %s: every queue has one owner. ", a.Topic)
+			continue
+		}
+		disagree = true
+		sees += fmt.Sprintf("Computed with each member's own client, on %s: %s. ", a.Topic, strings.Join(parts, ", "))
+	}
+	if disagree {
+		sev = "problem"
+	}
 	switch g.Strategy {
 	case "AVG", "AVG_BY_CIRCLE":
-		sees = "under " + g.Strategy + " a Go v2 client sorts and splits as Java does (byte order instead of UTF-16 order only matters for exotic characters, spec §9.1.4), so the expected allocation above holds; Go clients before v2.0.0-rc2 sorted descending and overlapped (rocketmq-client-go#419). Every Go v2 client reports V4_5_2, so the version column cannot tell them apart"
+		sees += "Under " + g.Strategy + " a Go v2 client sorts and splits as Java does (byte order instead of UTF-16 order only matters for exotic characters, spec §9.1.4), so the two agree; Go clients before v2.0.0-rc2 sorted descending and overlapped (rocketmq-client-go#419). Every Go v2 client reports V4_5_2, so the version column cannot tell them apart"
 	case "CONSISTENT_HASH":
-		sev = "problem"
-		sees = "under CONSISTENT_HASH the Go client builds another ring (CRC-32 keys, spec §9.1.3): Java and Go members compute different allocations, so some queues are pulled twice and others by nobody (rocketmq-client-go#419). The expected allocation shown is Java's"
+		if !computed {
+			sev = "problem"
+		}
+		sees += "Under CONSISTENT_HASH the Go client builds another ring (CRC-32 keys, spec §9.1.3): Java and Go members compute different allocations, so queues are pulled twice and others by nobody (rocketmq-client-go#419)"
 	case "MACHINE_ROOM_NEARBY":
-		sev = "problem"
-		sees = "the Go client's MachineNearby is plain AVG (spec §9.1.11): Go members ignore machine rooms while Java members honour them, so queues overlap and go unowned"
+		if !computed {
+			sev = "problem"
+		}
+		sees += "The Go client's MachineNearby is plain AVG (spec §9.1.11): Go members ignore machine rooms while Java members honour them, so queues overlap and go unowned"
 	default:
-		sees = "the clients implement " + g.Strategy + " differently (spec §9.1.3)"
+		sees += "The clients implement " + g.Strategy + " differently (spec §9.1.3)"
 	}
 	rep.add(Finding{Code: CodeMixedSDK, Severity: sev, Title: "members of " + strings.Join(names, " and ") + " in one group", Evidence: ev, Sees: sees,
 		Fix: "keep one SDK per group, or use AVG, which both compute alike"})
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 func (rep *Report) idle() {
@@ -410,9 +529,13 @@ func (rep *Report) unowned() {
 				break
 			}
 		}
+		fix := "see the duplicate-client-id finding: each id must be unique"
+		if a.Clients != "" {
+			fix = "the members' clients disagree (see mixed-sdk): keep one SDK per group, or use AVG"
+		}
 		rep.add(Finding{Code: CodeUnownedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %s pulled by nobody", a.Topic, route.Compact(a.Orphans)), Evidence: ev,
 			Sees: "these queues are in no member's allocation: their messages pile up until the group changes",
-			Fix:  "see the duplicate-client-id finding: each id must be unique"})
+			Fix:  fix})
 	}
 	// Observed: outputs that say a queue has no owner.
 	byTopic := map[string][]Evidence{}
@@ -481,6 +604,24 @@ func (g *Group) topic(name string) *Topic {
 
 func (rep *Report) doubleOwned() {
 	g := rep.Group
+	// Expected: members whose own computations overlap (different clients).
+	for _, a := range rep.Allocations {
+		if a.Note != "" || len(a.Shared) == 0 {
+			continue
+		}
+		var ev []Evidence
+		for _, as := range a.View.Assignments {
+			for _, m := range g.Members {
+				if m.ClientID == as.ClientID {
+					ev = append(ev, Evidence{Ref: m.Ref, Text: fmt.Sprintf("%s (%s) computes %s", m.ClientID, dash(m.Language), orNone(route.Compact(as.Queues)))})
+					break
+				}
+			}
+		}
+		rep.add(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %s pulled by more than one member", a.Topic, route.Compact(a.Shared)), Evidence: ev,
+			Sees: "the members' own allocations overlap: these queues are consumed twice and their offsets overwrite each other",
+			Fix:  "the members' clients disagree (see mixed-sdk): keep one SDK per group, or use AVG"})
+	}
 	var qs []route.MessageQueue
 	for q := range g.Observed {
 		qs = append(qs, q)

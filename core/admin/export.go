@@ -32,6 +32,7 @@ type ExportAlloc struct {
 	Orphans   []string         `json:"orphans"`
 	Shared    []string         `json:"shared"`
 	Note      string           `json:"note,omitempty"`
+	Clients   string           `json:"clients,omitempty"`
 }
 
 // ExportConsumer is one member's expected queues.
@@ -52,7 +53,7 @@ func (rep *Report) Export() Export {
 	for _, a := range rep.Allocations {
 		ea := ExportAlloc{Topic: a.Topic, Strategy: rep.Group.Strategy, ClientIDs: a.CidAll, Queues: shortList(a.MQAll),
 			Spread: a.View.Spread, Idle: orEmpty(a.View.Idle), Orphans: shortList(a.Orphans), Shared: shortList(a.Shared),
-			Note: a.Note, Consumers: []ExportConsumer{}}
+			Note: a.Note, Clients: a.Clients, Consumers: []ExportConsumer{}}
 		for _, as := range a.View.Assignments {
 			c := ExportConsumer{ClientID: as.ClientID, Queues: shortList(as.Queues), Count: len(as.Queues)}
 			if as.Err != nil {

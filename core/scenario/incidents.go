@@ -12,7 +12,8 @@ import (
 // than approximated: read and write queue counts that differ (a broker has one queue count
 // here) and members of one group with different subscriptions (the group has one
 // subscription). Java and Go consumers under CONSISTENT_HASH (rocketmq-client-go#419) needs
-// per-member client profiles.
+// the simulation to run each member under its client profile, which it does not yet (the
+// profiles are described in core/profile; `lbscope diagnose` already computes such a group).
 func Incidents() map[string]Scenario {
 	return map[string]Scenario{
 		"incident-same-client-id": incident("Two containers, one client id",
