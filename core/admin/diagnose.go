@@ -880,5 +880,4 @@ func (rep *Report) grpc() {
 	rep.add(Finding{Code: CodeGRPCConsumers, Severity: "warning", Title: "the group's consumers are 5.x gRPC (proxy) clients", Evidence: ev,
 		Sees: "retry topics named %RETRY%group_topic belong to gRPC consumers: the proxy, not the client, assigns queues (POP, spec §8.1), so client-side strategies and the expected allocation do not apply",
 		Fix:  "diagnose with the proxy's view (consumerProgress, the broker's POP metrics) rather than with allocation"})
-	_ = g
 }

@@ -41,7 +41,7 @@ func (r *reader) walkJSON(n *jnode, ln int, dash bool, depth int) bool {
 		return true
 	case has("brokerAddrTable"):
 		r.open(KindWireClusterInfo, "", n.line).Cut = n.cut
-		r.brokerAddrs(n.get("brokerAddrTable"), "")
+		r.brokerAddrs(n.get("brokerAddrTable"))
 		r.close()
 		return true
 	case has("offsetTable"):
@@ -182,7 +182,7 @@ func (r *reader) brokerData(bd *jnode) {
 	}
 }
 
-func (r *reader) brokerAddrs(table *jnode, _ string) {
+func (r *reader) brokerAddrs(table *jnode) {
 	if table == nil {
 		return
 	}
