@@ -173,8 +173,13 @@ func (c *Cluster) dispatch(e sim.Event) {
 			c.schedule(cs, genPersist, evPersist, c.now+c.t.PersistOffsetInterval)
 		}
 	case evNotify:
-		if cs := c.consumers[e.A]; cs.running() && !cs.partitioned {
-			c.wakeUp(cs)
+		if e.S == "" {
+			c.notified(e.A)
+			break
+		}
+		for i := 0; i < len(e.S); i += 4 { // a CHANGE's batch (see change)
+			b := e.S[i : i+4]
+			c.notified(int(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24))
 		}
 	case evScan:
 		c.scanExpired(c.brokers[e.A])
