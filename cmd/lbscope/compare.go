@@ -53,12 +53,14 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		sf       scenarioFlags
 		asJSON   bool
 		list, by string
+		maxWork  workFlag
 	)
 	fs.StringVar(&list, "variants", "", "the variants, comma-separated, e.g. AVG,CONSISTENT_HASH (2 to 4)")
 	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable or latencyFault")
 	sf.register(fs, "allocation strategy of fault-table variants", "CONSISTENT_HASH: virtual nodes per consumer (with --strategy)",
 		"latency tier table of strategy variants: current or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	registerWork(fs, &maxWork)
 	usage := fmt.Sprintf(compareUsage, strings.Join(allocate.Names, ", "))
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
 		return status
@@ -83,7 +85,13 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "compare", err)
 	}
 
-	c, err := scenario.Compare(s, variants)
+	w := scenario.CompareWork(s, variants)
+	if err := checkWork(w, len(variants), int64(maxWork)); err != nil {
+		return fail(stderr, "compare", err)
+	}
+	p := newProgress(stderr, "compare", w, len(variants))
+	c, err := scenario.CompareProgress(s, variants, p.at)
+	p.done()
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}

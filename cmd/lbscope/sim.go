@@ -40,13 +40,15 @@ Flags:
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	var (
-		sf     scenarioFlags
-		asJSON bool
-		events bool
+		sf      scenarioFlags
+		asJSON  bool
+		events  bool
+		maxWork workFlag
 	)
 	sf.register(fs, "allocation strategy", "CONSISTENT_HASH: virtual nodes per consumer", "latency tier table: current (5.1.4+) or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print JSON: seed, actions, rebalances, anomalies, final assignment, metrics")
 	fs.BoolVar(&events, "events", false, "with --json, include every event of the run")
+	registerWork(fs, &maxWork)
 	usage := fmt.Sprintf(simUsage, commandTable())
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
 		return status
@@ -56,7 +58,13 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "sim", err)
 	}
 
-	r, err := scenario.Run(s, scenario.RunOptions{Events: events || !asJSON})
+	w := scenario.WorkOf(s)
+	if err := checkWork(w, 1, int64(maxWork)); err != nil {
+		return fail(stderr, "sim", err)
+	}
+	p := newProgress(stderr, "sim", w, 1)
+	r, err := scenario.Run(s, scenario.RunOptions{Events: events || !asJSON, Progress: func(ms int64) { p.at(0, ms) }})
+	p.done()
 	if err != nil {
 		return fail(stderr, "sim", err)
 	}

@@ -223,6 +223,12 @@ type Metric struct {
 // Compare runs s once per variant (each variant's initial configuration, the same seed and
 // timeline) and tabulates what each cost.
 func Compare(s Scenario, variants []Variant) (*Comparison, error) {
+	return CompareProgress(s, variants, nil)
+}
+
+// CompareProgress is Compare telling progress, when it is set, the variant running (from 0)
+// and the virtual time it reached, every virtual second.
+func CompareProgress(s Scenario, variants []Variant, progress func(variant int, ms int64)) (*Comparison, error) {
 	if err := validateVariants(variants); err != nil {
 		return nil, err
 	}
@@ -234,7 +240,11 @@ func Compare(s Scenario, variants []Variant) (*Comparison, error) {
 		cmp.Fault = cmp.Fault || v.Fault()
 	}
 	for i, v := range variants {
-		row, err := runVariant(v.apply(s))
+		var p func(int64)
+		if progress != nil {
+			p = func(ms int64) { progress(i, ms) }
+		}
+		row, err := runVariant(v.apply(s), p)
 		if err != nil {
 			return nil, fmt.Errorf("variants[%d]: %w", i, err)
 		}
@@ -293,9 +303,9 @@ func notes(s Scenario, variants []Variant, rows []Row) []Note {
 
 // runVariant runs s and computes its row. The assignment before each action is the engine's
 // own (each queue's owners in the snapshot taken just before the step is applied).
-func runVariant(s Scenario) (*Row, error) {
+func runVariant(s Scenario, progress func(int64)) (*Row, error) {
 	before := make([]cluster.Snapshot, len(s.Timeline))
-	r, err := Run(s, RunOptions{BeforeStep: func(i int, snap cluster.Snapshot) { before[i] = snap }})
+	r, err := Run(s, RunOptions{BeforeStep: func(i int, snap cluster.Snapshot) { before[i] = snap }, Progress: progress})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,24 @@ type RunOptions struct {
 	// before it is applied (everything due at that moment has happened): what a comparison
 	// of the assignment before and after an action reads.
 	BeforeStep func(i int, before cluster.Snapshot)
+	// Progress, when set, is called with the virtual time reached after every virtual
+	// second of the run (a command line drawing a progress line). Running in these pieces
+	// gives the same run.
+	Progress func(ms int64)
+}
+
+// advance runs c to time to, telling progress every virtual second when it is set.
+func advance(c *cluster.Cluster, to int64, progress func(int64)) {
+	if progress == nil {
+		c.Advance(to)
+		return
+	}
+	for c.Now() < to {
+		next := min((c.Now()/1000+1)*1000, to)
+		c.Advance(next)
+		progress(next)
+	}
+	c.Advance(to) // what is due at to when the run is already there
 }
 
 // Result is what a run produced; its JSON form is the command line's --json output. Field
@@ -106,7 +124,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 		}
 	})
 	for i, st := range s.Timeline {
-		c.Advance(st.At.Ms())
+		advance(c, st.At.Ms(), opts.Progress)
 		if opts.BeforeStep != nil {
 			opts.BeforeStep(i, c.Snapshot())
 		}
@@ -116,7 +134,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 		}
 		r.Actions = append(r.Actions, a)
 	}
-	c.Advance(end)
+	advance(c, end, opts.Progress)
 	c.SetObserver(nil)
 
 	r.Anomalies = append([]cluster.Anomaly{}, c.Anomalies()...)
