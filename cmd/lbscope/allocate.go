@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -126,7 +127,9 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		p.VirtualNodeCnt, p.InnerVirtualNodeCnt = &f.virtualNodes, &f.virtualNodes
 	}
 	if set["idcs"] {
-		p.ConsumerIDCs = splitList(f.idcs)
+		if p.ConsumerIDCs, err = splitList(f.idcs); err != nil {
+			return fail(stderr, "allocate", fmt.Errorf("--idcs: %w", err))
+		}
 	}
 	if set["config"] {
 		if p.MessageQueueList, err = route.ParseQueueList(f.topic, f.config); err != nil {
@@ -160,23 +163,31 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func splitList(s string) []string {
+// splitList splits a comma-separated list, trimming spaces around the items. An empty item
+// (two commas in a row, a comma at either end) is an error rather than silently dropped.
+func splitList(s string) ([]string, error) {
 	out := []string{}
-	for item := range strings.SplitSeq(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
 	}
-	return out
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, fmt.Errorf("item %d of %q is empty (two commas in a row, or one at an end)", len(out)+1, s)
+		}
+		out = append(out, item)
+	}
+	return out, nil
 }
 
 // maxConsumers bounds a group typed on the command line, as scenario files are bounded.
 const maxConsumers = scenario.MaxConsumers
 
 func parseConsumers(s string) ([]string, error) {
-	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
-		if n < 1 || n > maxConsumers {
-			return nil, fmt.Errorf("count %d: want 1…%d", n, maxConsumers)
+	if t := strings.TrimSpace(s); t != "" && strings.Trim(t, "0123456789") == "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 1 || n > maxConsumers {
+			return nil, fmt.Errorf("count %s: want 1…%d", t, maxConsumers)
 		}
 		ids := make([]string, n)
 		for i := range ids {
@@ -184,7 +195,10 @@ func parseConsumers(s string) ([]string, error) {
 		}
 		return ids, nil
 	}
-	ids := splitList(s)
+	ids, err := splitList(s)
+	if err != nil {
+		return nil, err
+	}
 	if len(ids) == 0 {
 		return nil, errors.New("no client id given")
 	}
@@ -204,7 +218,7 @@ func printAllocateTable(w io.Writer, f allocateFlags, v allocate.View, mqAll []r
 	for _, q := range mqAll {
 		brokers[q.BrokerName] = true
 	}
-	fmt.Fprintf(w, "%s · topic %s · %s on %s · %s\n", v.Strategy, f.topic,
+	fmt.Fprintf(w, "%s · topic %s · %s on %s · %s\n", v.Strategy, term(f.topic),
 		plural(len(mqAll), "queue"), plural(len(brokers), "broker"), plural(len(cidAll), "consumer"))
 	if f.noSort {
 		fmt.Fprintln(w, "inputs used as written (--no-sort): a raw strategy call")
@@ -217,31 +231,31 @@ func printAllocateTable(w io.Writer, f allocateFlags, v allocate.View, mqAll []r
 	for _, a := range v.Assignments {
 		switch {
 		case a.Err != nil:
-			fmt.Fprintf(tw, "%s\t%s\t-\n", a.ClientID, javaText(a.Err))
+			fmt.Fprintf(tw, "%s\t%s\t-\n", term(a.ClientID), term(javaText(a.Err)))
 		case a.Queues == nil:
-			fmt.Fprintf(tw, "%s\t(null: nothing configured)\t0\n", a.ClientID)
+			fmt.Fprintf(tw, "%s\t(null: nothing configured)\t0\n", term(a.ClientID))
 		case len(a.Queues) == 0:
-			fmt.Fprintf(tw, "%s\t(none)\t0\n", a.ClientID)
+			fmt.Fprintf(tw, "%s\t(none)\t0\n", term(a.ClientID))
 		default:
-			fmt.Fprintf(tw, "%s\t%s\t%d\n", a.ClientID, route.Compact(a.Queues), len(a.Queues))
+			fmt.Fprintf(tw, "%s\t%s\t%d\n", term(a.ClientID), term(route.Compact(a.Queues)), len(a.Queues))
 		}
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 	idle := "none"
 	if len(v.Idle) > 0 {
-		idle = strings.Join(v.Idle, ", ")
+		idle = term(strings.Join(v.Idle, ", "))
 	}
 	fmt.Fprintf(w, "spread %d (max %d, min %d) · idle consumers: %s\n", v.Spread, v.Max, v.Min, idle)
 	orphans, shared := v.Coverage(mqAll)
 	if len(orphans) > 0 {
-		fmt.Fprintf(w, "not pulled by anyone: %s\n", route.Compact(orphans))
+		fmt.Fprintf(w, "not pulled by anyone: %s\n", term(route.Compact(orphans)))
 	}
 	if len(shared) > 0 {
-		fmt.Fprintf(w, "pulled by more than one consumer: %s\n", route.Compact(shared))
+		fmt.Fprintf(w, "pulled by more than one consumer: %s\n", term(route.Compact(shared)))
 	}
 	if dups := duplicates(cidAll); len(dups) > 0 {
-		fmt.Fprintf(w, "duplicate client ids: %s — each copy gets the same queues, and the share of the later copies is pulled by nobody\n", strings.Join(dups, ", "))
+		fmt.Fprintf(w, "duplicate client ids: %s — each copy gets the same queues, and the share of the later copies is pulled by nobody\n", term(strings.Join(dups, ", ")))
 	}
 }
 
@@ -332,16 +346,13 @@ func orEmpty(s []string) []string {
 const maxStdinCase = 16 << 20
 
 func allocateStdin(stdin io.Reader, stdout, stderr io.Writer, p *profile.Profile) int {
-	data, err := io.ReadAll(io.LimitReader(stdin, maxStdinCase+1))
+	data, err := readAllLimited(stdin, "stdin", maxStdinCase, "a case")
 	if err != nil {
-		return fail(stderr, "allocate", fmt.Errorf("reading stdin: %w", err))
+		return fail(stderr, "allocate", err)
 	}
-	if len(data) > maxStdinCase {
-		return fail(stderr, "allocate", fmt.Errorf("stdin is larger than %d MiB", maxStdinCase>>20))
-	}
-	var c conform.AllocateCase
-	if err := json.Unmarshal(data, &c); err != nil {
-		return fail(stderr, "allocate", fmt.Errorf("stdin is not one allocate.json case: %w", err))
+	c, err := decodeCase(data)
+	if err != nil {
+		return fail(stderr, "allocate", err)
 	}
 	if c.Strategy == "" {
 		return fail(stderr, "allocate", errors.New("stdin case has no \"strategy\""))
@@ -365,4 +376,19 @@ func allocateStdin(stdin io.Reader, stdout, stderr io.Writer, p *profile.Profile
 	}
 	enc.Encode(map[string][]route.MessageQueue{"result": got.Result})
 	return 0
+}
+
+// decodeCase reads one allocate.json case. A field it does not know is an error naming the
+// field: a misspelt "virtualNodeCnt" must not silently fall back to the default.
+func decodeCase(data []byte) (conform.AllocateCase, error) {
+	var c conform.AllocateCase
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("stdin is not one allocate.json case: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return c, errors.New("stdin is not one allocate.json case: more data after the JSON object")
+	}
+	return c, nil
 }

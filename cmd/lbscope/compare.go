@@ -103,7 +103,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		stdout.Write(append(b, '\n'))
 		return 0
 	}
-	io.WriteString(stdout, compareText(s, c))
+	io.WriteString(stdout, termText(compareText(s, c)))
 	return 0
 }
 
@@ -130,8 +130,8 @@ func compareText(s scenario.Scenario, c *scenario.Comparison) string {
 	for _, br := range s.Brokers {
 		queues += br.Queues
 	}
-	fmt.Fprintf(&b, "compare · seed %d · %d queues on %d brokers · %s · %s · until %s\n",
-		c.Seed, queues, len(s.Brokers), plural(len(s.Consumers), "consumer"), plural(c.Actions, "action"), scenario.Clock(c.Until))
+	fmt.Fprintf(&b, "compare · seed %d · %s on %s · %s · %s · until %s\n",
+		c.Seed, plural(queues, "queue"), plural(len(s.Brokers), "broker"), plural(len(s.Consumers), "consumer"), plural(c.Actions, "action"), scenario.Clock(c.Until))
 	if c.Title != "" {
 		fmt.Fprintf(&b, "%s\n", c.Title)
 	}

@@ -59,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "lbscope: unknown command %q (commands: %s; see lbscope --help)\n", args[0], commandNames())
+	fmt.Fprintf(stderr, "lbscope: unknown command %+q (commands: %s; see lbscope --help)\n", args[0], commandNames())
 	return 2
 }
 
@@ -92,7 +92,7 @@ func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io
 		fs.PrintDefaults()
 		return true, 0
 	case err != nil:
-		fmt.Fprintf(stderr, "lbscope %s: %v (see lbscope %s --help)\n", fs.Name(), err, fs.Name())
+		fmt.Fprintf(stderr, "lbscope %s: %s (see lbscope %s --help)\n", fs.Name(), term(err.Error()), fs.Name())
 		return true, 2
 	}
 	return false, 0
@@ -100,7 +100,7 @@ func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io
 
 // fail prints one line for a user's mistake and returns status 2.
 func fail(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "lbscope %s: %v\n", cmd, err)
+	fmt.Fprintf(stderr, "lbscope %s: %s\n", cmd, term(err.Error()))
 	return 2
 }
 

@@ -71,7 +71,11 @@ func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
 	if file == "" && sf.preset == "" {
 		f := sf.f
 		if sf.ids != "" {
-			f.ConsumerIDs = splitList(sf.ids)
+			ids, err := splitList(sf.ids)
+			if err != nil {
+				return scenario.Scenario{}, fmt.Errorf("--consumer-ids: %w", err)
+			}
+			f.ConsumerIDs = ids
 		}
 		if set["virtual-nodes"] {
 			vn := sf.virtualNodes

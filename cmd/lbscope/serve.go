@@ -262,7 +262,13 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) int {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "LBScope playground: %s\n", siteURL(ln.Addr()))
+	urls := siteURLs(ln.Addr(), interfaceIPs())
+	if len(urls) > 1 || isUnspecified(ln.Addr()) {
+		fmt.Fprintf(stderr, "lbscope serve: listening on every interface (%s): anyone who can reach this machine can open the playground; --addr 127.0.0.1:PORT keeps it to this machine\n", ln.Addr())
+	}
+	for _, u := range urls {
+		fmt.Fprintf(stdout, "LBScope playground: %s\n", u)
+	}
 
 	select {
 	case err := <-served:
@@ -313,6 +319,49 @@ func rebuildSite(ctx context.Context, site string, opts siteOptions, stderr io.W
 	fmt.Fprintf(stderr, "lbscope serve: %s is %s bytes, %s with brotli, %s with gzip\n",
 		wasmName, commas(w.Raw), commas(w.Brotli), commas(w.Gzip))
 	return nil
+}
+
+// siteURLs are the addresses the playground can be opened at: the one listened on, or for
+// every interface (0.0.0.0, [::]) localhost and each of this machine's addresses of that
+// family, ips (as interfaceIPs gives them).
+func siteURLs(a net.Addr, ips []net.IP) []string {
+	if !isUnspecified(a) {
+		return []string{siteURL(a)}
+	}
+	host, port, _ := net.SplitHostPort(a.String())
+	v4 := net.ParseIP(host).To4() != nil
+	urls := []string{siteURL(a)}
+	for _, ip := range ips {
+		if ip.IsLoopback() || v4 && ip.To4() == nil { // 0.0.0.0 is IPv4 only; [::] takes both
+			continue
+		}
+		if ip.IsLinkLocalUnicast() && ip.To4() == nil {
+			continue // needs a zone to be opened
+		}
+		urls = append(urls, "http://"+net.JoinHostPort(ip.String(), port)+"/")
+	}
+	return urls
+}
+
+func isUnspecified(a net.Addr) bool {
+	host, _, err := net.SplitHostPort(a.String())
+	ip := net.ParseIP(host)
+	return err == nil && ip != nil && ip.IsUnspecified()
+}
+
+// interfaceIPs are this machine's interface addresses (none when they cannot be read).
+func interfaceIPs() []net.IP {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var ips []net.IP
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			ips = append(ips, n.IP)
+		}
+	}
+	return ips
 }
 
 func siteURL(a net.Addr) string {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/scenario"
@@ -72,7 +71,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		stdout.Write(r.JSON())
 		return 0
 	}
-	io.WriteString(stdout, r.Text(s))
+	io.WriteString(stdout, termText(r.Text(s)))
 	return 0
 }
 
@@ -84,14 +83,7 @@ func loadScenario(file, preset string) (scenario.Scenario, error) {
 		}
 		return s, nil
 	}
-	info, err := os.Stat(file)
-	if err != nil {
-		return scenario.Scenario{}, err
-	}
-	if info.Size() > scenario.MaxBytes {
-		return scenario.Scenario{}, fmt.Errorf("%s: %d bytes; a scenario file is at most %d", file, info.Size(), scenario.MaxBytes)
-	}
-	data, err := os.ReadFile(file)
+	data, err := readLimited(file, scenario.MaxBytes, "a scenario file")
 	if err != nil {
 		return scenario.Scenario{}, err
 	}

@@ -547,6 +547,9 @@ func ParseVariants(list, by string) ([]Variant, error) {
 			name, nodes, ok := strings.Cut(it, "/")
 			v.Strategy = name
 			if ok {
+				if !strings.EqualFold(name, "CONSISTENT_HASH") && !strings.EqualFold(name, "MACHINE_ROOM_NEARBY-CONSISTENT_HASH") {
+					return nil, fmt.Errorf("--variants %q: /N gives CONSISTENT_HASH its virtual nodes; %s takes none", it, name)
+				}
 				n, err := strconv.Atoi(nodes)
 				if err != nil {
 					return nil, fmt.Errorf("--variants %q: virtual nodes %q is not a whole number", it, nodes)

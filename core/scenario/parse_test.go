@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"trailing data", `{"version": 1, ` + brokers + `} {}`, "scenario: unexpected data after the JSON object"},
 		{"version missing", `{` + brokers + `}`, `version: missing; this LBScope reads "version": 1`},
 		{"version null", `{"version": null, ` + brokers + `}`, `version: missing`},
-		{"version zero", `{"version": 0, ` + brokers + `}`, `version: missing`},
+		{"version zero", `{"version": 0, ` + brokers + `}`, `version: 0 is not a version this LBScope reads; want "version": 1`},
 		{"version newer", `{"version": 2, ` + brokers + `}`, "scenario version 2 is newer than this LBScope understands (1)"},
 		{"newer version beats unknown fields", `{"version": 3, "shards": 4}`, "scenario version 3 is newer than this LBScope understands (1)"},
 		{"version negative", `{"version": -1, ` + brokers + `}`, "version: -1; want 1"},

@@ -121,7 +121,7 @@ func checkVersion(v int) error {
 	case v > Version:
 		return fmt.Errorf("scenario version %d is newer than this LBScope understands (%d)", v, Version)
 	case v == 0:
-		return fmt.Errorf("version: missing; this LBScope reads \"version\": %d", Version)
+		return fmt.Errorf("version: 0 is not a version this LBScope reads; want \"version\": %d", Version)
 	}
 	return fmt.Errorf("version: %d; want %d", v, Version)
 }

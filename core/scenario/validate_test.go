@@ -110,7 +110,7 @@ func TestValidateErrors(t *testing.T) {
 		want   string
 	}{
 		// version
-		{"version missing", func(s *Scenario) { s.Version = 0 }, `version: missing`},
+		{"version zero", func(s *Scenario) { s.Version = 0 }, `version: 0 is not a version`},
 		{"version newer", func(s *Scenario) { s.Version = 2 }, "scenario version 2 is newer than this LBScope understands (1)"},
 		{"version negative", func(s *Scenario) { s.Version = -3 }, "version: -3; want 1"},
 
