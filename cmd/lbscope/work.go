@@ -16,11 +16,12 @@ const (
 	// defaultMaxWork is what a run may cost unless --max-work allows more: about two
 	// minutes. Beyond it the command refuses and says what would fit.
 	defaultMaxWork = 2_000_000_000
-	// progressAbove is the work above which a run draws a progress line on stderr: about
-	// five seconds.
-	progressAbove = 100_000_000
-	nsPerUnit     = 50
+	nsPerUnit      = 50
 )
+
+// progressAbove is the work above which a run draws a progress line on stderr: about five
+// seconds. (A variable so that tests can see the line on a short run.)
+var progressAbove int64 = 100_000_000
 
 // workFlag is --max-work: a count of work units, 500m, 20g.
 type workFlag int64

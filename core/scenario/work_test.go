@@ -1,0 +1,93 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func largest(t *testing.T, until Duration) Scenario {
+	t.Helper()
+	s, err := FromFlags(Flags{Brokers: MaxBrokers, QueuesPerBroker: 64, Consumers: MaxConsumers, Producers: MaxProducers, Rate: MaxRate, Until: until})
+	require.NoError(t, err)
+	return s
+}
+
+func everyIntervalAt1ms(s Scenario) Scenario {
+	tm := &s.Timing
+	for _, p := range []*int64{&tm.RebalanceWaitInterval, &tm.RebalanceMinInterval, &tm.PollNameServerInterval, &tm.HeartbeatInterval,
+		&tm.PersistOffsetInterval, &tm.ScanInterval, &tm.LongPollHold, &tm.HoldCheckInterval, &tm.FlowStepMs, &tm.PullFirstDelay, &tm.PullDelayOnException} {
+		*p = 1
+	}
+	return s
+}
+
+// The estimate grows with everything that makes a run cost more.
+func TestWorkGrowsWithWhatCosts(t *testing.T) {
+	def := Presets()["default"]
+	day := def
+	day.Until = 24 * Hour
+	assert.Greater(t, WorkOf(day).Units, 200*WorkOf(def).Units, "24 h against 5 min")
+	assert.Greater(t, WorkOf(largest(t, 5*Minute)).Units, 1000*WorkOf(def).Units, "the largest shape")
+	assert.Greater(t, WorkOf(everyIntervalAt1ms(def)).Units, 100*WorkOf(def).Units, "every interval at 1 ms")
+
+	ch := def
+	n := 1000
+	ch.Strategy, ch.Params = "CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: &n}
+	assert.Greater(t, WorkOf(ch).Units, WorkOf(def).Units, "a ring of 1000 virtual nodes per consumer")
+	assert.Equal(t, WorkOf(ch).Units, CompareWork(def, []Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: &n}}}).Units)
+
+	// The timeline's busiest moment counts: a rate raised tenfold, a broker added.
+	busy := def
+	busy.Timeline = []Step{{At: Duration(Minute)}}
+	busy.Timeline[0].Type, busy.Timeline[0].Rate = "setProducerRate", ptr(DefaultRate*10)
+	assert.Greater(t, WorkOf(busy).Units, WorkOf(def).Units)
+	wide := def
+	wide.Timeline = []Step{{At: Duration(Minute)}}
+	wide.Timeline[0].Type, wide.Timeline[0].Broker, wide.Timeline[0].Queues = "addBroker", "broker-z", ptr(1000)
+	assert.Greater(t, WorkOf(wide).Units, WorkOf(def).Units)
+}
+
+// Fits is the inverse of the estimate: the span it returns fits the budget, a second more
+// does not.
+func TestWorkFits(t *testing.T) {
+	s := Presets()["large"]
+	s.Until = 24 * Hour
+	w := WorkOf(s)
+	for _, budget := range []int64{w.Start + 2*w.PerSecond, 1_000_000, 20_000_000, w.Units - 1} {
+		fits := w.Fits(budget)
+		require.Positive(t, fits, budget)
+		assert.LessOrEqual(t, WorkSpan(s, 0, fits, true).Units, budget, budget)
+		assert.Greater(t, WorkSpan(s, 0, fits+1000, true).Units, budget, budget)
+	}
+	assert.Equal(t, w.Span, w.Fits(w.Units))
+	assert.Zero(t, w.Fits(w.Start))
+	// Without the start (a seek from a checkpoint), only the span counts.
+	assert.Less(t, WorkSpan(s, Hour.Ms(), 2*Hour.Ms(), false).Units, WorkSpan(s, 0, Hour.Ms(), true).Units)
+}
+
+func TestWorkSaturates(t *testing.T) {
+	s := everyIntervalAt1ms(largest(t, MaxDuration))
+	n := 1000
+	s.Strategy, s.Params = "CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: &n}
+	w := WorkOf(s)
+	assert.Positive(t, w.Units, "no overflow")
+	assert.GreaterOrEqual(t, w.Units, w.PerSecond)
+}
+
+func TestParseUnits(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "500m": 500_000_000, "2g": 2_000_000_000, "1.5k": 1500, "20G": 20_000_000_000} {
+		got, err := ParseUnits(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"", "0", "-5", "m", "1x", "NaN", "2e15", "1e13g"} {
+		_, err := ParseUnits(in)
+		assert.Error(t, err, in)
+	}
+	assert.Equal(t, "850 thousand units", Units(850_000))
+	assert.Equal(t, "12.3 million units", Units(12_300_000))
+	assert.Equal(t, "2.0 billion units", Units(2_000_000_000))
+}
