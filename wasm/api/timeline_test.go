@@ -48,3 +48,23 @@ func TestTimelineMethod(t *testing.T) {
 		t.Errorf("timeline({x:1}) error %v", err)
 	}
 }
+
+func TestEstimateSaysHowFarAFrameReaches(t *testing.T) {
+	a := New(session.NewDefault())
+	out, err := a.Call("estimate", []byte(`{"ms":86400000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e Estimate
+	if err := json.Unmarshal(out, &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.MaxUnits != session.MaxCallWork || e.Units <= e.MaxUnits || e.Frames < 2 || e.FitsMs <= 0 || e.FitsMs >= 86400000 {
+		t.Fatalf("estimate of 24 h of the default preset: %+v; want more than a frame's work, several frames, a nearer moment that fits", e)
+	}
+	for _, bad := range []string{``, `{}`, `{"ms":-1}`, `{"ms":86400001}`, `{"ms":"1"}`, `{"ms":1,"x":2}`} {
+		if _, err := a.Call("estimate", []byte(bad)); err == nil {
+			t.Errorf("estimate(%s): no error", bad)
+		}
+	}
+}

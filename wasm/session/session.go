@@ -90,6 +90,9 @@ type State struct {
 	// Seeking back leaves it; continue (or an action taken behind it) brings it back to now.
 	HorizonMs     int64 `json:"horizonMs"`
 	EventsDropped int64 `json:"eventsDropped"`
+	// Reaching is set while the session is on its way to a moment too far for one frame (a
+	// link's, a seek's, a step's; see work.go), paused: where from, where to, how far.
+	Reaching *Reaching `json:"reaching,omitempty"`
 }
 
 type pending struct {
@@ -124,6 +127,7 @@ type Session struct {
 	cps        []checkpoint // by time; cps[0] is 00:00
 	cpEvery    int64        // checkpoints are taken at multiples of it
 	quiet      bool         // a seek is replaying: what happens is not told again
+	reaching   *reach       // a moment on its way, a slice per frame (work.go)
 	sampleNext int64        // the next multiple of the series interval to sample
 	markedN    int          // timeline steps (in record order) already marked in the series
 
@@ -179,9 +183,21 @@ func (s *Session) Enqueue(cmd Command) (uint64, error) {
 // paused, advances virtual time by frameMs × speed. It returns the commands' results.
 func (s *Session) Tick(frameMs float64) []Result {
 	s.mu.Lock()
+	if s.reaching != nil && !slices.ContainsFunc(s.queue, stopsReaching) {
+		// On the way to a moment: one more slice; the commands wait for it.
+		s.mu.Unlock()
+		s.reachSlice()
+		if s.dirty {
+			s.publish()
+		}
+		return nil
+	}
 	queue := s.queue
 	s.queue = nil
 	s.mu.Unlock()
+	if s.reaching != nil {
+		s.stopReaching()
+	}
 
 	results := make([]Result, 0, len(queue))
 	for _, p := range queue {
@@ -197,7 +213,14 @@ func (s *Session) Tick(frameMs float64) []Result {
 		s.carry += min(frameMs, 1000) * s.speed
 		if whole := int64(s.carry); whole > 0 {
 			s.carry -= float64(whole)
-			s.advance(s.c.Now() + whole)
+			to := s.c.Now() + whole
+			if whole > 1000 {
+				// Past a virtual second a frame (high speeds) the frame does what fits: a
+				// heavy cluster runs slower than asked rather than freezing the page. A
+				// loaded scenario's second always fits (checkLoad).
+				to = s.fitFrom(s.c.Now(), to)
+			}
+			s.advance(to)
 		}
 	}
 	if s.dirty {
@@ -259,7 +282,7 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 		// A step is exact: the clock stops first, so nothing but the step moves time.
 		s.paused = true
 		s.carry = 0
-		s.advance(s.c.Now() + *cmd.Ms)
+		s.reachTo(s.c.Now()+*cmd.Ms, cluster.Event{}, false)
 	case SetSpeed:
 		if cmd.X == nil || math.IsNaN(*cmd.X) || *cmd.X < MinSpeed || *cmd.X > MaxSpeed {
 			got := "missing"
@@ -356,11 +379,9 @@ func (s *Session) OpenLink(link string) error {
 		return err
 	}
 	s.paused = true
-	s.quiet = true // the link's past is not news
-	s.advance(sh.TimeMs)
-	s.quiet = false
-	s.say(cluster.Event{Cause: CauseOpenLink, Arg: s.title(), N: sh.TimeMs,
-		Text: "opened a shared link: " + s.title() + " at " + scenario.Clock(sh.TimeMs)})
+	// The link's past is not news; a far moment is reached over several frames.
+	s.reachTo(sh.TimeMs, cluster.Event{Cause: CauseOpenLink, Arg: s.title(), N: sh.TimeMs,
+		Text: "opened a shared link: " + s.title() + " at " + scenario.Clock(sh.TimeMs)}, true)
 	if s.dirty {
 		s.publish()
 	}
@@ -421,13 +442,16 @@ func loaded(cmd Command) (scenario.Scenario, error) {
 
 // load builds a fresh cluster from sc at time 0; on error the session is unchanged.
 func (s *Session) load(sc scenario.Scenario) error {
+	if err := checkLoad(sc); err != nil {
+		return err
+	}
 	c, err := cluster.New(sc.Config)
 	if err != nil {
 		return err
 	}
 	c.SetObserver(s.observe)
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
-	s.record = nil
+	s.record, s.reaching = nil, nil
 	s.horizon, s.sampleNext, s.markedN = 0, 0, 0
 	s.cpEvery = firstCheckpointEvery
 	s.cps = []checkpoint{{t: 0, c: c.Clone()}}
@@ -550,6 +574,10 @@ func (s *Session) publish() {
 		TimelineLeft:   len(s.scn.Timeline) - s.next,
 		HorizonMs:      s.horizon,
 	}
+	if s.reaching != nil {
+		r := s.reaching.Reaching
+		st.Reaching = &r
+	}
 	cps := make([]int64, len(s.cps))
 	for i, cp := range s.cps {
 		cps[i] = cp.t
@@ -590,4 +618,13 @@ func speedText(x float64) string {
 // speedArg is a speed as the play and setSpeed events' Arg gives it: the number alone.
 func speedArg(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// stopsReaching reports whether cmd ends the way to a moment rather than wait for it.
+func stopsReaching(p pending) bool {
+	switch p.cmd.Type {
+	case Load, Reset, Seek:
+		return true
+	}
+	return false
 }

@@ -31,7 +31,17 @@ func run(t *testing.T, s *Session, frameMs float64, cmds ...string) []Result {
 			t.Fatal(err)
 		}
 	}
-	return s.Tick(frameMs)
+	res := s.Tick(frameMs)
+	arrive(s)
+	return res
+}
+
+// arrive ticks until the session has reached the moment it is on its way to, if any (a
+// link's, a seek's or a step's too far for one frame), as the page's frames do.
+func arrive(s *Session) {
+	for s.State().Reaching != nil {
+		s.Tick(0)
+	}
 }
 
 func TestDecode(t *testing.T) {

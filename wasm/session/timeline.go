@@ -86,20 +86,16 @@ func (s *Session) seek(ms int64) error {
 	now := s.c.Now()
 	i, _ := slices.BinarySearchFunc(s.cps, ms+1, func(cp checkpoint, t int64) int { return cmp.Compare(cp.t, t) })
 	cp := s.cps[max(i-1, 0)]
-	s.quiet = true
-	switch {
-	case ms >= now && cp.t <= now:
-		s.advance(ms)
-	default:
-		s.restore(cp, ms)
+	if ms < now || cp.t > now {
+		s.restore(cp)
 	}
-	s.quiet = false
-	s.say(cluster.Event{Cause: CauseSeek, N: ms, Text: "moved to " + scenario.Clock(ms)})
+	// From here (or the checkpoint), over several frames when the way is long.
+	s.reachTo(ms, cluster.Event{Cause: CauseSeek, N: ms, Text: "moved to " + scenario.Clock(ms)}, true)
 	return nil
 }
 
-// restore puts the world back as it was at checkpoint cp and replays to ms.
-func (s *Session) restore(cp checkpoint, ms int64) {
+// restore puts the world back as it was at checkpoint cp, to replay from there.
+func (s *Session) restore(cp checkpoint) {
 	sc := s.timeline()
 	// The series is left as it is, samples and marks past ms included: the timeline has not
 	// changed, so replaying it would record the same values again (the charts draw "now" among
@@ -111,7 +107,6 @@ func (s *Session) restore(cp checkpoint, ms int64) {
 	s.record = slices.Clone(sc.Timeline[:cp.recLen]) // a new array: published headers stay valid
 	s.c = cp.c.Clone()
 	s.c.SetObserver(s.observe)
-	s.advance(ms)
 }
 
 // cont discards the future: every step after now (recorded actions and the scenario's own),
