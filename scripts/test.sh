@@ -37,3 +37,12 @@ go test -count=1 ./...
 
 step "fuzz the admin-output reader briefly (core/admin FuzzRead)"
 go test -run '^$' -fuzz FuzzRead -fuzztime 10s ./core/admin
+
+step "fuzz targets, a few seconds each, from their seed corpora (testdata/fuzz and f.Add)"
+fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime "${FUZZTIME:-5s}" "$1"; }
+fuzz ./core/scenario FuzzDecodeShare
+fuzz ./core/scenario FuzzParse
+fuzz ./core/scenario FuzzParseAt
+fuzz ./cmd/lbscope FuzzScenarioFlags
+fuzz ./cmd/lbscope FuzzAllocateFlags
+fuzz ./cmd/lbscope FuzzAllocateStdin
