@@ -304,8 +304,17 @@ func notes(s Scenario, variants []Variant, rows []Row) []Note {
 // runVariant runs s and computes its row. The assignment before each action is the engine's
 // own (each queue's owners in the snapshot taken just before the step is applied).
 func runVariant(s Scenario, progress func(int64)) (*Row, error) {
-	before := make([]cluster.Snapshot, len(s.Timeline))
-	r, err := Run(s, RunOptions{BeforeStep: func(i int, snap cluster.Snapshot) { before[i] = snap }, Progress: progress})
+	// Just before each action: the queues' owners and the spread, all the table reads of
+	// the moment (not the whole snapshot: 2,000 of the largest cluster's would take GBs).
+	type moment struct {
+		owners map[string][]string
+		spread int
+	}
+	before := make([]moment, len(s.Timeline))
+	r, err := Run(s, RunOptions{
+		BeforeStep: func(i int, snap cluster.Snapshot) { before[i] = moment{owners(snap), spreadOf(snap)} },
+		Progress:   progress,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -319,17 +328,18 @@ func runVariant(s Scenario, progress func(int64)) (*Row, error) {
 	}
 
 	row := &Row{Result: r, Moved: []Moved{}, Sends: map[string]int64{}, SendShare: map[string]float64{}}
+	end := owners(r.Snapshot)
 	for j, i := range accepted {
-		next := r.Snapshot
+		next := end
 		if j+1 < len(accepted) {
-			next = before[accepted[j+1]]
+			next = before[accepted[j+1]].owners
 		}
 		a := r.Actions[i]
 		target := a.ID
 		if target == "" {
 			target = a.Broker
 		}
-		m := Moved{T: a.T, Type: a.Type, Target: target, Queues: moved(owners(before[i]), owners(next))}
+		m := Moved{T: a.T, Type: a.Type, Target: target, Queues: moved(before[i].owners, next)}
 		row.Moved = append(row.Moved, m)
 		row.MovedTotal += m.Queues
 	}
@@ -348,7 +358,7 @@ func runVariant(s Scenario, progress func(int64)) (*Row, error) {
 	}
 	for _, i := range accepted {
 		if !open(r.Actions[i].T) {
-			row.SpreadWorst = max(row.SpreadWorst, spreadOf(before[i]))
+			row.SpreadWorst = max(row.SpreadWorst, before[i].spread)
 		}
 	}
 	row.SpreadEnd = spreadOf(r.Snapshot)
