@@ -78,7 +78,7 @@ func FuzzAllocateFlags(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Fields(line)
-		if len(args) > 64 {
+		if len(args) > 64 || len(line) > 4096 {
 			return
 		}
 		out, errOut, status := lbscopeQuiet(t, "", append([]string{"allocate"}, args...)...)
@@ -101,6 +101,9 @@ func FuzzAllocateStdin(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
+		if len(in) > 4096 {
+			return // each input stays quick; TestAllocateStdinIsReadUpToTheLimit covers size
+		}
 		out, errOut, status := lbscopeQuiet(t, in, "allocate", "-")
 		if status != 0 && status != 2 {
 			t.Fatalf("status %d", status)
