@@ -140,7 +140,7 @@ func applySetProducerRate(c *Cluster, cmd Command) error {
 	}
 	if !found {
 		if cmd.ID == "" {
-			c.startProducer("p1", *cmd.Rate)
+			c.startProducer(ProducerConfig{ID: "p1", Rate: *cmd.Rate})
 			return nil
 		}
 		return fmt.Errorf("no producer %q", cmd.ID)
@@ -297,6 +297,7 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	// The process dies: clients see their connections close, the name server drops it
 	// from the route at once; its consumer table is gone with it.
 	b.down = true
+	c.brokerKilled(b)
 	for _, inst := range b.channelOrder() {
 		b.dropChannel(inst)
 	}

@@ -8,7 +8,8 @@ import (
 
 // hourConfig is the throughput case: 8 brokers × 16 queues, 64 consumers, 2000 msg/s.
 func benchConfig(brokers, queues, consumers, rate int) Config {
-	cfg := Config{Seed: 1, Producers: []ProducerConfig{{ID: "p1", Rate: rate}}}
+	// 16 blocking threads keep up with 2000 msg/s (125/s each, one send every 8 ms).
+	cfg := Config{Seed: 1, Producers: []ProducerConfig{{ID: "p1", Rate: rate, Threads: 16}}}
 	for i := range brokers {
 		cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: fmt.Sprintf("broker-%c", 'a'+i), Queues: queues})
 	}

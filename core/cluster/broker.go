@@ -27,11 +27,11 @@ type broker struct {
 
 	firstScan int64 // the expiry scan runs then and every ScanInterval after
 
-	// the producer's picks of the current step, per queue id
+	// an async producer's sends of the current step, per queue id
 	stepCount   []int64
 	stepTouched bool
-	stepAt      int64
-	stepLatency int64
+	stepTries   int   // the most re-sends among them
+	stepT0      int64 // the earliest send start among them (never: none)
 }
 
 // brokerQueue is one queue's log and the group's progress on it.
@@ -63,7 +63,7 @@ func (b *broker) dropChannel(inst int) {
 
 func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
 	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, chans: map[int]*channel{},
-		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepAt: -1}
+		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepT0: never}
 	c.brokers = append(c.brokers, b)
 	c.brokerBy[name] = b
 	c.setBrokerQueues(b, queues)

@@ -118,6 +118,8 @@ func (c *Cluster) Clone() *Cluster {
 		if p.tp != nil {
 			np.tp = p.tp.Clone(np.rnd) // its index draws from the producer's own stream
 		}
+		np.threads = slices.Clone(p.threads)
+		np.timeouts = slices.Clone(p.timeouts)
 		np.isolatedTill = maps.Clone(p.isolatedTill)
 		np.isolatedFor = maps.Clone(p.isolatedFor)
 		np.isolation = maps.Clone(p.isolation)

@@ -119,8 +119,11 @@ func New(cfg Config) (*Cluster, error) {
 		}
 		c.startConsumer(cc.ID, cc.ConsumeRate)
 	}
-	for _, pc := range cfg.Producers {
-		c.startProducer(pc.ID, pc.Rate)
+	for i, pc := range cfg.Producers {
+		if err := checkProducer(pc); err != nil {
+			return nil, fmt.Errorf("producers[%d]: %w", i, err)
+		}
+		c.startProducer(pc)
 	}
 	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})
 	return c, nil

@@ -39,10 +39,15 @@ type ConsumerConfig struct {
 	ConsumeRate int    `json:"consumeRate,omitempty"` // messages per second it can consume; 0: Timing.ConsumeRate
 }
 
-// ProducerConfig is one producer sending at a steady rate from one thread.
+// ProducerConfig is one producer sending at a steady rate.
 type ProducerConfig struct {
 	ID   string `json:"id"`
-	Rate int    `json:"rate"` // messages per second
+	Rate int    `json:"rate"` // messages per second, the producer's threads together
+	// Threads is how many threads call the synchronous send (0: 1). Each blocks for its whole
+	// send, so a slow broker slows the producer down (spec §2.7).
+	Threads int `json:"threads,omitempty"`
+	// Mode is "sync" (the default) or "async": send with a callback, nothing blocks (spec §2.9).
+	Mode string `json:"mode,omitempty"`
 }
 
 // Timing holds every constant of spec §0 the simulation uses, in milliseconds unless named

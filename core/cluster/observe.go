@@ -131,14 +131,18 @@ type Isolation struct {
 // Metrics are the run's counts so far. Every message has an identity (queue, offset); counts
 // are exact even though messages move in batches.
 type Metrics struct {
-	Produced       int64            `json:"produced"`
-	Consumed       int64            `json:"consumed"`   // distinct messages consumed at least once (per consumer when broadcasting)
-	Duplicates     int64            `json:"duplicates"` // further deliveries of already consumed messages
-	Lost           int64            `json:"lost"`       // skipped over by a successor (spec §3.9's one exception)
-	InFlight       int64            `json:"inFlight"`   // sent but not yet stored
-	Backlog        int64            `json:"backlog"`    // stored but not yet consumed
-	SendFailures   int64            `json:"sendFailures"`
-	SendsPerBroker map[string]int64 `json:"sendsPerBroker"`
-	Rebalances     int64            `json:"rebalances"` // rounds that changed a consumer's queues
-	Rounds         int64            `json:"rounds"`     // all rebalance rounds
+	Produced     int64 `json:"produced"`
+	Consumed     int64 `json:"consumed"`     // distinct messages consumed at least once (per consumer when broadcasting)
+	Duplicates   int64 `json:"duplicates"`   // further deliveries of already consumed messages
+	Lost         int64 `json:"lost"`         // skipped over by a successor (spec §3.9's one exception)
+	InFlight     int64 `json:"inFlight"`     // sent but not yet stored
+	Backlog      int64 `json:"backlog"`      // stored but not yet consumed
+	SendFailures int64 `json:"sendFailures"` // sends the client saw fail (after their retries)
+	// StoredAfterTimeout counts messages the broker stored although the client saw the send
+	// fail: a response later than the timeout, or one on a connection closed under it (spec
+	// §2.8). They are consumed like any other.
+	StoredAfterTimeout int64            `json:"storedAfterTimeout"`
+	SendsPerBroker     map[string]int64 `json:"sendsPerBroker"`
+	Rebalances         int64            `json:"rebalances"` // rounds that changed a consumer's queues
+	Rounds             int64            `json:"rounds"`     // all rebalance rounds
 }

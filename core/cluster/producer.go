@@ -2,22 +2,45 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/selector"
 	"github.com/lbscope/lbscope/core/sim"
 )
 
-// producer is one producer process sending from one thread at a steady rate, with the core's
-// TopicPublishInfo and MQFaultStrategy (spec §2).
+// Producer send modes.
+const (
+	SendSync  = "sync"  // send(msg): the calling thread blocks for the whole send (spec §2.7)
+	SendAsync = "async" // send(msg, callback): nothing blocks; retries in the callback (spec §2.9)
+)
+
+// asyncPermits is the Netty async semaphore of a client instance (clientAsyncSemaphoreValue,
+// spec §0.1): at most this many async sends of one producer are on the wire. Back-pressure
+// (enableBackpressureForAsyncMode) is off by default and not modelled.
+const asyncPermits = 65535
+
+// never is the action time of a thread that has nothing to do (a rate of 0).
+const never = math.MaxInt64
+
+// producer is one producer process: its own client instance (spec §1.2), the core's
+// TopicPublishInfo and MQFaultStrategy (spec §2), and its sending threads.
 type producer struct {
 	idx          int
 	id           string
+	mode         string
 	rate         int
 	rateSince    int64 // sends are due at rate from this time …
-	sentSince    int64 // … and this many were sent since
+	sentSince    int64 // … and (async) this many were sent since
 	sent         int64
+	acked        int64        // sends that ended in success
+	failed       int64        // sends that ended in failure, after their retries
+	startedAt    int64        // the client instance's start: the response-table scan's phase
+	threads      []sendThread // sync: each blocks for its send
+	asyncFlight  int64        // async: sends holding a Netty permit
+	timeouts     []asyncTimeout
 	fs           *fault.MQFaultStrategy
 	tp           *selector.TopicPublishInfo
 	routeVersion int
@@ -27,22 +50,78 @@ type producer struct {
 	isolation    map[string]int   // index in Cluster.isolations of the current interval
 }
 
-// pendingSend is a batch of messages sent in one step to one queue, arriving together.
-type pendingSend struct {
-	producer int
-	queue    int32
-	count    int64
-	sentAt   int64
-	arriveAt int64
-	latency  int64
-	timeout  bool // the send outlives sendMsgTimeout: it fails when the timeout fires
+// sendThread is one of a producer's threads calling the synchronous send in a loop, paced at
+// the producer's rate: threads take the due times in turn (thread j the j-th, j+T-th, …).
+type sendThread struct {
+	seq  int64 // grid index of its current or next send: due at rateSince + seq·1000/rate
+	busy bool  // a send is in progress
+	at   int64 // busy: when the current attempt's outcome reaches the thread; idle: its next send
+
+	t0        int64 // the send's start: its budget runs from here (spec §2.7)
+	attempt   int
+	start     int64 // the current attempt's start
+	broker    int   // the current attempt's broker (index in Cluster.brokers)
+	queue     int32
+	elapsed   int64 // what the attempt reports to the fault strategy
+	fail      bool  // the attempt fails at at: a timeout, or its connection closed
+	timeout   bool  // the failure is the attempt's own timeout: the client closes the connection
+	stored    bool  // the broker has stored the attempt's message
+	storePend bool  // the broker will store it (an entry in its pending list)
 }
 
-func (c *Cluster) startProducer(id string, rate int) *producer {
-	p := &producer{idx: len(c.producers), id: id, rate: rate, rateSince: c.now,
-		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+id),
+// asyncTimeout is a batch of async sends whose futures the response-table scan expires.
+type asyncTimeout struct {
+	at      int64
+	broker  string
+	elapsed int64
+	count   int64
+}
+
+// pendingSend is a batch of messages on their way to one queue, stored together. Sync sends
+// travel one by one (thread ≥ 0); async ones in batches per step and queue.
+type pendingSend struct {
+	producer int
+	thread   int // the sync thread that sent it; -1: async
+	queue    int32
+	count    int64
+	sentAt   int64 // this attempt's start
+	t0       int64 // async: the send's start (its budget)
+	tries    int   // async: re-sends so far
+	arriveAt int64 // when the broker stores it
+	latency  int64 // async: the response time the callback reports
+	late     bool  // the client has already seen this send fail: stored after a client timeout
+}
+
+// MaxSendThreads bounds a producer's sending threads.
+const MaxSendThreads = 256
+
+// checkProducer checks the settings a producer is started with.
+func checkProducer(pc ProducerConfig) error {
+	if pc.Mode != "" && pc.Mode != SendSync && pc.Mode != SendAsync {
+		return fmt.Errorf("mode %q: want %q or %q", pc.Mode, SendSync, SendAsync)
+	}
+	if pc.Threads < 0 || pc.Threads > MaxSendThreads {
+		return fmt.Errorf("threads %d: want 0…%d", pc.Threads, MaxSendThreads)
+	}
+	if pc.Mode == SendAsync && pc.Threads > 1 {
+		return fmt.Errorf("threads %d: an async producer's sends do not block; threads applies to mode %q", pc.Threads, SendSync)
+	}
+	return nil
+}
+
+func (c *Cluster) startProducer(pc ProducerConfig) *producer {
+	mode := pc.Mode
+	if mode == "" {
+		mode = SendSync
+	}
+	p := &producer{idx: len(c.producers), id: pc.ID, mode: mode, rate: pc.Rate, rateSince: c.now, startedAt: c.now,
+		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+pc.ID),
 		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}, isolation: map[string]int{}}
 	p.fs.SetSendLatencyFaultEnable(c.latencyFault)
+	if mode == SendSync {
+		p.threads = make([]sendThread, max(pc.Threads, 1))
+		p.setRate(pc.Rate, c.now)
+	}
 	c.producers = append(c.producers, p)
 	c.refreshProducerRoute(p)
 	c.events.Push(sim.Event{At: c.now + c.t.PollNameServerInterval, Kind: evProducerRoute, A: p.idx})
@@ -59,83 +138,352 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 	p.routeVersion = c.routeVersion
 }
 
-// setRate changes a producer's rate from now on.
+// setRate changes a producer's rate from now on: the due times restart from now, thread j
+// taking the j-th. A busy thread finishes its send first.
 func (p *producer) setRate(rate int, now int64) {
 	p.rate, p.rateSince, p.sentSince = rate, now, 0
+	n := int64(len(p.threads))
+	for j := range p.threads {
+		th := &p.threads[j]
+		if th.busy {
+			th.seq = int64(j) - n // its next send takes grid point j
+			continue
+		}
+		th.seq = int64(j)
+		th.at = p.dueAt(th.seq)
+	}
 }
 
-// flowProducer sends the messages due in this step, each through the sync send path (spec
-// §2.5): a pick, and on an immediate failure (a broker that refuses the connection) a retry
-// that avoids it. Successful sends are counted per queue and leave together at the end of the
-// step (queueSends), arriving after the broker's latency.
+// dueAt is when the send with grid index seq is due.
+func (p *producer) dueAt(seq int64) int64 {
+	if p.rate <= 0 {
+		return never
+	}
+	return p.rateSince + seq*1000/int64(p.rate)
+}
+
+// nextSend is a thread's next start once it is free at f: one interval after its previous send
+// was due, and when it is late it sends as soon as it is free; whole intervals it missed
+// while blocked are dropped, not caught up.
+func (p *producer) nextSend(th *sendThread, f int64) {
+	if p.rate <= 0 {
+		th.at = never
+		return
+	}
+	n := int64(len(p.threads))
+	th.seq += n
+	if p.dueAt(th.seq) < f {
+		// The last grid point of this thread at or before f.
+		m := ((f-p.rateSince+1)*int64(p.rate) - 1) / 1000
+		th.seq += (m - th.seq) / n * n
+	}
+	th.at = max(p.dueAt(th.seq), f)
+}
+
+// flowProducer runs the producer's sends due by now.
 func (c *Cluster) flowProducer(p *producer) {
+	if p.mode == SendAsync {
+		c.flowAsync(p)
+		return
+	}
+	// Each thread's actions happen at their own milliseconds, all threads in time order (ties
+	// by thread), so a completion updates the fault table before a later pick reads it.
+	for {
+		j, best := -1, c.now+1
+		for i := range p.threads {
+			if p.threads[i].at < best {
+				j, best = i, p.threads[i].at
+			}
+		}
+		if j < 0 {
+			return
+		}
+		th := &p.threads[j]
+		if th.busy {
+			c.completeAttempt(p, j, best)
+		} else {
+			p.sent++
+			th.busy, th.t0, th.attempt = true, best, 0
+			c.attempt(p, j, best, selector.LastBroker{})
+		}
+	}
+}
+
+// attempt is one iteration of sendDefaultImpl's loop for thread j at time t (spec §2.7): the
+// pick comes before the budget check, and every failure that needs no waiting moves straight
+// on to the next attempt.
+func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker) {
+	th := &p.threads[j]
+	for {
+		if !p.tp.Ok() {
+			c.sendFailed(p, j, t) // "No route info of this topic"
+			return
+		}
+		mq, err := p.fs.SelectOneMessageQueue(p.tp, last, th.attempt > 0, t)
+		if err != nil {
+			c.sendFailed(p, j, t)
+			return
+		}
+		cost := t - th.t0
+		if c.t.SendMsgTimeout < cost { // strict '<' (spec §6.17): "sendDefaultImpl call timeout"
+			c.sendFailed(p, j, t)
+			return
+		}
+		cur := c.t.SendMsgTimeout - cost
+		b := c.brokerBy[mq.BrokerName]
+		if b == nil || b.down {
+			// RemotingConnectException: isolation, reachable = !startDetectorEnable; retried at
+			// once on another broker.
+			if b != nil {
+				b.failures++
+			}
+			c.faultUpdateAt(p, mq.BrokerName, 0, true, t)
+			last = selector.Last(mq.BrokerName)
+			th.attempt++
+			if th.attempt > c.t.RetryTimesWhenSendFail {
+				c.sendFailed(p, j, t)
+				return
+			}
+			continue
+		}
+		l := c.sendLatency(b)
+		r := l + c.t.NetworkRTT // the thread waits for the broker and the round trip
+		th.start, th.broker, th.queue, th.stored, th.storePend = t, b.idx, mq.QueueID, false, false
+		th.fail, th.timeout = false, false
+		switch {
+		case int(mq.QueueID) >= b.queues:
+			// The broker refuses a queue it no longer has: an error code, isolation.
+			th.fail, th.at, th.elapsed = true, t+r, r
+			return
+		case r <= cur:
+			th.at, th.elapsed = t+r, r
+		default:
+			// No response within the budget left: the client throws at t+cur; the broker stores
+			// the message anyway (spec §2.8).
+			th.fail, th.timeout, th.at, th.elapsed = true, true, t+cur, cur
+		}
+		c.store(b, p, j, mq.QueueID, t, t+l)
+		return
+	}
+}
+
+// store puts a sync send's message on its way to the broker, stored at at; what is due by now
+// is stored at once.
+func (c *Cluster) store(b *broker, p *producer, j int, queue int32, sentAt, at int64) {
+	th := &p.threads[j]
+	c.metrics.InFlight++
+	if at <= c.now {
+		c.metrics.InFlight--
+		b.qs[queue].maxOffset++
+		b.sends++
+		c.metrics.Produced++
+		th.stored = true
+		return
+	}
+	th.storePend = true
+	b.pending = append(b.pending, pendingSend{producer: p.idx, thread: j, queue: queue, count: 1, sentAt: sentAt, arriveAt: at})
+}
+
+// completeAttempt is the outcome of thread j's attempt reaching it at t: a response, a
+// timeout, or a connection closed under it (spec §2.5 table, §2.8).
+func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
+	th := &p.threads[j]
+	b := c.brokers[th.broker]
+	if !th.fail {
+		c.faultUpdateAt(p, b.name, th.elapsed, false, t)
+		p.acked++
+		th.busy = false
+		p.nextSend(th, t)
+		return
+	}
+	b.failures++
+	c.faultUpdateAt(p, b.name, th.elapsed, true, t)
+	c.markLate(p, j)
+	next := t
+	if th.timeout {
+		// The waiter closes the shared connection (clientCloseSocketIfTimeout, left > 100 or
+		// left > timeout/4): every other send in flight on it fails at once (spec §2.8, §6.18).
+		if th.elapsed > 100 || th.elapsed > c.t.SendMsgTimeout/4 {
+			c.closeProducerConnection(p, b, t)
+		}
+		// [inference] waking up and closing take the waiter a millisecond, so the next
+		// attempt's cost exceeds the budget: the send is not retried (spec §2.8).
+		next = t + 1
+	}
+	th.attempt++
+	if th.attempt > c.t.RetryTimesWhenSendFail {
+		c.sendFailed(p, j, next)
+		return
+	}
+	c.attempt(p, j, next, selector.Last(b.name))
+}
+
+// markLate notes that the client saw thread j's send to its broker fail: a message the broker
+// stored or will store counts as stored after a client timeout.
+func (c *Cluster) markLate(p *producer, j int) {
+	th := &p.threads[j]
+	if th.stored {
+		c.metrics.StoredAfterTimeout++
+		th.stored = false
+	}
+	if !th.storePend {
+		return
+	}
+	th.storePend = false
+	b := c.brokers[th.broker]
+	for i := range b.pending {
+		if ps := &b.pending[i]; ps.producer == p.idx && ps.thread == j {
+			ps.late = true
+		}
+	}
+}
+
+// closeProducerConnection is the producer closing its connection to b at t: sync sends in
+// flight on it fail now (RemotingSendRequestException) and are retried elsewhere with the
+// budget they have left (spec §2.8).
+func (c *Cluster) closeProducerConnection(p *producer, b *broker, t int64) {
+	for i := range p.threads {
+		o := &p.threads[i]
+		if o.busy && o.broker == b.idx && o.at > t {
+			if !o.fail {
+				o.elapsed = t - o.start
+			}
+			o.fail, o.timeout, o.at = true, false, t
+		}
+	}
+}
+
+// sendsFailed counts n sends of p that ended in failure.
+func (c *Cluster) sendsFailed(p *producer, n int64) {
+	c.metrics.SendFailures += n
+	p.failed += n
+}
+
+// sendFailed ends thread j's send in failure at t; the thread goes on with its next send.
+func (c *Cluster) sendFailed(p *producer, j int, t int64) {
+	th := &p.threads[j]
+	c.sendsFailed(p, 1)
+	th.busy = false
+	p.nextSend(th, t)
+}
+
+// flowAsync sends the async messages due in this step (spec §2.9): each takes one pick and a
+// Netty permit and is on its way; the caller never waits. A send to a broker that refuses the
+// connection fails in its callback and is re-sent to another broker's queue of the same id.
+func (c *Cluster) flowAsync(p *producer) {
+	if len(p.timeouts) > 0 {
+		keep := p.timeouts[:0]
+		for _, to := range p.timeouts {
+			if to.at > c.now {
+				keep = append(keep, to)
+				continue
+			}
+			c.sendsFailed(p, to.count)
+			c.faultUpdateAt(p, to.broker, to.elapsed, true, to.at)
+		}
+		p.timeouts = keep
+	}
 	due := int64(p.rate)*(c.now-p.rateSince)/1000 - p.sentSince
 	if due <= 0 {
 		return
 	}
 	p.sentSince += due
-	var cached *broker // picks run through a broker's queues in turn: usually the same broker
 	for range due {
 		p.sent++
-		last := selector.LastBroker{}
-		sentOK := false
-		for attempt := 0; attempt <= c.t.RetryTimesWhenSendFail; attempt++ {
-			if !p.tp.Ok() {
-				break
-			}
-			mq, err := p.fs.SelectOneMessageQueue(p.tp, last, attempt > 0, c.now)
-			if err != nil {
-				break
-			}
-			b := cached
-			if b == nil || b.name != mq.BrokerName {
-				b = c.brokerBy[mq.BrokerName]
-				cached = b
-			}
-			if b == nil || b.down {
-				// RemotingConnectException: isolation, reachable = !startDetectorEnable.
-				if b != nil {
-					b.failures++
-				}
-				c.faultUpdate(p, mq.BrokerName, 0, true)
-				last = selector.Last(mq.BrokerName)
-				continue
-			}
-			if b.stepAt != c.now { // one latency per broker per step: its jitter draw
-				b.stepAt, b.stepLatency = c.now, c.sendLatency(b)
+		if p.asyncFlight >= asyncPermits {
+			c.sendsFailed(p, 1) // no permit within the budget: RemotingTimeoutException
+			continue
+		}
+		if !p.tp.Ok() {
+			c.sendsFailed(p, 1)
+			continue
+		}
+		mq, err := p.fs.SelectOneMessageQueue(p.tp, selector.LastBroker{}, false, c.now)
+		if err != nil {
+			c.sendsFailed(p, 1)
+			continue
+		}
+		// sendKernelImpl returns at once: the loop reports ~0 ms right away (spec §2.9).
+		c.faultUpdateAt(p, mq.BrokerName, 0, false, c.now)
+		c.asyncOnWire(p, mq, c.now, 0)
+	}
+	c.queueSends(p, c.now)
+}
+
+// asyncOnWire puts one async send to mq at t on its way, or fails it in its callback when the
+// broker refuses the connection, re-sending while retries and budget remain.
+func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, tries int) {
+	for {
+		b := c.brokerBy[mq.BrokerName]
+		if b != nil && !b.down {
+			if int(mq.QueueID) >= b.queues {
+				// INVALID_PARAMETER or a queue the broker lacks: a broker error, not retried.
+				b.failures++
+				c.sendsFailed(p, 1)
+				c.faultUpdateAt(p, b.name, 0, true, c.now)
+				return
 			}
 			if b.stepCount[mq.QueueID] == 0 {
 				b.stepTouched = true
 			}
 			b.stepCount[mq.QueueID]++
-			sentOK = true
-			break
+			b.stepTries = max(b.stepTries, tries)
+			b.stepT0 = min(b.stepT0, t0)
+			p.asyncFlight++
+			return
 		}
-		if !sentOK {
-			c.metrics.SendFailures++
+		if b != nil {
+			b.failures++
 		}
+		c.faultUpdateAt(p, mq.BrokerName, 0, true, c.now)
+		var ok bool
+		if mq, ok = c.asyncRetry(p, mq, t0, tries); !ok {
+			c.sendsFailed(p, 1)
+			return
+		}
+		tries++
 	}
-	c.queueSends(p)
 }
 
-// queueSends turns the step's per-queue counts into batches on their way, broker by broker in
-// creation order and queue by queue, so no map order decides anything.
-func (c *Cluster) queueSends(p *producer) {
+// asyncRetry is onExceptionImpl's rule (spec §2.9): while retries and budget remain, the next
+// broker is that of a fresh pick avoiding the failed one, and the request keeps its queue id.
+func (c *Cluster) asyncRetry(p *producer, failed route.MessageQueue, t0 int64, tries int) (route.MessageQueue, bool) {
+	if tries+1 > c.t.RetryTimesWhenSendFail || c.t.SendMsgTimeout-(c.now-t0) <= 0 || !p.tp.Ok() {
+		return failed, false
+	}
+	mq, err := p.fs.SelectOneMessageQueue(p.tp, selector.Last(failed.BrokerName), false, c.now)
+	if err != nil {
+		return failed, false
+	}
+	return route.MessageQueue{Topic: failed.Topic, BrokerName: mq.BrokerName, QueueID: failed.QueueID}, true
+}
+
+// queueSends turns the step's async counts into batches on their way, broker by broker in
+// creation order and queue by queue, so no map order decides anything. A response later than
+// the budget is expired by the response-table scan, 1–2 s after the budget ends (spec §2.8,
+// §6.19); the broker stores the message all the same.
+func (c *Cluster) queueSends(p *producer, sentAt int64) {
 	for _, b := range c.brokers {
 		if !b.stepTouched {
 			continue
 		}
 		b.stepTouched = false
+		tries, t0 := b.stepTries, min(b.stepT0, sentAt)
+		b.stepTries, b.stepT0 = 0, never
+		l := c.sendLatency(b)
+		r := l + c.t.NetworkRTT
+		expiry := c.asyncExpiry(p, t0)
 		for id, n := range b.stepCount {
 			if n == 0 {
 				continue
 			}
 			b.stepCount[id] = 0
-			ps := pendingSend{producer: p.idx, queue: int32(id), count: n, sentAt: c.now, latency: b.stepLatency}
-			if b.stepLatency >= c.t.SendMsgTimeout {
-				ps.timeout, ps.arriveAt = true, c.now+c.t.SendMsgTimeout
-			} else {
-				ps.arriveAt = c.now + b.stepLatency
+			ps := pendingSend{producer: p.idx, thread: -1, queue: int32(id), count: n, sentAt: sentAt, t0: t0,
+				tries: tries, arriveAt: sentAt + l, latency: r}
+			if sentAt+r >= expiry {
+				ps.late = true
+				p.asyncFlight -= n
+				p.timeouts = append(p.timeouts, asyncTimeout{at: expiry, broker: b.name, elapsed: expiry - sentAt, count: n})
 			}
 			b.pending = append(b.pending, ps)
 			c.metrics.InFlight += n
@@ -143,41 +491,110 @@ func (c *Cluster) queueSends(p *producer) {
 	}
 }
 
-// arrivals completes the sends due by now on broker b: stored and acknowledged (the producer
-// records the latency), or timed out (isolation). A send reaching a broker that went down on
-// the way fails.
-func (c *Cluster) arrivals(b *broker) {
-	i := 0
-	for ; i < len(b.pending) && b.pending[i].arriveAt <= c.now; i++ {
-		ps := b.pending[i]
-		p := c.producers[ps.producer]
-		c.metrics.InFlight -= ps.count
-		switch {
-		case b.down || ps.timeout || int(ps.queue) >= b.queues:
-			b.failures += ps.count
-			c.metrics.SendFailures += ps.count
-			c.faultUpdateAt(p, b.name, min(ps.latency, c.t.SendMsgTimeout), true, ps.arriveAt)
-		default:
-			b.qs[ps.queue].maxOffset += ps.count
-			b.sends += ps.count
-			c.metrics.Produced += ps.count
-			c.faultUpdateAt(p, b.name, ps.latency, false, ps.arriveAt)
-		}
+// asyncExpiry is when the response-table scan expires a future begun at t0: the first scan
+// (3 s after the client started, then every second) with t0 + timeout + 1000 <= now.
+func (c *Cluster) asyncExpiry(p *producer, t0 int64) int64 {
+	due := t0 + c.t.SendMsgTimeout + 1000
+	first := p.startedAt + 3000
+	if due <= first {
+		return first
 	}
-	b.pending = b.pending[:copy(b.pending, b.pending[i:])]
+	return first + (due-first+999)/1000*1000
 }
 
-func (c *Cluster) faultUpdate(p *producer, broker string, latency int64, isolation bool) {
-	c.faultUpdateAt(p, broker, latency, isolation, c.now)
+// arrivals stores the messages due by now on broker b. An async send's response completes
+// its callback (the producer records the latency) unless its future had already expired.
+func (c *Cluster) arrivals(b *broker) {
+	keep := b.pending[:0]
+	for _, ps := range b.pending {
+		if ps.arriveAt > c.now {
+			keep = append(keep, ps)
+			continue
+		}
+		p := c.producers[ps.producer]
+		c.metrics.InFlight -= ps.count
+		if int(ps.queue) >= b.queues {
+			// The queue went away on the way: a broker error for the client.
+			switch {
+			case ps.late:
+			case ps.thread >= 0:
+				// The thread's response will be the broker's error.
+				th := &p.threads[ps.thread]
+				th.storePend, th.fail = false, true
+			default:
+				b.failures += ps.count
+				c.sendsFailed(p, ps.count)
+				p.asyncFlight -= ps.count
+				c.faultUpdateAt(p, b.name, ps.latency, true, ps.arriveAt)
+			}
+			continue
+		}
+		b.qs[ps.queue].maxOffset += ps.count
+		b.sends += ps.count
+		c.metrics.Produced += ps.count
+		switch {
+		case ps.late:
+			c.metrics.StoredAfterTimeout += ps.count
+		case ps.thread >= 0:
+			th := &p.threads[ps.thread]
+			th.stored, th.storePend = true, false
+		default:
+			p.asyncFlight -= ps.count
+			p.acked += ps.count
+			c.faultUpdateAt(p, b.name, ps.latency, false, ps.sentAt+ps.latency)
+		}
+	}
+	b.pending = keep
+}
+
+// brokerKilled fails every send in flight to b at once: its connections close (spec §2.8). A
+// sync thread retries on another broker with its remaining budget; an async batch is re-sent
+// by its callback; what had already failed at the client is gone with the broker.
+func (c *Cluster) brokerKilled(b *broker) {
+	for _, p := range c.producers {
+		for i := range p.threads {
+			o := &p.threads[i]
+			if o.busy && o.broker == b.idx && o.at > c.now {
+				if !o.fail {
+					o.elapsed = c.now - o.start
+				}
+				o.fail, o.timeout, o.at = true, false, c.now
+			}
+		}
+	}
+	pending := b.pending
+	b.pending = nil
+	for _, ps := range pending {
+		c.metrics.InFlight -= ps.count
+		if ps.late {
+			continue
+		}
+		p := c.producers[ps.producer]
+		if ps.thread >= 0 {
+			p.threads[ps.thread].storePend = false
+			continue
+		}
+		p.asyncFlight -= ps.count
+		c.faultUpdateAt(p, b.name, c.now-ps.sentAt, true, c.now)
+		failed := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: ps.queue}
+		for range ps.count {
+			if mq, ok := c.asyncRetry(p, failed, ps.t0, ps.tries); ok {
+				c.asyncOnWire(p, mq, ps.t0, ps.tries+1)
+			} else {
+				c.sendsFailed(p, 1)
+			}
+		}
+		c.queueSends(p, c.now)
+	}
 }
 
 // faultUpdateAt tells the producer's MQFaultStrategy about an attempt (spec §2.5 table) and
 // reports a new isolation in the log.
 func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isolation bool, at int64) {
-	p.fs.UpdateFaultItem(broker, latency, isolation, true, at)
 	if !p.fs.SendLatencyFaultEnable() {
 		return
 	}
+	p.fs.UpdateFaultItem(broker, latency, isolation, true, at)
 	it, ok := p.fs.FaultItem(broker)
 	if !ok || it.StartTimestamp <= at || it.StartTimestamp <= p.isolatedTill[broker] {
 		return

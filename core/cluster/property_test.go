@@ -80,6 +80,11 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(seed), 99))
 		cfg := smallConfig(100 + r.IntN(1500))
 		cfg.Seed = int64(seed)
+		// Blocking producers with a few threads, and now and then an async one beside them.
+		cfg.Producers[0].Threads = 1 + r.IntN(8)
+		if r.IntN(3) == 0 {
+			cfg.Producers = append(cfg.Producers, ProducerConfig{ID: "p2", Rate: 50 + r.IntN(500), Mode: SendAsync})
+		}
 		c := mustNew(t, cfg)
 		var applied []string
 		prevHolders := holders(c)
@@ -88,6 +93,9 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		check := func() {
 			if m := c.Metrics(); m.Lost != 0 {
 				t.Fatalf("seed %d at %s: %d messages lost after %v", seed, clock(c.now), m.Lost, applied)
+			}
+			if err := checkSends(c); err != nil {
+				t.Fatalf("seed %d at %s: %v after %v", seed, clock(c.now), err, applied)
 			}
 			now := holders(c)
 			for _, b := range c.brokers {
@@ -137,6 +145,35 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		t.Fatalf("only %d of %d runs ended with a live consumer: the settle check was barely exercised", settled, seeds)
 	}
 	t.Logf("%d of %d runs ended with live consumers and settled", settled, seeds)
+}
+
+// checkSends: every send a producer started has ended in success or failure or is still on
+// its way, exactly once; messages in flight are exactly those in the brokers' pending lists.
+func checkSends(c *Cluster) error {
+	var pending int64
+	for _, b := range c.brokers {
+		for _, ps := range b.pending {
+			pending += ps.count
+		}
+	}
+	if m := c.Metrics(); m.InFlight != pending {
+		return fmt.Errorf("in flight %d; the brokers' pending lists hold %d", m.InFlight, pending)
+	}
+	for _, p := range c.producers {
+		open := p.asyncFlight
+		for _, to := range p.timeouts {
+			open += to.count
+		}
+		for _, th := range p.threads {
+			if th.busy {
+				open++
+			}
+		}
+		if p.asyncFlight < 0 || p.sent != p.acked+p.failed+open {
+			return fmt.Errorf("%s: sent %d, acked %d, failed %d, open %d (async permits held %d)", p.id, p.sent, p.acked, p.failed, open, p.asyncFlight)
+		}
+	}
+	return nil
 }
 
 // TestDeterminism: the same seed and actions give a byte-identical story.

@@ -110,7 +110,7 @@ func FromFlags(f Flags) (Scenario, error) {
 		Until: f.Until,
 	}
 	for i := range s.Producers {
-		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate}
+		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate, Threads: presetThreads(rate)}
 	}
 	if s.Until == 0 {
 		s.Until = DefaultUntil

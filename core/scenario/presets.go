@@ -18,11 +18,11 @@ func Presets() map[string]Scenario {
 				"small enough to follow every queue by eye.",
 			2, 4, 3, 100),
 		"default": preset("Default cluster",
-			"Four brokers with eight queues each, four consumers and one producer at 200 msg/s.",
+			"Four brokers with eight queues each, four consumers and one producer at 200 msg/s from two sending threads.",
 			4, 8, 4, 200),
 		"large": preset("Large cluster",
 			"Sixteen brokers with sixteen queues each (256 queues), 64 consumers and one producer "+
-				"at 2000 msg/s: rebalancing at scale.",
+				"at 2000 msg/s from 16 sending threads: rebalancing at scale.",
 			16, 16, 64, 2000),
 	}
 	maps.Copy(m, Incidents())
@@ -45,13 +45,20 @@ func preset(title, description string, brokers, queues, consumers, rate int) Sce
 			Group:        DefaultGroup,
 			Brokers:      brokerConfigs(brokers, queues),
 			Consumers:    consumerConfigs(consumerIDs(consumers)),
-			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate}},
+			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate, Threads: presetThreads(rate)}},
 			Strategy:     "AVG",
 			MessageModel: cluster.Clustering,
 			FaultTable:   fault.TableCurrent,
 		},
 		Until: DefaultUntil,
 	}
+}
+
+// presetThreads is enough sending threads for a preset's rate: each thread sends at most
+// 125 messages/s, one every 8 ms, which a healthy broker's 3–6 ms sends keep up with (each
+// send blocks its thread, spec §2.7), up to the limit of threads.
+func presetThreads(rate int) int {
+	return min(max(1, (rate+124)/125), cluster.MaxSendThreads)
 }
 
 // Names used when a scenario is built from a count rather than written out.

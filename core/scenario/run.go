@@ -54,6 +54,9 @@ type Result struct {
 	Events     []cluster.Event     `json:"events,omitempty"`
 	Final      Final               `json:"final"`
 	Metrics    cluster.Metrics     `json:"metrics"`
+	// Sends is what the producers sent between one timeline step and the next: a rate that
+	// falls while a slow broker blocks the sending threads shows here.
+	Sends []SendSpan `json:"sends"`
 
 	// Snapshot is the state at the end, for callers that draw or tabulate it; it is not part
 	// of the JSON form (Final is its summary).
@@ -79,6 +82,23 @@ type Rebalance struct {
 	T        int64    `json:"t"`
 	Consumer string   `json:"consumer"`
 	Queues   []string `json:"queues"`
+}
+
+// SendSpan counts the sends stored from From to To (milliseconds), in all and per broker.
+type SendSpan struct {
+	From      int64            `json:"from"`
+	To        int64            `json:"to"`
+	Stored    int64            `json:"stored"`
+	PerBroker map[string]int64 `json:"perBroker"`
+}
+
+// spanAt closes the span that ends at the current metrics m, given the previous ones.
+func spanAt(from, to int64, prev, m cluster.Metrics) SendSpan {
+	sp := SendSpan{From: from, To: to, Stored: m.Produced - prev.Produced, PerBroker: map[string]int64{}}
+	for name, n := range m.SendsPerBroker {
+		sp.PerBroker[name] = n - prev.SendsPerBroker[name]
+	}
+	return sp
 }
 
 // Final is the state at the end of the run.
@@ -123,8 +143,15 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 			opts.Observer(e)
 		}
 	})
+	r.Sends = []SendSpan{}
+	spanFrom, prev := int64(0), c.Metrics()
 	for i, st := range s.Timeline {
 		advance(c, st.At.Ms(), opts.Progress)
+		if c.Now() > spanFrom {
+			m := c.Metrics()
+			r.Sends = append(r.Sends, spanAt(spanFrom, c.Now(), prev, m))
+			spanFrom, prev = c.Now(), m
+		}
 		if opts.BeforeStep != nil {
 			opts.BeforeStep(i, c.Snapshot())
 		}
@@ -136,6 +163,9 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 	}
 	advance(c, end, opts.Progress)
 	c.SetObserver(nil)
+	if end > spanFrom {
+		r.Sends = append(r.Sends, spanAt(spanFrom, end, prev, c.Metrics()))
+	}
 
 	r.Anomalies = append([]cluster.Anomaly{}, c.Anomalies()...)
 	r.Isolations = append([]cluster.Isolation{}, c.Isolations()...)

@@ -16,6 +16,9 @@ func Clock(ms int64) string { return cluster.Clock(ms) }
 // printed on its own line: a slow broker is isolated again every few seconds.
 const isolationQuiet = 30000
 
+// maxRepeatTimes bounds the times of repeated isolations listed on the summary line.
+const maxRepeatTimes = 12
+
 // Text is the run as a readable timeline: what happened when, in words, then the anomalies,
 // the final assignment and the counts. It needs a Result run with Events.
 func (r *Result) Text(s Scenario) string {
@@ -36,12 +39,16 @@ func (r *Result) Text(s Scenario) string {
 
 	lastIsolation := map[string]int64{}
 	repeats := map[string]int{}
+	repeatAt := map[string][]string{}
 	for _, e := range r.Events {
 		switch e.Kind {
 		case cluster.EventIsolation:
 			if t, ok := lastIsolation[e.Broker]; ok && e.T-t < isolationQuiet {
 				lastIsolation[e.Broker] = e.T
 				repeats[e.Broker]++
+				if len(repeatAt[e.Broker]) < maxRepeatTimes {
+					repeatAt[e.Broker] = append(repeatAt[e.Broker], Clock(e.T))
+				}
 				continue
 			}
 			lastIsolation[e.Broker] = e.T
@@ -61,7 +68,11 @@ func (r *Result) Text(s Scenario) string {
 	}
 	if brokers := sortedKeys(repeats); len(brokers) > 0 {
 		for _, name := range brokers {
-			fmt.Fprintf(&b, "        (%s was avoided again %s; repeats within 30 s are not listed)\n", name, count(repeats[name], "more time"))
+			at := strings.Join(repeatAt[name], " ")
+			if repeats[name] > maxRepeatTimes {
+				at += " …"
+			}
+			fmt.Fprintf(&b, "        (%s was avoided again %s, from %s; repeats within 30 s are not listed)\n", name, count(repeats[name], "more time"), at)
 		}
 	}
 
@@ -119,6 +130,20 @@ func (r *Result) Text(s Scenario) string {
 		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	if m.StoredAfterTimeout > 0 {
+		fmt.Fprintf(&b, "  stored after a client timeout %d\n", m.StoredAfterTimeout)
+	}
+	if len(r.Sends) > 1 {
+		b.WriteString("  stored between steps:\n")
+		for _, sp := range r.Sends {
+			var per []string
+			for _, name := range sortedKeys(sp.PerBroker) {
+				per = append(per, fmt.Sprintf("%s %d", name, sp.PerBroker[name]))
+			}
+			fmt.Fprintf(&b, "    %s–%s  %d (%d/s): %s\n", Clock(sp.From), Clock(sp.To), sp.Stored,
+				sp.Stored*1000/max(sp.To-sp.From, 1), strings.Join(per, ", "))
+		}
+	}
 	fmt.Fprintf(&b, "  rebalances that moved queues %d (of %d rounds)\n", m.Rebalances, m.Rounds)
 	return b.String()
 }

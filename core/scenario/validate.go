@@ -129,6 +129,9 @@ func validateConfig(c cluster.Config) error {
 		if err := checkRange(p+".rate", pr.Rate, 0, MaxRate); err != nil {
 			return err
 		}
+		if err := checkProducerSends(p, pr); err != nil {
+			return err
+		}
 	}
 
 	if err := checkStrategy("strategy", "params", c.Strategy, c.Params); err != nil {
@@ -145,6 +148,22 @@ func validateConfig(c cluster.Config) error {
 		}
 	}
 	return checkTiming(c.Timing)
+}
+
+// checkProducerSends checks how a producer sends: its mode and its threads.
+func checkProducerSends(p string, pr cluster.ProducerConfig) error {
+	switch pr.Mode {
+	case "", cluster.SendSync, cluster.SendAsync:
+	default:
+		return fmt.Errorf("%s.mode: %s; want %s or %s", p, quote(pr.Mode), cluster.SendSync, cluster.SendAsync)
+	}
+	if err := checkRange(p+".threads", pr.Threads, 0, cluster.MaxSendThreads); err != nil {
+		return err
+	}
+	if pr.Mode == cluster.SendAsync && pr.Threads > 1 {
+		return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
+	}
+	return nil
 }
 
 // timingLimits are the upper bounds of Timing's counts and of its step size; every other
