@@ -113,7 +113,7 @@ func applyAddBroker(c *Cluster, cmd Command) error {
 	if t := c.totalQueues() + n; t > MaxQueues {
 		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
 	}
-	c.addBroker(cmd.Broker, n, 0)
+	c.addBroker(cmd.Broker, n, 0, 0)
 	return nil
 }
 
@@ -297,6 +297,8 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	// The process dies: clients see their connections close, the name server drops it
 	// from the route at once; its consumer table is gone with it.
 	b.down = true
+	b.crashOffsets() // commits since the last flush are lost (spec §5.5)
+	b.flushGen++     // its flush timer dies with it
 	c.brokerKilled(b)
 	for _, inst := range b.channelOrder() {
 		b.dropChannel(inst)
@@ -310,6 +312,7 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 		return fmt.Errorf("broker %q is up", b.name)
 	}
 	b.down = false
+	c.scheduleFlush(b, c.now+10000)
 	c.routeVersion++
 	return nil
 }

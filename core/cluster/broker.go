@@ -27,6 +27,10 @@ type broker struct {
 
 	firstScan int64 // the expiry scan runs then and every ScanInterval after
 
+	logCount int64 // messages written to its commit log, history included
+	memory   int64 // the newest this many are in memory; 0: all
+	flushGen int   // generation of its offset-flush timer (a restart starts a new one)
+
 	// an async producer's sends of the current step, per queue id
 	stepCount   []int64
 	stepTouched bool
@@ -37,9 +41,53 @@ type broker struct {
 // brokerQueue is one queue's log and the group's progress on it.
 type brokerQueue struct {
 	maxOffset int64
+	minOffset int64 // messages below it are deleted
+	firstPos  int64 // commit-log position of message 0 (-1: none yet)
 	committed int64 // the offset stored for the group; -1: none (spec §3.9, last writer wins)
 	writer    int   // the process that wrote committed (-1: none)
+	flushed   int64 // committed as of the last offset flush (spec §5.5)
+	flushedBy int
 	frontier  int64 // clustering: every offset below it was consumed at least once
+}
+
+// appendMessages stores n messages at the end of queue q.
+func (b *broker) appendMessages(q int32, n int64) {
+	bq := b.qs[q]
+	if bq.firstPos < 0 && n > 0 {
+		bq.firstPos = b.logCount
+	}
+	bq.maxOffset += n
+	b.logCount += n
+}
+
+// zeroInMemory is the "answer 0" test of QUERY_CONSUMER_OFFSET (spec §5.5): the queue was
+// never truncated, and message 0 exists and is still in memory (an empty queue answers 0 too).
+func (b *broker) zeroInMemory(bq *brokerQueue) bool {
+	if bq.minOffset > 0 {
+		return false
+	}
+	return bq.firstPos < 0 || b.memory == 0 || b.logCount-bq.firstPos <= b.memory
+}
+
+// flushOffsets is the broker's 5 s consumerOffset.json flush (spec §5.5).
+func (b *broker) flushOffsets() {
+	for _, bq := range b.qs {
+		bq.flushed, bq.flushedBy = bq.committed, bq.writer
+	}
+}
+
+// crashOffsets is what a crash leaves: the offsets of the last flush.
+func (b *broker) crashOffsets() {
+	for _, bq := range b.qs {
+		bq.committed, bq.writer = bq.flushed, bq.flushedBy
+	}
+}
+
+// scheduleFlush starts the broker's offset-flush timer: first 10 s after it starts, then every
+// flushConsumerOffsetInterval (5 s).
+func (c *Cluster) scheduleFlush(b *broker, at int64) {
+	b.flushGen++
+	c.events.Push(sim.Event{At: at, Kind: evBrokerFlush, A: b.idx, B: b.flushGen})
 }
 
 // channel is the broker's side of one consumer process's connection.
@@ -61,8 +109,8 @@ func (b *broker) dropChannel(inst int) {
 	}
 }
 
-func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
-	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, chans: map[int]*channel{},
+func (c *Cluster) addBroker(name string, queues, latencyMs int, memory int64) *broker {
+	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory, chans: map[int]*channel{},
 		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepT0: never}
 	c.brokers = append(c.brokers, b)
 	c.brokerBy[name] = b
@@ -71,13 +119,14 @@ func (c *Cluster) addBroker(name string, queues, latencyMs int) *broker {
 	phase := int64(b.rnd.NextIntn(int32(c.t.ScanInterval)))
 	b.firstScan = c.now + c.t.ScanInterval + phase
 	c.events.Push(sim.Event{At: b.firstScan, Kind: evScan, A: b.idx})
+	c.scheduleFlush(b, c.now+10000)
 	c.routeVersion++
 	return b
 }
 
 func (c *Cluster) setBrokerQueues(b *broker, n int) {
 	for len(b.qs) < n {
-		b.qs = append(b.qs, &brokerQueue{committed: -1, writer: -1})
+		b.qs = append(b.qs, &brokerQueue{committed: -1, writer: -1, flushed: -1, flushedBy: -1, firstPos: -1})
 		b.stepCount = append(b.stepCount, 0)
 	}
 	b.queues = n

@@ -31,6 +31,9 @@ func (c *Cluster) Clone() *Cluster {
 		log:        c.log[:len(c.log):len(c.log)],
 		anomalies:  c.anomalies[:len(c.anomalies):len(c.anomalies)],
 		isolations: slices.Clone(c.isolations),
+		history:    c.history,
+		marks:      slices.Clone(c.marks),
+		markOffset: c.markOffset[:len(c.markOffset):len(c.markOffset)], // rows are never written again
 	}
 	if c.metrics.SendsPerBroker != nil {
 		n.metrics.SendsPerBroker = maps.Clone(c.metrics.SendsPerBroker)

@@ -22,6 +22,7 @@ const (
 	evScan
 	evIdle
 	evProducerRoute
+	evBrokerFlush
 )
 
 // maxLog bounds the event log kept for snapshots; observers see every event.
@@ -61,6 +62,10 @@ type Cluster struct {
 	anomalies  []Anomaly                       // closed intervals
 	open       map[route.MessageQueue]*Anomaly // open intervals by queue
 	isolations []Isolation
+
+	history    HistoryConfig
+	marks      []int64   // timestamps > 0 a TIMESTAMP consumer may search for, sorted
+	markOffset [][]int64 // per mark reached: every queue's max offset then, brokers in creation order
 }
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
@@ -108,7 +113,10 @@ func New(cfg Config) (*Cluster, error) {
 		if _, dup := c.brokerBy[bc.Name]; dup {
 			return nil, fmt.Errorf("brokers: %q appears twice", bc.Name)
 		}
-		c.addBroker(bc.Name, bc.Queues, bc.LatencyMs)
+		c.addBroker(bc.Name, bc.Queues, bc.LatencyMs, bc.MemoryMessages)
+	}
+	if err := c.addHistory(cfg.History); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
 	}
 	for _, cc := range cfg.Consumers {
 		if _, dup := c.current[cc.ID]; dup {
@@ -117,7 +125,16 @@ func New(cfg Config) (*Cluster, error) {
 		if cc.ID == "" {
 			return nil, fmt.Errorf("consumers: a client id is empty")
 		}
-		c.startConsumer(cc.ID, cc.ConsumeRate)
+		from, err := ParseConsumeFromWhere(cc.ConsumeFromWhere)
+		if err != nil {
+			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
+		}
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate)
+		cs.from = from
+		if cc.ConsumeTimestampMs != nil {
+			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true
+		}
+		c.markTimestamp(cs.timestamp)
 	}
 	for i, pc := range cfg.Producers {
 		if err := checkProducer(pc); err != nil {
@@ -127,6 +144,87 @@ func New(cfg Config) (*Cluster, error) {
 	}
 	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})
 	return c, nil
+}
+
+// addHistory fills the initial brokers' queues with the messages produced before 00:00.
+func (c *Cluster) addHistory(h *HistoryConfig) error {
+	if h == nil {
+		return nil
+	}
+	if h.Messages < 0 || h.Deleted < 0 || h.Deleted > h.Messages || h.SpanMs < 0 {
+		return fmt.Errorf("messages %d, deleted %d, spanMs %d: want 0 ≤ deleted ≤ messages and spanMs ≥ 0", h.Messages, h.Deleted, h.SpanMs)
+	}
+	c.history = *h
+	if c.history.SpanMs == 0 {
+		c.history.SpanMs = 3600 * 1000
+	}
+	for _, b := range c.brokers {
+		// Written interleaved, queue by queue: message 0 of every queue sits near the log's start.
+		for q := range b.queues {
+			b.qs[q].firstPos = b.logCount + int64(q)
+			b.qs[q].maxOffset = h.Messages
+			b.qs[q].minOffset = h.Deleted
+			b.qs[q].frontier = h.Deleted
+		}
+		b.logCount += h.Messages * int64(b.queues)
+	}
+	return nil
+}
+
+// markTimestamp notes a time a TIMESTAMP search may ask about; the queues' offsets are
+// recorded when the clock passes it.
+func (c *Cluster) markTimestamp(ts int64) {
+	if ts <= c.now {
+		return
+	}
+	i, found := slices.BinarySearch(c.marks, ts)
+	if !found {
+		c.marks = slices.Insert(c.marks, i, ts)
+	}
+}
+
+// recordMarks records the offsets at the marks passed by now (at step resolution).
+func (c *Cluster) recordMarks() {
+	for len(c.markOffset) < len(c.marks) && c.marks[len(c.markOffset)] <= c.now {
+		var offs []int64
+		for _, b := range c.brokers {
+			for _, q := range b.qs {
+				offs = append(offs, q.maxOffset)
+			}
+		}
+		c.markOffset = append(c.markOffset, offs)
+	}
+}
+
+// searchOffset is SEARCH_OFFSET_BY_TIMESTAMP with boundary LOWER: the first message stored at
+// or after ts, or the max offset if there is none (spec §3.6). Messages before 00:00 were
+// produced evenly over the history's span.
+func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
+	bq := b.qs[q]
+	h := c.history
+	if ts < 0 && h.Messages > 0 && int(q) < len(b.qs) {
+		// message k was stored at -span + k·span/messages
+		k := ((ts+h.SpanMs)*h.Messages + h.SpanMs - 1) / h.SpanMs
+		return min(max(k, bq.minOffset, 0), bq.maxOffset)
+	}
+	if ts <= 0 {
+		return min(max(h.Messages, bq.minOffset), bq.maxOffset)
+	}
+	i, _ := slices.BinarySearch(c.marks, ts)
+	if i >= len(c.markOffset) {
+		return bq.maxOffset // not reached yet
+	}
+	pos := 0
+	for _, x := range c.brokers {
+		if x == b {
+			break
+		}
+		pos += len(x.qs)
+	}
+	if off := c.markOffset[i]; pos+int(q) < len(off) {
+		return max(off[pos+int(q)], bq.minOffset)
+	}
+	return bq.maxOffset // the queue was created after ts
 }
 
 // Now is the virtual time in milliseconds.
@@ -189,6 +287,11 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.events.Push(sim.Event{At: c.now + c.t.ScanInterval, Kind: evScan, A: e.A})
 	case evIdle:
 		c.idleCheck(c.brokers[e.A], c.consumers[e.B])
+	case evBrokerFlush:
+		if b := c.brokers[e.A]; b.flushGen == e.B && !b.down {
+			b.flushOffsets()
+			c.events.Push(sim.Event{At: c.now + c.t.PersistOffsetInterval, Kind: evBrokerFlush, A: e.A, B: e.B})
+		}
 	case evProducerRoute:
 		p := c.producers[e.A]
 		c.refreshProducerRoute(p)

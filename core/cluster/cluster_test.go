@@ -158,10 +158,14 @@ func TestMoreConsumersThanQueues(t *testing.T) {
 	}
 }
 
-// Spec §3.3: a broadcasting consumer takes every queue and consumes every message.
+// Spec §3.3: a broadcasting consumer takes every queue and consumes every message from where
+// it started; with FIRST_OFFSET that is the very first (spec §3.6, §3.12).
 func TestBroadcastingEveryConsumerGetsEverything(t *testing.T) {
 	cfg := smallConfig(200)
 	cfg.MessageModel = Broadcasting
+	for i := range cfg.Consumers {
+		cfg.Consumers[i].ConsumeFromWhere = "CONSUME_FROM_FIRST_OFFSET"
+	}
 	c := mustNew(t, cfg)
 	c.Advance(30000)
 	mustApply(t, c, Command{Type: "setProducerRate", Rate: ptr(0)})
@@ -175,6 +179,36 @@ func TestBroadcastingEveryConsumerGetsEverything(t *testing.T) {
 	m := c.Metrics()
 	if m.Consumed != 3*m.Produced || m.Duplicates != 0 {
 		t.Fatalf("consumed %d of %d produced by 3 consumers, duplicates %d; want every message once per consumer", m.Consumed, m.Produced, m.Duplicates)
+	}
+}
+
+// Spec §3.12, §6.23: a broadcasting consumer's local store answers −1 for a queue it never
+// consumed, so LAST_OFFSET starts at the max offset, even on a young topic: what was produced
+// before it took the queue is skipped, never lost.
+func TestBroadcastingLastOffsetStartsAtMax(t *testing.T) {
+	cfg := smallConfig(200)
+	cfg.MessageModel = Broadcasting
+	cfg.Consumers = cfg.Consumers[:1]
+	c := mustNew(t, cfg)
+	c.Advance(60000)
+	before := c.Metrics()
+	mustApply(t, c, Command{Type: "addConsumer", ID: "c9"})
+	c.Advance(61500) // its first round took every queue
+	var atJoin int64
+	for _, q := range c.Snapshot().Queues {
+		atJoin += q.MaxOffset
+	}
+	c.Advance(90000)
+	mustApply(t, c, Command{Type: "setProducerRate", Rate: ptr(0)})
+	c.Advance(100000)
+	m := c.Metrics()
+	skipped := m.Skipped - before.Skipped              // c1 skipped what came before its own first round
+	late := m.Consumed - (m.Produced - before.Skipped) // c1 consumed the rest; the remainder is c9's
+	if m.Lost != 0 || m.Duplicates != 0 || skipped < before.Produced || skipped > atJoin {
+		t.Fatalf("lost %d, duplicates %d, c9 skipped %d; want the %d…%d messages before c9's first round skipped", m.Lost, m.Duplicates, skipped, before.Produced, atJoin)
+	}
+	if late+skipped != m.Produced {
+		t.Fatalf("c9 consumed %d and skipped %d of %d produced; want the two to make up everything", late, skipped, m.Produced)
 	}
 }
 

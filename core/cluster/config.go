@@ -1,6 +1,9 @@
 package cluster
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/lbscope/lbscope/core/allocate"
 )
 
@@ -24,6 +27,15 @@ type Config struct {
 	LatencyFault bool             `json:"latencyFault,omitempty"`
 	FaultTable   string           `json:"faultTable,omitempty"` // "current" or "legacy-4x"
 	Timing       Timing           `json:"timing,omitempty"`
+	// History makes the topic older than the run: messages stored before 00:00 (spec §3.6).
+	History *HistoryConfig `json:"history,omitempty"`
+}
+
+// HistoryConfig is what every queue of the initial brokers holds at 00:00.
+type HistoryConfig struct {
+	Messages int64 `json:"messages"`          // per queue, produced evenly over SpanMs before 00:00
+	Deleted  int64 `json:"deleted,omitempty"` // per queue, the oldest ones whose files are deleted: the min offset
+	SpanMs   int64 `json:"spanMs,omitempty"`  // 0: one hour
 }
 
 // BrokerConfig is one broker (a master; replicas are not modelled).
@@ -31,12 +43,42 @@ type BrokerConfig struct {
 	Name      string `json:"name"`
 	Queues    int    `json:"queues"`              // read and write queues of the topic
 	LatencyMs int    `json:"latencyMs,omitempty"` // extra send latency ("slow broker")
+	// MemoryMessages is how many of the newest messages of the broker's commit log are in
+	// memory (the page cache); 0: all of them. A group without an offset starts at 0 only while
+	// message 0 of the queue is in memory (spec §5.5).
+	MemoryMessages int64 `json:"memoryMessages,omitempty"`
 }
 
 // ConsumerConfig is one member of the group, started at time 0.
 type ConsumerConfig struct {
 	ID          string `json:"id"`                    // client id, any real format
 	ConsumeRate int    `json:"consumeRate,omitempty"` // messages per second it can consume; 0: Timing.ConsumeRate
+	// ConsumeFromWhere is where a queue without a stored offset starts: LAST_OFFSET (the
+	// default), FIRST_OFFSET or TIMESTAMP (spec §3.6); the CONSUME_FROM_ prefix may be written.
+	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`
+	// ConsumeTimestampMs is TIMESTAMP's time, virtual milliseconds (negative: before 00:00);
+	// unset, half an hour before the consumer starts, as in RocketMQ.
+	ConsumeTimestampMs *int64 `json:"consumeTimestampMs,omitempty"`
+}
+
+// Where consumption starts (ConsumeFromWhere without its CONSUME_FROM_ prefix).
+const (
+	FromLastOffset  = "LAST_OFFSET"
+	FromFirstOffset = "FIRST_OFFSET"
+	FromTimestamp   = "TIMESTAMP"
+)
+
+// ParseConsumeFromWhere accepts LAST_OFFSET, FIRST_OFFSET and TIMESTAMP, with or without
+// RocketMQ's CONSUME_FROM_ prefix; "" is LAST_OFFSET.
+func ParseConsumeFromWhere(s string) (string, error) {
+	v := strings.TrimPrefix(s, "CONSUME_FROM_")
+	switch v {
+	case "":
+		return FromLastOffset, nil
+	case FromLastOffset, FromFirstOffset, FromTimestamp:
+		return v, nil
+	}
+	return "", fmt.Errorf("consumeFromWhere %q: want %s, %s or %s", s, FromLastOffset, FromFirstOffset, FromTimestamp)
 }
 
 // ProducerConfig is one producer sending at a steady rate.

@@ -41,6 +41,10 @@ type consumer struct {
 	pqs    map[route.MessageQueue]*processQueue
 	pqList []*processQueue // the values of pqs sorted by queue: iteration never depends on map order
 
+	from      string // ConsumeFromWhere (spec §3.6)
+	timestamp int64  // TIMESTAMP's time
+	fixedTS   bool   // timestamp was configured, not RocketMQ's default
+
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
 	frontier     map[route.MessageQueue]int64 // broadcasting: this consumer's delivered prefix
@@ -104,12 +108,16 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
-	cs := &consumer{idx: len(c.consumers), id: id, rate: rate,
+	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, from: FromLastOffset, timestamp: c.now - 30*60*1000,
 		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
 	if prev := c.current[id]; prev != nil {
 		cs.local = prev.local // a broadcasting consumer's offsets live in a local file
+		cs.from = prev.from   // the same program starts again
+		if prev.fixedTS {
+			cs.timestamp, cs.fixedTS = prev.timestamp, true
+		}
 	}
 	c.consumers = append(c.consumers, cs)
 	c.current[id] = cs
@@ -303,7 +311,7 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 		if cs.pqs[mq] != nil {
 			continue
 		}
-		start, ok, d := c.computePullFromWhere(cs, mq)
+		start, fresh, ok, d := c.computePullFromWhere(cs, mq)
 		cost += d
 		if !ok {
 			balanced = false // not added this round; retried in 1 s
@@ -313,6 +321,9 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 			pullResumeAt: c.now + cost + c.t.PullFirstDelay}
 		pq.b = c.brokerBy[mq.BrokerName]
 		pq.bq = pq.b.qs[mq.QueueID]
+		if fresh {
+			c.skipTo(cs, pq, start)
+		}
 		cs.pqs[mq] = pq
 		cs.pqList = append(cs.pqList, pq)
 		changed = true
@@ -321,24 +332,73 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 	return changed, balanced, cost
 }
 
-// computePullFromWhere is the synchronous offset query for a newly assigned queue (spec §3.6):
-// the broker's stored offset; with none, the broker answers 0 for a young queue whose message 0
-// is still in memory, which every simulated queue is (CONSUME_FROM_LAST_OFFSET then starts at
-// the beginning).
-func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (int64, bool, int64) {
-	if c.model == Broadcasting {
-		return cs.local[mq], true, 0
-	}
+// computePullFromWhere is the starting offset of a newly assigned queue (spec §3.6). The
+// stored offset first: clustering asks the broker (QUERY_CONSUMER_OFFSET, which answers 0 for a
+// group without an offset while message 0 of the queue is in memory, spec §5.5); broadcasting
+// reads its local file, −1 for a queue it never consumed (spec §3.12). Without one,
+// ConsumeFromWhere decides. fresh reports that the start came from ConsumeFromWhere or the
+// broker's 0, not from an offset a consumer of the group wrote.
+func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (start int64, fresh, ok bool, cost int64) {
 	b := c.brokerBy[mq.BrokerName]
-	ok, cost := c.rpc(cs, b, 5000)
-	if !ok || int(mq.QueueID) >= len(b.qs) {
-		return 0, false, cost
+	stored := int64(-1)
+	if c.model == Broadcasting {
+		if off, found := cs.local[mq]; found {
+			stored = off
+		}
+	} else {
+		var up bool
+		up, cost = c.rpc(cs, b, 5000)
+		if !up || int(mq.QueueID) >= len(b.qs) {
+			return 0, false, false, cost // −2: the queue is not added this round
+		}
+		c.channelFor(b, cs).traffic(c.now)
+		bq := b.qs[mq.QueueID]
+		switch {
+		case bq.committed >= 0:
+			stored = bq.committed
+		case b.zeroInMemory(bq):
+			return 0, true, true, cost // the broker answers 0 for every ConsumeFromWhere
+		}
 	}
-	c.channelFor(b, cs).traffic(c.now)
-	if off := b.qs[mq.QueueID].committed; off >= 0 {
-		return off, true, cost
+	if stored >= 0 {
+		return stored, false, true, cost
 	}
-	return 0, true, cost
+	if b == nil || b.down || int(mq.QueueID) >= len(b.qs) {
+		return 0, false, false, cost + c.t.NetworkRTT
+	}
+	bq := b.qs[mq.QueueID]
+	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
+	switch cs.from {
+	case FromFirstOffset:
+		// Below the min offset the broker answers OFFSET_MOVED and the queue restarts at the
+		// min offset; that correction is folded in here.
+		return bq.minOffset, true, true, cost
+	case FromTimestamp:
+		return c.searchOffset(b, mq.QueueID, cs.timestamp), true, true, cost
+	}
+	return bq.maxOffset, true, true, cost
+}
+
+// skipTo accounts for a queue that starts at start without a stored offset: what lies between
+// the group's (or, broadcasting, this consumer's) progress and start is skipped by
+// ConsumeFromWhere, not lost.
+func (c *Cluster) skipTo(cs *consumer, pq *processQueue, start int64) {
+	if c.model == Broadcasting {
+		f, seen := cs.frontier[pq.mq]
+		if !seen {
+			f = pq.bq.minOffset
+		}
+		if start > f {
+			c.metrics.Skipped += start - f
+			f = start
+		}
+		cs.frontier[pq.mq] = f
+		return
+	}
+	if start > pq.bq.frontier {
+		c.metrics.Skipped += start - pq.bq.frontier
+		pq.bq.frontier = start
+	}
 }
 
 // dropQueue removes a process queue. A concurrent consumer uploads its offset at once (spec
@@ -379,7 +439,10 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 	}
 	frontier := &pq.bq.frontier
 	if c.model == Broadcasting {
-		f := cs.frontier[pq.mq]
+		f, seen := cs.frontier[pq.mq]
+		if !seen {
+			f = pq.bq.minOffset
+		}
 		frontier = &f
 		defer func() { cs.frontier[pq.mq] = f }()
 	}

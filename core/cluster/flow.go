@@ -10,6 +10,9 @@ import (
 // flow is one message-flow step, in a fixed phase order: producers send, brokers store what
 // arrived, consumers pull and consume.
 func (c *Cluster) flow() {
+	if len(c.markOffset) < len(c.marks) {
+		c.recordMarks()
+	}
 	for _, p := range c.producers {
 		c.flowProducer(p)
 	}

@@ -131,10 +131,14 @@ type Isolation struct {
 // Metrics are the run's counts so far. Every message has an identity (queue, offset); counts
 // are exact even though messages move in batches.
 type Metrics struct {
-	Produced     int64 `json:"produced"`
-	Consumed     int64 `json:"consumed"`     // distinct messages consumed at least once (per consumer when broadcasting)
-	Duplicates   int64 `json:"duplicates"`   // further deliveries of already consumed messages
-	Lost         int64 `json:"lost"`         // skipped over by a successor (spec §3.9's one exception)
+	Produced   int64 `json:"produced"`
+	Consumed   int64 `json:"consumed"`   // distinct messages consumed at least once (per consumer when broadcasting)
+	Duplicates int64 `json:"duplicates"` // further deliveries of already consumed messages
+	Lost       int64 `json:"lost"`       // skipped over by a successor (spec §3.9's one exception)
+	// Skipped counts messages a queue's start passed over by ConsumeFromWhere (a new group
+	// or broadcasting consumer starting at the max offset or a timestamp, spec §3.6): by
+	// design, not lost.
+	Skipped      int64 `json:"skipped"`
 	InFlight     int64 `json:"inFlight"`     // sent but not yet stored
 	Backlog      int64 `json:"backlog"`      // stored but not yet consumed
 	SendFailures int64 `json:"sendFailures"` // sends the client saw fail (after their retries)

@@ -40,6 +40,7 @@ type producer struct {
 	startedAt    int64        // the client instance's start: the response-table scan's phase
 	threads      []sendThread // sync: each blocks for its send
 	asyncFlight  int64        // async: sends holding a Netty permit
+	lastBroker   int          // index of the broker of the previous pick (a lookup cache)
 	timeouts     []asyncTimeout
 	fs           *fault.MQFaultStrategy
 	tp           *selector.TopicPublishInfo
@@ -230,7 +231,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			return
 		}
 		cur := c.t.SendMsgTimeout - cost
-		b := c.brokerBy[mq.BrokerName]
+		b := c.brokerNamed(p, mq.BrokerName)
 		if b == nil || b.down {
 			// RemotingConnectException: isolation, reachable = !startDetectorEnable; retried at
 			// once on another broker.
@@ -267,6 +268,19 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 	}
 }
 
+// brokerNamed looks a broker up by name, trying the producer's previous one first: picks run
+// through a broker's queues in turn, so it is usually the same.
+func (c *Cluster) brokerNamed(p *producer, name string) *broker {
+	if p.lastBroker < len(c.brokers) && c.brokers[p.lastBroker].name == name {
+		return c.brokers[p.lastBroker]
+	}
+	b := c.brokerBy[name]
+	if b != nil {
+		p.lastBroker = b.idx
+	}
+	return b
+}
+
 // store puts a sync send's message on its way to the broker, stored at at; what is due by now
 // is stored at once.
 func (c *Cluster) store(b *broker, p *producer, j int, queue int32, sentAt, at int64) {
@@ -274,7 +288,7 @@ func (c *Cluster) store(b *broker, p *producer, j int, queue int32, sentAt, at i
 	c.metrics.InFlight++
 	if at <= c.now {
 		c.metrics.InFlight--
-		b.qs[queue].maxOffset++
+		b.appendMessages(queue, 1)
 		b.sends++
 		c.metrics.Produced++
 		th.stored = true
@@ -414,7 +428,7 @@ func (c *Cluster) flowAsync(p *producer) {
 // broker refuses the connection, re-sending while retries and budget remain.
 func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, tries int) {
 	for {
-		b := c.brokerBy[mq.BrokerName]
+		b := c.brokerNamed(p, mq.BrokerName)
 		if b != nil && !b.down {
 			if int(mq.QueueID) >= b.queues {
 				// INVALID_PARAMETER or a queue the broker lacks: a broker error, not retried.
@@ -529,7 +543,7 @@ func (c *Cluster) arrivals(b *broker) {
 			}
 			continue
 		}
-		b.qs[ps.queue].maxOffset += ps.count
+		b.appendMessages(ps.queue, ps.count)
 		b.sends += ps.count
 		c.metrics.Produced += ps.count
 		switch {

@@ -130,6 +130,9 @@ func (r *Result) Text(s Scenario) string {
 		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	if m.Skipped > 0 {
+		fmt.Fprintf(&b, "  skipped by consumeFromWhere %d (not lost: where a queue without an offset starts)\n", m.Skipped)
+	}
 	if m.StoredAfterTimeout > 0 {
 		fmt.Fprintf(&b, "  stored after a client timeout %d\n", m.StoredAfterTimeout)
 	}

@@ -87,6 +87,9 @@ func validateConfig(c cluster.Config) error {
 		if err := checkRange(p+".latencyMs", b.LatencyMs, 0, MaxLatencyMs); err != nil {
 			return err
 		}
+		if b.MemoryMessages < 0 || b.MemoryMessages > MaxHistory*MaxQueues {
+			return fmt.Errorf("%s.memoryMessages: %d; want 0…%d", p, b.MemoryMessages, int64(MaxHistory*MaxQueues))
+		}
 		total += b.Queues
 	}
 	if total > MaxQueues {
@@ -109,6 +112,9 @@ func validateConfig(c cluster.Config) error {
 		}
 		seen[k.ID] = i
 		if err := checkRange(p+".consumeRate", k.ConsumeRate, 0, MaxConsumeRate); err != nil {
+			return err
+		}
+		if err := checkConsumeFrom(p, k); err != nil {
 			return err
 		}
 	}
@@ -134,6 +140,9 @@ func validateConfig(c cluster.Config) error {
 		}
 	}
 
+	if err := checkHistory(c.History); err != nil {
+		return err
+	}
 	if err := checkStrategy("strategy", "params", c.Strategy, c.Params); err != nil {
 		return err
 	}
@@ -148,6 +157,43 @@ func validateConfig(c cluster.Config) error {
 		}
 	}
 	return checkTiming(c.Timing)
+}
+
+// MaxHistory bounds the messages per queue a topic may hold at 00:00.
+const MaxHistory = 1000000000
+
+// checkConsumeFrom checks where a consumer starts (spec §3.6).
+func checkConsumeFrom(p string, k cluster.ConsumerConfig) error {
+	from, err := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere)
+	if err != nil {
+		return fmt.Errorf("%s.consumeFromWhere: %s; want LAST_OFFSET, FIRST_OFFSET or TIMESTAMP (CONSUME_FROM_ may precede them)", p, quote(k.ConsumeFromWhere))
+	}
+	if ts := k.ConsumeTimestampMs; ts != nil {
+		if from != cluster.FromTimestamp {
+			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
+		}
+		if *ts < -int64(MaxDuration) || *ts > int64(MaxDuration) {
+			return fmt.Errorf("%s.consumeTimestampMs: %d; want -%d…%d (24 h either side of 00:00)", p, *ts, int64(MaxDuration), int64(MaxDuration))
+		}
+	}
+	return nil
+}
+
+// checkHistory checks the messages a topic holds at 00:00.
+func checkHistory(h *cluster.HistoryConfig) error {
+	if h == nil {
+		return nil
+	}
+	if h.Messages < 0 || h.Messages > MaxHistory {
+		return fmt.Errorf("history.messages: %d; want 0…%d per queue", h.Messages, int64(MaxHistory))
+	}
+	if h.Deleted < 0 || h.Deleted > h.Messages {
+		return fmt.Errorf("history.deleted: %d; want 0…%d (history.messages)", h.Deleted, h.Messages)
+	}
+	if h.SpanMs < 0 || h.SpanMs > int64(MaxDuration) {
+		return fmt.Errorf("history.spanMs: %d; want 0…%d (24 h; 0 means one hour)", h.SpanMs, int64(MaxDuration))
+	}
+	return nil
 }
 
 // checkProducerSends checks how a producer sends: its mode and its threads.
