@@ -221,6 +221,7 @@ func applyHeal(c *Cluster, cs *consumer) error {
 	for _, pq := range cs.pqList {
 		pq.pullResumeAt = c.now // its pulls go out again
 	}
+	c.reconnect(cs)
 	return nil
 }
 

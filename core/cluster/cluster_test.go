@@ -340,3 +340,44 @@ func TestSameSeedSameStory(t *testing.T) {
 		t.Fatal("two runs of the same scenario and seed differ")
 	}
 }
+
+// Spec §3.13, §5.6: a consumer healed before the brokers dropped it had closed its
+// connections at its first timed-out heartbeat; it reconnects at once, each broker registers
+// the new connection and drops the old one at its next write, notifying the group both times.
+func TestHealBeforeExpiryReconnects(t *testing.T) {
+	c := mustNew(t, smallConfig(100))
+	c.Advance(30000)
+	mustApply(t, c, Command{Type: "partitionConsumer", ID: "c1"})
+	c.Advance(70000) // its heartbeat at 31 s timed out
+	var causes []string
+	c.SetObserver(func(e Event) {
+		if e.Kind == EventChange {
+			causes = append(causes, e.Broker+" "+e.Cause)
+		}
+	})
+	mustApply(t, c, Command{Type: "healConsumer", ID: "c1"})
+	want := []string{"broker-a reconnect", "broker-a connectionReset", "broker-b reconnect", "broker-b connectionReset"}
+	if !slices.Equal(causes, want) {
+		t.Fatalf("changes at the heal: %v; want %v", causes, want)
+	}
+	for _, b := range c.brokers {
+		if ids := c.registeredIDs(b); !slices.Equal(ids, []string{"c1", "c2", "c3"}) {
+			t.Fatalf("%s lists %v after the heal; want each consumer once", b.name, ids)
+		}
+	}
+	// A heal before any call timed out keeps the connections: nothing to tell.
+	c2 := mustNew(t, smallConfig(100))
+	c2.Advance(30000)
+	mustApply(t, c2, Command{Type: "partitionConsumer", ID: "c1"})
+	c2.Advance(30500)
+	n := 0
+	c2.SetObserver(func(e Event) {
+		if e.Kind == EventChange {
+			n++
+		}
+	})
+	mustApply(t, c2, Command{Type: "healConsumer", ID: "c1"})
+	if n != 0 {
+		t.Fatalf("%d changes after a heal with no timed-out call; want none", n)
+	}
+}

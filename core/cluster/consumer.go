@@ -26,8 +26,9 @@ type consumer struct {
 	rate        int  // messages per second it can consume
 	dead        bool // killed or stopped: the process is gone
 	killed      bool
-	partitioned bool // alive but cut off: no packet in or out, no connection closes
-	hung        bool // alive and heart-beating, listener stuck
+	partitioned bool   // alive but cut off: no packet in or out, no connection closes
+	hung        bool   // alive and heart-beating, listener stuck
+	closedTo    uint64 // brokers (bit = index) it closed its connection to after a timed-out call
 	rnd         *jrand.Random
 	gen         [genCount]int
 
@@ -155,11 +156,54 @@ func (c *Cluster) wakeUp(cs *consumer) {
 func (c *Cluster) rpc(cs *consumer, b *broker, timeout int64) (ok bool, cost int64) {
 	switch {
 	case cs.partitioned:
+		if b != nil && timeout > 100 {
+			// A synchronous call timed out: the client closes the connection
+			// (clientCloseSocketIfTimeout, spec §2.8, §3.13); the broker never hears of it.
+			cs.closedTo |= 1 << uint(b.idx)
+		}
 		return false, timeout
 	case b == nil || b.down:
 		return false, c.t.NetworkRTT
 	}
 	return true, c.t.NetworkRTT
+}
+
+// reconnect is a healed consumer's first traffic to each broker whose connection it closed,
+// or whose channel the broker no longer has: a new connection, whose activation heartbeats
+// that broker at once and then wakes the rebalance (5.2.0+, spec §3.13). A broker that still
+// holds the old channel registers the new one (CHANGE) and drops the old one at its next write
+// to it, the notification it sends right then, which the client's host answers with a reset
+// (CHANGE again, spec §5.6).
+func (c *Cluster) reconnect(cs *consumer) {
+	woke := false
+	for _, name := range cs.brokers {
+		b := c.brokerBy[name]
+		if b == nil || b.down {
+			continue
+		}
+		ch := b.chans[cs.idx]
+		if cs.closedTo&(1<<uint(b.idx)) == 0 && ch != nil && ch.registered {
+			continue // its connection is still open at both ends
+		}
+		woke = true
+		if ch == nil || !ch.registered {
+			b.dropChannel(cs.idx)
+			c.heartbeat(b, cs)
+			continue
+		}
+		b.dropChannel(cs.idx)
+		nch := c.channelFor(b, cs)
+		nch.traffic(c.now)
+		nch.lastHeartbeat, nch.registered = c.now, true
+		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); it notifies the group", b.name, cs.id)
+		c.change(b)
+		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.id)
+		c.change(b)
+	}
+	cs.closedTo = 0
+	if woke {
+		c.wakeUp(cs)
+	}
 }
 
 // refreshConsumerRoute is the 30 s route poll: the subscribe set and the brokers of the topic

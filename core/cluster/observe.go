@@ -56,6 +56,8 @@ type Event struct {
 //	unregister         change     a broker unregisters a stopping consumer, CHANGE     Consumer, Broker
 //	connectionClosed   change     a broker sees a consumer's connection close, CHANGE  Consumer, Broker
 //	idleClosed         change     a broker closes an idle channel, CHANGE              Consumer, Broker, N = idle seconds
+//	reconnect          change     a broker registers a healed consumer's new connection, CHANGE  Consumer, Broker
+//	connectionReset    change     a broker drops a consumer's old connection on a reset, CHANGE  Consumer, Broker
 //	expire             change     a broker's scan expires a consumer, no CHANGE        Consumer, Broker, N = seconds without heartbeat
 //	expireNotify       change     as expire, when the close races the scan: CHANGE     Consumer, Broker, N = seconds without heartbeat
 //	isolateSlow        isolation  a producer avoids a broker after a slow send         Broker, Arg = producer, LatencyMs = the send's, Until = deadline, N = tier seconds
@@ -71,6 +73,8 @@ const (
 	CauseUnregister       = "unregister"
 	CauseConnectionClosed = "connectionClosed"
 	CauseIdleClosed       = "idleClosed"
+	CauseReconnect        = "reconnect"
+	CauseConnectionReset  = "connectionReset"
 	CauseExpire           = "expire"
 	CauseExpireNotify     = "expireNotify"
 	CauseIsolateSlow      = "isolateSlow"
@@ -99,6 +103,8 @@ var Causes = map[string]string{
 	CauseUnregister:       EventChange,
 	CauseConnectionClosed: EventChange,
 	CauseIdleClosed:       EventChange,
+	CauseReconnect:        EventChange,
+	CauseConnectionReset:  EventChange,
 	CauseExpire:           EventChange,
 	CauseExpireNotify:     EventChange,
 	CauseIsolateSlow:      EventIsolation,

@@ -54,6 +54,23 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("c1 ends %s holding %v; want partitioned and still believing it owns its queues", r.Final.Status["c1"], r.Final.Assignment["c1"])
 		}
 	},
+	"partition-heal.json": func(t *testing.T, r *Result) {
+		// On heal c1 reconnects and heartbeats every broker at once; each notifies the group,
+		// and c2 and c3 give its queues back within a second, not at the next heartbeat.
+		for _, id := range []string{"c2", "c3"} {
+			at := int64(-1)
+			for _, rb := range r.Rebalances {
+				if rb.Consumer == id && rb.T >= 180000 {
+					at = rb.T
+					break
+				}
+			}
+			if at < 0 || at-180000 > 1000 {
+				t.Errorf("%s rebalanced at %d ms after the heal at 180000; want within 1 s", id, at)
+			}
+		}
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1 broker-a:2", "c2": "broker-a:3 broker-b:0 broker-b:1", "c3": "broker-b:2 broker-b:3"})
+	},
 	"more-consumers-than-queues.json": func(t *testing.T, r *Result) {
 		assertFinal(t, r, map[string]string{"c1": "broker-a:0", "c10": "broker-a:1", "c2": "broker-a:2", "c3": "broker-a:3", "c4": ""})
 	},
