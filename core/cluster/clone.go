@@ -80,6 +80,8 @@ func (c *Cluster) Clone() *Cluster {
 	for i, cs := range c.consumers {
 		nc := *cs
 		nc.rnd = cloneRandom(cs.rnd)
+		nc.slowRnd = cloneRandom(cs.slowRnd)
+		nc.slowRunning = slices.Clone(cs.slowRunning)
 		nc.brokers = slices.Clone(cs.brokers) // refreshed in place
 		nc.frontier = maps.Clone(cs.frontier)
 		if l, ok := locals[cs.id]; ok {
@@ -92,6 +94,7 @@ func (c *Cluster) Clone() *Cluster {
 		nc.pqList = make([]*processQueue, len(cs.pqList))
 		for j, pq := range cs.pqList {
 			cp := *pq
+			cp.slow = slices.Clone(pq.slow)
 			cp.b = n.brokers[pq.b.idx]
 			cp.bq = bqs[pq.bq]
 			if pq.ch != nil {

@@ -131,6 +131,10 @@ func New(cfg Config) (*Cluster, error) {
 		}
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate)
 		cs.from = from
+		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
+			return nil, fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
+		}
+		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
 		if cc.ConsumeTimestampMs != nil {
 			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true
 		}

@@ -59,6 +59,11 @@ type ConsumerConfig struct {
 	// ConsumeTimestampMs is TIMESTAMP's time, virtual milliseconds (negative: before 00:00);
 	// unset, half an hour before the consumer starts, as in RocketMQ.
 	ConsumeTimestampMs *int64 `json:"consumeTimestampMs,omitempty"`
+	// SlowEvery makes about one message in this many slow, taking SlowMs in its listener
+	// call instead of the consumeRate's share (0: none). A slow message holds its queue's
+	// offset back while later ones finish around it (spec §3.8, §3.16).
+	SlowEvery int64 `json:"slowEvery,omitempty"`
+	SlowMs    int64 `json:"slowMs,omitempty"`
 }
 
 // Where consumption starts (ConsumeFromWhere without its CONSUME_FROM_ prefix).

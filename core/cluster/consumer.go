@@ -46,6 +46,12 @@ type consumer struct {
 	timestamp int64  // TIMESTAMP's time
 	fixedTS   bool   // timestamp was configured, not RocketMQ's default
 
+	slowEvery   int64   // one message in about this many is slow (0: none)
+	slowMs      int64   // how long a slow message's listener call takes
+	untilSlow   int64   // messages before the next slow one
+	slowRunning []int64 // end times of the slow calls running, in start order
+	slowRnd     *jrand.Random
+
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
 	frontier     map[route.MessageQueue]int64 // broadcasting: this consumer's delivered prefix
@@ -57,16 +63,37 @@ type processQueue struct {
 	mq           route.MessageQueue
 	b            *broker
 	bq           *brokerQueue
-	ch           *channel // the broker's channel for this process, cached for the pull loop
-	nextPull     int64    // next offset to fetch
-	consumedUpTo int64    // in-memory offset: every message below it finished (in-order consumption)
-	pullResumeAt int64    // the pull loop acts on this queue from then on
-	lastPull     int64    // lastPullTimestamp (spec §3.8)
-	heldUntil    int64    // >0: an empty pull is held by the broker until then
-	outstanding  bool     // a pull is on its way or held (matters once the consumer is cut off)
+	ch           *channel   // the broker's channel for this process, cached for the pull loop
+	nextPull     int64      // next offset to fetch
+	consumedUpTo int64      // every message below it was handed to the listener
+	slow         []slowCall // slow listener calls still running on this queue, oldest first
+	pullResumeAt int64      // the pull loop acts on this queue from then on
+	lastPull     int64      // lastPullTimestamp (spec §3.8)
+	heldUntil    int64      // >0: an empty pull is held by the broker until then
+	outstanding  bool       // a pull is on its way or held (matters once the consumer is cut off)
 }
 
+// cached is the messages pulled and not yet handed to the listener.
 func (pq *processQueue) cached() int64 { return pq.nextPull - pq.consumedUpTo }
+
+// msgCount is the ProcessQueue's message count: cached, plus the calls still running.
+func (pq *processQueue) msgCount() int64 { return pq.cached() + int64(len(pq.slow)) }
+
+// offset is the in-memory offset the ProcessQueue rule gives (spec §3.8, §3.16): the smallest
+// offset still in its map, i.e. a slow message still running holds it back while later ones
+// finish around it; with nothing left, one past the last message cached.
+func (pq *processQueue) offset() int64 {
+	if len(pq.slow) > 0 {
+		return min(pq.slow[0].offset, pq.consumedUpTo)
+	}
+	return pq.consumedUpTo
+}
+
+// slowCall is one slow message's listener call.
+type slowCall struct {
+	offset int64
+	doneAt int64
+}
 
 // queues lists the queues of the process-queue table, sorted.
 func (cs *consumer) queues() []route.MessageQueue {
@@ -116,6 +143,7 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	if prev := c.current[id]; prev != nil {
 		cs.local = prev.local // a broadcasting consumer's offsets live in a local file
 		cs.from = prev.from   // the same program starts again
+		cs.setSlow(c.cfg.Seed, prev.slowEvery, prev.slowMs)
 		if prev.fixedTS {
 			cs.timestamp, cs.fixedTS = prev.timestamp, true
 		}
@@ -252,12 +280,12 @@ func (c *Cluster) persistAll(cs *consumer) {
 // whoever wrote it (spec §3.9).
 func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	if c.model == Broadcasting {
-		cs.local[pq.mq] = pq.consumedUpTo
+		cs.local[pq.mq] = pq.offset()
 		return
 	}
 	b := c.brokerBy[pq.mq.BrokerName]
 	if ok, _ := c.rpc(cs, b, 0); ok {
-		b.qs[pq.mq.QueueID].committed = pq.consumedUpTo
+		b.qs[pq.mq.QueueID].committed = pq.offset()
 		b.qs[pq.mq.QueueID].writer = cs.idx
 		c.channelFor(b, cs).lastRead = c.now
 	}
@@ -545,7 +573,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.pullResumeAt = c.now + c.t.PullDelayOnException
 		return
 	}
-	if pq.cached() > int64(c.t.PullThresholdForQueue) {
+	if pq.msgCount() > int64(c.t.PullThresholdForQueue) {
 		pq.pullResumeAt = c.now + 50 // flow control: check again in 50 ms
 		return
 	}
@@ -556,7 +584,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 	if avail := bq.maxOffset - pq.nextPull; avail > 0 {
 		// Pulls leave back to back while messages flow; each carries the in-memory offset
 		// (spec §3.9 way 2), which the master stores.
-		n := min(avail, int64(c.t.PullThresholdForQueue+c.t.PullBatchSize)-pq.cached())
+		n := min(avail, int64(c.t.PullThresholdForQueue+c.t.PullBatchSize)-pq.msgCount())
 		c.commitByPull(cs, bq, pq)
 		pq.nextPull += n
 		pq.outstanding, pq.heldUntil = true, 0
@@ -577,8 +605,8 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 }
 
 func (c *Cluster) commitByPull(cs *consumer, bq *brokerQueue, pq *processQueue) {
-	if c.model == Clustering && pq.consumedUpTo > 0 {
-		bq.committed, bq.writer = pq.consumedUpTo, cs.idx
+	if off := pq.offset(); c.model == Clustering && off > 0 {
+		bq.committed, bq.writer = off, cs.idx
 	}
 }
 
@@ -591,9 +619,19 @@ func (c *Cluster) holdAnswerTime(t int64) int64 {
 }
 
 // consume spends one step of the consumer's capacity on its cached messages, sharing it evenly
-// over the queues that have some, in queue order.
+// over the queues that have some, in queue order. A slow message keeps one of the listener
+// threads for its whole call, so the capacity left is rate × free threads / threads, and its
+// queue's offset stays at it until the call ends (spec §3.16).
 func (c *Cluster) consume(cs *consumer, step int64) {
-	budget := int64(cs.rate)*step + cs.budgetRemain
+	if len(cs.slowRunning) > 0 {
+		c.finishSlow(cs)
+	}
+	free := int64(c.t.ConsumeThreads - len(cs.slowRunning))
+	if free <= 0 {
+		cs.budgetRemain = 0
+		return
+	}
+	budget := int64(cs.rate)*step*free/int64(c.t.ConsumeThreads) + cs.budgetRemain
 	n := budget / 1000
 	cs.budgetRemain = budget % 1000
 	for n > 0 {
@@ -613,15 +651,64 @@ func (c *Cluster) consume(cs *consumer, step int64) {
 			if k <= 0 {
 				continue
 			}
-			c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+			if cs.slowEvery > 0 && cs.untilSlow < k {
+				// The messages before the slow one, then the slow one on a thread of its own.
+				k = cs.untilSlow + 1
+				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+				done := c.now + cs.slowMs
+				pq.slow = append(pq.slow, slowCall{offset: pq.consumedUpTo + k - 1, doneAt: done})
+				cs.slowRunning = append(cs.slowRunning, done)
+				cs.untilSlow = cs.nextSlowGap()
+			} else {
+				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+				if cs.slowEvery > 0 {
+					cs.untilSlow -= k
+				}
+			}
 			pq.consumedUpTo += k
 			cs.consumed += k
 			n -= k
 			if n == 0 {
 				break
 			}
+			if len(cs.slowRunning) >= c.t.ConsumeThreads {
+				return // every thread is in a slow call
+			}
 		}
 	}
+}
+
+// finishSlow ends the slow calls due by now: their threads are free and their queues' offsets
+// move on.
+func (c *Cluster) finishSlow(cs *consumer) {
+	cs.slowRunning = slices.DeleteFunc(cs.slowRunning, func(at int64) bool { return at <= c.now })
+	for _, pq := range cs.pqList {
+		i := 0
+		for i < len(pq.slow) && pq.slow[i].doneAt <= c.now {
+			i++
+		}
+		if i > 0 {
+			pq.slow = pq.slow[:copy(pq.slow, pq.slow[i:])]
+		}
+	}
+}
+
+// setSlow gives the consumer its slow messages: one in about every, each taking ms.
+func (cs *consumer) setSlow(seed, every, ms int64) {
+	cs.slowEvery, cs.slowMs = every, ms
+	if every > 0 {
+		cs.slowRnd = sim.Stream(seed, fmt.Sprintf("consume/%s/%d", cs.id, cs.idx))
+		cs.untilSlow = cs.nextSlowGap()
+	}
+}
+
+// nextSlowGap draws how many messages come before the next slow one: uniform over
+// 0…2·slowEvery−2, one in slowEvery on average.
+func (cs *consumer) nextSlowGap() int64 {
+	if cs.slowEvery <= 1 {
+		return 0
+	}
+	return int64(cs.slowRnd.NextIntn(int32(min(2*cs.slowEvery-1, 1<<30))))
 }
 
 func shortNames(qs []route.MessageQueue) []string {

@@ -85,6 +85,10 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		if r.IntN(3) == 0 {
 			cfg.Producers = append(cfg.Producers, ProducerConfig{ID: "p2", Rate: 50 + r.IntN(500), Mode: SendAsync})
 		}
+		if r.IntN(3) == 0 {
+			// Slow messages hold offsets back (spec §3.16); the invariants hold all the same.
+			cfg.Consumers[0].SlowEvery, cfg.Consumers[0].SlowMs = int64(50+r.IntN(500)), int64(1000+r.IntN(20000))
+		}
 		c := mustNew(t, cfg)
 		var applied []string
 		prevHolders := holders(c)

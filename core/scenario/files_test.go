@@ -71,6 +71,19 @@ var checks = map[string]func(t *testing.T, r *Result){
 		}
 		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1 broker-a:2", "c2": "broker-a:3 broker-b:0 broker-b:1", "c3": "broker-b:2 broker-b:3"})
 	},
+	"slow-message.json": func(t *testing.T, r *Result) {
+		// The same run without slow messages: offsets follow consumption closely, so the
+		// hand-over repeats little. With them, up to 30 s of a queue comes again.
+		s, _ := runScenarioFile(t, "slow-message.json")
+		s.Consumers[0].SlowEvery, s.Consumers[0].SlowMs = 0, 0
+		fast, err := Run(s, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, f := r.Metrics.Duplicates, fast.Metrics.Duplicates; d < 500 || d < 10*f || d > 2*30*50 {
+			t.Errorf("duplicates after the kill: %d with slow messages, %d without; want many more with them, at most 30 s of c1's two queues", d, f)
+		}
+	},
 	"more-consumers-than-queues.json": func(t *testing.T, r *Result) {
 		assertFinal(t, r, map[string]string{"c1": "broker-a:0", "c10": "broker-a:1", "c2": "broker-a:2", "c3": "broker-a:3", "c4": ""})
 	},

@@ -159,6 +159,9 @@ func validateConfig(c cluster.Config) error {
 	return checkTiming(c.Timing)
 }
 
+// MaxSlowEvery bounds a consumer's slowEvery.
+const MaxSlowEvery = 1 << 30
+
 // MaxHistory bounds the messages per queue a topic may hold at 00:00.
 const MaxHistory = 1000000000
 
@@ -167,6 +170,15 @@ func checkConsumeFrom(p string, k cluster.ConsumerConfig) error {
 	from, err := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere)
 	if err != nil {
 		return fmt.Errorf("%s.consumeFromWhere: %s; want LAST_OFFSET, FIRST_OFFSET or TIMESTAMP (CONSUME_FROM_ may precede them)", p, quote(k.ConsumeFromWhere))
+	}
+	if k.SlowEvery < 0 || k.SlowEvery > MaxSlowEvery {
+		return fmt.Errorf("%s.slowEvery: %d; want 0…%d", p, k.SlowEvery, int64(MaxSlowEvery))
+	}
+	if k.SlowMs < 0 || k.SlowMs > int64(MaxDuration) {
+		return fmt.Errorf("%s.slowMs: %d; want 0…%d (24 h)", p, k.SlowMs, int64(MaxDuration))
+	}
+	if (k.SlowEvery > 0) != (k.SlowMs > 0) {
+		return fmt.Errorf("%s.slowEvery, slowMs: %d, %d; a slow message needs both, or neither", p, k.SlowEvery, k.SlowMs)
 	}
 	if ts := k.ConsumeTimestampMs; ts != nil {
 		if from != cluster.FromTimestamp {
