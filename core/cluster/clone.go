@@ -125,6 +125,8 @@ func (c *Cluster) Clone() *Cluster {
 			np.tp = p.tp.Clone(np.rnd) // its index draws from the producer's own stream
 		}
 		np.threads = slices.Clone(p.threads)
+		np.keyRnd = cloneRandom(p.keyRnd)
+		np.keyBuf = nil
 		np.timeouts = slices.Clone(p.timeouts)
 		np.isolatedTill = maps.Clone(p.isolatedTill)
 		np.isolatedFor = maps.Clone(p.isolatedFor)

@@ -95,6 +95,18 @@ type ProducerConfig struct {
 	Threads int `json:"threads,omitempty"`
 	// Mode is "sync" (the default) or "async": send with a callback, nothing blocks (spec §2.9).
 	Mode string `json:"mode,omitempty"`
+	// Keys makes every send a selector send, send(msg, SelectMessageQueueByHash, key): the
+	// queue is the key's Java hash over the publish list, with no fault tolerance and, when
+	// synchronous, no retry (spec §2.11).
+	Keys *KeysConfig `json:"keys,omitempty"`
+}
+
+// KeysConfig is the keys a producer's messages carry: Prefix + 0 … Count−1, drawn uniformly,
+// except that HotShare percent of the sends carry key 0 (one busy streamer, one big customer).
+type KeysConfig struct {
+	Count    int    `json:"count"`
+	HotShare int    `json:"hotShare,omitempty"`
+	Prefix   string `json:"prefix,omitempty"` // "": "key-"
 }
 
 // Timing holds every constant of spec §0 the simulation uses, in milliseconds unless named

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/jrand"
@@ -46,6 +47,10 @@ type producer struct {
 	tp           *selector.TopicPublishInfo
 	routeVersion int
 	rnd          *jrand.Random
+	keys         *KeysConfig   // selector sends by key hash (spec §2.11); nil: the fault strategy picks
+	keyRnd       *jrand.Random // draws the keys
+	keyPrefix    int32         // String.hashCode of the keys' prefix
+	keyBuf       []byte
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
 	isolation    map[string]int   // index in Cluster.isolations of the current interval
@@ -93,6 +98,9 @@ type pendingSend struct {
 	late     bool  // the client has already seen this send fail: stored after a client timeout
 }
 
+// MaxKeys bounds the distinct keys of a keyed producer.
+const MaxKeys = 1000000
+
 // MaxSendThreads bounds a producer's sending threads.
 const MaxSendThreads = 256
 
@@ -103,6 +111,10 @@ func checkProducer(pc ProducerConfig) error {
 	}
 	if pc.Threads < 0 || pc.Threads > MaxSendThreads {
 		return fmt.Errorf("threads %d: want 0…%d", pc.Threads, MaxSendThreads)
+	}
+	if k := pc.Keys; k != nil && (k.Count < 1 || k.Count > MaxKeys || k.HotShare < 0 || k.HotShare > 100 || len(k.Prefix) > 64) {
+		return fmt.Errorf("keys: count %d, hotShare %d, prefix of %d bytes: want count 1…%d, hotShare 0…100, prefix at most 64 bytes",
+			k.Count, k.HotShare, len(k.Prefix), MaxKeys)
 	}
 	if pc.Mode == SendAsync && pc.Threads > 1 {
 		return fmt.Errorf("threads %d: an async producer's sends do not block; threads applies to mode %q", pc.Threads, SendSync)
@@ -119,6 +131,13 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+pc.ID),
 		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}, isolation: map[string]int{}}
 	p.fs.SetSendLatencyFaultEnable(c.latencyFault)
+	if pc.Keys != nil {
+		k := *pc.Keys
+		if k.Prefix == "" {
+			k.Prefix = "key-"
+		}
+		p.keys, p.keyRnd, p.keyPrefix = &k, sim.Stream(c.cfg.Seed, "keys/"+pc.ID), selector.StringHashCode(k.Prefix)
+	}
 	if mode == SendSync {
 		p.threads = make([]sendThread, max(pc.Threads, 1))
 		p.setRate(pc.Rate, c.now)
@@ -137,6 +156,26 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 	}
 	p.tp = selector.NewTopicPublishInfo(c.routeQueues(), p.rnd)
 	p.routeVersion = c.routeVersion
+}
+
+// keyedPick is a selector send's queue: the next message's key, hashed over the publish list
+// as SelectMessageQueueByHash does (spec §2.11).
+func (p *producer) keyedPick() (route.MessageQueue, bool) {
+	k := int64(0)
+	if p.keys.HotShare == 0 || p.keyRnd.NextIntn(100) >= int32(p.keys.HotShare) {
+		k = int64(p.keyRnd.NextIntn(int32(p.keys.Count)))
+	}
+	// String.hashCode of prefix + decimal k, continued from the prefix's hash.
+	h := p.keyPrefix
+	p.keyBuf = strconv.AppendInt(p.keyBuf[:0], k, 10)
+	for _, d := range p.keyBuf {
+		h = 31*h + int32(d)
+	}
+	mqs := p.tp.MessageQueueList()
+	if len(mqs) == 0 {
+		return route.MessageQueue{}, false
+	}
+	return mqs[selector.HashIndex(h, len(mqs))], true
 }
 
 // setRate changes a producer's rate from now on: the due times restart from now, thread j
@@ -220,10 +259,19 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			c.sendFailed(p, j, t) // "No route info of this topic"
 			return
 		}
-		mq, err := p.fs.SelectOneMessageQueue(p.tp, last, th.attempt > 0, t)
-		if err != nil {
-			c.sendFailed(p, j, t)
-			return
+		var mq route.MessageQueue
+		if p.keys != nil {
+			var ok bool
+			if mq, ok = p.keyedPick(); !ok {
+				c.sendFailed(p, j, t)
+				return
+			}
+		} else {
+			var err error
+			if mq, err = p.fs.SelectOneMessageQueue(p.tp, last, th.attempt > 0, t); err != nil {
+				c.sendFailed(p, j, t)
+				return
+			}
 		}
 		cost := t - th.t0
 		if c.t.SendMsgTimeout < cost { // strict '<' (spec §6.17): "sendDefaultImpl call timeout"
@@ -237,6 +285,10 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			// once on another broker.
 			if b != nil {
 				b.failures++
+			}
+			if p.keys != nil {
+				c.sendFailed(p, j, t) // a selector send has one attempt and no fault report
+				return
 			}
 			c.faultUpdateAt(p, mq.BrokerName, 0, true, t)
 			last = selector.Last(mq.BrokerName)
@@ -304,14 +356,18 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 	th := &p.threads[j]
 	b := c.brokers[th.broker]
 	if !th.fail {
-		c.faultUpdateAt(p, b.name, th.elapsed, false, t)
+		if p.keys == nil { // sendSelectImpl never updates the fault table
+			c.faultUpdateAt(p, b.name, th.elapsed, false, t)
+		}
 		p.acked++
 		th.busy = false
 		p.nextSend(th, t)
 		return
 	}
 	b.failures++
-	c.faultUpdateAt(p, b.name, th.elapsed, true, t)
+	if p.keys == nil {
+		c.faultUpdateAt(p, b.name, th.elapsed, true, t)
+	}
 	c.markLate(p, j)
 	next := t
 	if th.timeout {
@@ -325,8 +381,8 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 		next = t + 1
 	}
 	th.attempt++
-	if th.attempt > c.t.RetryTimesWhenSendFail {
-		c.sendFailed(p, j, next)
+	if th.attempt > c.t.RetryTimesWhenSendFail || p.keys != nil {
+		c.sendFailed(p, j, next) // a sync selector send is never retried (spec §2.11)
 		return
 	}
 	c.attempt(p, j, next, selector.Last(b.name))
@@ -412,6 +468,15 @@ func (c *Cluster) flowAsync(p *producer) {
 			c.sendsFailed(p, 1)
 			continue
 		}
+		if p.keys != nil {
+			mq, ok := p.keyedPick()
+			if !ok {
+				c.sendsFailed(p, 1)
+				continue
+			}
+			c.asyncOnWire(p, mq, c.now, 0)
+			continue
+		}
 		mq, err := p.fs.SelectOneMessageQueue(p.tp, selector.LastBroker{}, false, c.now)
 		if err != nil {
 			c.sendsFailed(p, 1)
@@ -464,6 +529,9 @@ func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, trie
 func (c *Cluster) asyncRetry(p *producer, failed route.MessageQueue, t0 int64, tries int) (route.MessageQueue, bool) {
 	if tries+1 > c.t.RetryTimesWhenSendFail || c.t.SendMsgTimeout-(c.now-t0) <= 0 || !p.tp.Ok() {
 		return failed, false
+	}
+	if p.keys != nil {
+		return failed, true // info is null for selector sends: the same broker again (spec §2.11)
 	}
 	mq, err := p.fs.SelectOneMessageQueue(p.tp, selector.Last(failed.BrokerName), false, c.now)
 	if err != nil {

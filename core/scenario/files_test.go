@@ -84,6 +84,30 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("duplicates after the kill: %d with slow messages, %d without; want many more with them, at most 30 s of c1's two queues", d, f)
 		}
 	},
+	"hot-key.json": func(t *testing.T, r *Result) {
+		// "streamer-0".hashCode() = -1194251632, |h rem 8| = 0: broker-a:0 gets the hot half
+		// plus its share of the rest, and holds almost all the backlog.
+		var hot, backlog int64
+		for _, q := range r.Snapshot.Queues {
+			if q.Queue == "broker-a:0" {
+				hot = q.MaxOffset
+			}
+			backlog += q.Backlog
+		}
+		m := r.Metrics
+		if hot*100 < m.Produced*50 || hot*100 > m.Produced*60 {
+			t.Errorf("broker-a:0 stored %d of %d; want half plus an eighth of the rest (~56%%)", hot, m.Produced)
+		}
+		var hotBacklog int64
+		for _, q := range r.Snapshot.Queues {
+			if q.Queue == "broker-a:0" {
+				hotBacklog = q.Backlog
+			}
+		}
+		if backlog == 0 || hotBacklog*10 < backlog*9 {
+			t.Errorf("backlog %d, of which broker-a:0 %d; want nearly all of it on the hot queue", backlog, hotBacklog)
+		}
+	},
 	"more-consumers-than-queues.json": func(t *testing.T, r *Result) {
 		assertFinal(t, r, map[string]string{"c1": "broker-a:0", "c10": "broker-a:1", "c2": "broker-a:2", "c3": "broker-a:3", "c4": ""})
 	},

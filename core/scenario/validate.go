@@ -218,6 +218,17 @@ func checkProducerSends(p string, pr cluster.ProducerConfig) error {
 	if err := checkRange(p+".threads", pr.Threads, 0, cluster.MaxSendThreads); err != nil {
 		return err
 	}
+	if k := pr.Keys; k != nil {
+		if err := checkRange(p+".keys.count", k.Count, 1, cluster.MaxKeys); err != nil {
+			return err
+		}
+		if err := checkRange(p+".keys.hotShare", k.HotShare, 0, 100); err != nil {
+			return err
+		}
+		if len(k.Prefix) > MaxNameLen {
+			return fmt.Errorf("%s.keys.prefix: %d bytes; the limit is %d", p, len(k.Prefix), MaxNameLen)
+		}
+	}
 	if pr.Mode == cluster.SendAsync && pr.Threads > 1 {
 		return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
 	}
