@@ -163,7 +163,9 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 	}
 	c.faultTable = t
 	for _, p := range c.producers {
-		p.fs.SetTable(t)
+		if !p.customTable { // a producer's own tiers stay (spec §2.12)
+			p.fs.SetTable(t)
+		}
 	}
 	return nil
 }

@@ -99,6 +99,13 @@ type ProducerConfig struct {
 	// queue is the key's Java hash over the publish list, with no fault tolerance and, when
 	// synchronous, no retry (spec §2.11).
 	Keys *KeysConfig `json:"keys,omitempty"`
+	// LatencyMax and NotAvailableDuration are the producer's own latency tiers
+	// (setLatencyMax / setNotAvailableDuration); either alone keeps the other's default.
+	// Like Java, nothing checks them: a notAvailableDuration shorter than latencyMax makes a
+	// send whose tier has no entry throw in latency mode, after the broker stored it (spec
+	// §2.12).
+	LatencyMax           []int64 `json:"latencyMax,omitempty"`
+	NotAvailableDuration []int64 `json:"notAvailableDuration,omitempty"`
 }
 
 // KeysConfig is the keys a producer's messages carry: Prefix + 0 … Count−1, drawn uniformly,

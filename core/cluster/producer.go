@@ -42,6 +42,7 @@ type producer struct {
 	threads      []sendThread // sync: each blocks for its send
 	asyncFlight  int64        // async: sends holding a Netty permit
 	lastBroker   int          // index of the broker of the previous pick (a lookup cache)
+	customTable  bool         // its own latency tiers: setFaultTable leaves them
 	timeouts     []asyncTimeout
 	fs           *fault.MQFaultStrategy
 	tp           *selector.TopicPublishInfo
@@ -98,6 +99,9 @@ type pendingSend struct {
 	late     bool  // the client has already seen this send fail: stored after a client timeout
 }
 
+// MaxTiers bounds a custom latency table's arrays.
+const MaxTiers = 64
+
 // MaxKeys bounds the distinct keys of a keyed producer.
 const MaxKeys = 1000000
 
@@ -111,6 +115,9 @@ func checkProducer(pc ProducerConfig) error {
 	}
 	if pc.Threads < 0 || pc.Threads > MaxSendThreads {
 		return fmt.Errorf("threads %d: want 0…%d", pc.Threads, MaxSendThreads)
+	}
+	if len(pc.LatencyMax) > MaxTiers || len(pc.NotAvailableDuration) > MaxTiers {
+		return fmt.Errorf("latencyMax %d, notAvailableDuration %d entries: at most %d each", len(pc.LatencyMax), len(pc.NotAvailableDuration), MaxTiers)
 	}
 	if k := pc.Keys; k != nil && (k.Count < 1 || k.Count > MaxKeys || k.HotShare < 0 || k.HotShare > 100 || len(k.Prefix) > 64) {
 		return fmt.Errorf("keys: count %d, hotShare %d, prefix of %d bytes: want count 1…%d, hotShare 0…100, prefix at most 64 bytes",
@@ -131,6 +138,18 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+pc.ID),
 		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}, isolation: map[string]int{}}
 	p.fs.SetSendLatencyFaultEnable(c.latencyFault)
+	if pc.LatencyMax != nil || pc.NotAvailableDuration != nil {
+		// setLatencyMax / setNotAvailableDuration: each replaces its array, the other stays.
+		lm, nad := c.faultTable.LatencyMax(), c.faultTable.NotAvailableDuration()
+		if pc.LatencyMax != nil {
+			lm = pc.LatencyMax
+		}
+		if pc.NotAvailableDuration != nil {
+			nad = pc.NotAvailableDuration
+		}
+		p.fs.SetTable(fault.NewCustomTable("custom", lm, nad, c.faultTable.IsolationLatency()))
+		p.customTable = true
+	}
 	if pc.Keys != nil {
 		k := *pc.Keys
 		if k.Prefix == "" {
@@ -286,11 +305,10 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			if b != nil {
 				b.failures++
 			}
-			if p.keys != nil {
+			if p.keys != nil || !c.faultUpdateAt(p, mq.BrokerName, 0, true, t) {
 				c.sendFailed(p, j, t) // a selector send has one attempt and no fault report
 				return
 			}
-			c.faultUpdateAt(p, mq.BrokerName, 0, true, t)
 			last = selector.Last(mq.BrokerName)
 			th.attempt++
 			if th.attempt > c.t.RetryTimesWhenSendFail {
@@ -356,8 +374,12 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 	th := &p.threads[j]
 	b := c.brokers[th.broker]
 	if !th.fail {
-		if p.keys == nil { // sendSelectImpl never updates the fault table
-			c.faultUpdateAt(p, b.name, th.elapsed, false, t)
+		// sendSelectImpl never updates the fault table. A custom table's lookup that throws
+		// escapes send() although the broker stored the message (spec §2.12, §6.29).
+		if p.keys == nil && !c.faultUpdateAt(p, b.name, th.elapsed, false, t) {
+			c.markLate(p, j)
+			c.sendFailed(p, j, t)
+			return
 		}
 		p.acked++
 		th.busy = false
@@ -365,9 +387,7 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 		return
 	}
 	b.failures++
-	if p.keys == nil {
-		c.faultUpdateAt(p, b.name, th.elapsed, true, t)
-	}
+	thrown := p.keys == nil && !c.faultUpdateAt(p, b.name, th.elapsed, true, t)
 	c.markLate(p, j)
 	next := t
 	if th.timeout {
@@ -381,7 +401,8 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 		next = t + 1
 	}
 	th.attempt++
-	if th.attempt > c.t.RetryTimesWhenSendFail || p.keys != nil {
+	if th.attempt > c.t.RetryTimesWhenSendFail || p.keys != nil || thrown {
+		// thrown: the lookup's exception replaced the attempt's, out of the catch block.
 		c.sendFailed(p, j, next) // a sync selector send is never retried (spec §2.11)
 		return
 	}
@@ -672,14 +693,17 @@ func (c *Cluster) brokerKilled(b *broker) {
 
 // faultUpdateAt tells the producer's MQFaultStrategy about an attempt (spec §2.5 table) and
 // reports a new isolation in the log.
-func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isolation bool, at int64) {
+// It returns false where a custom table's lookup throws (spec §2.12).
+func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isolation bool, at int64) bool {
 	if !p.fs.SendLatencyFaultEnable() {
-		return
+		return true
 	}
-	p.fs.UpdateFaultItem(broker, latency, isolation, true, at)
+	if !p.fs.UpdateFaultItemOK(broker, latency, isolation, true, at) {
+		return false
+	}
 	it, ok := p.fs.FaultItem(broker)
 	if !ok || it.StartTimestamp <= at || it.StartTimestamp <= p.isolatedTill[broker] {
-		return
+		return true
 	}
 	was := p.isolatedTill[broker]
 	p.isolatedTill[broker] = it.StartTimestamp
@@ -689,7 +713,7 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 		if i := p.isolation[broker]; i >= 0 && i < len(c.isolations) {
 			c.isolations[i].Until = it.StartTimestamp
 		}
-		return
+		return true
 	}
 	e := Event{Kind: EventIsolation, Cause: CauseIsolateSlow, Broker: broker, Arg: p.id, LatencyMs: latency,
 		Until: it.StartTimestamp, N: (it.StartTimestamp - at + 999) / 1000}
@@ -705,4 +729,5 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 	}
 	e.Text = fmt.Sprintf("%s avoids %s until %s: %s, tier %d s", p.id, broker, clock(it.StartTimestamp), why, e.N)
 	c.emit(e)
+	return true
 }

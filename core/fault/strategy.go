@@ -106,6 +106,25 @@ func (s *MQFaultStrategy) UpdateFaultItem(brokerName string, currentLatency int6
 	s.tolerance.UpdateFaultItem(brokerName, currentLatency, duration, reachable, now)
 }
 
+// UpdateFaultItemOK is UpdateFaultItem for a custom table that may be shorter than its tiers:
+// false where Java's lookup throws ArrayIndexOutOfBoundsException, leaving the item as it was
+// (only in latency mode: otherwise updateFaultItem returns first, spec §2.12).
+func (s *MQFaultStrategy) UpdateFaultItemOK(brokerName string, currentLatency int64, isolation, reachable bool, now int64) bool {
+	if !s.sendLatencyFaultEnable {
+		return true
+	}
+	lookup := currentLatency
+	if isolation {
+		lookup = s.table.isolationLatency
+	}
+	duration, ok := s.table.Lookup(lookup)
+	if !ok {
+		return false
+	}
+	s.tolerance.UpdateFaultItem(brokerName, currentLatency, duration, reachable, now)
+	return true
+}
+
 // SelectOneMessageQueue is selectOneMessageQueue(tpInfo, lastBrokerName, resetIndex)
 // (spec §2.3). With latency mode on: reset the index first if asked, then a pass over
 // available brokers other than the last one, then over reachable ones other than the last

@@ -74,6 +74,34 @@ func NewTable(name string, latencyMax, notAvailableDuration []int64, isolationLa
 	}, nil
 }
 
+// NewCustomTable is a table as the setters take it: any lengths, order and signs, since Java
+// validates nothing (spec §2.12). With fewer notAvailableDuration entries than latencyMax
+// tiers, a lookup that lands on a missing entry throws in Java; Lookup reports it.
+func NewCustomTable(name string, latencyMax, notAvailableDuration []int64, isolationLatency int64) Table {
+	return Table{
+		name:                 name,
+		latencyMax:           slices.Clone(latencyMax),
+		notAvailableDuration: slices.Clone(notAvailableDuration),
+		isolationLatency:     isolationLatency,
+	}
+}
+
+// Lookup is computeNotAvailableDuration with its one failure: ok is false where Java throws
+// ArrayIndexOutOfBoundsException (the matching tier i has no notAvailableDuration[i]). The
+// scan returns the highest index whose threshold is ≤ latency, not the largest threshold, so
+// an unsorted table behaves as Java's does (spec §2.12).
+func (t Table) Lookup(latency int64) (duration int64, ok bool) {
+	for i := len(t.latencyMax) - 1; i >= 0; i-- {
+		if latency >= t.latencyMax[i] {
+			if i >= len(t.notAvailableDuration) {
+				return 0, false
+			}
+			return t.notAvailableDuration[i], true
+		}
+	}
+	return 0, true
+}
+
 // Name is the table's name.
 func (t Table) Name() string { return t.name }
 

@@ -88,3 +88,34 @@ func TestNewTable(t *testing.T) {
 		t.Errorf("a table without tiers must never isolate")
 	}
 }
+
+// Spec §2.12: custom tables are not validated; the top-down scan takes the highest index at or
+// under the latency, and a missing notAvailableDuration entry is Java's exception.
+func TestCustomTableLookup(t *testing.T) {
+	tb := NewCustomTable("custom", []int64{100, 50, 1000}, []int64{7, 3}, 10000)
+	for _, c := range []struct {
+		latency, want int64
+		ok            bool
+	}{
+		{10, 0, true},    // under every tier
+		{60, 3, true},    // index 1 (50): the scan meets it before index 0
+		{200, 3, true},   // index 1 again, not the larger threshold 100 at index 0
+		{1000, 0, false}, // index 2 has no duration: ArrayIndexOutOfBoundsException
+	} {
+		got, ok := tb.Lookup(c.latency)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Lookup(%d) = %d, %v; want %d, %v", c.latency, got, ok, c.want, c.ok)
+		}
+	}
+	s := NewMQFaultStrategy(tb)
+	if !s.UpdateFaultItemOK("b", 1000, false, true, 0) {
+		t.Error("latency mode off: updateFaultItem returns before the lookup; want no exception")
+	}
+	s.SetSendLatencyFaultEnable(true)
+	if s.UpdateFaultItemOK("b", 1000, false, true, 0) {
+		t.Error("latency mode on, tier 2 without a duration: want the exception")
+	}
+	if _, ok := s.FaultItem("b"); ok {
+		t.Error("the throwing update left a fault item; want none")
+	}
+}

@@ -108,6 +108,23 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("backlog %d, of which broker-a:0 %d; want nearly all of it on the hot queue", backlog, hotBacklog)
 		}
 	},
+	"custom-latency-tiers.json": func(t *testing.T, r *Result) {
+		byProducer := map[string][]cluster.Isolation{}
+		for _, iso := range r.Isolations {
+			byProducer[iso.Producer] = append(byProducer[iso.Producer], iso)
+		}
+		for _, iso := range byProducer["p1"] {
+			if d := iso.Until - iso.Start; d != 20000 {
+				t.Errorf("p1 isolated %s for %d ms; want its own 20 s tier", iso.Broker, d)
+			}
+		}
+		if len(byProducer["p1"]) < 2 || len(byProducer["p2"]) != 0 {
+			t.Errorf("isolations: p1 %d, p2 %d; want p1 several, p2 none (its lookup throws)", len(byProducer["p1"]), len(byProducer["p2"]))
+		}
+		if m := r.Metrics; m.SendFailures == 0 || m.SendFailures != m.StoredAfterTimeout {
+			t.Errorf("failures %d, stored after the client saw a failure %d; want p2's slow sends failed yet stored", m.SendFailures, m.StoredAfterTimeout)
+		}
+	},
 	"more-consumers-than-queues.json": func(t *testing.T, r *Result) {
 		assertFinal(t, r, map[string]string{"c1": "broker-a:0", "c10": "broker-a:1", "c2": "broker-a:2", "c3": "broker-a:3", "c4": ""})
 	},

@@ -134,7 +134,7 @@ func (r *Result) Text(s Scenario) string {
 		fmt.Fprintf(&b, "  skipped by consumeFromWhere %d (not lost: where a queue without an offset starts)\n", m.Skipped)
 	}
 	if m.StoredAfterTimeout > 0 {
-		fmt.Fprintf(&b, "  stored after a client timeout %d\n", m.StoredAfterTimeout)
+		fmt.Fprintf(&b, "  stored though the client saw the send fail (a timeout, a closed connection, a throwing tier table) %d\n", m.StoredAfterTimeout)
 	}
 	if len(r.Sends) > 1 {
 		b.WriteString("  stored between steps:\n")

@@ -218,6 +218,20 @@ func checkProducerSends(p string, pr cluster.ProducerConfig) error {
 	if err := checkRange(p+".threads", pr.Threads, 0, cluster.MaxSendThreads); err != nil {
 		return err
 	}
+	for _, tier := range []struct {
+		name string
+		v    []int64
+	}{{"latencyMax", pr.LatencyMax}, {"notAvailableDuration", pr.NotAvailableDuration}} {
+		// The client takes any array (spec §2.12); the bounds only keep the arithmetic finite.
+		if len(tier.v) > cluster.MaxTiers {
+			return fmt.Errorf("%s.%s: %d entries; the limit is %d", p, tier.name, len(tier.v), cluster.MaxTiers)
+		}
+		for i, v := range tier.v {
+			if v < -int64(MaxDuration) || v > int64(MaxDuration) {
+				return fmt.Errorf("%s.%s[%d]: %d; want -%d…%d (24 h either way)", p, tier.name, i, v, int64(MaxDuration), int64(MaxDuration))
+			}
+		}
+	}
 	if k := pr.Keys; k != nil {
 		if err := checkRange(p+".keys.count", k.Count, 1, cluster.MaxKeys); err != nil {
 			return err
