@@ -180,7 +180,7 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	ch.lastHeartbeat = c.now
 	if !ch.registered {
 		ch.registered = true
-		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); it notifies the group", b.name, cs.id)
+		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.id, c.notifies())
 		c.change(b)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1).
 		if !cs.partitioned {
@@ -195,7 +195,7 @@ func (c *Cluster) unregister(b *broker, cs *consumer) {
 	ch := b.chans[cs.idx]
 	b.dropChannel(cs.idx)
 	if ch != nil || c.groupExists(b) {
-		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); it notifies the group", b.name, cs.id)
+		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.id, c.notifies())
 		c.change(b)
 	}
 }
@@ -225,10 +225,19 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 			e.N = c.t.IdleTimeout / 1000
 			why = fmt.Sprintf("idle for %d s", e.N)
 		}
-		e.Text = fmt.Sprintf("%s drops %s (%s); it notifies the group", b.name, cs.id, why)
+		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, cs.id, why, c.notifies())
 		c.emit(e)
 		c.change(b)
 	}
+}
+
+// notifies words what a CHANGE does for the group: broadcasting groups are not notified (spec
+// §5.1, §5.2).
+func (c *Cluster) notifies() string {
+	if c.model == Broadcasting {
+		return "a broadcasting group is not notified"
+	}
+	return "it notifies the group"
 }
 
 // change is CHANGE on broker b: NOTIFY_CONSUMER_IDS_CHANGED to every channel of the group as

@@ -223,8 +223,11 @@ func (c *Cluster) reconnect(cs *consumer) {
 		nch := c.channelFor(b, cs)
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
-		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); it notifies the group", b.name, cs.id)
+		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.id, c.notifies())
 		c.change(b)
+		if c.model == Broadcasting {
+			continue // nothing is written to the old connection: it stays until it expires
+		}
 		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.id)
 		c.change(b)
 	}
