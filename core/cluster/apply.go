@@ -61,7 +61,14 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	if cmd.ConsumeRate != nil {
 		rate = *cmd.ConsumeRate
 	}
-	c.startConsumer(cmd.ID, rate)
+	cs := c.startConsumer(cmd.ID, rate)
+	if cmd.ConsumeFromWhere != "" {
+		from, err := ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere))
+		if err != nil {
+			return err
+		}
+		cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
+	}
 	return nil
 }
 

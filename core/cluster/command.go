@@ -15,18 +15,20 @@ import (
 // browser's buttons and its JS API all produce these. Arguments are named fields; which ones a
 // type uses, and their limits, are its CommandSpec's Args (the command table, Commands).
 type Command struct {
-	Type        string           `json:"type"`
-	ID          string           `json:"id,omitempty"`          // consumer (or producer) id
-	Broker      string           `json:"broker,omitempty"`      // broker name
-	LatencyMs   *int             `json:"latencyMs,omitempty"`   // slowBroker
-	Queues      *int             `json:"queues,omitempty"`      // addBroker, setQueues
-	ConsumeRate *int             `json:"consumeRate,omitempty"` // addConsumer (optional)
-	Strategy    string           `json:"strategy,omitempty"`    // setStrategy
-	Params      *allocate.Params `json:"params,omitempty"`      // setStrategy (optional)
-	Rate        *int             `json:"rate,omitempty"`        // setProducerRate
-	On          *bool            `json:"on,omitempty"`          // setLatencyFault
-	Table       string           `json:"table,omitempty"`       // setFaultTable
-	Model       string           `json:"model,omitempty"`       // setMessageModel
+	Type        string `json:"type"`
+	ID          string `json:"id,omitempty"`          // consumer (or producer) id
+	Broker      string `json:"broker,omitempty"`      // broker name
+	LatencyMs   *int   `json:"latencyMs,omitempty"`   // slowBroker
+	Queues      *int   `json:"queues,omitempty"`      // addBroker, setQueues
+	ConsumeRate *int   `json:"consumeRate,omitempty"` // addConsumer (optional)
+	// ConsumeFromWhere is where addConsumer's queues without an offset start (optional).
+	ConsumeFromWhere string           `json:"consumeFromWhere,omitempty"`
+	Strategy         string           `json:"strategy,omitempty"` // setStrategy
+	Params           *allocate.Params `json:"params,omitempty"`   // setStrategy (optional)
+	Rate             *int             `json:"rate,omitempty"`     // setProducerRate
+	On               *bool            `json:"on,omitempty"`       // setLatencyFault
+	Table            string           `json:"table,omitempty"`    // setFaultTable
+	Model            string           `json:"model,omitempty"`    // setMessageModel
 }
 
 // Argument types of the command table, as the page's commands() names them.
@@ -619,11 +621,13 @@ func init() {
 		Words: words("Hang", "The consumer heartbeats but consumes nothing.", "{id} hung (heartbeats, consumes nothing)",
 			"挂起", "消费者仍发心跳，但不消费。", "消费者 {id} 卡住（仍发心跳，但不消费）")})
 	Register(CommandSpec{Name: "addConsumer", Target: TargetGroup,
-		Args:     []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0)},
+		Args: []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0),
+			optional(Arg{Name: "consumeFromWhere", Type: ArgEnum, Enum: []string{FromLastOffset, FromFirstOffset, FromTimestamp},
+				Fold: true, Example: FromFirstOffset}, FromLastOffset)},
 		Apply:    applyAddConsumer,
 		Describe: func(c Command) string { return c.ID + " starts and joins the group" },
-		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited).", "{id} joined",
-			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速）。", "消费者 {id} 加入")})
+		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default).", "{id} joined",
+			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET）。", "消费者 {id} 加入")})
 	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
 	latency.Choices = BrokerLatencies
 	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,

@@ -195,21 +195,40 @@ func ParseAt(s string) (Step, error) {
 
 // joinClientID puts back together a client id that contained ':'. Only a consumer's id can
 // (spec §1.2 client ids; an IPv6 address); it sits first among the arguments, so it takes the
-// pieces the arguments after it leave over. An optional trailing argument is recognised only
-// when its piece is a number.
+// pieces the arguments after it leave over. Walking back from the last piece, a required
+// argument always takes one; an optional one only a piece that reads as its value (a number,
+// one of its words).
 func joinClientID(args []cluster.Arg, vals []string, nReq int) []string {
 	if len(args) == 0 || args[0].Charset != &cluster.ClientIDName {
 		return vals
 	}
-	after := len(args) - 1
-	if len(args) > nReq { // an optional argument after the id
-		if _, err := strconv.Atoi(vals[len(vals)-1]); err != nil || len(vals) < 2 {
-			after--
+	after, vi := 0, len(vals)-1
+	for ai := len(args) - 1; ai >= 1 && vi >= 1; ai-- {
+		if a := args[ai]; !a.Optional || pieceFits(a, vals[vi]) {
+			after++
+			vi--
 		}
 	}
 	keep := len(vals) - after
 	id := strings.Join(vals[:keep], ":")
 	return append([]string{id}, vals[keep:]...)
+}
+
+// pieceFits reports whether an --at piece reads as a value of a.
+func pieceFits(a cluster.Arg, v string) bool {
+	switch a.Type {
+	case cluster.ArgInt:
+		_, err := strconv.Atoi(v)
+		return err == nil
+	case cluster.ArgEnum:
+		for _, e := range a.Enum {
+			if strings.EqualFold(v, e) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // exampleAt is a well-formed step of the type, at the given time when it reads as one:
