@@ -129,7 +129,10 @@ func TestKilledConsumersQueuesMoveAndItsThroughputDrops(t *testing.T) {
 
 func TestSharesSumToOne(t *testing.T) {
 	r := NewRecorder()
-	run(t, r, "default", 20_000, action{5_000, cluster.Command{Type: "slowBroker", Broker: "broker-a", LatencyMs: ptr(2000)}})
+	// Sends block their threads (spec §2.7): with fault tolerance on and a 600 ms broker the
+	// producer keeps sending around it, so every second has sends to share out.
+	run(t, r, "default", 20_000, action{1_000, cluster.Command{Type: "setLatencyFault", On: ptr(true)}},
+		action{5_000, cluster.Command{Type: "slowBroker", Broker: "broker-a", LatencyMs: ptr(600)}})
 	d := r.Data(0)
 	if len(d.Brokers) != 4 {
 		t.Fatalf("%d brokers; want 4", len(d.Brokers))
