@@ -7,6 +7,7 @@ import (
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Clone returns a deep copy of the world at this instant: fed the same commands and advanced
@@ -123,6 +124,10 @@ func (c *Cluster) Clone() *Cluster {
 		np.fs = p.fs.Clone()
 		if p.tp != nil {
 			np.tp = p.tp.Clone(np.rnd) // its index draws from the producer's own stream
+		}
+		np.threadTP = make([]*selector.TopicPublishInfo, len(p.threadTP))
+		for j, tp := range p.threadTP {
+			np.threadTP[j] = tp.Clone(np.rnd)
 		}
 		np.threads = slices.Clone(p.threads)
 		np.keyRnd = cloneRandom(p.keyRnd)

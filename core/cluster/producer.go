@@ -45,7 +45,8 @@ type producer struct {
 	customTable  bool         // its own latency tiers: setFaultTable leaves them
 	timeouts     []asyncTimeout
 	fs           *fault.MQFaultStrategy
-	tp           *selector.TopicPublishInfo
+	tp           *selector.TopicPublishInfo   // thread 0's (and the async sender's)
+	threadTP     []*selector.TopicPublishInfo // threads 1…: the same list, each its own index
 	routeVersion int
 	rnd          *jrand.Random
 	keys         *KeysConfig   // selector sends by key hash (spec §2.11); nil: the fault strategy picks
@@ -159,6 +160,7 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 	}
 	if mode == SendSync {
 		p.threads = make([]sendThread, max(pc.Threads, 1))
+		p.threadTP = make([]*selector.TopicPublishInfo, len(p.threads)-1)
 		p.setRate(pc.Rate, c.now)
 	}
 	c.producers = append(c.producers, p)
@@ -174,7 +176,20 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 		return
 	}
 	p.tp = selector.NewTopicPublishInfo(c.routeQueues(), p.rnd)
+	// The send index is a ThreadLocalIndex: each sending thread rotates its own, started at
+	// its own random value (spec §2.1); the list is the same.
+	for j := range p.threadTP {
+		p.threadTP[j] = selector.NewTopicPublishInfo(c.routeQueues(), p.rnd)
+	}
 	p.routeVersion = c.routeVersion
+}
+
+// tpFor is thread j's TopicPublishInfo.
+func (p *producer) tpFor(j int) *selector.TopicPublishInfo {
+	if j == 0 {
+		return p.tp
+	}
+	return p.threadTP[j-1]
 }
 
 // keyedPick is a selector send's queue: the next message's key, hashed over the publish list
@@ -287,7 +302,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			}
 		} else {
 			var err error
-			if mq, err = p.fs.SelectOneMessageQueue(p.tp, last, th.attempt > 0, t); err != nil {
+			if mq, err = p.fs.SelectOneMessageQueue(p.tpFor(j), last, th.attempt > 0, t); err != nil {
 				c.sendFailed(p, j, t)
 				return
 			}
