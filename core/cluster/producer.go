@@ -41,7 +41,8 @@ type producer struct {
 	startedAt    int64        // the client instance's start: the response-table scan's phase
 	threads      []sendThread // sync: each blocks for its send
 	asyncFlight  int64        // async: sends holding a Netty permit
-	lastBroker   int          // index of the broker of the previous pick (a lookup cache)
+	asyncLast    int          // async: the broker of the previous pick (a lookup cache)
+	closed       bool         // a connection close just moved other threads' times
 	customTable  bool         // its own latency tiers: setFaultTable leaves them
 	timeouts     []asyncTimeout
 	fs           *fault.MQFaultStrategy
@@ -65,16 +66,17 @@ type sendThread struct {
 	busy bool  // a send is in progress
 	at   int64 // busy: when the current attempt's outcome reaches the thread; idle: its next send
 
-	t0        int64 // the send's start: its budget runs from here (spec §2.7)
-	attempt   int
-	start     int64 // the current attempt's start
-	broker    int   // the current attempt's broker (index in Cluster.brokers)
-	queue     int32
-	elapsed   int64 // what the attempt reports to the fault strategy
-	fail      bool  // the attempt fails at at: a timeout, or its connection closed
-	timeout   bool  // the failure is the attempt's own timeout: the client closes the connection
-	stored    bool  // the broker has stored the attempt's message
-	storePend bool  // the broker will store it (an entry in its pending list)
+	t0         int64 // the send's start: its budget runs from here (spec §2.7)
+	attempt    int
+	start      int64 // the current attempt's start
+	broker     int   // the current attempt's broker (index in Cluster.brokers)
+	queue      int32
+	elapsed    int64 // what the attempt reports to the fault strategy
+	fail       bool  // the attempt fails at at: a timeout, or its connection closed
+	timeout    bool  // the failure is the attempt's own timeout: the client closes the connection
+	stored     bool  // the broker has stored the attempt's message
+	lastBroker int   // the broker of its previous pick (a lookup cache)
+	storePend  bool  // the broker will store it (an entry in its pending list)
 }
 
 // asyncTimeout is a batch of async sends whose futures the response-table scan expires.
@@ -263,23 +265,38 @@ func (c *Cluster) flowProducer(p *producer) {
 	// Each thread's actions happen at their own milliseconds, all threads in time order (ties
 	// by thread), so a completion updates the fault table before a later pick reads it.
 	for {
-		j, best := -1, c.now+1
+		// The earliest thread, and the time up to which it stays the earliest (the next one's
+		// action; a tie goes to the lower index), so that it runs on without a new scan.
+		j, best, next, nextIdx := -1, c.now+1, c.now+1, len(p.threads)
 		for i := range p.threads {
-			if p.threads[i].at < best {
-				j, best = i, p.threads[i].at
+			switch at := p.threads[i].at; {
+			case at < best:
+				next, nextIdx = best, j
+				j, best = i, at
+			case at < next:
+				next, nextIdx = at, i
 			}
 		}
 		if j < 0 {
 			return
 		}
-		th := &p.threads[j]
-		if th.busy {
-			c.completeAttempt(p, j, best)
-		} else {
-			p.sent++
-			th.busy, th.t0, th.attempt = true, best, 0
-			c.attempt(p, j, best, selector.LastBroker{})
+		if nextIdx < 0 {
+			nextIdx = len(p.threads)
 		}
+		th := &p.threads[j]
+		for th.at < next || (th.at == next && j < nextIdx) {
+			if t := th.at; th.busy {
+				c.completeAttempt(p, j, t)
+			} else {
+				p.sent++
+				th.busy, th.t0, th.attempt = true, t, 0
+				c.attempt(p, j, t, selector.LastBroker{})
+			}
+			if th.at > c.now || p.closed {
+				break
+			}
+		}
+		p.closed = false
 	}
 }
 
@@ -313,7 +330,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			return
 		}
 		cur := c.t.SendMsgTimeout - cost
-		b := c.brokerNamed(p, mq.BrokerName)
+		b := c.brokerNamed(&th.lastBroker, mq.BrokerName)
 		if b == nil || b.down {
 			// RemotingConnectException: isolation, reachable = !startDetectorEnable; retried at
 			// once on another broker.
@@ -332,7 +349,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			}
 			continue
 		}
-		l := c.sendLatency(b)
+		l := c.sendLatency(b)   // each send its own jitter
 		r := l + c.t.NetworkRTT // the thread waits for the broker and the round trip
 		th.start, th.broker, th.queue, th.stored, th.storePend = t, b.idx, mq.QueueID, false, false
 		th.fail, th.timeout = false, false
@@ -355,13 +372,13 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 
 // brokerNamed looks a broker up by name, trying the producer's previous one first: picks run
 // through a broker's queues in turn, so it is usually the same.
-func (c *Cluster) brokerNamed(p *producer, name string) *broker {
-	if p.lastBroker < len(c.brokers) && c.brokers[p.lastBroker].name == name {
-		return c.brokers[p.lastBroker]
+func (c *Cluster) brokerNamed(last *int, name string) *broker {
+	if *last < len(c.brokers) && c.brokers[*last].name == name {
+		return c.brokers[*last]
 	}
 	b := c.brokerBy[name]
 	if b != nil {
-		p.lastBroker = b.idx
+		*last = b.idx
 	}
 	return b
 }
@@ -448,6 +465,7 @@ func (c *Cluster) markLate(p *producer, j int) {
 // flight on it fail now (RemotingSendRequestException) and are retried elsewhere with the
 // budget they have left (spec §2.8).
 func (c *Cluster) closeProducerConnection(p *producer, b *broker, t int64) {
+	p.closed = true // other threads' times changed: the flow loop scans again
 	for i := range p.threads {
 		o := &p.threads[i]
 		if o.busy && o.broker == b.idx && o.at > t {
@@ -529,7 +547,7 @@ func (c *Cluster) flowAsync(p *producer) {
 // broker refuses the connection, re-sending while retries and budget remain.
 func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, tries int) {
 	for {
-		b := c.brokerNamed(p, mq.BrokerName)
+		b := c.brokerNamed(&p.asyncLast, mq.BrokerName)
 		if b != nil && !b.down {
 			if int(mq.QueueID) >= b.queues {
 				// INVALID_PARAMETER or a queue the broker lacks: a broker error, not retried.
