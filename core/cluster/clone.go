@@ -33,6 +33,7 @@ func (c *Cluster) Clone() *Cluster {
 		anomalies:  c.anomalies[:len(c.anomalies):len(c.anomalies)],
 		isolations: slices.Clone(c.isolations),
 		history:    c.history,
+		net:        cloneRandom(c.net),
 		marks:      slices.Clone(c.marks),
 		markOffset: c.markOffset[:len(c.markOffset):len(c.markOffset)], // rows are never written again
 	}

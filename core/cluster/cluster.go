@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/sim"
 )
@@ -23,6 +24,7 @@ const (
 	evIdle
 	evProducerRoute
 	evBrokerFlush
+	evHeartbeatArrive
 )
 
 // maxLog bounds the event log kept for snapshots; observers see every event.
@@ -63,6 +65,8 @@ type Cluster struct {
 	open       map[route.MessageQueue]*Anomaly // open intervals by queue
 	isolations []Isolation
 
+	net        *jrand.Random // one-way network delays of heartbeats
+	starting   bool          // New is starting the initial consumers
 	history    HistoryConfig
 	marks      []int64   // timestamps > 0 a TIMESTAMP consumer may search for, sorted
 	markOffset [][]int64 // per mark reached: every queue's max offset then, brokers in creation order
@@ -77,6 +81,7 @@ func New(cfg Config) (*Cluster, error) {
 		latencyFault: cfg.LatencyFault,
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
 		open: map[route.MessageQueue]*Anomaly{},
+		net:  sim.Stream(cfg.Seed, "network"),
 	}
 	if c.topic == "" {
 		c.topic = "TopicTest"
@@ -118,6 +123,8 @@ func New(cfg Config) (*Cluster, error) {
 	if err := c.addHistory(cfg.History); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
+	c.starting = true
+	defer func() { c.starting = false }()
 	for _, cc := range cfg.Consumers {
 		if _, dup := c.current[cc.ID]; dup {
 			return nil, fmt.Errorf("consumers: %q appears twice", cc.ID)
@@ -264,7 +271,7 @@ func (c *Cluster) dispatch(e sim.Event) {
 		}
 	case evHeartbeat:
 		if cs := c.consumers[e.A]; cs.gen[genHeartbeat] == e.B {
-			c.heartbeatAll(cs)
+			c.heartbeatAll(cs, 0)
 			c.schedule(cs, genHeartbeat, evHeartbeat, c.now+c.t.HeartbeatInterval)
 		}
 	case evRoute:
@@ -291,6 +298,12 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.events.Push(sim.Event{At: c.now + c.t.ScanInterval, Kind: evScan, A: e.A})
 	case evIdle:
 		c.idleCheck(c.brokers[e.A], c.consumers[e.B])
+	case evHeartbeatArrive:
+		// A heartbeat on its way reaches its broker; one from a process that has died or
+		// been cut off since is lost with it.
+		if cs, b := c.consumers[e.A], c.brokers[e.B]; !cs.dead && !cs.partitioned && !b.down {
+			c.heartbeat(b, cs)
+		}
 	case evBrokerFlush:
 		if b := c.brokers[e.A]; b.flushGen == e.B && !b.down {
 			b.flushOffsets()

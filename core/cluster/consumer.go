@@ -151,7 +151,7 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	c.consumers = append(c.consumers, cs)
 	c.current[id] = cs
 	c.refreshConsumerRoute(cs)
-	c.heartbeatAll(cs)
+	c.heartbeatAll(cs, 0)
 	cs.next = c.now + c.t.RebalanceWaitInterval
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	c.wakeUp(cs)
@@ -251,8 +251,13 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 	cs.routeOK = true
 }
 
-// heartbeatAll sends one heartbeat to every broker of the cached route (spec §3.10).
-func (c *Cluster) heartbeatAll(cs *consumer) int64 {
+// heartbeatAll sends one heartbeat to every broker of the cached route, one after the other,
+// each waiting for its answer (spec §3.10): broker k hears it after the round trips to the ones
+// before it plus its own seeded one-way delay (0…networkRtt ms), so brokers register a
+// newcomer at different moments and the join race of spec §5.4 happens. after is how far into
+// the caller's own round the heartbeats start. The consumers of the initial state are
+// registered at 00:00: the run starts with them in place.
+func (c *Cluster) heartbeatAll(cs *consumer, after int64) int64 {
 	if cs.dead {
 		return 0
 	}
@@ -260,10 +265,15 @@ func (c *Cluster) heartbeatAll(cs *consumer) int64 {
 	for _, name := range cs.brokers {
 		b := c.brokerBy[name]
 		ok, d := c.rpc(cs, b, c.t.RPCTimeout)
-		cost += d
 		if ok {
-			c.heartbeat(b, cs)
+			at := c.now + after + cost + int64(c.net.NextIntn(int32(c.t.NetworkRTT+1)))
+			if at == c.now || c.starting {
+				c.heartbeat(b, cs)
+			} else {
+				c.events.Push(sim.Event{At: at, Kind: evHeartbeatArrive, A: cs.idx, B: b.idx})
+			}
 		}
+		cost += d
 	}
 	return cost
 }
@@ -344,7 +354,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 		cost += d
 		balanced = balanced && ok
 		if changed {
-			cost += c.heartbeatAll(cs) // messageQueueChanged sends a heartbeat round (spec §3.7)
+			cost += c.heartbeatAll(cs, cost) // messageQueueChanged sends a heartbeat round (spec §3.7)
 		}
 	}
 	cs.roundEnd = start + cost
