@@ -139,7 +139,7 @@ func (c *Cluster) registeredIDs(b *broker) []string {
 	var ids []string
 	for _, inst := range b.channelOrder() {
 		if ch := b.chans[inst]; ch.registered {
-			ids = append(ids, c.consumers[inst].id)
+			ids = append(ids, c.consumers[inst].cid)
 		}
 	}
 	return ids
@@ -180,7 +180,7 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	ch.lastHeartbeat = c.now
 	if !ch.registered {
 		ch.registered = true
-		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.id, c.notifies())
+		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1).
 		if !cs.partitioned {
@@ -195,7 +195,7 @@ func (c *Cluster) unregister(b *broker, cs *consumer) {
 	ch := b.chans[cs.idx]
 	b.dropChannel(cs.idx)
 	if ch != nil || c.groupExists(b) {
-		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.id, c.notifies())
+		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 	}
 }
@@ -225,7 +225,7 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 			e.N = c.t.IdleTimeout / 1000
 			why = fmt.Sprintf("idle for %d s", e.N)
 		}
-		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, cs.id, why, c.notifies())
+		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, cs.cid, why, c.notifies())
 		c.emit(e)
 		c.change(b)
 	}
@@ -295,11 +295,11 @@ func (c *Cluster) scanExpired(b *broker) {
 		e := Event{Kind: EventChange, Cause: CauseExpire, Consumer: cs.id, Broker: b.name, N: c.t.ChannelExpiredTimeout / 1000}
 		if c.t.ExpiryNotifies {
 			e.Cause = CauseExpireNotify
-			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.id, e.N)
+			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.cid, e.N)
 			c.emit(e)
 			c.change(b)
 		} else {
-			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.id, e.N)
+			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.cid, e.N)
 			c.emit(e)
 		}
 		c.noteOwnership()

@@ -138,6 +138,7 @@ func New(cfg Config) (*Cluster, error) {
 		}
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate)
 		cs.from = from
+		cs.fixedName = cc.FixedInstanceName
 		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
 			return nil, fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
 		}

@@ -277,7 +277,9 @@ func TestKilledBrokerIsIsolatedAndLeavesTheRoute(t *testing.T) {
 // silent channel is listed twice: both entries point at the new process, whose share is taken
 // twice while another share is pulled by nobody.
 func TestRestartAfterPartitionListsTheIDTwice(t *testing.T) {
-	c := mustNew(t, smallConfig(200))
+	cfg := smallConfig(200)
+	cfg.Consumers[1].FixedInstanceName = true // the same id after a restart (spec §1.2)
+	c := mustNew(t, cfg)
 	c.Advance(60000)
 	mustApply(t, c, Command{Type: "partitionConsumer", ID: "c2"})
 	c.Advance(70000)
@@ -419,4 +421,37 @@ func TestJoinRaceNeedsASecondRoundSometimes(t *testing.T) {
 		t.Fatalf("members that moved within a second of the join: %d; a second later: %d; want both", prompt, raced)
 	}
 	t.Logf("%d prompt, %d after the race", prompt, raced)
+}
+
+// Spec §1.2: a restarted process with the default instance name has a new client id (a new
+// pid and nanoTime); a fixed name, or one that is not a pid, keeps the id.
+func TestRestartGivesANewClientID(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012"}, {ID: "c1"}, {ID: "10.0.0.5@worker-1"}, {ID: "10.0.0.9@77", FixedInstanceName: true}}
+	c := mustNew(t, cfg)
+	c.Advance(30000)
+	for _, cc := range cfg.Consumers {
+		mustApply(t, c, Command{Type: "killConsumer", ID: cc.ID})
+		mustApply(t, c, Command{Type: "restartConsumer", ID: cc.ID})
+	}
+	c.Advance(40000)
+	got := map[string]string{}
+	for _, cv := range c.Snapshot().Consumers {
+		got[cv.ID] = cv.ClientID
+	}
+	if id := got["10.0.0.1@4012"]; !strings.HasPrefix(id, "10.0.0.1@") || !strings.Contains(id, "#") || id == "10.0.0.1@4012" {
+		t.Errorf("10.0.0.1@4012 restarted as %q; want 10.0.0.1@<new pid>#<nanoTime>", id)
+	}
+	if got["c1"] != "c1#2" || got["10.0.0.5@worker-1"] != "10.0.0.5@worker-1" || got["10.0.0.9@77"] != "10.0.0.9@77" {
+		t.Errorf("restarted ids %v; want c1#2, and the fixed names kept", got)
+	}
+	for _, b := range c.brokers {
+		ids := c.registeredIDs(b)
+		slices.Sort(ids)
+		want := []string{got["10.0.0.1@4012"], "10.0.0.5@worker-1", "10.0.0.9@77", "c1#2"}
+		slices.Sort(want)
+		if !slices.Equal(ids, want) {
+			t.Errorf("%s lists %v; want the new processes' ids %v", b.name, ids, want)
+		}
+	}
 }

@@ -588,11 +588,13 @@ func init() {
 		Words: words("Heal", "A cut-off consumer's network is back.", "{id} reconnected",
 			"恢复网络", "断网的消费者恢复网络。", "消费者 {id} 网络恢复")})
 	Register(CommandSpec{Name: "restartConsumer", Target: TargetConsumer, From: append([]string{StatusPartitioned}, gone...), Menu: true,
-		Args:     []Arg{consumerArg},
-		Apply:    onConsumer(applyRestart),
-		Describe: func(c Command) string { return c.ID + " restarts with the same client id" },
-		Words: words("Restart", "A new process starts with the same client id.", "{id} restarted",
-			"重启", "以相同的客户端 ID 启动新进程。", "消费者 {id} 重启")})
+		Args:  []Arg{consumerArg},
+		Apply: onConsumer(applyRestart),
+		Describe: func(c Command) string {
+			return c.ID + " restarts: a new process, with a new client id unless its instance name is fixed"
+		},
+		Words: words("Restart", "A new process starts; with the default instance name it has a new client id (spec §1.2).", "{id} restarted",
+			"重启", "启动新进程；使用默认实例名时，它的客户端 ID 是新的。", "消费者 {id} 重启")})
 	Register(CommandSpec{Name: "killConsumer", Target: TargetConsumer, From: append(slices.Clone(running), StatusPartitioned), Menu: true,
 		Args:     []Arg{consumerArg},
 		Apply:    onConsumer(applyKill),

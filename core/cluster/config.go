@@ -53,6 +53,10 @@ type BrokerConfig struct {
 type ConsumerConfig struct {
 	ID          string `json:"id"`                    // client id, any real format
 	ConsumeRate int    `json:"consumeRate,omitempty"` // messages per second it can consume; 0: Timing.ConsumeRate
+	// FixedInstanceName says the process sets its instanceName: a restart keeps the client id.
+	// Otherwise a restarted ip@pid[#nanoTime] gets a new pid and nanoTime, and a plain id
+	// like c1 becomes c1#2 (spec §1.2); ids whose instance part is not a pid keep theirs.
+	FixedInstanceName bool `json:"fixedInstanceName,omitempty"`
 	// ConsumeFromWhere is where a queue without a stored offset starts: LAST_OFFSET (the
 	// default), FIRST_OFFSET or TIMESTAMP (spec §3.6); the CONSUME_FROM_ prefix may be written.
 	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`

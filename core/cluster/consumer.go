@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/route"
@@ -22,9 +24,11 @@ const (
 // starts a new process with the same client id; the old one stays in the list, dead.
 type consumer struct {
 	idx         int
-	id          string
-	rate        int  // messages per second it can consume
-	dead        bool // killed or stopped: the process is gone
+	id          string // the name commands use: the first process's client id
+	cid         string // this process's client id, the one brokers list (spec §1.2)
+	fixedName   bool   // a fixed instanceName: a restart keeps the client id
+	rate        int    // messages per second it can consume
+	dead        bool   // killed or stopped: the process is gone
 	killed      bool
 	partitioned bool   // alive but cut off: no packet in or out, no connection closes
 	hung        bool   // alive and heart-beating, listener stuck
@@ -140,9 +144,15 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
+	cs.cid = id
 	if prev := c.current[id]; prev != nil {
-		cs.local = prev.local // a broadcasting consumer's offsets live in a local file
-		cs.from = prev.from   // the same program starts again
+		// A new process: with the default instance name, a new client id (spec §1.2).
+		cs.fixedName = prev.fixedName
+		cs.cid = c.restartedID(prev)
+		if cs.cid == prev.cid {
+			cs.local = prev.local // broadcasting offsets live in a file under the client id (spec §3.12)
+		}
+		cs.from = prev.from // the same program starts again
 		cs.setSlow(c.cfg.Seed, prev.slowEvery, prev.slowMs)
 		if prev.fixedTS {
 			cs.timestamp, cs.fixedTS = prev.timestamp, true
@@ -159,6 +169,35 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
 	c.schedule(cs, genPersist, evPersist, c.now+10000)
 	return cs
+}
+
+// restartedID is the client id of a process started where prev ran (spec §1.2): the same with
+// a fixed instance name or a name that is not a pid (ip@worker-1, ip@DEFAULT); otherwise
+// ip@pid#nanoTime with a new pid and the host's nanoTime now. A plain id (c1) becomes c1#2,
+// c1#3, … by process.
+func (c *Cluster) restartedID(prev *consumer) string {
+	if prev.fixedName {
+		return prev.cid
+	}
+	n := 1
+	for _, x := range c.consumers {
+		if x.id == prev.id {
+			n++
+		}
+	}
+	ip, inst, ok := strings.Cut(prev.id, "@")
+	if !ok {
+		return prev.id + "#" + strconv.Itoa(n)
+	}
+	pid, nano, _ := strings.Cut(inst, "#")
+	if pid == "" || strings.Trim(pid, "0123456789") != "" || strings.Trim(nano, "0123456789") != "" || strings.Contains(nano, "@") {
+		return prev.cid // a fixed instanceName: the same id (spec §1.2 consequence 2)
+	}
+	// A new pid a little above the old one, and nanoTime as the host's time since boot.
+	p, _ := strconv.Atoi(pid)
+	boot := int64(c.net.NextIntn(1 << 30))
+	newPid := p + n*7 + int(c.net.NextIntn(50))
+	return fmt.Sprintf("%s@%d#%d", ip, newPid, (boot+c.now)*1000000+int64(c.net.NextIntn(1000000)))
 }
 
 func (c *Cluster) schedule(cs *consumer, timer, kind int, at int64) {
@@ -223,12 +262,12 @@ func (c *Cluster) reconnect(cs *consumer) {
 		nch := c.channelFor(b, cs)
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
-		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.id, c.notifies())
+		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 		if c.model == Broadcasting {
 			continue // nothing is written to the old connection: it stays until it expires
 		}
-		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.id)
+		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.cid)
 		c.change(b)
 	}
 	cs.closedTo = 0
@@ -339,11 +378,11 @@ func (c *Cluster) rebalance(cs *consumer) {
 			// (spec §3.3 step 5); the client ids are sorted here, in Java String order.
 			mqAll := cs.mqSet
 			route.SortClientIDs(cidAll)
-			result, err := c.strategy.Allocate(c.group, cs.id, mqAll, cidAll)
+			result, err := c.strategy.Allocate(c.group, cs.cid, mqAll, cidAll)
 			if err != nil {
 				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
 				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: c.strategy.Name(),
-					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.id, c.strategy.Name(), err)})
+					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, c.strategy.Name(), err)})
 			} else {
 				target, decided = result, true
 			}
@@ -367,7 +406,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 	if after := cs.queues(); !slices.Equal(before, after) {
 		c.metrics.Rebalances++
 		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Queues: shortNames(after),
-			Text: fmt.Sprintf("%s rebalances: %s", cs.id, describeSet(after))})
+			Text: fmt.Sprintf("%s rebalances: %s", cs.cid, describeSet(after))})
 		c.noteOwnership()
 	}
 }

@@ -69,6 +69,7 @@ type QueueView struct {
 // ConsumerView is one member of the group.
 type ConsumerView struct {
 	ID              string   `json:"id"`
+	ClientID        string   `json:"clientId"` // the current process's client id: a restart may change it (spec §1.2)
 	Status          string   `json:"status"`
 	Queues          []string `json:"queues"` // its process queues, sorted
 	NextRebalanceMs int64    `json:"nextRebalanceMs"`

@@ -55,7 +55,7 @@ func (c *Cluster) Snapshot() Snapshot {
 		if cs.dead {
 			next = 0
 		}
-		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, Status: c.status(cs),
+		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, ClientID: cs.cid, Status: c.status(cs),
 			Queues: orEmpty(shortNames(cs.queues())), NextRebalanceMs: next, Consumed: cs.consumed,
 			Cached: int(cached), ConsumeRate: cs.rate})
 	}

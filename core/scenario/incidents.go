@@ -15,20 +15,26 @@ import (
 // the simulation to run each member under its client profile, which it does not yet (the
 // profiles are described in core/profile; `lbscope diagnose` already computes such a group).
 func Incidents() map[string]Scenario {
+	sameID := incident("Two containers, one client id",
+		"apache/rocketmq#2760, #1547: containers with the same IP and PID build the same client id. "+
+			"At 30 s the consumer 172.17.0.2@1 loses its network and a new process with the same id "+
+			"starts at 31 s: the broker lists the id twice until the old connection expires (120 s after "+
+			"its last heartbeat). Meanwhile both copies take the first block of queues and the next block "+
+			"is pulled by nobody. (Containers that really share an id stay like this for ever; the "+
+			"simulation keeps consumer ids unique, so it shows the duplicate for as long as the broker "+
+			"lists it.)",
+		2, 4, []string{"172.17.0.2@1", "172.17.0.3@1", "172.17.0.4@1"},
+		[]Step{
+			{At: 30 * Second, Command: cluster.Command{Type: "partitionConsumer", ID: "172.17.0.2@1"}},
+			{At: 31 * Second, Command: cluster.Command{Type: "restartConsumer", ID: "172.17.0.2@1"}},
+		})
+	// A container's process is PID 1 every time, and a client before 4.9.0 adds no nanoTime
+	// (spec §1.2, §7.1): the restarted process builds the very same id, as a fixed name does.
+	for i := range sameID.Consumers {
+		sameID.Consumers[i].FixedInstanceName = true
+	}
 	return map[string]Scenario{
-		"incident-same-client-id": incident("Two containers, one client id",
-			"apache/rocketmq#2760, #1547: containers with the same IP and PID build the same client id. "+
-				"At 30 s the consumer 172.17.0.2@1 loses its network and a new process with the same id "+
-				"starts at 31 s: the broker lists the id twice until the old connection expires (120 s after "+
-				"its last heartbeat). Meanwhile both copies take the first block of queues and the next block "+
-				"is pulled by nobody. (Containers that really share an id stay like this for ever; the "+
-				"simulation keeps consumer ids unique, so it shows the duplicate for as long as the broker "+
-				"lists it.)",
-			2, 4, []string{"172.17.0.2@1", "172.17.0.3@1", "172.17.0.4@1"},
-			[]Step{
-				{At: 30 * Second, Command: cluster.Command{Type: "partitionConsumer", ID: "172.17.0.2@1"}},
-				{At: 31 * Second, Command: cluster.Command{Type: "restartConsumer", ID: "172.17.0.2@1"}},
-			}),
+		"incident-same-client-id": sameID,
 		"incident-more-consumers-than-queues": incident("More consumers than queues",
 			"apache/rocketmq#1812 and the most common question about AVG: six consumers share a topic "+
 				"with four queues, so two consumers pull nothing and only stand by. Kill one of the busy "+
