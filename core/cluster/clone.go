@@ -131,6 +131,7 @@ func (c *Cluster) Clone() *Cluster {
 			np.threadTP[j] = tp.Clone(np.rnd)
 		}
 		np.threads = slices.Clone(p.threads)
+		np.heap = slices.Clone(p.heap)
 		np.keyRnd = cloneRandom(p.keyRnd)
 		np.keyBuf = nil
 		np.timeouts = slices.Clone(p.timeouts)

@@ -42,7 +42,8 @@ type producer struct {
 	threads      []sendThread // sync: each blocks for its send
 	asyncFlight  int64        // async: sends holding a Netty permit
 	asyncLast    int          // async: the broker of the previous pick (a lookup cache)
-	closed       bool         // a connection close just moved other threads' times
+	closed       bool         // threads' times moved outside the flow loop: rebuild the heap
+	heap         []threadAt   // the threads, a min-heap by next action (then index)
 	customTable  bool         // its own latency tiers: setFaultTable leaves them
 	timeouts     []asyncTimeout
 	fs           *fault.MQFaultStrategy
@@ -218,6 +219,7 @@ func (p *producer) keyedPick() (route.MessageQueue, bool) {
 // taking the j-th. A busy thread finishes its send first.
 func (p *producer) setRate(rate int, now int64) {
 	p.rate, p.rateSince, p.sentSince = rate, now, 0
+	p.closed = true
 	n := int64(len(p.threads))
 	for j := range p.threads {
 		th := &p.threads[j]
@@ -263,40 +265,70 @@ func (c *Cluster) flowProducer(p *producer) {
 		return
 	}
 	// Each thread's actions happen at their own milliseconds, all threads in time order (ties
-	// by thread), so a completion updates the fault table before a later pick reads it.
-	for {
-		// The earliest thread, and the time up to which it stays the earliest (the next one's
-		// action; a tie goes to the lower index), so that it runs on without a new scan.
-		j, best, next, nextIdx := -1, c.now+1, c.now+1, len(p.threads)
-		for i := range p.threads {
-			switch at := p.threads[i].at; {
-			case at < best:
-				next, nextIdx = best, j
-				j, best = i, at
-			case at < next:
-				next, nextIdx = at, i
-			}
-		}
-		if j < 0 {
+	// by thread), so a completion updates the fault table before a later pick reads it. The
+	// threads sit in a heap by their next action.
+	if len(p.heap) != len(p.threads) || p.closed {
+		p.rebuildHeap()
+	}
+	for len(p.heap) > 0 {
+		j := int(p.heap[0].j)
+		th := &p.threads[j]
+		t := th.at
+		if t > c.now {
 			return
 		}
-		if nextIdx < 0 {
-			nextIdx = len(p.threads)
+		if th.busy {
+			c.completeAttempt(p, j, t)
+		} else {
+			p.sent++
+			th.busy, th.t0, th.attempt = true, t, 0
+			c.attempt(p, j, t, selector.LastBroker{})
 		}
-		th := &p.threads[j]
-		for th.at < next || (th.at == next && j < nextIdx) {
-			if t := th.at; th.busy {
-				c.completeAttempt(p, j, t)
-			} else {
-				p.sent++
-				th.busy, th.t0, th.attempt = true, t, 0
-				c.attempt(p, j, t, selector.LastBroker{})
-			}
-			if th.at > c.now || p.closed {
-				break
-			}
+		if p.closed {
+			p.rebuildHeap() // a connection close moved other threads' times
+			continue
 		}
-		p.closed = false
+		p.heap[0].at = th.at
+		p.siftDown(0)
+	}
+}
+
+// threadAt is a heap entry: a thread and the time of its next action.
+type threadAt struct {
+	at int64
+	j  int32
+}
+
+func (a threadAt) before(b threadAt) bool { return a.at < b.at || (a.at == b.at && a.j < b.j) }
+
+// rebuildHeap puts every thread back into the heap by its next action.
+func (p *producer) rebuildHeap() {
+	p.closed = false
+	p.heap = p.heap[:0]
+	for j := range p.threads {
+		p.heap = append(p.heap, threadAt{at: p.threads[j].at, j: int32(j)})
+	}
+	for i := len(p.heap)/2 - 1; i >= 0; i-- {
+		p.siftDown(i)
+	}
+}
+
+func (p *producer) siftDown(i int) {
+	h := p.heap
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].before(h[l]) {
+			m = r
+		}
+		if !h[m].before(h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
 }
 
@@ -465,7 +497,7 @@ func (c *Cluster) markLate(p *producer, j int) {
 // flight on it fail now (RemotingSendRequestException) and are retried elsewhere with the
 // budget they have left (spec §2.8).
 func (c *Cluster) closeProducerConnection(p *producer, b *broker, t int64) {
-	p.closed = true // other threads' times changed: the flow loop scans again
+	p.closed = true // other threads' times changed: the heap is rebuilt
 	for i := range p.threads {
 		o := &p.threads[i]
 		if o.busy && o.broker == b.idx && o.at > t {
@@ -688,6 +720,7 @@ func (c *Cluster) arrivals(b *broker) {
 // by its callback; what had already failed at the client is gone with the broker.
 func (c *Cluster) brokerKilled(b *broker) {
 	for _, p := range c.producers {
+		p.closed = true
 		for i := range p.threads {
 			o := &p.threads[i]
 			if o.busy && o.broker == b.idx && o.at > c.now {
