@@ -78,6 +78,7 @@ type sendThread struct {
 	stored     bool  // the broker has stored the attempt's message
 	lastBroker int   // the broker of its previous pick (a lookup cache)
 	storePend  bool  // the broker will store it (an entry in its pending list)
+	attemptID  int64 // counts its attempts: a store that arrives late knows whose it was
 }
 
 // asyncTimeout is a batch of async sends whose futures the response-table scan expires.
@@ -92,7 +93,8 @@ type asyncTimeout struct {
 // travel one by one (thread ≥ 0); async ones in batches per step and queue.
 type pendingSend struct {
 	producer int
-	thread   int // the sync thread that sent it; -1: async
+	thread   int   // the sync thread that sent it; -1: async
+	attempt  int64 // sync: the thread's attempt it belongs to
 	queue    int32
 	count    int64
 	sentAt   int64 // this attempt's start
@@ -384,6 +386,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		l := c.sendLatency(b)   // each send its own jitter
 		r := l + c.t.NetworkRTT // the thread waits for the broker and the round trip
 		th.start, th.broker, th.queue, th.stored, th.storePend = t, b.idx, mq.QueueID, false, false
+		th.attemptID++
 		th.fail, th.timeout = false, false
 		switch {
 		case int(mq.QueueID) >= b.queues:
@@ -429,7 +432,7 @@ func (c *Cluster) store(b *broker, p *producer, j int, queue int32, sentAt, at i
 		return
 	}
 	th.storePend = true
-	b.pending = append(b.pending, pendingSend{producer: p.idx, thread: j, queue: queue, count: 1, sentAt: sentAt, arriveAt: at})
+	b.pending = append(b.pending, pendingSend{producer: p.idx, thread: j, attempt: th.attemptID, queue: queue, count: 1, sentAt: sentAt, arriveAt: at})
 }
 
 // completeAttempt is the outcome of thread j's attempt reaching it at t: a response, a
@@ -686,9 +689,10 @@ func (c *Cluster) arrivals(b *broker) {
 			switch {
 			case ps.late:
 			case ps.thread >= 0:
-				// The thread's response will be the broker's error.
-				th := &p.threads[ps.thread]
-				th.storePend, th.fail = false, true
+				// The thread's response will be the broker's error (if it is still waiting).
+				if th := &p.threads[ps.thread]; th.busy && th.attemptID == ps.attempt {
+					th.storePend, th.fail = false, true
+				}
 			default:
 				b.failures += ps.count
 				c.sendsFailed(p, ps.count)
@@ -704,8 +708,10 @@ func (c *Cluster) arrivals(b *broker) {
 		case ps.late:
 			c.metrics.StoredAfterTimeout += ps.count
 		case ps.thread >= 0:
-			th := &p.threads[ps.thread]
-			th.stored, th.storePend = true, false
+			// Its thread may have had its answer in this step already and moved on.
+			if th := &p.threads[ps.thread]; th.attemptID == ps.attempt {
+				th.stored, th.storePend = true, false
+			}
 		default:
 			p.asyncFlight -= ps.count
 			p.acked += ps.count
@@ -740,7 +746,9 @@ func (c *Cluster) brokerKilled(b *broker) {
 		}
 		p := c.producers[ps.producer]
 		if ps.thread >= 0 {
-			p.threads[ps.thread].storePend = false
+			if th := &p.threads[ps.thread]; th.attemptID == ps.attempt {
+				th.storePend = false
+			}
 			continue
 		}
 		p.asyncFlight -= ps.count
