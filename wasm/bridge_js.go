@@ -131,21 +131,74 @@ func installBridge(sess *session.Session, g *game) *bridge {
 	return b
 }
 
-// fn wraps a bridge function: a panic inside it stops the playground visibly instead of
-// leaving a frozen canvas.
+// fn wraps a bridge function. A panic inside it fails that call alone: the caller gets
+// {error} with the panic's first line (the stack goes to the console, never into the
+// answer), and the playground goes on.
 func (b *bridge) fn(name string, f func(js.Value, []js.Value) any) js.Value {
 	jf := js.FuncOf(func(this js.Value, args []js.Value) (out any) {
 		defer func() {
 			if r := recover(); r != nil {
 				err := recovered("lbscope."+name, r)
-				b.g.fail(err)
-				out = errorObject(err.Error())
+				js.Global().Get("console").Call("error", "lbscope: "+err.Error())
+				out = errorObject("lbscope." + name + " failed: " + firstLine(fmt.Sprint(r)))
+				if name == "dispatch" {
+					out = resolved(out.(js.Value))
+				}
 			}
 		}()
 		return f(this, args)
 	})
 	b.funcs = append(b.funcs, jf)
 	return jf.Value
+}
+
+// jsonText is the page's argument as JSON text, made by the page's own JSON.stringify: what
+// cannot become JSON (a cycle, a BigInt, a getter or toJSON that throws, a function) is refused
+// there, in JavaScript's words, before any of it reaches Go; so is text longer than limit.
+func jsonText(v js.Value, limit int) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			jerr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("the argument cannot become JSON: %s", jsMessage(jerr.Value))
+		}
+	}()
+	out := v
+	if v.Type() != js.TypeString {
+		out = js.Global().Get("JSON").Call("stringify", v)
+	}
+	if out.Type() != js.TypeString {
+		return "", fmt.Errorf("the argument is a %s, which JSON cannot hold", v.Type())
+	}
+	if n := out.Length(); n > limit {
+		return "", fmt.Errorf("the argument is %d characters of JSON; at most %d", n, limit)
+	}
+	return out.String(), nil
+}
+
+// jsMessage is what a thrown JavaScript value says, cut to one short line. The value may be
+// hostile itself (a message getter that throws): anything odd reads as "an exception".
+func jsMessage(v js.Value) (msg string) {
+	defer func() {
+		if recover() != nil {
+			msg = "an exception"
+		}
+	}()
+	if v.Type() == js.TypeObject {
+		if m := v.Get("message"); m.Type() == js.TypeString {
+			msg = m.String()
+		}
+	}
+	if msg == "" {
+		msg = js.Global().Call("String", v).String()
+	}
+	msg = firstLine(msg)
+	if r := []rune(msg); len(r) > 200 {
+		msg = string(r[:200]) + "…"
+	}
+	return msg
 }
 
 func jsonParse(v any) js.Value {
@@ -170,7 +223,11 @@ func (b *bridge) call(name string) func(js.Value, []js.Value) any {
 	return func(_ js.Value, args []js.Value) any {
 		var arg []byte
 		if len(args) > 0 && args[0].Type() != js.TypeUndefined {
-			arg = []byte(js.Global().Get("JSON").Call("stringify", args[0]).String())
+			text, err := jsonText(args[0], api.MaxArgBytes)
+			if err != nil {
+				return errorObject("lbscope." + name + ": " + err.Error())
+			}
+			arg = []byte(text)
 		}
 		out, err := b.api.Call(name, arg)
 		if err != nil {
@@ -203,14 +260,12 @@ func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
 		return resolved(errorObject("dispatch: needs a command object, e.g. {type: \"pause\"}"))
 	}
 	arg := args[0]
-	var text string
-	switch arg.Type() {
-	case js.TypeString:
-		text = arg.String()
-	case js.TypeObject:
-		text = js.Global().Get("JSON").Call("stringify", arg).String()
-	default:
-		return resolved(errorObject(fmt.Sprintf("dispatch: got a %s; want a command object", arg.Type())))
+	if t := arg.Type(); t != js.TypeString && t != js.TypeObject {
+		return resolved(errorObject(fmt.Sprintf("dispatch: got a %s; want a command object", t)))
+	}
+	text, err := jsonText(arg, session.MaxCommandBytes)
+	if err != nil {
+		return resolved(errorObject("dispatch: " + err.Error()))
 	}
 	cmd, err := session.Decode([]byte(text))
 	if err != nil {

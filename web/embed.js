@@ -110,6 +110,7 @@
   // drawPoster pictures a scenario settled under AVG: brokers as columns of queue cells, each
   // coloured by the consumer that takes it, consumers along the bottom.
   function drawPoster(shape) {
+    if (!poster.isConnected) return; // the playground replaced it before a link's shape came
     const W = 1280, H = 720;
     const pic = svg("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "xMidYMid meet" });
     svg("rect", { width: W, height: H, fill: "#1b1d23" }, pic);
@@ -186,7 +187,7 @@
 
   drawPoster(presetShape(opt.preset));
   if (opt.link) {
-    linkShape(opt.link).then((shape) => { if (shape) drawPoster(shape); }, () => {});
+    linkShape(opt.link).then((shape) => { if (shape) drawPoster(shape); }).catch(() => {});
   }
 
   // ---- Starting the playground ----
