@@ -35,6 +35,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -165,17 +166,31 @@ func jsonText(v js.Value, limit int) (text string, err error) {
 			err = fmt.Errorf("the argument cannot become JSON: %s", jsMessage(jerr.Value))
 		}
 	}()
+	t := jsType(v)
+	if t == "bigint" {
+		return "", errors.New("the argument cannot become JSON: it is a BigInt")
+	}
 	out := v
-	if v.Type() != js.TypeString {
+	if t != "string" {
 		out = js.Global().Get("JSON").Call("stringify", v)
 	}
 	if out.Type() != js.TypeString {
-		return "", fmt.Errorf("the argument is a %s, which JSON cannot hold", v.Type())
+		return "", fmt.Errorf("the argument is a %s, which JSON cannot hold", t)
 	}
-	if n := out.Length(); n > limit {
+	if n := js.Global().Get("Object").Invoke(out).Get("length").Int(); n > limit { // a wrapper: a string has no properties in syscall/js
 		return "", fmt.Errorf("the argument is %d characters of JSON; at most %d", n, limit)
 	}
 	return out.String(), nil
+}
+
+// jsType is JavaScript's typeof of v; syscall/js knows every type but BigInt.
+func jsType(v js.Value) (t string) {
+	defer func() {
+		if recover() != nil {
+			t = "bigint"
+		}
+	}()
+	return v.Type().String()
 }
 
 // jsMessage is what a thrown JavaScript value says, cut to one short line. The value may be
@@ -222,7 +237,7 @@ func resolved(v js.Value) js.Value {
 func (b *bridge) call(name string) func(js.Value, []js.Value) any {
 	return func(_ js.Value, args []js.Value) any {
 		var arg []byte
-		if len(args) > 0 && args[0].Type() != js.TypeUndefined {
+		if len(args) > 0 && jsType(args[0]) != "undefined" {
 			text, err := jsonText(args[0], api.MaxArgBytes)
 			if err != nil {
 				return errorObject("lbscope." + name + ": " + err.Error())
@@ -260,7 +275,7 @@ func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
 		return resolved(errorObject("dispatch: needs a command object, e.g. {type: \"pause\"}"))
 	}
 	arg := args[0]
-	if t := arg.Type(); t != js.TypeString && t != js.TypeObject {
+	if t := jsType(arg); t != "string" && t != "object" {
 		return resolved(errorObject(fmt.Sprintf("dispatch: got a %s; want a command object", t)))
 	}
 	text, err := jsonText(arg, session.MaxCommandBytes)
