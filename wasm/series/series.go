@@ -60,7 +60,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lbscope/lbscope/core/cluster"
-	"github.com/lbscope/lbscope/wasm/view"
+	"github.com/lbscope/lbscope/core/route"
 )
 
 // Bounds of a recorder.
@@ -539,7 +539,7 @@ func (r *Recorder) queueOrder() []string {
 	qs := slices.Collect(maps.Keys(r.queues))
 	slices.SortFunc(qs, func(a, b string) int {
 		qa, qb := r.queues[a], r.queues[b]
-		if c := view.NaturalCompare(qa.broker, qb.broker); c != 0 {
+		if c := route.NaturalCompare(qa.broker, qb.broker); c != 0 {
 			return c
 		}
 		if qa.id != qb.id {
@@ -552,7 +552,7 @@ func (r *Recorder) queueOrder() []string {
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := slices.Collect(maps.Keys(m))
-	slices.SortFunc(keys, view.NaturalCompare)
+	slices.SortFunc(keys, route.NaturalCompare)
 	return keys
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
-	"github.com/lbscope/lbscope/wasm/view"
 )
 
 // run drives a real cluster of preset, sampling at every multiple of the recorder's interval
@@ -407,15 +406,6 @@ func TestConcurrentSamplingAndReading(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-}
-
-func TestNaturalCompare(t *testing.T) {
-	ids := []string{"c10", "c2", "broker-b", "c1", "broker-10", "broker-9", "c01x"}
-	slices.SortFunc(ids, view.NaturalCompare)
-	want := []string{"broker-9", "broker-10", "broker-b", "c1", "c01x", "c2", "c10"}
-	if !slices.Equal(ids, want) {
-		t.Errorf("sorted %v; want %v", ids, want)
-	}
 }
 
 // The session replaces its recorder when a scenario is loaded: a page holding the old

@@ -1,12 +1,12 @@
 package view
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/route"
 )
 
 // Color is a straight-alpha colour with channels in 0…1.
@@ -94,7 +94,7 @@ func ConsumerOrder(cs []cluster.ConsumerView) []string {
 	for i, c := range cs {
 		ids[i] = c.ID
 	}
-	slices.SortFunc(ids, NaturalCompare)
+	slices.SortFunc(ids, route.NaturalCompare)
 	return ids
 }
 
@@ -128,49 +128,6 @@ func inkOn(bg Color) Color {
 	}
 	return White
 }
-
-// NaturalCompare orders strings with embedded numbers by value: c2 < c10. It is the order of
-// consumers on the canvas, which the charts' legends and exports follow too.
-func NaturalCompare(a, b string) int {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if isDigit(a[i]) && isDigit(b[j]) {
-			si, sj := i, j
-			for i < len(a) && isDigit(a[i]) {
-				i++
-			}
-			for j < len(b) && isDigit(b[j]) {
-				j++
-			}
-			na, nb := trimZeros(a[si:i]), trimZeros(b[sj:j])
-			if c := cmp.Compare(len(na), len(nb)); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(na, nb); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := cmp.Compare(a[i], b[j]); c != 0 {
-			return c
-		}
-		i++
-		j++
-	}
-	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
-		return c
-	}
-	return cmp.Compare(a, b)
-}
-
-func trimZeros(s string) string {
-	for len(s) > 1 && s[0] == '0' {
-		s = s[1:]
-	}
-	return s
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

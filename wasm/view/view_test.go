@@ -225,15 +225,6 @@ func TestMarks(t *testing.T) {
 	}
 }
 
-func TestNaturalCompare(t *testing.T) {
-	in := []string{"c10", "c2", "b", "c02", "a1b2", "a1b10", "c1", "", "c"}
-	slices.SortFunc(in, NaturalCompare)
-	want := []string{"", "a1b2", "a1b10", "b", "c", "c1", "c02", "c2", "c10"}
-	if !slices.Equal(in, want) {
-		t.Errorf("got %v; want %v", in, want)
-	}
-}
-
 func TestMenus(t *testing.T) {
 	b := sizes[2]
 	keys := func(m *Menu) []string {
