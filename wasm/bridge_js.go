@@ -42,7 +42,6 @@ import (
 	"syscall/js"
 
 	"github.com/lbscope/lbscope/core/cluster"
-	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/api"
 	"github.com/lbscope/lbscope/wasm/narrate"
 	"github.com/lbscope/lbscope/wasm/session"
@@ -103,9 +102,7 @@ func installBridge(sess *session.Session, g *game) *bridge {
 	obj.Set("dispatch", b.fn("dispatch", b.dispatch))
 	obj.Set("on", b.fn("on", b.on))
 	obj.Set("layout", b.fn("layout", b.layoutJS))
-	obj.Set("presets", b.fn("presets", b.presets))
 	obj.Set("counters", b.fn("counters", b.counters))
-	obj.Set("share", b.fn("share", b.share))
 	obj.Set("linkError", js.Null())
 	// Every method of package api, as lbscope.<name>(arg): JSON in, JSON out.
 	for _, name := range api.Names() {
@@ -465,18 +462,6 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	out.Stage.X += ox
 	out.Stage.Y += oy
 	return jsonParse(out)
-}
-
-func (b *bridge) share(js.Value, []js.Value) any {
-	link, err := b.sess.Share()
-	if err != nil {
-		return errorObject(err.Error())
-	}
-	return "#s=" + link
-}
-
-func (b *bridge) presets(js.Value, []js.Value) any {
-	return jsonParse(scenario.Presets())
 }
 
 func (b *bridge) counters(js.Value, []js.Value) any {

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/wasm/session"
+)
+
+// share() is a link that opens at the same moment; past 24 h it says why there is none.
+func TestShareAndPresetsMethods(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	cmd, _ := session.Decode([]byte(`{"type":"step","ms":4000}`))
+	s.Enqueue(cmd)
+	s.Tick(0)
+	out, err := a.Call("share", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var link string
+	if err := json.Unmarshal(out, &link); err != nil || !strings.HasPrefix(link, "#s=1.") {
+		t.Fatalf("share() = %s (%v); want \"#s=1.…\"", out, err)
+	}
+	b := session.NewDefault()
+	if err := b.OpenLink(link); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.State().TimeMs; got != 4000 {
+		t.Errorf("the link opens at %d ms; want 4000", got)
+	}
+	if _, err := a.Call("share", []byte(`1`)); err == nil || !strings.Contains(err.Error(), "lbscope.share: takes no argument") {
+		t.Errorf("share(1): %v; want it to take no argument", err)
+	}
+
+	cmd, _ = session.Decode([]byte(`{"type":"step","ms":3600000}`))
+	for range 25 {
+		s.Enqueue(cmd)
+	}
+	s.Tick(0)
+	if _, err := a.Call("share", nil); err == nil || !strings.Contains(err.Error(), "24 h") || strings.Contains(err.Error(), "share: share") {
+		t.Errorf("share() past 24 h: %v; want one error naming the 24 h", err)
+	}
+
+	out, err = a.Call("presets", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var presets map[string]struct {
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(out, &presets); err != nil || len(presets) != 3 || presets["large"].Title == "" {
+		t.Errorf("presets() = %.200s (%v); want small, default and large", out, err)
+	}
+}
