@@ -37,13 +37,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
+	"time"
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/api"
-	"github.com/lbscope/lbscope/wasm/narrate"
 	"github.com/lbscope/lbscope/wasm/session"
 	"github.com/lbscope/lbscope/wasm/view"
 )
@@ -249,18 +250,36 @@ func (b *bridge) call(name string) func(js.Value, []js.Value) any {
 	}
 }
 
-// frame gives the API the frame's events and tells listeners its notes. Called from Update.
-func (b *bridge) frame(events []cluster.Event) {
-	b.emit(events)
-	notes := b.api.Frame(events)
-	if len(notes) == 0 {
+// frame tells the page about one frame, from the one value api.Frame builds: the commands'
+// promises settle, and the value crosses to JavaScript once, as JSON, for the "frame"
+// listeners (the page's store); the listeners of each event or note kind get their parts of
+// it. Called from Update.
+func (b *bridge) frame(results []session.Result, events []cluster.Event) {
+	out := b.api.Frame(api.Input{Results: results, Events: events, WallMs: float64(time.Since(b.g.start).Microseconds()) / 1000})
+	b.resolve(out.Results)
+	if out.Empty() {
 		return
 	}
-	evs := make([]cluster.Event, len(notes))
-	for i, n := range notes {
-		evs[i] = cluster.Event{T: n.T, Kind: n.Kind, Text: n.Text}
+	b.mu.Lock()
+	ls := maps.Clone(b.listeners)
+	b.mu.Unlock()
+	if len(ls) == 0 {
+		return
 	}
-	b.emit(evs)
+	obj := jsonParse(out)
+	tell := func(list js.Value, kind func(int) string, n int) {
+		for i := range n {
+			k := kind(i)
+			for _, l := range append(ls[k], ls["*"]...) {
+				invokeListener(l.fn, list.Index(i))
+			}
+		}
+	}
+	tell(obj.Get("events"), func(i int) string { return out.Events[i].Kind }, len(out.Events))
+	tell(obj.Get("notes"), func(i int) string { return out.Notes[i].Kind }, len(out.Notes))
+	for _, l := range ls["frame"] { // last: the store sees what the other listeners saw
+		invokeListener(l.fn, obj)
+	}
 }
 
 func (b *bridge) state(js.Value, []js.Value) any {
@@ -364,41 +383,6 @@ func (b *bridge) on(_ js.Value, args []js.Value) any {
 	return off.Value
 }
 
-// emit calls the listeners of each event. Called from Update; a listener that throws is
-// reported on the console and does not stop the others.
-func (b *bridge) emit(events []cluster.Event) {
-	if len(events) == 0 {
-		return
-	}
-	b.mu.Lock()
-	if len(b.listeners) == 0 {
-		b.mu.Unlock()
-		return
-	}
-	type call struct {
-		fn js.Value
-		ev int // index in events
-	}
-	var calls []call
-	for i, e := range events {
-		for _, l := range b.listeners[e.Kind] {
-			calls = append(calls, call{l.fn, i})
-		}
-		for _, l := range b.listeners["*"] {
-			calls = append(calls, call{l.fn, i})
-		}
-	}
-	b.mu.Unlock()
-	lang := b.api.Lang()
-	objs := make([]js.Value, len(events)) // built once, whoever listens
-	for _, c := range calls {
-		if objs[c.ev].IsUndefined() {
-			objs[c.ev] = eventObject(events[c.ev], lang)
-		}
-		invokeListener(c.fn, objs[c.ev])
-	}
-}
-
 func invokeListener(fn, ev js.Value) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -406,14 +390,6 @@ func invokeListener(fn, ev js.Value) {
 		}
 	}()
 	fn.Invoke(ev)
-}
-
-// eventObject is an event as listeners get it: its JSON form (text in the engine's English,
-// cause and the values it names) plus say, the text in the page's language.
-func eventObject(e cluster.Event, lang string) js.Value {
-	o := jsonParse(e)
-	o.Set("say", narrate.Event(e, lang))
-	return o
 }
 
 // setLayout publishes the layout and menu for layout(). Called from Update.

@@ -49,9 +49,10 @@ type game struct {
 	hoverX    float64
 	hoverY    float64
 	hoverOK   bool
-	lang      string // the page's language (api.Lang), read each Update
+	lang      string // the page's language (the session's), read each Update
 	reduced   bool   // prefers-reduced-motion, read with the stage
 	readyDone bool
+	refused   []cluster.Event // the game's own commands the session could not queue, told with the frame
 	lastTick  time.Time
 
 	// Draw's render caches.
@@ -153,12 +154,12 @@ func (g *game) Update() (err error) {
 	}
 	g.lastTick = now
 	results := g.sess.Tick(dt)
-	g.bridge.resolve(results)
-	g.bridge.frame(g.sess.DrainEvents())
+	g.bridge.frame(results, append(g.sess.DrainEvents(), g.refused...))
+	g.refused = g.refused[:0]
 
 	// The words on the canvas follow the page's language (lbscope.setLang); an open menu
 	// was worded in the old one, so it closes.
-	if lang := g.bridge.api.Lang(); lang != g.lang {
+	if lang := g.sess.Lang(); lang != g.lang {
 		g.lang, g.menu = lang, nil
 	}
 	g.snap = g.sess.Snapshot()
@@ -185,13 +186,13 @@ func (g *game) act(a action) {
 
 func (g *game) enqueue(c cluster.Command) {
 	if _, err := g.sess.Enqueue(session.Command{Command: c}); err != nil {
-		g.bridge.emit([]cluster.Event{{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()}})
+		g.refused = append(g.refused, cluster.Event{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()})
 	}
 }
 
 func (g *game) enqueuePlay(c session.Command) {
 	if _, err := g.sess.Enqueue(c); err != nil {
-		g.bridge.emit([]cluster.Event{{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()}})
+		g.refused = append(g.refused, cluster.Event{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()})
 	}
 }
 

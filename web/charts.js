@@ -4,12 +4,13 @@
 // jump), and exports: one PNG of every chart, and the samples as CSV or JSON
 // (lbscope.exportMetrics).
 //
-// While the tab is shown it asks for new samples at most twice a second, only those after the
-// last one it holds, unless the series' epoch changed (time travelled back, samples thinned):
-// then it reads everything again. Axis and text colours come from the page's CSS variables,
-// consumer colours from lbscope.palette() so that a consumer's line has its canvas colour.
+// When the tab is shown it reads the whole series once; then it takes the new samples the
+// playground pushes to the page's store (store.mjs) and redraws at most twice a second. A push
+// after the series' epoch changed (time travelled back, samples thinned) brings everything.
+// Axis and text colours come from the page's CSS variables, consumer colours from
+// lbscope.palette() so that a consumer's line has its canvas colour.
 //
-//   LB.charts.redraw()      fetch new samples and draw now
+//   LB.charts.redraw()      read the whole series and draw now
 //   LB.charts.exportPNG()   Promise<Blob>: every chart in one PNG, with titles and legends
 (function () {
   "use strict";
@@ -77,7 +78,7 @@
   });
 
   const TOP_QUEUES = 5; // backlog lines besides the total: readable with 128 queues
-  const POLL_MS = 500; // at most two fetches and redraws a second
+  const POLL_MS = 500; // at most two redraws a second
   const HEIGHT = 112; // CSS pixels of one chart
   const PAD = { l: 36, r: 8, t: 6, b: 17 };
   const FONT = "11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
@@ -115,25 +116,30 @@
     return out;
   }
 
-  // fetchData reads what is new; it returns true when the store changed.
+  // fetchData reads the whole series (when the charts are shown: while hidden they take no
+  // pushes); it returns true when the store changed.
   function fetchData() {
     const a = api();
     if (!a) return false;
     let d;
-    let full = !store || store.t.length === 0;
     try {
-      d = full ? a.series() : a.series({ fromMs: store.t[store.t.length - 1] + 1 });
-      if (d && !d.error && store && d.epoch !== store.epoch && !full) {
-        full = true;
-        d = a.series();
-      }
-      const p = a.palette && a.palette();
-      if (p && !p.error) palette = p;
+      d = a.series();
+      readPalette(a);
     } catch (e) {
       console.error("charts: reading the series failed", e);
       return false;
     }
     if (!d || d.error) return false;
+    return take(d, true);
+  }
+
+  function readPalette(a) {
+    const p = a.palette && a.palette();
+    if (p && !p.error) palette = p;
+  }
+
+  // take merges d into the store: all of it (full), or the samples after the store's last.
+  function take(d, full) {
     if (full || !store || d.epoch !== store.epoch) {
       const changed = !store || store.epoch !== d.epoch || d.t.length !== store.t.length || d.marks.length !== store.marks.length;
       store = {
@@ -143,6 +149,9 @@
       if (changed) cursor = null;
       return changed;
     }
+    const lastT = store.t.length ? store.t[store.t.length - 1] : -1;
+    const lastMark = store.marks.length ? store.marks[store.marks.length - 1].t : -1;
+    d = window.LB.seriesAfter(d, lastT, lastMark);
     if (d.t.length === 0 && d.marks.length === 0) return false;
     const n0 = store.t.length, n1 = n0 + d.t.length;
     store.t.push(...d.t);
@@ -153,6 +162,31 @@
     for (const f of ["backlog", "duplicates"]) store[f].push(...d[f]);
     store.marks.push(...d.marks);
     return true;
+  }
+
+  // A series push (store.mjs): the samples since the last one, or all of them from 0 after
+  // the series started again (a load, a seek back).
+  function onSeries(d) {
+    if (!visible || !d || d.error) return;
+    const a = api();
+    if (store && d.epoch !== store.epoch && d.fromMs !== 0) {
+      fetchData(); // a push from before our read of another epoch: read it all again
+    } else {
+      take(d, d.fromMs === 0);
+      if (a) readPalette(a);
+    }
+    soon();
+  }
+
+  // soon draws within POLL_MS of the last drawing: at most two redraws a second.
+  let drawTimer = 0, lastDraw = -Infinity;
+  function soon() {
+    if (drawTimer || !visible) return;
+    drawTimer = setTimeout(() => {
+      drawTimer = 0;
+      lastDraw = performance.now();
+      if (visible && !document.hidden) draw();
+    }, Math.max(0, POLL_MS - (performance.now() - lastDraw)));
   }
 
   // ---- Colours ----
@@ -456,7 +490,6 @@
   let cursor = null; // index of the sample under the crosshair, shared by all charts
   let active = null; // the figure whose tooltip shows
   let visible = false;
-  let timer = 0;
   let frame = 0;
 
   function el(tag, cls, parent) {
@@ -677,7 +710,7 @@
   // nowShown is the moment the playground shows when it is before the series' last sample
   // (after a seek back), else null.
   function nowShown() {
-    const tl = api() && typeof window.lbscope.timeline === "function" ? window.lbscope.timeline() : null;
+    const tl = window.LB.store.timeline;
     if (!tl || typeof tl.nowMs !== "number" || !store || !store.t.length) return null;
     return tl.nowMs < store.t[store.t.length - 1] ? tl.nowMs : null;
   }
@@ -690,16 +723,14 @@
   function start() {
     visible = true;
     update();
-    if (!timer) timer = setInterval(() => {
-      if (!document.hidden) update();
-    }, POLL_MS);
   }
 
   function stop() {
     visible = false;
-    clearInterval(timer);
-    timer = 0;
   }
+
+  window.LB.store.on("series", onSeries);
+  window.LB.store.on("timeline", () => { if (visible) soon(); }); // the "now" line after a seek
 
   if (window.LB.tabs) {
     window.LB.tabs.onSelect((name) => (name === "charts" ? start() : stop()));

@@ -197,6 +197,7 @@
   function addScript(src) {
     return new Promise((resolve, reject) => {
       const s = document.createElement("script");
+      if (src.endsWith(".mjs")) s.type = "module";
       s.src = src;
       s.async = false; // run in the order added
       s.onload = resolve;
@@ -237,7 +238,7 @@
       document.getElementById("loader").hidden = false;
       if (opt.controls !== "full") document.getElementById("panel").remove();
       // i18n.js before the others: loader.js and panel.js speak its language.
-      const scripts = [addScript("wasm_exec.js"), addScript("i18n.js"), addScript("loader.js")];
+      const scripts = [addScript("wasm_exec.js"), addScript("i18n.js"), addScript("loader.js"), addScript("store.mjs")];
       // The same order as index.html: the panel, its tabs, then one file per feature.
       if (full) for (const f of ["panel.js", "tabs.js", "timeline.js", "lessons.js", "charts.js", "compare.js"]) scripts.push(addScript(f));
       scripts.push(addScript("a11y.js"));
@@ -265,35 +266,29 @@
     return e;
   }
 
-  function clock(ms) {
-    const s = Math.floor(ms / 1000);
-    return String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
-  }
-
   function slimBar(api) {
     const bar = el("div", { class: "embed-bar", role: "toolbar", "aria-label": S.controls });
     const playPause = el("button", { type: "button", id: "bar-play" }, S.pause);
     const step = el("button", { type: "button", id: "bar-step", title: S.stepTitle }, S.step);
     const speed = el("select", { id: "bar-speed", "aria-label": S.speed });
     const nf = new Intl.NumberFormat(lang === "zh" ? "zh-CN" : "en");
-    for (const x of [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100]) speed.appendChild(el("option", { value: String(x) }, nf.format(x) + "×"));
+    for (const x of window.LB.speeds) speed.appendChild(el("option", { value: String(x) }, nf.format(x) + "×"));
     const time = el("span", { class: "embed-clock", role: "status" });
     bar.append(playPause, step, speed, time);
     document.getElementById("app").appendChild(bar);
     let paused = false;
     const sync = () => {
-      const st = api.state();
+      const st = window.LB.store.state; // the latest the playground pushed (store.mjs)
       if (!st || st.error) return;
       paused = st.paused;
       playPause.textContent = paused ? S.resume : S.pause;
       if (document.activeElement !== speed) speed.value = String(st.speed);
-      time.textContent = clock(st.timeMs) + (paused ? S.paused : "");
+      time.textContent = window.LB.clock(st.timeMs) + (paused ? S.paused : "");
     };
     playPause.addEventListener("click", () => api.dispatch({ type: paused ? "play" : "pause" }).then(sync));
     step.addEventListener("click", () => api.dispatch({ type: "step", ms: 1000 }).then(sync));
     speed.addEventListener("change", () => api.dispatch({ type: "setSpeed", x: Number(speed.value) }).then(sync));
-    sync();
-    setInterval(sync, 250);
+    window.LB.store.on("state", sync);
   }
 
   function linkNotice(text) {

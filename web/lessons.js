@@ -93,10 +93,10 @@
 
   let lessons = [];        // from lbscope.lessons()
   let active = null;       // id of the lesson shown (null: the list)
-  let status = null;       // last lbscope.lessonStatus() of the active lesson
+  let status = null;       // the last status of the active lesson the playground pushed
   let statusKey = "";
   let error = "";
-  let poll = 0;
+  let follow = null;      // unsubscribes from the store's lesson pushes
   let api = null;
 
   const L = () => i18n.lang;
@@ -273,19 +273,20 @@
     if (b) b.focus();
   }
 
+  // The lesson's status comes with the frames the playground pushes (store.mjs), when it
+  // changes.
   function startPolling() {
     stopPolling();
-    poll = window.setInterval(refresh, 250);
-    refresh();
+    follow = window.LB.store.on("lesson", refresh);
+    refresh(api.lessonStatus()); // now, not the store's: it may still hold an earlier run
   }
   function stopPolling() {
-    if (poll) window.clearInterval(poll);
-    poll = 0;
+    if (follow) follow();
+    follow = null;
   }
 
-  async function refresh() {
+  function refresh(s) {
     if (!api || !active) return;
-    let s = await Promise.resolve(api.lessonStatus());
     if (failed(s) || !s || s.id !== active) return;
     const key = JSON.stringify([s.step, s.done]);
     if (key === statusKey) return;

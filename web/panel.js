@@ -233,10 +233,9 @@
     },
   });
 
-  const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
+  const SPEEDS = window.LB.speeds; // store.mjs: the canvas's + and - walk the same steps
   const STEP_MS = 1000;
   const LOG_MAX = 200;
-  const SYNC_MS = 250;
   const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
   // The presets' titles as the scenario carries them (English, from Go) and in the page's words.
   const PRESET_TITLES = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
@@ -771,12 +770,7 @@
 
   function sync() {
     if (!api) return;
-    let st;
-    try {
-      st = api.state();
-    } catch (err) {
-      return; // the program stopped: the loader's error box says so
-    }
+    const st = window.LB.store.state; // the latest the playground pushed (store.mjs)
     if (!st || st.error) return;
     last = st;
     const m = st.metrics;
@@ -887,8 +881,8 @@
     controls.disabled = false;
     if (lb.linkError) showLinkError(lb.linkError);
     api.on("*", addLog);
-    sync();
-    setInterval(() => { sync(); flushLog(); }, SYNC_MS);
+    window.LB.store.on("state", () => sync());
+    window.LB.store.on("frame", flushLog);
   }, (err) => {
     say(statusLine, "panel.notStarted", { error: err && err.message ? err.message : String(err) });
   });

@@ -2,8 +2,8 @@
 // from 00:00 to the horizon (the furthest moment this timeline reached) with a tick for each
 // action; moving it sends seek (only the latest target is in flight: a drag never queues a
 // backlog of seeks), and "Continue from here" sends continue, which discards everything after
-// the moment shown. It reads lbscope.timeline() a few times a second, so it follows the
-// simulation while it plays.
+// the moment shown. It follows the timeline the playground pushes to the page's store
+// (store.mjs), so it moves with the simulation while it plays.
 (function () {
   "use strict";
 
@@ -30,7 +30,6 @@
     },
   });
 
-  const POLL_MS = 200;
   const STEP_MS = 100; // a drag this close to the end means the horizon itself; arrow keys move a second (shift: ten)
 
   function clock(ms) {
@@ -80,7 +79,7 @@
   bar.append(now, track, end, cont);
 
   let api = null;
-  let last = null;     // the last timeline() read
+  let last = null;     // the last timeline rendered
   let dragging = false;
   let pending = null;  // the latest seek target not yet sent
   let inFlight = false;
@@ -119,7 +118,7 @@
 
   function refresh() {
     if (!api) return;
-    const tl = api.timeline();
+    const tl = window.LB.store.timeline; // the latest the playground pushed (store.mjs)
     if (tl && !tl.error) render(tl);
   }
 
@@ -182,8 +181,7 @@
     api = window.lbscope;
     if (!api || typeof api.timeline !== "function") return;
     range.disabled = false;
-    refresh();
-    setInterval(refresh, POLL_MS);
+    window.LB.store.on("timeline", refresh);
   }
 
   if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(start, () => {});

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
@@ -29,11 +28,11 @@ const MaxArgBytes = 1 << 20
 type API struct {
 	Sess *session.Session
 
-	mu   sync.Mutex
-	lang string // "en" or "zh": the language of the prose methods return
+	mu sync.Mutex
 
 	lessons lessonState // lessons.go
 	narr    narrState   // narration.go
+	out     outState    // frame.go
 }
 
 // method is one registered method: args is the caller's JSON argument ("null" when none).
@@ -51,7 +50,7 @@ func register(name string, m method) {
 
 // New builds the API of a page whose session is s, in English.
 func New(s *session.Session) *API {
-	return &API{Sess: s, lang: "en"}
+	return &API{Sess: s}
 }
 
 // Names lists the registered methods, sorted.
@@ -96,26 +95,11 @@ type Note struct {
 	Text string `json:"text"`
 }
 
-// Frame is called by the game loop once per frame, after the session's tick, with the events
-// drained from it. It returns what the page should be told.
-func (a *API) Frame(events []cluster.Event) []Note {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var notes []Note
-	notes = append(notes, a.narrateFrame(events)...)
-	notes = append(notes, a.lessonsFrame(events)...)
-	return notes
-}
-
-// Lang is the language the page chose ("en" or "zh").
-func (a *API) Lang() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.lang
-}
+// Lang is the language the page chose ("en" or "zh"), which the session keeps.
+func (a *API) Lang() string { return a.Sess.Lang() }
 
 // Langs are the languages of the playground's prose.
-var Langs = []string{"en", "zh"}
+var Langs = session.Langs
 
 func init() {
 	register("setLang", func(a *API, args json.RawMessage) (any, error) {
@@ -123,12 +107,9 @@ func init() {
 		if err := json.Unmarshal(args, &lang); err != nil {
 			return nil, fmt.Errorf(`want a language, "en" or "zh"`)
 		}
-		if !slices.Contains(Langs, lang) {
-			return nil, fmt.Errorf(`language %q: want "en" or "zh"`, lang)
+		if err := a.Sess.SetLang(lang); err != nil {
+			return nil, err
 		}
-		a.mu.Lock()
-		a.lang = lang
-		a.mu.Unlock()
 		return map[string]any{"ok": true, "lang": lang}, nil
 	})
 	register("methods", func(a *API, _ json.RawMessage) (any, error) {

@@ -67,39 +67,42 @@ func init() {
 			return nil, fmt.Errorf("no lesson %q; want one of %s", req.ID, strings.Join(lesson.IDs(), ", "))
 		}
 		sc := l.Scenario()
-		raw, err := json.Marshal(sc)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := a.Sess.Enqueue(session.Command{Command: cluster.Command{Type: session.Load}, Scenario: raw}); err != nil {
+		if _, err := a.Sess.Enqueue(session.Command{Command: cluster.Command{Type: session.Load}, Parsed: &sc}); err != nil {
 			return nil, err
 		}
 		a.mu.Lock()
 		a.lessons = lessonState{l: l, title: sc.Title, waiting: true}
+		a.out.lessonVer++
 		a.mu.Unlock()
 		return map[string]any{"ok": true, "id": l.ID}, nil
 	})
 	register("lessonStatus", func(a *API, _ json.RawMessage) (any, error) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		ls := a.lessons
-		if ls.l == nil {
-			return nil, nil
-		}
-		step, done := 0, false
-		if ls.tr != nil {
-			step, done = ls.tr.Step(), ls.tr.Done()
-		}
-		out := describeLesson(ls.l, step)
-		out.Step, out.Done = &step, &done
-		return out, nil
+		return a.lessonStatus(), nil
 	})
 	register("lessonStop", func(a *API, _ json.RawMessage) (any, error) {
 		a.mu.Lock()
 		a.lessons = lessonState{}
+		a.out.lessonVer++
 		a.mu.Unlock()
 		return map[string]any{"ok": true}, nil
 	})
+}
+
+// lessonStatus is the lesson in progress with its step, or nil; a.mu is held.
+func (a *API) lessonStatus() *lessonJSON {
+	ls := a.lessons
+	if ls.l == nil {
+		return nil
+	}
+	step, done := 0, false
+	if ls.tr != nil {
+		step, done = ls.tr.Step(), ls.tr.Done()
+	}
+	out := describeLesson(ls.l, step)
+	out.Step, out.Done = &step, &done
+	return &out
 }
 
 // lessonsFrame follows the lesson in progress through one frame; a.mu is held.
@@ -116,6 +119,7 @@ func (a *API) lessonsFrame(events []cluster.Event) []Note {
 		}
 	}
 	if loaded >= 0 {
+		a.out.lessonVer++
 		ls.waiting = false
 		ls.tr = lesson.NewTracker(ls.l, a.Sess.State().Snapshot)
 		events = events[loaded+1:]
@@ -128,14 +132,16 @@ func (a *API) lessonsFrame(events []cluster.Event) []Note {
 	if i < 0 {
 		return nil
 	}
+	a.out.lessonVer++
+	lang := a.Sess.Lang()
 	n := len(ls.l.Steps)
 	var text string
 	switch {
-	case ls.tr.Done() && a.lang == "zh":
+	case ls.tr.Done() && lang == "zh":
 		text = fmt.Sprintf("第 %d 步（共 %d 步）完成。课程“%s”已完成！", i+1, n, ls.l.Title.Zh)
 	case ls.tr.Done():
 		text = fmt.Sprintf("Step %d of %d done. Lesson “%s” complete!", i+1, n, ls.l.Title.En)
-	case a.lang == "zh":
+	case lang == "zh":
 		text = fmt.Sprintf("第 %d 步（共 %d 步）完成。", i+1, n)
 	default:
 		text = fmt.Sprintf("Step %d of %d done.", i+1, n)

@@ -46,7 +46,7 @@ func frames(a *API, n int, ms float64) []Note {
 	var notes []Note
 	for range n {
 		a.Sess.Tick(ms)
-		for _, nt := range a.Frame(a.Sess.DrainEvents()) {
+		for _, nt := range a.Frame(Input{Events: a.Sess.DrainEvents()}).Notes {
 			if nt.Kind == "lesson" {
 				notes = append(notes, nt)
 			}

@@ -20,12 +20,13 @@ const repeatMs = 1000
 // narrateFrame tells the frame's events as one "narration" note in the page's language: the
 // frame's sentences, at the time of its last event.
 func (a *API) narrateFrame(events []cluster.Event) []Note {
-	sentences := narrate.Frame(events, a.lang)
+	lang := a.Sess.Lang()
+	sentences := narrate.Frame(events, lang)
 	if len(sentences) == 0 {
 		return nil
 	}
 	sep := ". "
-	if a.lang == narrate.ZH {
+	if lang == narrate.ZH {
 		sep = "。"
 	}
 	text := strings.Join(sentences, sep)

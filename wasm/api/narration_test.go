@@ -19,7 +19,7 @@ func narrations(t *testing.T, a *API, cmds ...cluster.Command) []Note {
 	}
 	a.Sess.Tick(16)
 	var out []Note
-	for _, n := range a.Frame(a.Sess.DrainEvents()) {
+	for _, n := range a.Frame(Input{Events: a.Sess.DrainEvents()}).Notes {
 		if n.Kind == "narration" {
 			out = append(out, n)
 		}

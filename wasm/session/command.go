@@ -32,6 +32,9 @@ type Command struct {
 	Scenario json.RawMessage `json:"scenario,omitempty"` // load: a scenario file's JSON object
 	Preset   string          `json:"preset,omitempty"`   // load: a preset's name instead
 	Link     string          `json:"link,omitempty"`     // load: a share link ("1.…" or "#s=1.…") instead
+	// Parsed is load's scenario when a Go caller has it already (a lesson's): it is checked
+	// like a file, without a trip through JSON. No page can set it.
+	Parsed *scenario.Scenario `json:"-"`
 }
 
 // Playground command types, besides the engine's (cluster.Commands).

@@ -144,6 +144,37 @@ type Session struct {
 	pubRecord []scenario.Step
 	pubNext   int
 	pubCps    []int64 // the checkpoints' times
+	version   uint64  // counts publishes: a reader compares it to see whether anything changed
+	lang      string  // the page's language, "en" or "zh": of narration, lessons and the canvas
+}
+
+// Langs are the languages of the playground's prose.
+var Langs = []string{"en", "zh"}
+
+// SetLang sets the page's language ("en" or "zh").
+func (s *Session) SetLang(lang string) error {
+	if !slices.Contains(Langs, lang) {
+		return fmt.Errorf(`language %q: want "en" or "zh"`, lang)
+	}
+	s.mu.Lock()
+	s.lang = lang
+	s.mu.Unlock()
+	return nil
+}
+
+// Lang is the page's language, "en" until SetLang.
+func (s *Session) Lang() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lang
+}
+
+// Version counts the Ticks that published a change: equal versions, equal State, Timeline
+// and Snapshot. Safe from any goroutine.
+func (s *Session) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
 }
 
 // New builds a session running s from time 0 at 1× speed.
@@ -151,7 +182,7 @@ func New(s scenario.Scenario) (*Session, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	ss := &Session{speed: 1, series: series.NewRecorder()}
+	ss := &Session{speed: 1, series: series.NewRecorder(), lang: "en"}
 	if err := ss.load(s); err != nil {
 		return nil, err
 	}
@@ -463,6 +494,12 @@ func recorded(base scenario.Scenario, rec []scenario.Step, next int, now int64) 
 }
 
 func loaded(cmd Command) (scenario.Scenario, error) {
+	if cmd.Parsed != nil {
+		if len(cmd.Scenario) > 0 || cmd.Preset != "" {
+			return scenario.Scenario{}, errors.New("give scenario or preset, not both")
+		}
+		return *cmd.Parsed, cmd.Parsed.Validate()
+	}
 	raw := cmd.Scenario
 	if len(raw) > 0 && string(raw) != "null" {
 		if cmd.Preset != "" {
@@ -634,6 +671,7 @@ func (s *Session) publish() {
 	s.last = st
 	s.pubScn, s.pubRecord, s.pubNext = s.scn, s.record, s.next
 	s.pubCps = cps
+	s.version++
 	s.mu.Unlock()
 	s.dirty = false
 }
