@@ -13,6 +13,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/controller"
 	"github.com/lbscope/lbscope/wasm/session"
 	"github.com/lbscope/lbscope/wasm/view"
 )
@@ -28,9 +29,6 @@ const maxTickMs = 100.0
 // at once when the bridge's ResizeObserver sees #stage change.
 const stageEvery = 15
 
-// speeds are the steps of the + and - keys (the session's, which lbscope.speeds() gives).
-var speeds = session.Speeds
-
 // game is the Ebitengine game. Update owns the session's clock, the input and the layout;
 // Draw only reads them and keeps its own render caches (canvas, animator, vertices).
 type game struct {
@@ -45,7 +43,7 @@ type game struct {
 	stageAge  int
 	snap      cluster.Snapshot
 	layout    *view.Layout
-	menu      *view.Menu
+	ctl       controller.Controller // the click menu and what input means
 	hoverX    float64
 	hoverY    float64
 	hoverOK   bool
@@ -141,8 +139,21 @@ func (g *game) Update() (err error) {
 	}
 	g.hoverX, g.hoverY = p.x, p.y
 	g.hoverOK = p.over && g.bridge.pointerIn.Load() && g.stage.Contains(p.x, p.y)
-	for _, a := range p.actions {
-		g.act(a)
+	st := g.sess.State()
+	screen := controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.stage, Paused: st.Paused, Speed: st.Speed, Lang: g.lang}
+	for _, ev := range p.events {
+		if ev.Kind == controller.Click {
+			g.clicks.Add(1)
+		}
+		e := g.ctl.Handle(ev, screen)
+		for _, c := range e.Commands {
+			if _, err := g.sess.Enqueue(c); err != nil {
+				g.refused = append(g.refused, cluster.Event{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()})
+			}
+		}
+		if e.Help {
+			showHelp()
+		}
 	}
 
 	// A slow browser calls Update less often than 60 times a second: advance by the wall
@@ -157,135 +168,15 @@ func (g *game) Update() (err error) {
 	g.bridge.frame(results, append(g.sess.DrainEvents(), g.refused...))
 	g.refused = g.refused[:0]
 
-	// The words on the canvas follow the page's language (lbscope.setLang); an open menu
-	// was worded in the old one, so it closes.
-	if lang := g.sess.Lang(); lang != g.lang {
-		g.lang, g.menu = lang, nil
-	}
+	// The words on the canvas follow the page's language (lbscope.setLang); the menu closes
+	// when it was worded in another or its target left.
+	g.lang = g.sess.Lang()
 	g.snap = g.sess.Snapshot()
 	g.layout = view.ComputeLang(&g.snap, g.stage, g.lang)
-	if g.menu != nil && !g.menuStillValid() {
-		g.menu = nil
-	}
-	g.bridge.setLayout(g.layout, g.menu)
+	st = g.sess.State()
+	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.stage, Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
+	g.bridge.setLayout(g.layout, g.ctl.Menu)
 	return nil
-}
-
-// act turns one input action into commands or menu changes.
-func (g *game) act(a action) {
-	switch a.kind {
-	case actClick:
-		g.clicks.Add(1)
-		g.click(a.x, a.y)
-	case actEscape:
-		g.menu = nil
-	case actKey:
-		g.key(a.key)
-	}
-}
-
-func (g *game) enqueue(c cluster.Command) {
-	if _, err := g.sess.Enqueue(session.Command{Command: c}); err != nil {
-		g.refused = append(g.refused, cluster.Event{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()})
-	}
-}
-
-func (g *game) enqueuePlay(c session.Command) {
-	if _, err := g.sess.Enqueue(c); err != nil {
-		g.refused = append(g.refused, cluster.Event{T: g.snap.TimeMs, Kind: session.EventError, Cause: session.CauseRefused, Arg: c.Type, Text: err.Error()})
-	}
-}
-
-func (g *game) click(x, y float64) {
-	if g.menu != nil {
-		switch i := g.menu.Hit(x, y); {
-		case i >= 0:
-			g.enqueue(g.menu.Items[i].Cmd)
-			g.menu = nil
-			return
-		case i == -2:
-			return
-		}
-		g.menu = nil
-	}
-	if g.layout == nil {
-		return
-	}
-	kind, id := g.layout.HitTest(x, y)
-	switch kind {
-	case view.HitConsumer:
-		for _, c := range g.snap.Consumers {
-			if c.ID == id {
-				g.menu = view.ConsumerMenu(c, x, y, g.stage, g.lang)
-			}
-		}
-	case view.HitBroker, view.HitQueue:
-		if kind == view.HitQueue {
-			if cell, ok := g.layout.Cell(id); ok {
-				id = cell.Broker
-			}
-		}
-		for _, b := range g.snap.Brokers {
-			if b.Name == id {
-				g.menu = view.BrokerMenu(b, x, y, g.stage, g.lang)
-			}
-		}
-	}
-}
-
-// menuStillValid reports whether the open menu's target still exists.
-func (g *game) menuStillValid() bool {
-	if g.menu.Kind == view.HitConsumer {
-		_, ok := g.layout.Consumer(g.menu.Target)
-		return ok
-	}
-	_, ok := g.layout.Broker(g.menu.Target)
-	return ok
-}
-
-func (g *game) key(r rune) {
-	st := g.sess.State()
-	switch r {
-	case ' ':
-		typ := session.Pause
-		if st.Paused {
-			typ = session.Play
-		}
-		g.enqueuePlay(session.Command{Command: cluster.Command{Type: typ}})
-	case '.':
-		ms := int64(1000)
-		g.enqueuePlay(session.Command{Command: cluster.Command{Type: session.Step}, Ms: &ms})
-	case '+', '=':
-		g.setSpeed(nextSpeed(st.Speed, +1))
-	case '-', '_':
-		g.setSpeed(nextSpeed(st.Speed, -1))
-	case 'a', 'A':
-		g.enqueue(cluster.Command{Type: "addConsumer"}) // the session picks the next free c<N>
-	case '?':
-		showHelp()
-	}
-}
-
-func (g *game) setSpeed(x float64) {
-	g.enqueuePlay(session.Command{Command: cluster.Command{Type: session.SetSpeed}, X: &x})
-}
-
-// nextSpeed is the next step of speeds above (dir > 0) or below the current speed.
-func nextSpeed(cur float64, dir int) float64 {
-	if dir > 0 {
-		for _, s := range speeds {
-			if s > cur+1e-9 {
-				return s
-			}
-		}
-		return speeds[len(speeds)-1]
-	}
-	for i := len(speeds) - 1; i >= 0; i-- {
-		if speeds[i] < cur-1e-9 {
-			return speeds[i]
-		}
-	}
-	return speeds[0]
 }
 
 func (g *game) Draw(screen *ebiten.Image) {
@@ -310,7 +201,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	st := g.sess.State()
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
-		Anim: &g.anim, Menu: g.menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
+		Anim: &g.anim, Menu: g.ctl.Menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
 		Lang: g.lang, Reduced: g.reduced,
 	})
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}

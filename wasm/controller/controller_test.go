@@ -1,0 +1,258 @@
+package controller
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/session"
+	"github.com/lbscope/lbscope/wasm/view"
+)
+
+// screen is the default scenario as a 1280×720 canvas shows it.
+func screen(t *testing.T, lang string) Screen {
+	t.Helper()
+	s := session.NewDefault()
+	s.Tick(16)
+	snap := s.Snapshot()
+	stage := view.Rect{W: 1280, H: 720}
+	return Screen{Snap: &snap, Layout: view.ComputeLang(&snap, stage, lang), Stage: stage, Speed: 1, Lang: lang}
+}
+
+func centre(r view.Rect) (float64, float64) { return r.X + r.W/2, r.Y + r.H/2 }
+
+func consumerAt(t *testing.T, s Screen, id string) (float64, float64) {
+	t.Helper()
+	b, ok := s.Layout.Consumer(id)
+	if !ok {
+		t.Fatalf("no consumer %s on the canvas", id)
+	}
+	return centre(b.Rect)
+}
+
+func brokerAt(t *testing.T, s Screen, name string) (float64, float64) {
+	t.Helper()
+	b, ok := s.Layout.Broker(name)
+	if !ok {
+		t.Fatalf("no broker %s on the canvas", name)
+	}
+	return centre(b.Title)
+}
+
+// itemAt is the centre of the open menu's item whose key is key.
+func itemAt(t *testing.T, c *Controller, key string) (float64, float64) {
+	t.Helper()
+	if c.Menu == nil {
+		t.Fatal("no menu is open")
+	}
+	for _, it := range c.Menu.Items {
+		if it.Key == key {
+			return centre(it.Rect)
+		}
+	}
+	t.Fatalf("the menu has no %s", key)
+	return 0, 0
+}
+
+// types lists the effect's command types with their target, e.g. "killConsumer c2".
+func types(e Effect) string {
+	var out []string
+	for _, c := range e.Commands {
+		s := c.Type
+		if c.ID != "" {
+			s += " " + c.ID
+		}
+		if c.Broker != "" {
+			s += " " + c.Broker
+		}
+		if c.LatencyMs != nil {
+			s += " " + itoa(*c.LatencyMs)
+		}
+		if c.Ms != nil {
+			s += " " + itoa(int(*c.Ms))
+		}
+		if c.X != nil {
+			s += " " + ftoa(*c.X)
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
+func TestClicksOpenMenusAndChooseCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		steps func(t *testing.T, c *Controller, s Screen) Effect
+		menu  string // the menu open afterwards: "consumer c2", "broker broker-a" or ""
+		want  string // the last event's commands
+	}{
+		{"click a consumer: its menu", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c2")
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "consumer c2", ""},
+		{"choose kill: killConsumer", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c2")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			x, y = itemAt(t, c, "killConsumer")
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "", "killConsumer c2"},
+		{"choose hang: hangConsumer", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c1")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			x, y = itemAt(t, c, "hangConsumer")
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "", "hangConsumer c1"},
+		{"click a broker: its menu", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := brokerAt(t, s, "broker-b")
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "broker broker-b", ""},
+		{"click a queue: its broker's menu", func(t *testing.T, c *Controller, s Screen) Effect {
+			cell, ok := s.Layout.Cell("broker-a:1")
+			if !ok {
+				t.Fatal("no queue broker-a:1")
+			}
+			x, y := centre(cell.Rect)
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "broker broker-a", ""},
+		{"choose 600 ms: slowBroker", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := brokerAt(t, s, "broker-a")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			x, y = itemAt(t, c, "slowBroker:600")
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "", "slowBroker broker-a 600"},
+		{"choose kill broker: killBroker", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := brokerAt(t, s, "broker-a")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			x, y = itemAt(t, c, "killBroker")
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "", "killBroker broker-a"},
+		{"the menu's title keeps it open", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c2")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			m := c.Menu
+			return c.Handle(Event{Kind: Click, X: m.X + m.W/2, Y: m.Y + 2}, s)
+		}, "consumer c2", ""},
+		{"a click on nothing closes it", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c2")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			return c.Handle(Event{Kind: Click, X: 1, Y: 1}, s)
+		}, "", ""},
+		{"a click on another consumer opens its menu", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c4")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s) // c4's menu opens beside c4, away from c1
+			x, y = consumerAt(t, s, "c1")
+			if c.Menu.Contains(x, y) {
+				t.Fatalf("c4's menu %+v covers c1", c.Menu.Rect)
+			}
+			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		}, "consumer c1", ""},
+		{"Escape closes it", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c2")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			return c.Handle(Event{Kind: Escape}, s)
+		}, "", ""},
+		{"a click before the first layout does nothing", func(t *testing.T, c *Controller, s Screen) Effect {
+			s.Layout = nil
+			return c.Handle(Event{Kind: Click, X: 100, Y: 100}, s)
+		}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c Controller
+			e := tc.steps(t, &c, screen(t, "en"))
+			menu := ""
+			if c.Menu != nil {
+				menu = c.Menu.Kind + " " + c.Menu.Target
+			}
+			if menu != tc.menu {
+				t.Errorf("menu %q; want %q", menu, tc.menu)
+			}
+			if got := types(e); got != tc.want {
+				t.Errorf("commands %q; want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestKeys(t *testing.T) {
+	for _, tc := range []struct {
+		key    rune
+		speed  float64
+		paused bool
+		want   string
+		help   bool
+	}{
+		{' ', 1, false, "pause", false},
+		{' ', 1, true, "play", false},
+		{'.', 1, false, "step 1000", false},
+		{'+', 1, false, "setSpeed 2", false},
+		{'=', 20, false, "setSpeed 50", false},
+		{'+', 100, false, "setSpeed 100", false}, // the top stays the top
+		{'-', 1, false, "setSpeed 0.5", false},
+		{'_', 3, false, "setSpeed 2", false}, // between steps: the one below
+		{'-', 0.25, false, "setSpeed 0.25", false},
+		{'a', 1, false, "addConsumer", false},
+		{'A', 1, false, "addConsumer", false},
+		{'?', 1, false, "", true},
+		{'x', 1, false, "", false},
+	} {
+		var c Controller
+		s := screen(t, "en")
+		s.Speed, s.Paused = tc.speed, tc.paused
+		e := c.Handle(Event{Kind: Key, Rune: tc.key}, s)
+		if got := types(e); got != tc.want || e.Help != tc.help {
+			t.Errorf("key %q at %g× (paused %v): %q, help %v; want %q, help %v", tc.key, tc.speed, tc.paused, got, e.Help, tc.want, tc.help)
+		}
+	}
+}
+
+// The menu follows the screen: worded in the page's language, it closes when the language
+// changes or its consumer leaves the canvas.
+func TestMenuFollowsTheScreen(t *testing.T) {
+	var c Controller
+	zh := screen(t, "zh")
+	x, y := consumerAt(t, zh, "c1")
+	c.Handle(Event{Kind: Click, X: x, Y: y}, zh)
+	kill, _ := cluster.Lookup("killConsumer")
+	if c.Menu == nil || c.Menu.Items[0].Label != kill.WordsIn("zh").Label {
+		t.Fatalf("the menu in Chinese: %+v", c.Menu)
+	}
+	c.Follow(zh)
+	if c.Menu == nil {
+		t.Fatal("the menu closed on an unchanged screen")
+	}
+	en := screen(t, "en")
+	c.Follow(en)
+	if c.Menu != nil {
+		t.Error("the menu stayed open after the language changed")
+	}
+
+	x, y = consumerAt(t, en, "c1")
+	c.Handle(Event{Kind: Click, X: x, Y: y}, en)
+	snap := *en.Snap
+	snap.Consumers = snap.Consumers[1:]
+	gone := en
+	gone.Snap, gone.Layout = &snap, view.ComputeLang(&snap, en.Stage, "en")
+	c.Follow(gone)
+	if c.Menu != nil {
+		t.Error("the menu of c1 stayed open after c1 left")
+	}
+}
+
+// A stopped consumer's menu offers what its status allows: restart only.
+func TestMenuOfAStoppedConsumer(t *testing.T) {
+	s := screen(t, "en")
+	snap := *s.Snap
+	snap.Consumers = append([]cluster.ConsumerView(nil), snap.Consumers...)
+	snap.Consumers[0].Status = cluster.StatusStopped
+	s.Snap = &snap
+	var c Controller
+	x, y := consumerAt(t, s, snap.Consumers[0].ID)
+	c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+	if c.Menu == nil || len(c.Menu.Items) != 1 || c.Menu.Items[0].Key != "restartConsumer" {
+		t.Fatalf("menu of a stopped consumer: %+v; want restart only", c.Menu)
+	}
+}
+
+func itoa(n int) string     { return strconv.Itoa(n) }
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
