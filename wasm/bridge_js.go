@@ -5,7 +5,6 @@ package main
 // The one bridge between Go and the page. It defines window.lbscope:
 //
 //	ready           Promise, resolved after the first frame is drawn
-//	state()         the playground's state: a plain object (session.State as JSON)
 //	dispatch(cmd)   enqueue a command object (or its JSON text); a Promise resolving, once
 //	                Update has applied it, to {ok: true} (plus {id} for addConsumer without
 //	                one) or {error: "…"}
@@ -15,16 +14,16 @@ package main
 //	                unsubscribes. An event is cluster.Event's JSON ({t, kind, cause, text,
 //	                consumer?, broker?, queues?, owners?, n?, latencyMs?, until?, arg?}:
 //	                cause is a stable code, text the engine's English) plus say, the text in
-//	                the page's language (setLang)
+//	                the page's language (setLang). "frame" listeners get the whole of each
+//	                frame (api.Out: {t, events, notes, state?, timeline?, series?, lesson?}),
+//	                after the others: the page's store (web/store.mjs) is one
 //	layout()        hit boxes in CSS pixels of the viewport: {width, height, canvas,
 //	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
 //	                producers, menu: [{id,…}] (the open click menu's items)}
-//	presets()       {small, default, large}: the preset scenarios, for dispatch({type:"load"…})
 //	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs}: for tests
 //	                driving the canvas (see input_js.go on synthetic clicks) and for timing
-//	share()         the share link of the current moment as a URL fragment, "#s=1.…"
-//	                ({error: "…"} when there is none, e.g. past 24 h of virtual time)
-//	<method>(arg)   every method of package wasm/api (setLang, methods, …): the argument
+//	<method>(arg)   every method of package wasm/api (state, share, presets, timeline, series,
+//	                setLang, methods, …; see wasm/api and its files): the argument
 //	                crosses as JSON, the result comes back as a plain object, an error as
 //	                {error: "…"}
 //	linkError       null, or why the page's #s= link (or ?preset=) could not be opened; the
@@ -34,25 +33,15 @@ package main
 // game loop last published. Promises are resolved and listeners called from Update.
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
-	"time"
 
-	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/api"
 	"github.com/lbscope/lbscope/wasm/session"
 	"github.com/lbscope/lbscope/wasm/view"
 )
-
-type listener struct {
-	id int
-	fn js.Value
-}
 
 type bridge struct {
 	sess *session.Session
@@ -79,15 +68,7 @@ type bridge struct {
 
 func installBridge(sess *session.Session, g *game) *bridge {
 	b := &bridge{sess: sess, api: api.New(sess), g: g, pending: map[uint64]js.Value{}, listeners: map[string][]listener{}}
-	b.pointerIn.Store(true)
-	if ro := js.Global().Get("ResizeObserver"); ro.Type() == js.TypeFunction {
-		if stage := js.Global().Get("document").Call("getElementById", "stage"); stage.Truthy() {
-			ro.New(b.fn("stageResized", func(js.Value, []js.Value) any {
-				b.stageMoved.Store(true)
-				return nil
-			})).Call("observe", stage)
-		}
-	}
+	b.watchPage()
 	obj := js.Global().Get("Object").New()
 	promise := js.Global().Get("Promise")
 	exec := js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -99,7 +80,6 @@ func installBridge(sess *session.Session, g *game) *bridge {
 	// A rejected ready promise nobody awaits should not log an unhandled rejection.
 	ready.Call("catch", b.fn("ready", func(js.Value, []js.Value) any { return nil }))
 	obj.Set("ready", ready)
-	obj.Set("state", b.fn("state", b.state))
 	obj.Set("dispatch", b.fn("dispatch", b.dispatch))
 	obj.Set("on", b.fn("on", b.on))
 	obj.Set("layout", b.fn("layout", b.layoutJS))
@@ -114,19 +94,6 @@ func installBridge(sess *session.Session, g *game) *bridge {
 	}
 	js.Global().Set("lbscope", obj)
 
-	// Hover: the pointer is over the canvas until it enters another element (the panel) or
-	// leaves the window; crossing elements is rare enough to cross into Go for.
-	doc := js.Global().Get("document")
-	doc.Call("addEventListener", "pointerover", b.fn("pointerover", func(_ js.Value, a []js.Value) any {
-		b.pointerIn.Store(a[0].Get("target").Get("tagName").String() == "CANVAS")
-		return nil
-	}))
-	doc.Call("addEventListener", "pointerout", b.fn("pointerout", func(_ js.Value, a []js.Value) any {
-		if !a[0].Get("relatedTarget").Truthy() {
-			b.pointerIn.Store(false)
-		}
-		return nil
-	}))
 	return b
 }
 
@@ -151,85 +118,6 @@ func (b *bridge) fn(name string, f func(js.Value, []js.Value) any) js.Value {
 	return jf.Value
 }
 
-// jsonText is the page's argument as JSON text, made by the page's own JSON.stringify: what
-// cannot become JSON (a cycle, a BigInt, a getter or toJSON that throws, a function) is refused
-// there, in JavaScript's words, before any of it reaches Go; so is text longer than limit.
-func jsonText(v js.Value, limit int) (text string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			jerr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			err = fmt.Errorf("the argument cannot become JSON: %s", jsMessage(jerr.Value))
-		}
-	}()
-	t := jsType(v)
-	if t == "bigint" {
-		return "", errors.New("the argument cannot become JSON: it is a BigInt")
-	}
-	out := v
-	if t != "string" {
-		out = js.Global().Get("JSON").Call("stringify", v)
-	}
-	if out.Type() != js.TypeString {
-		return "", fmt.Errorf("the argument is a %s, which JSON cannot hold", t)
-	}
-	if n := js.Global().Get("Object").Invoke(out).Get("length").Int(); n > limit { // a wrapper: a string has no properties in syscall/js
-		return "", fmt.Errorf("the argument is %d characters of JSON; at most %d", n, limit)
-	}
-	return out.String(), nil
-}
-
-// jsType is JavaScript's typeof of v; syscall/js knows every type but BigInt.
-func jsType(v js.Value) (t string) {
-	defer func() {
-		if recover() != nil {
-			t = "bigint"
-		}
-	}()
-	return v.Type().String()
-}
-
-// jsMessage is what a thrown JavaScript value says, cut to one short line. The value may be
-// hostile itself (a message getter that throws): anything odd reads as "an exception".
-func jsMessage(v js.Value) (msg string) {
-	defer func() {
-		if recover() != nil {
-			msg = "an exception"
-		}
-	}()
-	if v.Type() == js.TypeObject {
-		if m := v.Get("message"); m.Type() == js.TypeString {
-			msg = m.String()
-		}
-	}
-	if msg == "" {
-		msg = js.Global().Call("String", v).String()
-	}
-	msg = firstLine(msg)
-	if r := []rune(msg); len(r) > 200 {
-		msg = string(r[:200]) + "…"
-	}
-	return msg
-}
-
-func jsonParse(v any) js.Value {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return js.Global().Get("JSON").Call("parse", string(data))
-}
-
-func errorObject(msg string) js.Value {
-	return js.ValueOf(map[string]any{"error": msg})
-}
-
-func resolved(v js.Value) js.Value {
-	return js.Global().Get("Promise").Call("resolve", v)
-}
-
 // call returns the JS function of api method name: its argument (if any) crosses as JSON, and
 // so does its result; an error comes back as {error: "…"}.
 func (b *bridge) call(name string) func(js.Value, []js.Value) any {
@@ -248,42 +136,6 @@ func (b *bridge) call(name string) func(js.Value, []js.Value) any {
 		}
 		return js.Global().Get("JSON").Call("parse", string(out))
 	}
-}
-
-// frame tells the page about one frame, from the one value api.Frame builds: the commands'
-// promises settle, and the value crosses to JavaScript once, as JSON, for the "frame"
-// listeners (the page's store); the listeners of each event or note kind get their parts of
-// it. Called from Update.
-func (b *bridge) frame(results []session.Result, events []cluster.Event) {
-	out := b.api.Frame(api.Input{Results: results, Events: events, WallMs: float64(time.Since(b.g.start).Microseconds()) / 1000})
-	b.resolve(out.Results)
-	if out.Empty() {
-		return
-	}
-	b.mu.Lock()
-	ls := maps.Clone(b.listeners)
-	b.mu.Unlock()
-	if len(ls) == 0 {
-		return
-	}
-	obj := jsonParse(out)
-	tell := func(list js.Value, kind func(int) string, n int) {
-		for i := range n {
-			k := kind(i)
-			for _, l := range append(ls[k], ls["*"]...) {
-				invokeListener(l.fn, list.Index(i))
-			}
-		}
-	}
-	tell(obj.Get("events"), func(i int) string { return out.Events[i].Kind }, len(out.Events))
-	tell(obj.Get("notes"), func(i int) string { return out.Notes[i].Kind }, len(out.Notes))
-	for _, l := range ls["frame"] { // last: the store sees what the other listeners saw
-		invokeListener(l.fn, obj)
-	}
-}
-
-func (b *bridge) state(js.Value, []js.Value) any {
-	return jsonParse(b.sess.State())
 }
 
 func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
@@ -356,98 +208,6 @@ func (b *bridge) resolve(results []session.Result) {
 	}
 }
 
-func (b *bridge) on(_ js.Value, args []js.Value) any {
-	if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeFunction {
-		return errorObject("on(event, fn): want an event name and a function")
-	}
-	kind, fn := args[0].String(), args[1]
-	b.mu.Lock()
-	b.nextID++
-	id := b.nextID
-	b.listeners[kind] = append(b.listeners[kind], listener{id, fn})
-	b.mu.Unlock()
-	var off js.Func
-	off = js.FuncOf(func(js.Value, []js.Value) any {
-		b.mu.Lock()
-		ls := b.listeners[kind]
-		for i, l := range ls {
-			if l.id == id {
-				b.listeners[kind] = append(ls[:i:i], ls[i+1:]...)
-				break
-			}
-		}
-		b.mu.Unlock()
-		off.Release()
-		return nil
-	})
-	return off.Value
-}
-
-func invokeListener(fn, ev js.Value) {
-	defer func() {
-		if r := recover(); r != nil {
-			js.Global().Get("console").Call("error", fmt.Sprintf("lbscope: an event listener threw: %v", r))
-		}
-	}()
-	fn.Invoke(ev)
-}
-
-// setLayout publishes the layout and menu for layout(). Called from Update.
-func (b *bridge) setLayout(l *view.Layout, m *view.Menu) {
-	b.mu.Lock()
-	b.layout, b.menu = l, m
-	b.mu.Unlock()
-}
-
-func (b *bridge) layoutJS(js.Value, []js.Value) any {
-	b.mu.Lock()
-	l, m := b.layout, b.menu
-	b.mu.Unlock()
-	if l == nil {
-		return js.Null()
-	}
-	hb := l.Boxes(m)
-	// Canvas pixels are CSS pixels (Layout returns the outside size); add the canvas's
-	// offset so the boxes are in the viewport's coordinates, where a test clicks.
-	ox, oy, cw, ch := 0.0, 0.0, hb.Width, hb.Height
-	if c := canvasElement(); c.Truthy() {
-		r := c.Call("getBoundingClientRect")
-		ox, oy, cw, ch = r.Get("left").Float(), r.Get("top").Float(), r.Get("width").Float(), r.Get("height").Float()
-	}
-	shift := func(r *view.Rect) { r.X += ox; r.Y += oy }
-	for i := range hb.Consumers {
-		shift(&hb.Consumers[i].Rect)
-	}
-	for i := range hb.Brokers {
-		shift(&hb.Brokers[i].Rect)
-	}
-	for i := range hb.Queues {
-		shift(&hb.Queues[i].Rect)
-	}
-	for i := range hb.Producers {
-		shift(&hb.Producers[i].Rect)
-	}
-	for i := range hb.Menu {
-		shift(&hb.Menu[i].Rect)
-	}
-	out := struct {
-		view.HitBoxes
-		Canvas view.Rect `json:"canvas"`
-		Stage  view.Rect `json:"stage"`
-	}{hb, view.Rect{X: ox, Y: oy, W: cw, H: ch}, l.Bounds}
-	out.Stage.X += ox
-	out.Stage.Y += oy
-	return jsonParse(out)
-}
-
-func (b *bridge) counters(js.Value, []js.Value) any {
-	return js.ValueOf(map[string]any{
-		"frames": b.g.frames.Load(), "ticks": b.g.ticks.Load(),
-		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
-		"updateMs": float64(b.g.updateUs.Load()) / 1000, "drawMs": float64(b.g.drawUs.Load()) / 1000,
-	})
-}
-
 // markReady resolves ready. Called from Update after the first frame is drawn.
 func (b *bridge) markReady() {
 	b.mu.Lock()
@@ -459,17 +219,6 @@ func (b *bridge) markReady() {
 		js.Global().Get("lbscope").Set("firstFrameMs", mark("lbscope:first-frame"))
 		b.readyRes.Invoke(js.Global().Get("lbscope"))
 	}
-}
-
-// mark records a performance mark (visible in the browser's performance tools) and returns
-// its time since navigation start, in milliseconds.
-func mark(name string) float64 {
-	perf := js.Global().Get("performance")
-	if perf.IsUndefined() {
-		return 0
-	}
-	perf.Call("mark", name)
-	return perf.Call("now").Float()
 }
 
 // stop ends the playground: pending promises resolve with the error, ready rejects if it
@@ -494,52 +243,5 @@ func (b *bridge) stop(msg string) {
 	js.Global().Get("console").Call("error", "lbscope: "+msg)
 	if f := js.Global().Get("lbscopeFatal"); f.Type() == js.TypeFunction {
 		f.Invoke("The playground stopped: " + firstLine(msg))
-	}
-}
-
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-// canvasElement is the canvas Ebitengine added to the body.
-func canvasElement() js.Value {
-	return js.Global().Get("document").Call("querySelector", "body > canvas")
-}
-
-// stageRect is the page's #stage element in viewport coordinates, where the playground
-// draws; the canvas itself covers the whole viewport behind the panel.
-func stageRect() (view.Rect, bool) {
-	el := js.Global().Get("document").Call("getElementById", "stage")
-	if !el.Truthy() {
-		return view.Rect{}, false
-	}
-	r := el.Call("getBoundingClientRect")
-	out := view.Rect{X: r.Get("left").Float(), Y: r.Get("top").Float(), W: r.Get("width").Float(), H: r.Get("height").Float()}
-	if c := canvasElement(); c.Truthy() {
-		cr := c.Call("getBoundingClientRect")
-		out.X -= cr.Get("left").Float()
-		out.Y -= cr.Get("top").Float()
-	}
-	return out, out.W > 0 && out.H > 0
-}
-
-// prefersReducedMotion reads the user's motion preference.
-func prefersReducedMotion() bool {
-	mm := js.Global().Get("matchMedia")
-	if mm.Type() != js.TypeFunction {
-		return false
-	}
-	return js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Truthy()
-}
-
-// showHelp asks the page to toggle its help overlay.
-func showHelp() {
-	if f := js.Global().Get("lbscopeHelp"); f.Type() == js.TypeFunction {
-		f.Invoke()
 	}
 }

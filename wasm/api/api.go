@@ -148,3 +148,12 @@ func jsKind(jsonKind string) string {
 	}
 	return jsonKind // object, array, string
 }
+
+func init() {
+	register("state", func(a *API, args json.RawMessage) (any, error) {
+		if string(args) != "null" {
+			return nil, errors.New("takes no argument")
+		}
+		return a.Sess.State(), nil
+	})
+}

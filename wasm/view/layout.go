@@ -419,3 +419,23 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// Shift moves every box by (dx, dy): from canvas pixels to a page's coordinates.
+func (hb *HitBoxes) Shift(dx, dy float64) {
+	move := func(r *Rect) { r.X += dx; r.Y += dy }
+	for i := range hb.Consumers {
+		move(&hb.Consumers[i].Rect)
+	}
+	for i := range hb.Brokers {
+		move(&hb.Brokers[i].Rect)
+	}
+	for i := range hb.Queues {
+		move(&hb.Queues[i].Rect)
+	}
+	for i := range hb.Producers {
+		move(&hb.Producers[i].Rect)
+	}
+	for i := range hb.Menu {
+		move(&hb.Menu[i].Rect)
+	}
+}

@@ -1,0 +1,127 @@
+//go:build js && wasm
+
+package main
+
+// What the game reads from the page around the canvas.
+
+import (
+	"syscall/js"
+
+	"github.com/lbscope/lbscope/wasm/view"
+)
+
+// mark records a performance mark (visible in the browser's performance tools) and returns
+// its time since navigation start, in milliseconds.
+func mark(name string) float64 {
+	perf := js.Global().Get("performance")
+	if perf.IsUndefined() {
+		return 0
+	}
+	perf.Call("mark", name)
+	return perf.Call("now").Float()
+}
+
+// canvasElement is the canvas Ebitengine added to the body.
+func canvasElement() js.Value {
+	return js.Global().Get("document").Call("querySelector", "body > canvas")
+}
+
+// stageRect is the page's #stage element in viewport coordinates, where the playground
+// draws; the canvas itself covers the whole viewport behind the panel.
+func stageRect() (view.Rect, bool) {
+	el := js.Global().Get("document").Call("getElementById", "stage")
+	if !el.Truthy() {
+		return view.Rect{}, false
+	}
+	r := el.Call("getBoundingClientRect")
+	out := view.Rect{X: r.Get("left").Float(), Y: r.Get("top").Float(), W: r.Get("width").Float(), H: r.Get("height").Float()}
+	if c := canvasElement(); c.Truthy() {
+		cr := c.Call("getBoundingClientRect")
+		out.X -= cr.Get("left").Float()
+		out.Y -= cr.Get("top").Float()
+	}
+	return out, out.W > 0 && out.H > 0
+}
+
+// prefersReducedMotion reads the user's motion preference.
+func prefersReducedMotion() bool {
+	mm := js.Global().Get("matchMedia")
+	if mm.Type() != js.TypeFunction {
+		return false
+	}
+	return js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Truthy()
+}
+
+// showHelp asks the page to toggle its help overlay.
+func showHelp() {
+	if f := js.Global().Get("lbscopeHelp"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+}
+
+// watchPage follows what the game reads from the page between its reads: #stage's size, and
+// whether the pointer is over the canvas.
+func (b *bridge) watchPage() {
+	b.pointerIn.Store(true)
+	if ro := js.Global().Get("ResizeObserver"); ro.Type() == js.TypeFunction {
+		if stage := js.Global().Get("document").Call("getElementById", "stage"); stage.Truthy() {
+			ro.New(b.fn("stageResized", func(js.Value, []js.Value) any {
+				b.stageMoved.Store(true)
+				return nil
+			})).Call("observe", stage)
+		}
+	}
+	// Hover: the pointer is over the canvas until it enters another element (the panel) or
+	// leaves the window; crossing elements is rare enough to cross into Go for.
+	doc := js.Global().Get("document")
+	doc.Call("addEventListener", "pointerover", b.fn("pointerover", func(_ js.Value, a []js.Value) any {
+		b.pointerIn.Store(a[0].Get("target").Get("tagName").String() == "CANVAS")
+		return nil
+	}))
+	doc.Call("addEventListener", "pointerout", b.fn("pointerout", func(_ js.Value, a []js.Value) any {
+		if !a[0].Get("relatedTarget").Truthy() {
+			b.pointerIn.Store(false)
+		}
+		return nil
+	}))
+}
+
+// setLayout publishes the layout and menu for layout(). Called from Update.
+func (b *bridge) setLayout(l *view.Layout, m *view.Menu) {
+	b.mu.Lock()
+	b.layout, b.menu = l, m
+	b.mu.Unlock()
+}
+
+func (b *bridge) layoutJS(js.Value, []js.Value) any {
+	b.mu.Lock()
+	l, m := b.layout, b.menu
+	b.mu.Unlock()
+	if l == nil {
+		return js.Null()
+	}
+	hb := l.Boxes(m)
+	// Canvas pixels are CSS pixels (Layout returns the outside size); add the canvas's
+	// offset so the boxes are in the viewport's coordinates, where a test clicks.
+	canvas := view.Rect{W: hb.Width, H: hb.Height}
+	if c := canvasElement(); c.Truthy() {
+		r := c.Call("getBoundingClientRect")
+		canvas = view.Rect{X: r.Get("left").Float(), Y: r.Get("top").Float(), W: r.Get("width").Float(), H: r.Get("height").Float()}
+	}
+	hb.Shift(canvas.X, canvas.Y)
+	stage := l.Bounds
+	stage.X, stage.Y = stage.X+canvas.X, stage.Y+canvas.Y
+	return jsonParse(struct {
+		view.HitBoxes
+		Canvas view.Rect `json:"canvas"`
+		Stage  view.Rect `json:"stage"`
+	}{hb, canvas, stage})
+}
+
+func (b *bridge) counters(js.Value, []js.Value) any {
+	return js.ValueOf(map[string]any{
+		"frames": b.g.frames.Load(), "ticks": b.g.ticks.Load(),
+		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
+		"updateMs": float64(b.g.updateUs.Load()) / 1000, "drawMs": float64(b.g.drawUs.Load()) / 1000,
+	})
+}

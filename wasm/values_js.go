@@ -1,0 +1,110 @@
+//go:build js && wasm
+
+package main
+
+// Values crossing between Go and JavaScript, and what cannot cross: the page's arguments
+// become JSON on the page's side, and nothing Go panics with reaches the page but a line.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall/js"
+)
+
+// jsonText is the page's argument as JSON text, made by the page's own JSON.stringify: what
+// cannot become JSON (a cycle, a BigInt, a getter or toJSON that throws, a function) is refused
+// there, in JavaScript's words, before any of it reaches Go; so is text longer than limit.
+func jsonText(v js.Value, limit int) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			jerr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("the argument cannot become JSON: %s", jsMessage(jerr.Value))
+		}
+	}()
+	t := jsType(v)
+	if t == "bigint" {
+		return "", errors.New("the argument cannot become JSON: it is a BigInt")
+	}
+	out := v
+	if t != "string" {
+		out = js.Global().Get("JSON").Call("stringify", v)
+	}
+	if out.Type() != js.TypeString {
+		return "", fmt.Errorf("the argument is a %s, which JSON cannot hold", t)
+	}
+	if n := js.Global().Get("Object").Invoke(out).Get("length").Int(); n > limit { // a wrapper: a string has no properties in syscall/js
+		return "", fmt.Errorf("the argument is %d characters of JSON; at most %d", n, limit)
+	}
+	return out.String(), nil
+}
+
+// jsType is JavaScript's typeof of v; syscall/js knows every type but BigInt.
+func jsType(v js.Value) (t string) {
+	defer func() {
+		if recover() != nil {
+			t = "bigint"
+		}
+	}()
+	return v.Type().String()
+}
+
+// jsMessage is what a thrown JavaScript value says, cut to one short line. The value may be
+// hostile itself (a message getter that throws): anything odd reads as "an exception".
+func jsMessage(v js.Value) (msg string) {
+	defer func() {
+		if recover() != nil {
+			msg = "an exception"
+		}
+	}()
+	if v.Type() == js.TypeObject {
+		if m := v.Get("message"); m.Type() == js.TypeString {
+			msg = m.String()
+		}
+	}
+	if msg == "" {
+		msg = js.Global().Call("String", v).String()
+	}
+	msg = firstLine(msg)
+	if r := []rune(msg); len(r) > 200 {
+		msg = string(r[:200]) + "…"
+	}
+	return msg
+}
+
+func jsonParse(v any) js.Value {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return js.Global().Get("JSON").Call("parse", string(data))
+}
+
+func errorObject(msg string) js.Value {
+	return js.ValueOf(map[string]any{"error": msg})
+}
+
+func resolved(v js.Value) js.Value {
+	return js.Global().Get("Promise").Call("resolve", v)
+}
+
+func invokeListener(fn, ev js.Value) {
+	defer func() {
+		if r := recover(); r != nil {
+			js.Global().Get("console").Call("error", fmt.Sprintf("lbscope: an event listener threw: %v", r))
+		}
+	}()
+	fn.Invoke(ev)
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
