@@ -29,6 +29,9 @@ go run ./cmd/lbscope conform testdata/conformance
 step "core and the playground's Go packages compiled to js/wasm, run under Node (-short: 20 of the 200 property seeds)"
 GOOS=js GOARCH=wasm go test -count=1 -short -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./wasm/...
 
+step "the page's pure JavaScript: node --test scripts/webtest/"
+node --test scripts/webtest/
+
 step "agreement with rocketmq-client-go (scripts/peerbench)"
 (cd scripts/peerbench && go vet ./... && go test -count=1 ./...)
 
