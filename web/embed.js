@@ -237,12 +237,11 @@
       document.getElementById("app").hidden = false;
       document.getElementById("loader").hidden = false;
       if (opt.controls !== "full") document.getElementById("panel").remove();
-      // i18n.js before the others: loader.js and panel.js speak its language.
-      const scripts = [addScript("wasm_exec.js"), addScript("i18n.js"), addScript("loader.js"), addScript("store.mjs")];
-      // The same order as index.html: the panel, its tabs, then one file per feature.
-      if (full) for (const f of ["panel.js", "tabs.js", "timeline.js", "lessons.js", "charts.js", "compare.js"]) scripts.push(addScript(f));
-      scripts.push(addScript("a11y.js"));
-      await Promise.all(scripts);
+      // index.html's scripts, from the same list (web/partials/scripts.json, which lbscope build
+      // puts in the page), in its order; those of the panel and its tabs with full controls only,
+      // none of the playground page's own (indexOnly).
+      const list = JSON.parse(document.getElementById("lbscope-scripts").textContent);
+      await Promise.all(list.filter((s) => !s.indexOnly && (full || !s.controls)).map((s) => addScript(s.src)));
       const api = await whenReady();
       if (opt.speed >= 0.25 && opt.speed <= 100) await api.dispatch({ type: "setSpeed", x: opt.speed });
       if (play) await api.dispatch({ type: "play" });

@@ -386,7 +386,7 @@ func copyWeb(webDir, out string) ([]string, error) {
 		if p == webDir {
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") {
+		if strings.HasPrefix(d.Name(), ".") || d.IsDir() && p == filepath.Join(webDir, partialsDir) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -406,13 +406,84 @@ func copyWeb(webDir, out string) ([]string, error) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(out, rel)), 0o755); err != nil {
 			return err
 		}
-		if err := copyFile(p, filepath.Join(out, rel)); err != nil {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if path.Ext(name) == ".html" {
+			if data, err = expandPartials(webDir, name, data); err != nil {
+				return err
+			}
+		}
+		if err := os.WriteFile(filepath.Join(out, rel), data, 0o644); err != nil {
 			return err
 		}
 		names = append(names, name)
 		return nil
 	})
 	return names, err
+}
+
+// partialsDir holds what the pages share, put in their place by expandPartials; it is not
+// part of the site itself.
+const partialsDir = "partials"
+
+// pageScript is one entry of partials/scripts.json: the page's scripts in the order they
+// run; controls marks those the embed loads only with its full controls, indexOnly those it
+// never loads (features of the playground's own page).
+type pageScript struct {
+	Src       string `json:"src"`
+	Controls  bool   `json:"controls,omitempty"`
+	IndexOnly bool   `json:"indexOnly,omitempty"`
+}
+
+// expandPartials puts the shared parts into a page: <!--#loader--> (or <!--#loader hidden-->)
+// becomes partials/loader.html, <!--#scripts--> the script elements of partials/scripts.json
+// (modules for .mjs), and <!--#scripts json--> that list as a JSON data block, for a page that
+// adds the scripts itself (the embed, on play). Both pages load the same scripts from one list.
+func expandPartials(webDir, name string, page []byte) ([]byte, error) {
+	if !bytes.Contains(page, []byte("<!--#")) {
+		return page, nil
+	}
+	fail := func(err error) ([]byte, error) { return nil, fmt.Errorf("web/%s: %w", name, err) }
+	loader, err := os.ReadFile(filepath.Join(webDir, partialsDir, "loader.html"))
+	if err != nil {
+		return fail(err)
+	}
+	list, err := os.ReadFile(filepath.Join(webDir, partialsDir, "scripts.json"))
+	if err != nil {
+		return fail(err)
+	}
+	var scripts []pageScript
+	if err := json.Unmarshal(list, &scripts); err != nil {
+		return fail(fmt.Errorf("%s/scripts.json: %w", partialsDir, err))
+	}
+	var tags strings.Builder
+	for _, sc := range scripts {
+		if !fs.ValidPath(sc.Src) || strings.ContainsAny(sc.Src, `"<>&`) {
+			return fail(fmt.Errorf("%s/scripts.json: %q is not a file of the site", partialsDir, sc.Src))
+		}
+		kind := "defer"
+		if path.Ext(sc.Src) == ".mjs" {
+			kind = `type="module"`
+		}
+		fmt.Fprintf(&tags, "<script src=\"%s\" %s></script>\n", sc.Src, kind)
+	}
+	compact, err := json.Marshal(scripts)
+	if err != nil {
+		return fail(err)
+	}
+	out := strings.NewReplacer(
+		"<!--#loader-->\n", strings.ReplaceAll(string(loader), "{{hidden}}", ""),
+		"<!--#loader hidden-->\n", strings.ReplaceAll(string(loader), "{{hidden}}", " hidden"),
+		"<!--#scripts-->\n", tags.String(),
+		"<!--#scripts json-->\n", `<script type="application/json" id="lbscope-scripts">`+string(compact)+"</script>\n",
+	).Replace(string(page))
+	if i := strings.Index(out, "<!--#"); i >= 0 {
+		end := min(len(out), i+40)
+		return fail(fmt.Errorf("unknown partial %q", out[i:end]))
+	}
+	return []byte(out), nil
 }
 
 func generated(name string) bool {
