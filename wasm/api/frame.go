@@ -50,7 +50,7 @@ func (o *Out) Empty() bool {
 
 // StateEveryMs paces the state's pushes while time runs: the panel, the scrubber and the
 // charts read no faster than people do.
-const StateEveryMs = 200
+const StateEveryMs = 250
 
 // outState is what the last frames pushed; a.mu guards it.
 type outState struct {
