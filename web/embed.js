@@ -29,6 +29,10 @@
 //
 // This page must work in a third-party frame whose storage is blocked: nothing here uses
 // storage, and the lessons keep progress only where the browser allows it.
+//
+// A module: it reads share links with link.mjs.
+import { linkShape } from "./link.mjs";
+
 (function () {
   "use strict";
 
@@ -165,24 +169,6 @@
     const consumers = [];
     for (let i = 1; i <= p.consumers; i++) consumers.push({ id: "c" + i });
     return { title: p.title, brokers, consumers };
-  }
-
-  // linkShape reads a share link's scenario (1.<base64url of deflated JSON>) for the poster.
-  // The wasm checks the link properly when it opens it; here any doubt means the default.
-  async function linkShape(link) {
-    const m = /^#s=1\.([A-Za-z0-9_-]{1,65536})$/.exec(link);
-    if (!m || typeof DecompressionStream !== "function") return null;
-    let b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
-    while (b64.length % 4) b64 += "=";
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    const sc = JSON.parse(await new Response(stream).text()).scenario;
-    if (!sc || !Array.isArray(sc.brokers)) return null;
-    return {
-      title: sc.title ? ({ "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" }[sc.title] || String(sc.title)) : "shared",
-      brokers: sc.brokers.map((b) => ({ name: String(b.name), queues: Math.max(0, Math.min(64, b.queues | 0)) })),
-      consumers: (sc.consumers || []).map((c) => ({ id: String(c.id) })),
-    };
   }
 
   drawPoster(presetShape(opt.preset));
