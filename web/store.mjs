@@ -12,10 +12,13 @@
 //                          timeline also at once when already known); returns an unsubscribe
 //   LB.store.state, .timeline, .lesson   the latest values (null before the first frame)
 //   LB.ready()             a Promise of window.lbscope once its first frame is drawn
+//   LB.speeds, LB.clock    the speed steps (Go's, lbscope.speeds(), once ready) and mm:ss
 //
 // Pure parts (createStore, clock, seriesAfter, SPEEDS) are exported for the unit tests in scripts/webtest.
 
-// SPEEDS are the playground's speed steps (the canvas's + and - keys walk the same ones).
+// SPEEDS are the playground's speed steps (the canvas's + and - keys walk the same ones). Go
+// has them (session.Speeds): once the wasm is ready this array holds lbscope.speeds(), in
+// place; until then, for the controls drawn before it loads, the same steps.
 export const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
 
 // clock formats virtual milliseconds as mm:ss, or h:mm:ss from one hour.
@@ -113,6 +116,8 @@ if (typeof window !== "undefined") {
   let started = null;
   LB.ready = () => started || (started = ready());
   LB.ready().then((lb) => {
+    const speeds = typeof lb.speeds === "function" ? lb.speeds() : null;
+    if (Array.isArray(speeds) && speeds.length) SPEEDS.splice(0, SPEEDS.length, ...speeds);
     lb.on("frame", (f) => store.push(f));
     // What the frames before this subscription told: the state and the timeline as they are.
     const st = lb.state(), tl = lb.timeline();

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -381,13 +380,6 @@ func (s *Session) applySim(c cluster.Command) error {
 	// first steps and the cluster's first events), as it does before a timeline step: then
 	// replaying the record as a timeline applies the command in the same place.
 	s.advance(s.c.Now())
-	if err := s.shareable(c); err != nil {
-		// The engine's own refusal, when it has one, says it best ("no consumer c9").
-		if eerr := s.c.Clone().Apply(c); eerr != nil {
-			return eerr
-		}
-		return fmt.Errorf("%s: %w", c.Type, err)
-	}
 	if s.c.Now() < s.horizon {
 		// The world never mixes a new action with an old future: behind the horizon an action
 		// first discards what came after now, as continue does; a command the engine refuses
@@ -404,38 +396,6 @@ func (s *Session) applySim(c cluster.Command) error {
 	s.rec.Mark(s.c.Now(), actionText(c))
 	s.markedN = len(s.record)
 	return nil
-}
-
-// shareable refuses a command that would leave a session no share link can hold: the
-// recorded timeline with c taken now must pass the same checks as a scenario file (ids and
-// names, ranges, strategy parameters, counts). A page's command therefore meets the limits a
-// file does, and Share keeps working. Past the limits Share itself reports (24 h, MaxSteps)
-// the command is not held back: Share says why there is no link.
-func (s *Session) shareable(c cluster.Command) error {
-	now := s.c.Now()
-	if now > scenario.MaxDuration.Ms() {
-		return nil
-	}
-	rec := append(slices.Clip(s.record), scenario.Step{At: scenario.Duration(now), Command: c})
-	next := s.next
-	if now < s.horizon {
-		next = len(s.scn.Timeline) // the action discards the future first
-	}
-	sc, err := recorded(s.scn, rec, next, now)
-	if err != nil {
-		return nil
-	}
-	err = sc.Validate()
-	if err == nil {
-		return nil
-	}
-	// The new step's own mistake, named by its fields alone ("id: …"); anything else (the
-	// counts it would pass) as the file check words it.
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "timeline["+strconv.Itoa(len(rec)-1)+"]."); ok {
-		msg = rest
-	}
-	return errors.New(msg)
 }
 
 // OpenLink loads a share link's scenario, runs it to the link's moment and pauses there. On

@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -135,44 +134,6 @@ func TestOpenBadLinks(t *testing.T) {
 		if r[0].Err == nil || !strings.Contains(r[0].Err.Error(), "link") {
 			t.Errorf("load link %.20q: %v; want an error about the link", link, r[0].Err)
 		}
-	}
-}
-
-// A page's command meets the limits a scenario file does, so the session stays shareable:
-// what a file would refuse is refused with the file check's reason, and Share still works.
-func TestCommandsBeyondTheFileLimitsAreRefusedAndShareStillWorks(t *testing.T) {
-	s := NewDefault()
-	long := strings.Repeat("x", 1_000_000)
-	for _, c := range []struct{ cmd, want string }{
-		{`{"type":"addConsumer","id":"a<b"}`, "id"},
-		{`{"type":"addConsumer","id":"a\u0000b"}`, "id"},
-		{`{"type":"addConsumer","id":"a\nb"}`, "id"},
-		{`{"type":"addConsumer","id":"\u202e1c"}`, "id"},
-		{`{"type":"addConsumer","id":"` + long + `"}`, "limit"},
-		{`{"type":"addConsumer","id":"c9","consumeRate":2000000000}`, "consumeRate"},
-		{`{"type":"addBroker","broker":"b<","queues":4}`, "broker"},
-		{`{"type":"addBroker","broker":"broker-z","queues":4096}`, "queues"},
-		{`{"type":"setStrategy","strategy":"CONSISTENT_HASH","params":{"virtualNodeCnt":2000000000}}`, "virtualNodeCnt"},
-	} {
-		rs := run(t, s, 0, c.cmd)
-		if len(rs) != 1 || rs[0].Err == nil || !strings.Contains(rs[0].Err.Error(), c.want) {
-			t.Errorf("%.80s: results %v; want an error naming %s", c.cmd, rs, c.want)
-		}
-	}
-	// More consumers than a file may have: the 513th is refused.
-	var refused error
-	for i := range 600 {
-		rs := run(t, s, 0, fmt.Sprintf(`{"type":"addConsumer","id":"k%03d"}`, i))
-		if rs[0].Err != nil {
-			refused = rs[0].Err
-			break
-		}
-	}
-	if refused == nil || !strings.Contains(refused.Error(), "limit is 512") {
-		t.Errorf("adding 600 consumers: refused with %v; want the limit of 512", refused)
-	}
-	if _, err := s.Share(); err != nil {
-		t.Errorf("Share after refused commands: %v", err)
 	}
 }
 
