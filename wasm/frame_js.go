@@ -7,6 +7,7 @@ package main
 
 import (
 	"maps"
+	"slices"
 	"syscall/js"
 	"time"
 
@@ -40,7 +41,7 @@ func (b *bridge) frame(results []session.Result, events []cluster.Event) {
 	tell := func(list js.Value, kind func(int) string, n int) {
 		for i := range n {
 			k := kind(i)
-			for _, l := range append(ls[k], ls["*"]...) {
+			for _, l := range slices.Concat(ls[k], ls["*"]) {
 				invokeListener(l.fn, list.Index(i))
 			}
 		}
