@@ -54,7 +54,7 @@ func (b *bridge) frame(results []session.Result, events []cluster.Event) {
 }
 
 func (b *bridge) on(_ js.Value, args []js.Value) any {
-	if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeFunction {
+	if len(args) < 2 || jsType(args[0]) != "string" || jsType(args[1]) != "function" {
 		return errorObject("on(event, fn): want an event name and a function")
 	}
 	kind, fn := args[0].String(), args[1]

@@ -60,6 +60,11 @@ func TestBrowserArgumentsThatCannotBecomeJSONAreRefused(t *testing.T) {
 			stackless(t, fmt.Sprintf("lbscope.%s(%s)", call, name), got)
 		}
 	}
+	// on() with the wrong kinds of argument, a BigInt among them.
+	for _, args := range []string{"hostile.bare, () => 1", `"action", hostile.bare`, "hostile.sym", `"action"`} {
+		got := eval[string](t, ctx, `JSON.stringify(lbscope.on(`+args+`))`)
+		assert.Contains(t, got, "want an event name and a function", "on(%s)", args)
+	}
 	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch(hostile.cyclic).then(r => r.error)`), "circular")
 	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch(hostile.bigint).then(r => r.error)`), "BigInt")
 	assert.Contains(t, eval[string](t, ctx, `lbscope.compare(hostile.getter).error`), "getter says no")
