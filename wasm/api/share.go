@@ -10,7 +10,8 @@ import (
 
 // share() → "#s=1.…", the share link of the published moment as a URL fragment, or {error}
 // when there is none (past 24 h of virtual time, more actions than a link holds).
-// presets() → {small, default, large}: the preset scenarios, for dispatch({type: "load", …}).
+// presets() → {small, default, large, …}: the preset scenarios by name, for
+// dispatch({type: "load", preset}).
 func init() {
 	register("share", func(a *API, args json.RawMessage) (any, error) {
 		if string(args) != "null" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
@@ -50,7 +51,8 @@ func TestShareAndPresetsMethods(t *testing.T) {
 	var presets map[string]struct {
 		Title string `json:"title"`
 	}
-	if err := json.Unmarshal(out, &presets); err != nil || len(presets) != 3 || presets["large"].Title == "" {
-		t.Errorf("presets() = %.200s (%v); want small, default and large", out, err)
+	if err := json.Unmarshal(out, &presets); err != nil || len(presets) != len(scenario.PresetNames()) ||
+		presets["small"].Title == "" || presets["default"].Title == "" || presets["large"].Title == "" {
+		t.Errorf("presets() has %d: %v (%v); want every preset, small, default and large among them", len(presets), presets, err)
 	}
 }
