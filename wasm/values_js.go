@@ -14,8 +14,10 @@ import (
 
 // jsonText is the page's argument as JSON text, made by the page's own JSON.stringify: what
 // cannot become JSON (a cycle, a BigInt, a getter or toJSON that throws, a function) is refused
-// there, in JavaScript's words, before any of it reaches Go; so is text longer than limit.
-func jsonText(v js.Value, limit int) (text string, err error) {
+// there, in JavaScript's words, before any of it reaches Go; so is text longer than limit. A
+// string is a JSON string ("zh" becomes "\"zh\""), unless textIsJSON: then it is the JSON
+// text itself (dispatch's '{"type": "pause"}').
+func jsonText(v js.Value, limit int, textIsJSON bool) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			jerr, ok := r.(js.Error)
@@ -30,7 +32,7 @@ func jsonText(v js.Value, limit int) (text string, err error) {
 		return "", errors.New("the argument cannot become JSON: it is a BigInt")
 	}
 	out := v
-	if t != "string" {
+	if t != "string" || !textIsJSON {
 		out = js.Global().Get("JSON").Call("stringify", v)
 	}
 	if out.Type() != js.TypeString {

@@ -69,6 +69,9 @@ func TestBrowserArgumentsThatCannotBecomeJSONAreRefused(t *testing.T) {
 	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch(hostile.bigint).then(r => r.error)`), "BigInt")
 	assert.Contains(t, eval[string](t, ctx, `lbscope.compare(hostile.getter).error`), "getter says no")
 	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch(hostile.toJSON).then(r => r.error)`), "toJSON says no")
+	// A plain string argument is a JSON string: the page's language switch goes through.
+	assert.Equal(t, "zh", eval[string](t, ctx, `lbscope.setLang("zh").lang`))
+	assert.Equal(t, "en", eval[string](t, ctx, `lbscope.setLang("en").lang`))
 	stillRuns(t, ctx)
 	assert.Empty(t, con.Errors())
 }
@@ -190,7 +193,7 @@ func TestBrowserThousandsOfHostileCalls(t *testing.T) {
 	assert.Equal(t, 0.0, res["nbad"], "answers with a stack or a throw: %v", res["bad"])
 	assert.Nil(t, res["stopped"], "the playground stopped")
 	assert.Equal(t, "#s=1.", res["share"], "share() after the hostile calls")
-	eval[bool](t, ctx, `lbscope.setLang("en"), true`)
+	assert.Equal(t, "en", eval[string](t, ctx, `lbscope.setLang("en").lang`))
 	stillRuns(t, ctx)
 	assert.Empty(t, con.Errors())
 }
