@@ -660,6 +660,8 @@ func TestWebPageFollowsTheCSP(t *testing.T) {
 	root := repoRootForTest(t)
 	page, err := os.ReadFile(filepath.Join(root, "web", "index.html"))
 	require.NoError(t, err)
+	page, err = expandPartials(filepath.Join(root, "web"), "index.html", page) // as lbscope build writes it
+	require.NoError(t, err)
 	html := string(page)
 	noComments := regexp.MustCompile(`(?s)<!--.*?-->`).ReplaceAllString(html, "")
 	for _, m := range regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script>`).FindAllStringSubmatch(noComments, -1) {
