@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Apply carries out a command at the current virtual time. An error means nothing changed: a
@@ -14,13 +15,18 @@ import (
 func (c *Cluster) Apply(cmd Command) error {
 	// What the action sets off is told after the action itself.
 	c.held = []Event{}
+	c.actionText = ""
 	err := c.apply(cmd)
 	held := c.held
 	c.held = nil
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd.Type, err)
 	}
-	c.emit(actionEvent(cmd))
+	e := actionEvent(cmd)
+	if c.actionText != "" {
+		e.Text = c.actionText // what the command did differs by client (spec §9)
+	}
+	c.emit(e)
 	for _, e := range held {
 		c.emit(e)
 	}
@@ -61,7 +67,21 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	if cmd.ConsumeRate != nil {
 		rate = *cmd.ConsumeRate
 	}
-	cs := c.startConsumer(cmd.ID, rate)
+	var p *profile.Profile // nil: the client the id's previous process ran, or the default
+	if cmd.Client != "" {
+		var err error
+		if p, err = lookupClient(cmd.Client); err != nil {
+			return err
+		}
+	} else if c.current[cmd.ID] == nil {
+		p, _ = profile.Lookup("")
+	} else {
+		p = c.current[cmd.ID].prof
+	}
+	if err := checkClientStrategy(p, c.strategy.Name(), c.params); err != nil {
+		return fmt.Errorf("client: %w", err)
+	}
+	cs := c.startConsumer(cmd.ID, rate, p)
 	if cmd.ConsumeFromWhere != "" {
 		from, err := ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere))
 		if err != nil {
@@ -133,7 +153,16 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 	if err != nil {
 		return err
 	}
-	c.strategy = s // each consumer uses it from its next round on
+	// Every running member builds it under its own client's rules (spec §9): one that cannot
+	// run it refuses the command.
+	for _, cs := range c.consumers {
+		if !cs.dead {
+			if err := checkClientStrategy(cs.prof, cmd.Strategy, p); err != nil {
+				return fmt.Errorf("%s: %w", cs.id, err)
+			}
+		}
+	}
+	c.strategy, c.params, c.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
 	return nil
 }
 
@@ -234,9 +263,19 @@ func applyHeal(c *Cluster, cs *consumer) error {
 	return nil
 }
 
-func applyRestart(c *Cluster, cs *consumer) error {
+func applyRestart(c *Cluster, cs *consumer, client string) error {
 	if !cs.dead && !cs.partitioned {
 		return fmt.Errorf("consumer %q is running; kill or stop it first", cs.id)
+	}
+	p := cs.prof // the same program starts again, unless told otherwise
+	if client != "" {
+		var err error
+		if p, err = lookupClient(client); err != nil {
+			return err
+		}
+	}
+	if err := checkClientStrategy(p, c.strategy.Name(), c.params); err != nil {
+		return fmt.Errorf("client: %w", err)
 	}
 	if cs.partitioned && !cs.dead {
 		// The host came back with a new process: the old one is gone, but brokers still
@@ -244,7 +283,7 @@ func applyRestart(c *Cluster, cs *consumer) error {
 		cs.dead = true
 		cs.clearQueues()
 	}
-	c.startConsumer(cs.id, cs.rate)
+	c.startConsumer(cs.id, cs.rate, p)
 	return nil
 }
 
@@ -287,9 +326,19 @@ func (c *Cluster) stop(cs *consumer) {
 	}
 	c.persistAll(cs)
 	cs.dead = true
+	if !cs.prof.Timing.UnregisterOnShutdown {
+		c.actionText = cs.cid + " shuts down: offsets uploaded, then its connections closed (a Go client sends no UNREGISTER_CLIENT)"
+	}
 	for _, b := range c.brokers {
-		if !b.down {
+		if b.down {
+			continue
+		}
+		if cs.prof.Timing.UnregisterOnShutdown {
 			c.unregister(b, cs)
+		} else {
+			// Go sends no UNREGISTER_CLIENT: it closes its connections, and each broker's
+			// close handler notifies the group (spec §9.1.9).
+			c.closeChannel(b, cs, CauseConnectionClosed)
 		}
 	}
 	cs.clearQueues()

@@ -182,8 +182,9 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 		ch.registered = true
 		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
-		// The client sees a new connection become active: it wakes its rebalance (spec §3.1).
-		if !cs.partitioned {
+		// The client sees a new connection become active: it wakes its rebalance (spec §3.1);
+		// a Go client does not (spec §9.1.5).
+		if !cs.partitioned && !cs.prof.IsGo() {
 			c.notifyArrival(cs, c.now+c.t.NetworkRTT)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
 )
 
@@ -23,7 +24,7 @@ func checkCause(t *testing.T, e Event) {
 	bad := ""
 	switch e.Cause {
 	case "addConsumer", "killConsumer", "partitionConsumer", "healConsumer", "stopConsumer", "restartConsumer",
-		"hangConsumer", "resumeConsumer", CauseRebalance, CauseExpiryAhead, CauseStrategyThrew:
+		"hangConsumer", "resumeConsumer", CauseRebalance, CauseExpiryAhead, CauseStrategyThrew, CauseConsumerCrashed:
 		if e.Consumer == "" {
 			bad = "no consumer"
 		}
@@ -62,8 +63,8 @@ func checkCause(t *testing.T, e Event) {
 	if e.Cause == CauseExpiryAhead && e.Until <= e.T {
 		bad = "no expected expiry"
 	}
-	if e.Cause == CauseStrategyThrew && e.Arg == "" {
-		bad = "no strategy"
+	if (e.Cause == CauseStrategyThrew || e.Cause == CauseConsumerCrashed) && e.Arg == "" {
+		bad = "no strategy or client"
 	}
 	if bad != "" {
 		t.Fatalf("event %+v (cause %s): %s", e, e.Cause, bad)
@@ -109,6 +110,10 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 			{{Type: "setStrategy", Strategy: "MACHINE_ROOM"}},
 			{{Type: "setStrategy", Strategy: "AVG"}},
 			{{Type: "addConsumer", ID: "h1"}, {Type: "hangConsumer", ID: "h1"}, {Type: "resumeConsumer", ID: "h1"}},
+			// rocketmq-client-go's ring panics with no virtual nodes: the Go process crashes
+			// at its round right away (spec §9.1.3, §9.1.4).
+			{{Type: "setStrategy", Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: ptr(0)}}, {Type: "addConsumer", ID: "g1", Client: "go"}},
+			{{Type: "setStrategy", Strategy: "AVG"}},
 		}
 		next := int64(5000)
 		for c.now < 600000 {

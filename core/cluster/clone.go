@@ -25,7 +25,7 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	n := &Cluster{
 		cfg: cloneConfig(c.cfg), t: c.t, now: c.now, events: c.events.Clone(),
-		topic: c.topic, group: c.group, strategy: c.strategy, model: c.model,
+		topic: c.topic, group: c.group, strategy: c.strategy, params: cloneParams(c.params), goStrategy: c.goStrategy, model: c.model,
 		latencyFault: c.latencyFault, faultTable: c.faultTable,
 		routeVersion: c.routeVersion, routeCache: c.routeCache, routeCacheVersion: c.routeCacheVersion,
 		metrics:    c.metrics,

@@ -42,7 +42,9 @@ type Cluster struct {
 	events sim.Queue
 
 	topic, group string
-	strategy     allocate.Strategy
+	strategy     allocate.Strategy // as the Java clients run it
+	params       allocate.Params   // the strategy's parameters, for the other clients' builds
+	goStrategy   allocate.Strategy // as rocketmq-client-go runs it; built when first needed
 	model        string
 	latencyFault bool
 	faultTable   fault.Table
@@ -60,6 +62,7 @@ type Cluster struct {
 	metrics    Metrics
 	observer   func(Event)
 	held       []Event // events of a command being applied, told after it
+	actionText string  // set by a command whose action event says more than its Describe
 	log        []Event
 	anomalies  []Anomaly                       // closed intervals
 	open       map[route.MessageQueue]*Anomaly // open intervals by queue
@@ -103,7 +106,7 @@ func New(cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy: %w", err)
 	}
-	c.strategy = s
+	c.strategy, c.params = s, cfg.Params
 	tableName := cfg.FaultTable
 	if tableName == "" {
 		tableName = fault.TableCurrent
@@ -136,7 +139,14 @@ func New(cfg Config) (*Cluster, error) {
 		if err != nil {
 			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
 		}
-		cs := c.startConsumer(cc.ID, cc.ConsumeRate)
+		p, err := lookupClient(cc.Client)
+		if err != nil {
+			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
+		}
+		if err := checkClientStrategy(p, name, cfg.Params); err != nil {
+			return nil, fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
+		}
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
 		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {

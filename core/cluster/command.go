@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Command is one action of the shared vocabulary: scenario timelines, the command line, the
@@ -29,6 +30,9 @@ type Command struct {
 	On               *bool            `json:"on,omitempty"`       // setLatencyFault
 	Table            string           `json:"table,omitempty"`    // setFaultTable
 	Model            string           `json:"model,omitempty"`    // setMessageModel
+	// Client is the SDK the started process runs (addConsumer, restartConsumer; optional):
+	// java, java-4.9 or go-2.1.2 ("go"), spec §9.
+	Client string `json:"client,omitempty"`
 }
 
 // Argument types of the command table, as the page's commands() names them.
@@ -529,6 +533,32 @@ func optional(a Arg, def any) Arg {
 	return a
 }
 
+// clientArg is the SDK a started consumer process runs (spec §9); aliases such as "go" are
+// accepted too (checkClientArg).
+var clientArg = optional(Arg{Name: "client", Type: ArgEnum, Enum: clientNames(), Fold: true, Loose: true, Example: "go-2.1.2"}, string(profile.Default))
+
+func clientNames() []string {
+	var out []string
+	for _, n := range profile.Names() {
+		out = append(out, string(n))
+	}
+	return out
+}
+
+// checkClientArg checks a command's client against the profiles.
+func checkClientArg(path string, c Command, _ bool) error {
+	if c.Client == "" {
+		return nil
+	}
+	if len(c.Client) > MaxNameLen {
+		return fmt.Errorf("%s: %s is %d characters long; the limit is %d", join(path, "client"), Quote(c.Client), len(c.Client), MaxNameLen)
+	}
+	if _, err := profile.Lookup(c.Client); err != nil {
+		return fmt.Errorf("%s: %w", join(path, "client"), err)
+	}
+	return nil
+}
+
 var (
 	consumerArg = nameArg("id", &ClientIDName, "c1")
 	brokerArg   = nameArg("broker", &BrokerName, "broker-a")
@@ -588,13 +618,16 @@ func init() {
 		Words: words("Heal", "A cut-off consumer's network is back.", "{id} reconnected",
 			"恢复网络", "断网的消费者恢复网络。", "消费者 {id} 网络恢复")})
 	Register(CommandSpec{Name: "restartConsumer", Target: TargetConsumer, From: append([]string{StatusPartitioned}, gone...), Menu: true,
-		Args:  []Arg{consumerArg},
-		Apply: onConsumer(applyRestart),
+		Args:  []Arg{consumerArg, clientArg},
+		Check: checkClientArg,
+		Apply: func(c *Cluster, cmd Command) error {
+			return onConsumer(func(c *Cluster, cs *consumer) error { return applyRestart(c, cs, cmd.Client) })(c, cmd)
+		},
 		Describe: func(c Command) string {
 			return c.ID + " restarts: a new process, with a new client id unless its instance name is fixed"
 		},
-		Words: words("Restart", "A new process starts; with the default instance name it has a new client id (spec §1.2).", "{id} restarted",
-			"重启", "启动新进程；使用默认实例名时，它的客户端 ID 是新的。", "消费者 {id} 重启")})
+		Words: words("Restart", "A new process starts; with the default instance name it has a new client id (spec §1.2), except a Go client's IP@PID (client: the SDK it runs now, the same as before by default).", "{id} restarted",
+			"重启", "启动新进程；使用默认实例名时，它的客户端 ID 是新的，Go 客户端的 IP@PID 除外（client：新进程运行的客户端 SDK，默认与之前相同）。", "消费者 {id} 重启")})
 	Register(CommandSpec{Name: "killConsumer", Target: TargetConsumer, From: append(slices.Clone(running), StatusPartitioned), Menu: true,
 		Args:     []Arg{consumerArg},
 		Apply:    onConsumer(applyKill),
@@ -625,11 +658,12 @@ func init() {
 	Register(CommandSpec{Name: "addConsumer", Target: TargetGroup,
 		Args: []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0),
 			optional(Arg{Name: "consumeFromWhere", Type: ArgEnum, Enum: []string{FromLastOffset, FromFirstOffset, FromTimestamp},
-				Fold: true, Example: FromFirstOffset}, FromLastOffset)},
+				Fold: true, Example: FromFirstOffset}, FromLastOffset), clientArg},
+		Check:    checkClientArg,
 		Apply:    applyAddConsumer,
 		Describe: func(c Command) string { return c.ID + " starts and joins the group" },
-		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default).", "{id} joined",
-			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET）。", "消费者 {id} 加入")})
+		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default).", "{id} joined",
+			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java）。", "消费者 {id} 加入")})
 	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
 	latency.Choices = BrokerLatencies
 	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,

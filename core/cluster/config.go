@@ -68,6 +68,9 @@ type ConsumerConfig struct {
 	// offset back while later ones finish around it (spec §3.8, §3.16).
 	SlowEvery int64 `json:"slowEvery,omitempty"`
 	SlowMs    int64 `json:"slowMs,omitempty"`
+	// Client is the SDK the process runs (spec §9): java (the current Java client, the
+	// default), java-4.9 or go-2.1.2 ("go").
+	Client string `json:"client,omitempty"`
 }
 
 // Where consumption starts (ConsumeFromWhere without its CONSUME_FROM_ prefix).

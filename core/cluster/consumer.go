@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/sim"
 )
@@ -35,6 +36,12 @@ type consumer struct {
 	closedTo    uint64 // brokers (bit = index) it closed its connection to after a timed-out call
 	rnd         *jrand.Random
 	gen         [genCount]int
+	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
+
+	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
+	nextTick int64 // the ticker's next tick
+	tickDue  bool  // a tick fired and waits for its round
+	pending  int   // notifications whose rounds have not run yet (they do not coalesce)
 
 	// RebalanceService (spec §3.1)
 	next     int64                // when the next round starts
@@ -135,12 +142,21 @@ func (c *Cluster) status(cs *consumer) string {
 
 // startConsumer starts a consumer process at the current time (spec §3.1, §3.10, §5.4): it
 // fetches the route, heartbeats every broker (each registers it and notifies the group), then
-// wakes its own rebalance, whose first round cannot come before 1 s after creation.
-func (c *Cluster) startConsumer(id string, rate int) *consumer {
+// wakes its own rebalance, whose first round cannot come before 1 s after creation (the
+// current Java client; 4.9 and Go run it at once). p is the client it runs; nil: the one the
+// id's previous process ran, or the default.
+func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile) *consumer {
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
-	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, from: FromLastOffset, timestamp: c.now - 30*60*1000,
+	if p == nil {
+		if prev := c.current[id]; prev != nil {
+			p = prev.prof
+		} else {
+			p, _ = profile.Lookup("")
+		}
+	}
+	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, prof: p, from: FromLastOffset, timestamp: c.now - 30*60*1000,
 		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
@@ -148,7 +164,7 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	if prev := c.current[id]; prev != nil {
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
-		cs.cid = c.restartedID(prev)
+		cs.cid = c.restartedID(prev, p)
 		if cs.cid == prev.cid {
 			cs.local = prev.local // broadcasting offsets live in a file under the client id (spec §3.12)
 		}
@@ -163,6 +179,7 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 	c.refreshConsumerRoute(cs)
 	c.heartbeatAll(cs, 0)
 	cs.next = c.now + c.t.RebalanceWaitInterval
+	cs.nextTick = cs.next // a fixed ticker's grid starts with the client (spec §9.1.5)
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	c.wakeUp(cs)
 	c.schedule(cs, genHeartbeat, evHeartbeat, c.now+1000)
@@ -173,11 +190,12 @@ func (c *Cluster) startConsumer(id string, rate int) *consumer {
 
 // restartedID is the client id of a process started where prev ran (spec §1.2): the same with
 // a fixed instance name or a name that is not a pid (ip@worker-1, ip@DEFAULT); otherwise
-// ip@pid#nanoTime with a new pid and the host's nanoTime now. A plain id (c1) becomes c1#2,
+// ip@pid#nanoTime with a new pid and the host's nanoTime now; a Go client keeps its IP@PID
+// (spec §9.1.2). A plain id (c1) becomes c1#2,
 // c1#3, … by process.
-func (c *Cluster) restartedID(prev *consumer) string {
-	if prev.fixedName {
-		return prev.cid
+func (c *Cluster) restartedID(prev *consumer, prof *profile.Profile) string {
+	if prev.fixedName || prof.RestartKeepsID() {
+		return prev.cid // a Go client's IP@PID: the same pid in a container (spec §9.1.2)
 	}
 	n := 1
 	for _, x := range c.consumers {
@@ -206,12 +224,16 @@ func (c *Cluster) schedule(cs *consumer, timer, kind int, at int64) {
 }
 
 // wakeUp is rebalanceImmediately (spec §3.1): the next round starts at the wake-up, but never
-// earlier than minInterval after the previous round ended; wake-ups coalesce.
+// earlier than minInterval after the previous round ended; wake-ups coalesce. A Go client's
+// do not: each is one more full round, back to back, with no spacing (spec §9.1.5).
 func (c *Cluster) wakeUp(cs *consumer) {
 	if cs.dead {
 		return
 	}
-	at := max(c.now, cs.roundEnd+c.t.RebalanceMinInterval)
+	if !cs.prof.Timing.CoalesceWakeups {
+		cs.pending++
+	}
+	at := max(c.now, cs.roundEnd+c.rebalanceSpacing(cs))
 	if at < cs.next {
 		cs.next = at
 		c.schedule(cs, genRebalance, evRebalance, at)
@@ -351,6 +373,15 @@ func (c *Cluster) rebalance(cs *consumer) {
 	}
 	c.metrics.Rounds++
 	start := c.now
+	if cs.prof.Timing.FixedTicker {
+		// The round serves the tick that fired or one notification (spec §9.1.5).
+		c.advanceTicks(cs, c.now)
+		if cs.tickDue {
+			cs.tickDue = false
+		} else if cs.pending > 0 {
+			cs.pending--
+		}
+	}
 	var cost int64
 	balanced := true
 	before := cs.queues()
@@ -364,6 +395,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 	} else {
 		// Ask one broker of the route, drawn at random each round, for the group (spec §3.3).
 		var cidAll []string
+		answer := profile.AnswerTransport
 		if len(cs.brokers) > 0 {
 			b := c.brokerBy[cs.brokers[cs.rnd.NextIntn(int32(len(cs.brokers)))]]
 			ok, d := c.rpc(cs, b, c.t.RPCTimeout)
@@ -371,21 +403,50 @@ func (c *Cluster) rebalance(cs *consumer) {
 			if ok {
 				cidAll = c.registeredIDs(b)
 				c.channelFor(b, cs).traffic(c.now)
+				answer = profile.AnswerOK
+				if cidAll == nil {
+					// The broker knows no consumer of the group: SYSTEM_ERROR without a body,
+					// which Java takes as null and Go as an empty list (spec §3.3, §9.1.4).
+					answer = profile.AnswerError
+				}
 			}
 		}
-		if cs.routeOK && cidAll != nil {
-			// mqSet is kept in MessageQueue order, which is what RebalanceImpl's sort gives
-			// (spec §3.3 step 5); the client ids are sorted here, in Java String order.
-			mqAll := cs.mqSet
-			route.SortClientIDs(cidAll)
-			result, err := c.strategy.Allocate(c.group, cs.cid, mqAll, cidAll)
-			if err != nil {
-				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
-				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: c.strategy.Name(),
-					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, c.strategy.Name(), err)})
-			} else {
-				target, decided = result, true
+		var mqSet []route.MessageQueue // nil: no route yet
+		if cs.routeOK {
+			mqSet = cs.mqSet
+			if mqSet == nil {
+				mqSet = []route.MessageQueue{}
 			}
+		}
+		// Each client sorts its inputs its own way (Java: MessageQueue and String order,
+		// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
+		s, err := c.strategyFor(cs.prof)
+		var r profile.Round
+		if err != nil {
+			r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
+		} else {
+			r = cs.prof.Rebalance(s, c.group, cs.cid, mqSet, cs.prof.ConsumerList(answer, cidAll))
+		}
+		switch {
+		case r.Crash:
+			c.crash(cs, r.Err)
+			return
+		case r.Err != nil:
+			name := c.strategy.Name()
+			if s != nil {
+				name = s.Name()
+			}
+			if r.Unbalanced {
+				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
+				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
+					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, name, r.Err)})
+			} else {
+				// 4.9: the topic's round ends; nothing is retried before the next (spec §9.2).
+				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
+					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", cs.cid, name, r.Err)})
+			}
+		case r.Decided:
+			target, decided = r.Target, true
 		}
 	}
 	if decided {
@@ -397,11 +458,21 @@ func (c *Cluster) rebalance(cs *consumer) {
 		}
 	}
 	cs.roundEnd = start + cost
-	wait := c.t.RebalanceWaitInterval
-	if !balanced {
-		wait = c.t.RebalanceMinInterval
+	if cs.prof.Timing.FixedTicker {
+		// Rounds owed run back to back; otherwise the next tick of the grid (spec §9.1.5).
+		c.advanceTicks(cs, cs.roundEnd)
+		if cs.tickDue || cs.pending > 0 {
+			cs.next = cs.roundEnd
+		} else {
+			cs.next = cs.nextTick
+		}
+	} else {
+		wait := c.t.RebalanceWaitInterval
+		if !balanced && cs.prof.Timing.UnbalancedRetry > 0 {
+			wait = c.t.RebalanceMinInterval
+		}
+		cs.next = cs.roundEnd + wait
 	}
-	cs.next = cs.roundEnd + wait
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	if after := cs.queues(); !slices.Equal(before, after) {
 		c.metrics.Rebalances++
@@ -442,7 +513,7 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 			continue
 		}
 		pq := &processQueue{mq: mq, nextPull: start, consumedUpTo: start, lastPull: c.now,
-			pullResumeAt: c.now + cost + c.t.PullFirstDelay}
+			pullResumeAt: c.now + cost + c.firstPullDelay(cs)}
 		pq.b = c.brokerBy[mq.BrokerName]
 		pq.bq = pq.b.qs[mq.QueueID]
 		if fresh {
@@ -612,7 +683,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		}
 		if c.now >= pq.pullResumeAt {
 			pq.lastPull = c.now
-			pq.pullResumeAt = c.now + c.t.PullTimeout + c.t.PullDelayOnException
+			pq.pullResumeAt = c.now + c.t.PullTimeout + c.pullDelayOnError(cs)
 		}
 		return
 	}
@@ -622,7 +693,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 	pq.lastPull = c.now
 	if b.down {
 		pq.outstanding, pq.heldUntil = false, 0
-		pq.pullResumeAt = c.now + c.t.PullDelayOnException
+		pq.pullResumeAt = c.now + c.pullDelayOnError(cs)
 		return
 	}
 	if pq.msgCount() > int64(c.t.PullThresholdForQueue) {
@@ -652,7 +723,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		c.commitByPull(cs, bq, pq)
 		ch.lastRead = c.now
 		pq.outstanding = true
-		pq.heldUntil = c.holdAnswerTime(c.now)
+		pq.heldUntil = c.holdAnswerTime(c.now, c.longPollHold(cs))
 	}
 }
 
@@ -663,9 +734,10 @@ func (c *Cluster) commitByPull(cs *consumer, bq *brokerQueue, pq *processQueue) 
 }
 
 // holdAnswerTime is when the broker's hold checker (every holdCheckInterval) first finds a
-// pull that arrived at t older than the hold time: 15–20 s after it arrived.
-func (c *Cluster) holdAnswerTime(t int64) int64 {
-	due := t + c.t.LongPollHold
+// pull that arrived at t older than the hold time (15 s for Java, 20 s for Go): 15–20 s after it
+// arrived for Java.
+func (c *Cluster) holdAnswerTime(t, hold int64) int64 {
+	due := t + hold
 	step := c.t.HoldCheckInterval
 	return (due + step - 1) / step * step
 }

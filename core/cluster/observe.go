@@ -65,6 +65,7 @@ type Event struct {
 //	overlap            anomaly    a queue is pulled by several consumers at once       Broker, Queues = [the queue], Owners
 //	expiryAhead        info       after a partition: when brokers will expire it       Consumer, Until = the expected expiry
 //	strategyThrew      info       the strategy threw; the consumer keeps its queues    Consumer, Arg = strategy name
+//	consumerCrashed    info       a Go client's strategy panicked: the process exits   Consumer, Arg = client profile
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -82,6 +83,7 @@ const (
 	CauseOverlap          = "overlap"
 	CauseExpiryAhead      = "expiryAhead"
 	CauseStrategyThrew    = "strategyThrew"
+	CauseConsumerCrashed  = "consumerCrashed"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -112,6 +114,7 @@ var Causes = map[string]string{
 	CauseOverlap:          EventAnomaly,
 	CauseExpiryAhead:      EventInfo,
 	CauseStrategyThrew:    EventInfo,
+	CauseConsumerCrashed:  EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

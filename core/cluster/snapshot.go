@@ -76,6 +76,8 @@ type ConsumerView struct {
 	Consumed        int64    `json:"consumed"`
 	Cached          int      `json:"cached"`
 	ConsumeRate     int      `json:"consumeRate"`
+	Client          string   `json:"client"`     // the SDK profile it runs: java, java-4.9, go-2.1.2 (spec §9)
+	ClientMark      string   `json:"clientMark"` // its short label on the canvas: J, J4, Go
 }
 
 // ProducerView is one producer.

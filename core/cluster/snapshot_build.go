@@ -57,7 +57,7 @@ func (c *Cluster) Snapshot() Snapshot {
 		}
 		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, ClientID: cs.cid, Status: c.status(cs),
 			Queues: orEmpty(shortNames(cs.queues())), NextRebalanceMs: next, Consumed: cs.consumed,
-			Cached: int(cached), ConsumeRate: cs.rate})
+			Cached: int(cached), ConsumeRate: cs.rate, Client: string(cs.prof.Name), ClientMark: cs.prof.Mark})
 	}
 	for _, p := range c.producers {
 		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent})

@@ -1,0 +1,185 @@
+package cluster
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
+)
+
+func consumerView(t *testing.T, s Snapshot, id string) ConsumerView {
+	t.Helper()
+	for _, cv := range s.Consumers {
+		if cv.ID == id {
+			return cv
+		}
+	}
+	t.Fatalf("no consumer %s in %+v", id, s.Consumers)
+	return ConsumerView{}
+}
+
+// Spec §9.1.3, §9.1.4 step 5: rocketmq-client-go's consistent-hash ring with no virtual nodes
+// panics with integer divide by zero, and nothing recovers it: the Go process exits at its
+// first round, its connections close and the brokers drop it; the Java member beside it, whose
+// strategy does not panic, lives on.
+func TestGoStrategyPanicCrashesTheProcess(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Strategy, cfg.Params = "CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: ptr(0)}
+	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012#1"}, {ID: "10.0.0.2@4013", Client: "go"}}
+	c := mustNew(t, cfg)
+	var crashed []Event
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseConsumerCrashed {
+			crashed = append(crashed, e)
+		}
+	})
+	c.Advance(5000)
+	if len(crashed) != 1 || crashed[0].Consumer != "10.0.0.2@4013" || crashed[0].Arg != "go-2.1.2" ||
+		!strings.Contains(crashed[0].Text, "integer divide by zero") {
+		t.Fatalf("crash events %+v; want one for the Go consumer, naming the panic", crashed)
+	}
+	s := c.Snapshot()
+	if g := consumerView(t, s, "10.0.0.2@4013"); g.Status != StatusKilled || len(g.Queues) != 0 {
+		t.Errorf("the Go consumer is %s holding %v; want a dead process holding nothing", g.Status, g.Queues)
+	}
+	if j := consumerView(t, s, "10.0.0.1@4012#1"); j.Status == StatusKilled || j.Status == StatusStopped {
+		t.Errorf("the Java consumer is %s; want it running", j.Status)
+	}
+	for _, b := range s.Brokers {
+		if slices.Contains(b.Consumers, "10.0.0.2@4013") {
+			t.Errorf("%s still lists the crashed process: %v", b.Name, b.Consumers)
+		}
+	}
+}
+
+// Spec §1.2, §9.1.2: a Go consumer's id is IP@PID, so its restarted process registers with the
+// same id; a Java process's default id ends in the JVM's start time, so its restart registers
+// with a new one. Commands still name both by their first id.
+func TestRestartKeepsAGoIDAndChangesAJavaOne(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012#81902731"}, {ID: "10.0.0.2@4013", Client: "go"}, {ID: "10.0.0.3@4011"}}
+	c := mustNew(t, cfg)
+	c.Advance(10000)
+	for _, id := range []string{"10.0.0.1@4012#81902731", "10.0.0.2@4013", "10.0.0.3@4011"} {
+		mustApply(t, c, Command{Type: "killConsumer", ID: id})
+		mustApply(t, c, Command{Type: "restartConsumer", ID: id})
+	}
+	c.Advance(40000)
+	s := c.Snapshot()
+	cid := map[string]string{}
+	for _, cv := range s.Consumers {
+		if cv.Status != StatusKilled && cv.Status != StatusStopped {
+			cid[cv.ID] = cv.ClientID
+			if cv.ID == "10.0.0.2@4013" && cv.Client != "go-2.1.2" {
+				t.Errorf("the restarted Go consumer runs %s; want go-2.1.2 still", cv.Client)
+			}
+		}
+	}
+	if got := cid["10.0.0.2@4013"]; got != "10.0.0.2@4013" {
+		t.Errorf("the restarted Go process registers as %q; want its IP@PID 10.0.0.2@4013", got)
+	}
+	for _, id := range []string{"10.0.0.1@4012#81902731", "10.0.0.3@4011"} {
+		if got := cid[id]; got == "" || got == id || !strings.HasPrefix(got, strings.Split(id, "@")[0]+"@") {
+			t.Errorf("the restarted Java process %s registers as %q; want a new id on the same IP", id, got)
+		}
+	}
+	want := slices.Sorted(maps.Values(cid))
+	for _, b := range s.Brokers {
+		if got := slices.Sorted(slices.Values(b.Consumers)); !slices.Equal(got, want) {
+			t.Errorf("%s lists %v; want the three new processes %v", b.Name, got, want)
+		}
+	}
+}
+
+// roundsIn counts the rebalance rounds the world runs between from and to.
+func roundsIn(c *Cluster, from, to int64, during func()) int64 {
+	c.Advance(from)
+	before := c.metrics.Rounds
+	during()
+	c.Advance(to)
+	return c.metrics.Rounds - before
+}
+
+// Spec §9.1.5: a Go client's notifications do not coalesce and have no 1 s spacing: when a
+// member joins a group on two brokers, each member runs one round per notification (one per
+// broker), at once, and the newcomer its start round besides; Java members coalesce theirs,
+// with rounds at least 1 s apart.
+func TestGoNotificationsDoNotCoalesce(t *testing.T) {
+	run := func(client string) int64 {
+		cfg := smallConfig(100)
+		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}, {ID: "b", Client: client}}
+		c := mustNew(t, cfg)
+		return roundsIn(c, 30000, 31500, func() {
+			mustApply(t, c, Command{Type: "addConsumer", ID: "n", Client: client})
+		})
+	}
+	// Go: a and b 2 rounds each, n its start round and 2 more.
+	if got := run("go"); got != 7 {
+		t.Errorf("Go group: %d rounds within 1.5 s of a join; want 7 (one per notification, plus the start round)", got)
+	}
+	// Java: wake-ups coalesce and rounds are 1 s apart, so each member runs at most two
+	// rounds in 1.5 s, however many notifications come.
+	if got := run("java"); got > 6 || got < 3 {
+		t.Errorf("Java group: %d rounds within 1.5 s of a join; want 3…6 (one or two per member)", got)
+	}
+}
+
+// Spec §9.1.5: a Go client's timed rounds sit on a fixed 20 s grid from its start, whatever
+// rounds a notification ran in between; a Java client waits 20 s after each round.
+func TestGoTimedRoundsKeepTheirGrid(t *testing.T) {
+	next := func(client string) int64 {
+		cfg := smallConfig(100)
+		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
+		c := mustNew(t, cfg)
+		c.Advance(30000)
+		mustApply(t, c, Command{Type: "addConsumer", ID: "n", Client: client})
+		c.Advance(33000)
+		return consumerView(t, c.Snapshot(), "a").NextRebalanceMs
+	}
+	if got := next("go"); got != 40000 {
+		t.Errorf("Go consumer's next round %d ms; want 40000, its ticker's next tick", got)
+	}
+	if got := next("java"); got <= 50000 {
+		t.Errorf("Java consumer's next round %d ms; want 20 s after its round at ~31 s", got)
+	}
+}
+
+// Spec §9.1.9: a Go consumer's shutdown sends no UNREGISTER_CLIENT; its closed connections
+// make each broker drop it and notify the group.
+func TestGoShutdownClosesInsteadOfUnregistering(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Consumers = []ConsumerConfig{{ID: "a"}, {ID: "g", Client: "go"}}
+	c := mustNew(t, cfg)
+	var causes []string
+	c.SetObserver(func(e Event) {
+		if e.Kind == EventChange && e.Consumer == "g" {
+			causes = append(causes, e.Cause)
+		}
+	})
+	c.Advance(30000)
+	mustApply(t, c, Command{Type: "stopConsumer", ID: "g"})
+	if want := []string{CauseConnectionClosed, CauseConnectionClosed}; !slices.Equal(causes, want) {
+		t.Errorf("brokers saw %v; want each see g's connection close, no unregister", causes)
+	}
+}
+
+// A client that cannot run the group's strategy is refused with the reason (spec §9.1.3:
+// v2.1.2's MACHINE_ROOM_NEARBY has no inner strategy), and so is an unknown client.
+func TestClientStrategyAndNameErrors(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Strategy = "MACHINE_ROOM_NEARBY-CONSISTENT_HASH"
+	cfg.Consumers = []ConsumerConfig{{ID: "g", Client: "go"}}
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "no inner strategy") {
+		t.Errorf("New with a Go member under MACHINE_ROOM_NEARBY-CONSISTENT_HASH: %v; want the Go client's refusal", err)
+	}
+	c := mustNew(t, smallConfig(100))
+	if err := c.Apply(Command{Type: "addConsumer", ID: "x", Client: "python"}); err == nil || !strings.Contains(err.Error(), "unknown client profile") {
+		t.Errorf("addConsumer client python: %v; want an unknown-profile error", err)
+	}
+	mustApply(t, c, Command{Type: "addConsumer", ID: "g", Client: "go"})
+	if err := c.Apply(Command{Type: "setStrategy", Strategy: "MACHINE_ROOM_NEARBY-CONSISTENT_HASH"}); err == nil || !strings.Contains(err.Error(), "g: go-2.1.2") {
+		t.Errorf("setStrategy a strategy the Go member cannot run: %v; want it refused naming the member", err)
+	}
+}
