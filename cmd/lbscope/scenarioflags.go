@@ -31,7 +31,7 @@ func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHe
 	fs.IntVar(&f.Brokers, "brokers", scenario.DefaultBrokers, "number of brokers, named broker-a, broker-b, …")
 	fs.IntVar(&f.QueuesPerBroker, "queues", scenario.DefaultQueuesPerBroker, "queues of the topic on each broker")
 	fs.IntVar(&f.Consumers, "consumers", scenario.DefaultConsumers, "number of consumers, named c1…cN")
-	fs.StringVar(&sf.ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated (e.g. 10.0.0.1@4012,10.0.0.2@4013)")
+	fs.StringVar(&sf.ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated, each optionally with the SDK it runs (e.g. 10.0.0.1@4012,10.0.0.2@4013:go; clients java, java-4.9, go-2.1.2)")
 	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
 	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
 	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names, ", "))

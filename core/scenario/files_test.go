@@ -3,6 +3,7 @@ package scenario
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/profile"
+	"github.com/lbscope/lbscope/core/route"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden from the current output (review the diff)")
@@ -165,6 +168,59 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("consumed %d, skipped %d, produced %d; want broker-a's 40000 old messages consumed and broker-b's skipped", m.Consumed, m.Skipped, m.Produced)
 		}
 		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1 broker-a:2 broker-a:3", "c2": "broker-b:0 broker-b:1 broker-b:2 broker-b:3"})
+	},
+	"mixed-clients-consistent-hash.json": func(t *testing.T, r *Result) {
+		// Each member computes its own queues under its own client (MD5 ring for Java, CRC-32
+		// for Go, spec §4.3, §9.1.3): the group pulls exactly what profile.MixedGroup says
+		// each member takes, and its doubled and orphaned queues are exactly the ones the
+		// members' results leave, open while the membership stands (rocketmq-client-go#419).
+		s, _ := runScenarioFile(t, "mixed-clients-consistent-hash.json")
+		mqAll, err := route.ParseQueueCounts(r.Snapshot.Topic, "broker-a:8,broker-b:8")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var members []profile.Member
+		for _, k := range s.Consumers {
+			members = append(members, profile.Member{ClientID: k.ID, Profile: profile.Name(k.Client)})
+		}
+		for _, span := range []struct {
+			from, to int64
+			members  []profile.Member
+		}{{1000, 60000, members}, {60001, 120000, members[:3]}} {
+			v, err := profile.MixedGroup(s.Strategy, s.Params, r.Snapshot.Group, mqAll, span.members, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := assignmentAt(r, span.from)
+			for _, m := range v.Members {
+				want := slices.Clone(m.Queues)
+				route.SortQueues(want)
+				if g, w := strings.Join(got[m.ClientID], " "), strings.Join(shortNamesOf(want), " "); g != w {
+					t.Errorf("%d ms: %s (%s) pulls %q; its own allocation is %q", span.from, m.ClientID, m.Profile, g, w)
+				}
+			}
+			// Every shared and orphaned queue of the members' results is an anomaly open over
+			// the whole span, and there is no other.
+			open := map[string]string{}
+			for _, a := range r.Anomalies {
+				if a.Start <= span.from && (a.End == 0 || a.End >= span.to) {
+					open[a.Queue] = a.Kind + " " + strings.Join(a.Owners, ",")
+				}
+			}
+			want := map[string]string{}
+			for _, q := range v.Shared {
+				want[q.Queue.Short()] = "overlap " + strings.Join(q.Owners, ",")
+			}
+			for _, q := range v.Orphans {
+				want[q.Short()] = "orphan "
+			}
+			if len(want) == 0 {
+				t.Errorf("%d–%d ms: the members' results fit together; the file should show them disagree", span.from, span.to)
+			}
+			if !maps.Equal(open, want) {
+				t.Errorf("%d–%d ms: anomalies open throughout %v; want the members' disagreement %v", span.from, span.to, open, want)
+			}
+		}
 	},
 	"slow-broker.json": func(t *testing.T, r *Result) {
 		var tiers []string
@@ -375,4 +431,12 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return ""
+}
+
+func shortNamesOf(qs []route.MessageQueue) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.Short()
+	}
+	return out
 }

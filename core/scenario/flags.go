@@ -99,7 +99,7 @@ func FromFlags(f Flags) (Scenario, error) {
 			Topic:        topic,
 			Group:        group,
 			Brokers:      brokerConfigs(brokers, queues),
-			Consumers:    consumerConfigs(ids),
+			Consumers:    consumerConfigsWithClients(ids), // "10.0.0.1@4012:go" names the client
 			Producers:    make([]cluster.ProducerConfig, producers),
 			Strategy:     strategy,
 			Params:       f.Params,
@@ -175,7 +175,7 @@ func ParseAt(s string) (Step, error) {
 	if len(vals) < nReq {
 		return fail("%s: %s", needs(typ), example)
 	}
-	if extra := len(vals) - len(args); extra > 0 || (extra == 0 && len(args) > nReq) {
+	if extra := len(vals) - len(args); extra > 0 || (len(vals) >= 3 && len(args) > nReq) {
 		vals = joinClientID(args, vals, nReq)
 	}
 	if len(vals) > len(args) {
@@ -195,18 +195,23 @@ func ParseAt(s string) (Step, error) {
 
 // joinClientID puts back together a client id that contained ':'. Only a consumer's id can
 // (spec §1.2 client ids; an IPv6 address); it sits first among the arguments, so it takes the
-// pieces the arguments after it leave over. Walking back from the last piece, a required
-// argument always takes one; an optional one only a piece that reads as its value (a number,
-// one of its words).
+// pieces the arguments after it leave over. Arguments are positional: the arguments after the
+// id take the last k pieces, in order, for the largest k whose pieces all read as their
+// values (a number, one of its words), the required ones always taken.
 func joinClientID(args []cluster.Arg, vals []string, nReq int) []string {
 	if len(args) == 0 || args[0].Charset != &cluster.ClientIDName {
 		return vals
 	}
-	after, vi := 0, len(vals)-1
-	for ai := len(args) - 1; ai >= 1 && vi >= 1; ai-- {
-		if a := args[ai]; !a.Optional || pieceFits(a, vals[vi]) {
-			after++
-			vi--
+	after := 0
+	for k := min(len(args)-1, len(vals)-1); k >= 0; k-- {
+		fits := k >= nReq-1
+		for i := 0; fits && i < k; i++ {
+			a := args[1+i]
+			fits = !a.Optional || pieceFits(a, vals[len(vals)-k+i])
+		}
+		if fits {
+			after = k
+			break
 		}
 	}
 	keep := len(vals) - after
@@ -221,6 +226,9 @@ func pieceFits(a cluster.Arg, v string) bool {
 		_, err := strconv.Atoi(v)
 		return err == nil
 	case cluster.ArgEnum:
+		if a.Loose {
+			return true // its values are the usual ones; the command's check decides
+		}
 		for _, e := range a.Enum {
 			if strings.EqualFold(v, e) {
 				return true

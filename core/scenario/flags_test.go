@@ -130,6 +130,9 @@ func TestParseAt(t *testing.T) {
 		{"5s:addConsumer:fe80::1@DEFAULT", step(5000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT"})},
 		{"5s:addConsumer:fe80::1@DEFAULT:300", step(5000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT", ConsumeRate: intp(300)})},
 		{"5s:addConsumer:fe80::1@DEFAULT:0:FIRST_OFFSET", step(5000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT", ConsumeRate: intp(0), ConsumeFromWhere: "FIRST_OFFSET"})},
+		{"5s:addConsumer:fe80::1@DEFAULT:0:LAST_OFFSET:go", step(5000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT", ConsumeRate: intp(0), ConsumeFromWhere: "LAST_OFFSET", Client: "go"})},
+		{"5s:addConsumer:10.0.0.3@4014:0:LAST_OFFSET:go", step(5000, cluster.Command{Type: "addConsumer", ID: "10.0.0.3@4014", ConsumeRate: intp(0), ConsumeFromWhere: "LAST_OFFSET", Client: "go"})},
+		{"5s:restartConsumer:10.0.0.3@4014:java-4.9", step(5000, cluster.Command{Type: "restartConsumer", ID: "10.0.0.3@4014", Client: "java-4.9"})},
 	} {
 		got, err := ParseAt(tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -152,7 +155,7 @@ func TestParseAtErrors(t *testing.T) {
 		{"60s:killConsumer", `--at "60s:killConsumer": killConsumer needs id: 60s:killConsumer:c1`},
 		{"60s:killConsumer:", `--at "60s:killConsumer:": id is empty: 60s:killConsumer:c1`},
 		{"60s:killConsumer:c 1", `--at "60s:killConsumer:c 1": id: "c 1" has ' '; allowed are letters, digits and . @ # : _ % | -`},
-		{"45s:addConsumer", `--at "45s:addConsumer": addConsumer needs id (consumeRate and consumeFromWhere optional): 45s:addConsumer:c1[:500][:FIRST_OFFSET]`},
+		{"45s:addConsumer", `--at "45s:addConsumer": addConsumer needs id (consumeRate, consumeFromWhere and client optional): 45s:addConsumer:c1[:500][:FIRST_OFFSET][:go-2.1.2]`},
 		{"10s:setLatencyFault:maybe", `--at "10s:setLatencyFault:maybe": on "maybe": want on, off, true or false: 10s:setLatencyFault:on`},
 		{"1m:setProducerRate", `--at "1m:setProducerRate": setProducerRate needs rate (id optional): 1m:setProducerRate:500[:p1]`},
 		{"1m:setProducerRate:500:p1:p2", `--at "1m:setProducerRate:500:p1:p2": setProducerRate takes 2 arguments; got 3: 1m:setProducerRate:500[:p1]`},

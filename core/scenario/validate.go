@@ -117,6 +117,9 @@ func validateConfig(c cluster.Config) error {
 		if err := checkConsumeFrom(p, k); err != nil {
 			return err
 		}
+		if err := checkClient(p, k, c.Strategy, c.Params); err != nil {
+			return err
+		}
 	}
 
 	if n := len(c.Producers); n > MaxProducers {
