@@ -183,3 +183,32 @@ func TestClientStrategyAndNameErrors(t *testing.T) {
 		t.Errorf("setStrategy a strategy the Go member cannot run: %v; want it refused naming the member", err)
 	}
 }
+
+// Spec §9.1.7: a Go client's drop is persist([mq]), which erases every other queue's in-memory
+// offset: a second queue dropped before it consumes again uploads nothing, and its new owner
+// resumes from the older broker value; Java's per-queue persist uploads each one.
+func TestGoDropErasesTheOtherOffsets(t *testing.T) {
+	committedAfterTwoDrops := func(client string) (uploaded, inMemory int64) {
+		cfg := smallConfig(200)
+		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
+		c := mustNew(t, cfg)
+		c.Advance(20000)
+		cs := c.current["a"]
+		mustApply(t, c, Command{Type: "hangConsumer", ID: "a"}) // nothing consumed from now on
+		c.Advance(21000)
+		p0, p1 := cs.pqList[0], cs.pqList[1]
+		if p1.nextPull <= p1.consumedUpTo {
+			t.Fatalf("%s: nothing cached on %s", client, p1.mq.Short())
+		}
+		p1.consumedUpTo++ // one more message done since its offset last reached the broker
+		c.dropQueue(cs, p0, true)
+		c.dropQueue(cs, p1, true)
+		return p1.bq.committed, p1.offset()
+	}
+	if up, mem := committedAfterTwoDrops("java"); up != mem {
+		t.Errorf("Java: broker holds %d for the second dropped queue; want its in-memory %d", up, mem)
+	}
+	if up, mem := committedAfterTwoDrops("go"); up != mem-1 {
+		t.Errorf("Go: broker holds %d for the second dropped queue (in memory %d); want the older value %d, nothing uploaded", up, mem, mem-1)
+	}
+}

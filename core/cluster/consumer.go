@@ -82,6 +82,9 @@ type processQueue struct {
 	lastPull     int64      // lastPullTimestamp (spec §3.8)
 	heldUntil    int64      // >0: an empty pull is held by the broker until then
 	outstanding  bool       // a pull is on its way or held (matters once the consumer is cut off)
+	// erased: a Go client dropped another queue, which erased this one's in-memory offset;
+	// until it consumes again nothing of it is uploaded, by pulls or the timer (spec §9.1.7).
+	erased bool
 }
 
 // cached is the messages pulled and not yet handed to the listener.
@@ -353,6 +356,9 @@ func (c *Cluster) persistAll(cs *consumer) {
 // uploadOffset is one-way UPDATE_CONSUMER_OFFSET: the broker keeps the last value written,
 // whoever wrote it (spec §3.9).
 func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
+	if pq.erased {
+		return // no in-memory offset to upload (spec §9.1.7)
+	}
 	if c.model == Broadcasting {
 		cs.local[pq.mq] = pq.offset()
 		return
@@ -603,6 +609,14 @@ func (c *Cluster) dropQueue(cs *consumer, pq *processQueue, upload bool) {
 	c.finishRunning(cs, pq)
 	if upload {
 		c.uploadOffset(cs, pq)
+		if cs.prof.Timing.DropErasesOtherOffsets {
+			// Go's persist([mq]) deletes every other queue's in-memory offset (spec §9.1.7).
+			for _, x := range cs.pqList {
+				if x != pq {
+					x.erased = true
+				}
+			}
+		}
 	}
 	delete(cs.pqs, pq.mq)
 	cs.pqList = slices.DeleteFunc(cs.pqList, func(x *processQueue) bool { return x == pq })
@@ -728,7 +742,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 }
 
 func (c *Cluster) commitByPull(cs *consumer, bq *brokerQueue, pq *processQueue) {
-	if off := pq.offset(); c.model == Clustering && off > 0 {
+	if off := pq.offset(); c.model == Clustering && off > 0 && !pq.erased {
 		bq.committed, bq.writer = off, cs.idx
 	}
 }
@@ -790,6 +804,7 @@ func (c *Cluster) consume(cs *consumer, step int64) {
 				}
 			}
 			pq.consumedUpTo += k
+			pq.erased = false // consumption writes its offset again
 			cs.consumed += k
 			n -= k
 			if n == 0 {
