@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Frame is everything one drawing of the playground reads.
@@ -406,6 +407,10 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, Warn)
 		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, Warn)
 	}
+	if mixedClients(f.Snap) && cv.ClientMark != "" && TextWidth(cv.ClientMark)+4 < r.W {
+		// The SDK it runs (J, J4, Go), once the group is not all the default Java client.
+		c.Text(LayerMarks, r.Right()-TextWidth(cv.ClientMark)-2, r.Bottom()-GlyphH, cv.ClientMark, ink.Alpha(0.8))
+	}
 	remaining := float64(cv.NextRebalanceMs - now)
 	if f.Reduced {
 		remaining = math.Ceil(remaining/1000) * 1000 // the bar moves in the countdown's steps
@@ -474,6 +479,9 @@ func TooltipLines(f Frame, kind, id string) []string {
 				continue
 			}
 			lines := []string{cv.ID + " " + StatusTextIn(lang, cv.Status), Word(lang, "tip.queues", len(cv.Queues))}
+			if mixedClients(s) {
+				lines[0] += " · " + cv.Client
+			}
 			if cv.NextRebalanceMs > s.TimeMs {
 				lines[1] += Word(lang, "tip.rebalance", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
 			}
@@ -547,4 +555,15 @@ func drawTooltip(c *Canvas, f Frame, kind, id string) {
 	for i, s := range lines {
 		c.Text(LayerOverlay, r.X+4, r.Y+3+float64(i*GlyphH), s, TextColor)
 	}
+}
+
+// mixedClients reports whether some consumer runs another client than the default Java one:
+// then every consumer is marked with its SDK.
+func mixedClients(s *cluster.Snapshot) bool {
+	for _, cv := range s.Consumers {
+		if cv.Client != "" && cv.Client != string(profile.Default) {
+			return true
+		}
+	}
+	return false
 }

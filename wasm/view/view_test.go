@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/lbscope/lbscope/core/cluster"
@@ -513,6 +514,30 @@ func TestTooltipAndClock(t *testing.T) {
 	}
 	if TooltipLines(f, HitQueue, "nope") != nil {
 		t.Error("tooltip of nothing")
+	}
+}
+
+// Once a group mixes clients, each consumer's tooltip says the SDK it runs; an all-Java
+// group's says nothing of it.
+func TestTooltipNamesTheClientOfAMixedGroup(t *testing.T) {
+	cfg := scenario.Presets()["small"].Config
+	cfg.Consumers = slices.Clone(cfg.Consumers)
+	cfg.Consumers[0].Client = "go"
+	s := snapshot(t, cfg, 5000)
+	f := Frame{Snap: &s}
+	id0, id1 := cfg.Consumers[0].ID, cfg.Consumers[1].ID
+	if got := TooltipLines(f, HitConsumer, id0); len(got) == 0 || !strings.HasSuffix(got[0], " · go-2.1.2") {
+		t.Errorf("Go consumer's tooltip %q; want its client named", got)
+	}
+	if got := TooltipLines(f, HitConsumer, id1); len(got) == 0 || !strings.HasSuffix(got[0], " · java") {
+		t.Errorf("Java consumer's tooltip %q; want its client named", got)
+	}
+	if !mixedClients(&s) {
+		t.Error("a group with a Go member is not mixed")
+	}
+	plain := presetSnap(t, "small", 5000)
+	if mixedClients(&plain) {
+		t.Error("an all-Java group counts as mixed")
 	}
 }
 
