@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Clock formats virtual milliseconds as mm:ss, or h:mm:ss from an hour on.
@@ -29,9 +30,9 @@ func (r *Result) Text(s Scenario) string {
 		queues += br.Queues
 	}
 	model := snap.MessageModel
-	fmt.Fprintf(&b, "seed %d · %s on %s · %s · %s · %s · until %s\n", r.Seed,
+	fmt.Fprintf(&b, "seed %d · %s on %s · %s%s · %s · %s · until %s\n", r.Seed,
 		count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
-		strategyName(s), model, Clock(r.Until))
+		clientCounts(s.Consumers), strategyName(s), model, Clock(r.Until))
 	if s.Title != "" {
 		fmt.Fprintf(&b, "%s\n", s.Title)
 	}
@@ -109,16 +110,21 @@ func (r *Result) Text(s Scenario) string {
 	}
 
 	fmt.Fprintf(&b, "\nfinal assignment at %s\n", Clock(r.Final.TimeMs))
-	width := 0
+	width, mixed := 0, false
 	for _, c := range snap.Consumers {
 		width = max(width, len(c.ID))
+		mixed = mixed || c.Client != string(profile.Default)
 	}
 	for _, c := range snap.Consumers {
 		qs := strings.Join(c.Queues, " ")
 		if qs == "" {
 			qs = "(none)"
 		}
-		fmt.Fprintf(&b, "  %-*s  %-11s %s\n", width, c.ID, c.Status, compactShort(c.Queues, qs))
+		status := c.Status
+		if mixed {
+			status = fmt.Sprintf("%-3s %s", c.ClientMark, c.Status) // the SDK it runs: J, J4, Go
+		}
+		fmt.Fprintf(&b, "  %-*s  %-11s %s\n", width, c.ID, status, compactShort(c.Queues, qs))
 	}
 
 	m := r.Metrics
@@ -263,4 +269,27 @@ func groupAnomalies(as []cluster.Anomaly) []anomalyGroup {
 		})
 	}
 	return out
+}
+
+// clientCounts is " (2 java, 1 go-2.1.2)" for a group whose members do not all run the
+// default client, in profile order; "" otherwise.
+func clientCounts(cs []cluster.ConsumerConfig) string {
+	n := map[profile.Name]int{}
+	for _, k := range cs {
+		p, err := profile.Lookup(k.Client)
+		if err != nil {
+			return ""
+		}
+		n[p.Name]++
+	}
+	if n[profile.Default] == len(cs) {
+		return ""
+	}
+	var parts []string
+	for _, name := range profile.Names() {
+		if n[name] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[name], name))
+		}
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
