@@ -49,6 +49,8 @@
       "panel.run": "Run",
       "panel.consumers": "Consumers",
       "panel.addConsumer": "Add consumer",
+      "panel.client": "Client",
+      "panel.client.java": "Java (current)",
       "panel.consumer": "Consumer",
       "panel.consumerActions": "Consumer actions",
       "panel.consumer.option": "{id} ({status}, {n} queues)",
@@ -156,6 +158,8 @@
       "panel.run": "运行",
       "panel.consumers": "消费者",
       "panel.addConsumer": "添加消费者",
+      "panel.client": "客户端",
+      "panel.client.java": "Java（当前版本）",
       "panel.consumer": "消费者",
       "panel.consumerActions": "消费者操作",
       "panel.consumer.option": "{id}（{status}，{n} 个队列）",
@@ -329,6 +333,9 @@
 
   const addBtn = h("button", { type: "button", id: "add-consumer", class: "primary", t: "panel.addConsumer" });
   const consumerSel = h("select", { id: "consumer-target" });
+  // The SDK an added consumer runs (spec §9): a group may mix them.
+  const clientSel = h("select", { id: "add-client" },
+    toption("java", "panel.client.java", true), option("java-4.9", "Java 4.9"), option("go-2.1.2", "Go 2.1.2"));
   // The consumer commands' buttons come from the command table (lbscope.commands()): one per
   // consumer command of the canvas's menu, worded by the table, enabled by its "from". Their
   // ids (consumer-kill for killConsumer, …) are what tests and pages find them by.
@@ -383,7 +390,7 @@
       h("div", { class: "row" }, shareBtn, embedBtn),
       shareNote, shareField),
     section("h-consumers", "panel.consumers",
-      h("div", { class: "row" }, addBtn),
+      h("div", { class: "row end" }, field("panel.client", clientSel), addBtn),
       field("panel.consumer", consumerSel),
       consumerGroup),
     section("h-brokers", "panel.brokers",
@@ -641,7 +648,7 @@
   loadBtn.addEventListener("click", () => send({ type: "load", preset: presetSel.value }).then((r) => {
     if (r && r.ok) { log.replaceChildren(); addLog({ t: 0, kind: "action", text: t("panel.loaded", { preset: presetSel.value }) }); }
   }));
-  addBtn.addEventListener("click", () => send({ type: "addConsumer" }).then((r) => {
+  addBtn.addEventListener("click", () => send(clientSel.value === "java" ? { type: "addConsumer" } : { type: "addConsumer", client: clientSel.value }).then((r) => {
     if (r && r.id) selectWhenListed(consumerSel, r.id);
   }));
   // useCommands takes the shared names (lbscope.words(): status.<status>, command.<name>) and

@@ -47,8 +47,8 @@ const panelTexts = `(() => {
 var (
 	latinWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.@-]*`)
 	// Words that stay as they are in Chinese: names (RocketMQ's own terms, as its Chinese
-	// documentation keeps them), identifiers and units.
-	keptWords = map[string]bool{"RocketMQ": true, "LBScope": true, "Broker": true, "ms": true, "consumeridcs": true, "mod": true}
+	// documentation keeps them; the client SDKs Java and Go), identifiers and units.
+	keptWords = map[string]bool{"RocketMQ": true, "LBScope": true, "Broker": true, "Java": true, "Go": true, "ms": true, "consumeridcs": true, "mod": true}
 )
 
 // englishWords lists the words of s that are English prose rather than names: identifiers in

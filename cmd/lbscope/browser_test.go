@@ -200,6 +200,7 @@ type pgState struct {
 		ID     string   `json:"id"`
 		Status string   `json:"status"`
 		Queues []string `json:"queues"`
+		Client string   `json:"client"`
 	} `json:"consumers"`
 	Metrics struct {
 		Produced, Consumed, Duplicates, Lost int64
@@ -321,6 +322,23 @@ func TestBrowserAddConsumerButtonReassignsQueues(t *testing.T) {
 		total += len(c.Queues)
 	}
 	assert.Equal(t, 32, total, "every queue has exactly one owner")
+	assert.Empty(t, con.Errors())
+}
+
+// The add-consumer control chooses the SDK the new process runs; state() tells it.
+func TestBrowserAddGoConsumer(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "step", ms: 5000}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("add-client"), "go-2.1.2"),
+		chromedp.Click(chromedp.ID("add-consumer"))))
+	waitFor(t, ctx, `window.lbscope.state().consumers.length === 5`)
+	s := state(t, ctx)
+	clients := map[string]int{}
+	for _, c := range s.Consumers {
+		clients[c.Client]++
+	}
+	assert.Equal(t, map[string]int{"java": 4, "go-2.1.2": 1}, clients, "four Java consumers and the added Go one")
 	assert.Empty(t, con.Errors())
 }
 
