@@ -24,6 +24,7 @@ var plays = map[string][]action{
 	"shutdown-vs-kill":  {{wait: 8000, cmds: []string{`{"type":"stopConsumer","id":"c1"}`}}, {wait: 4000, cmds: []string{`{"type":"killConsumer","id":"c2"}`}}},
 	"consistent-hash": {{cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG"}`}},
 		{wait: 25000, cmds: []string{`{"type":"addConsumer"}`}}},
+	"mixed-clients": {{}, {cmds: []string{`{"type":"addConsumer","client":"go-2.1.2"}`}}, {}},
 	"circle-vs-avg": {{}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE"}`}}, {cmds: []string{`{"type":"addConsumer"}`}}},
 	"machine-room":  {{}, {cmds: []string{`{"type":"killConsumer","id":"sh-c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"sh-c1"}`}}},
 	"slow-broker": {{cmds: []string{`{"type":"slowBroker","broker":"broker-b","latencyMs":2000}`}},

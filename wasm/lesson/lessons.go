@@ -11,7 +11,7 @@ import (
 // (core/rocketmq-client-lb.md, "spec §N") and the simulation's defaults (cluster.DefaultTiming).
 var lessons = []*Lesson{
 	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
-	circleVsAvg, machineRoom, slowBroker, brokerDown, offsetDuplicates, broadcasting,
+	mixedClients, circleVsAvg, machineRoom, slowBroker, brokerDown, offsetDuplicates, broadcasting,
 }
 
 var twoByFour = brokers(4, "broker-a", "broker-b")
@@ -253,6 +253,50 @@ var consistentHash = &Lesson{
 		Acts: true,
 		Check: func(c *Context) bool {
 			return len(newConsumers(c.StepStart, c.Now)) > 0 && settled(c.Now) && movedBetweenStayers(c.StepStart, c.Now) > 0
+		},
+	}},
+}
+
+var mixedClients = &Lesson{
+	ID:    "mixed-clients",
+	Title: Text{"Java and Go consumers under CONSISTENT_HASH", "CONSISTENT_HASH 下的 Java 与 Go 消费者"},
+	Goal: Text{"See a Go consumer (rocketmq-client-go v2.1.2) join a Java group under CONSISTENT_HASH: the two clients build different rings, so some queues are pulled twice and others by nobody, and it stays so.",
+		"观察一个 Go 消费者（rocketmq-client-go v2.1.2）加入使用 CONSISTENT_HASH 的 Java 消费组：两种客户端构建的哈希环不同，于是有的队列被拉取两次，有的无人拉取，而且一直如此。"},
+	Scenario: build("Lesson: Java and Go under consistent hash", twoByFour, []string{"c1", "c2", "c3"}, 100,
+		func(s *scenario.Scenario) { s.Strategy = "CONSISTENT_HASH" }),
+	Steps: []Step{{
+		Prompt: Text{"Three Java consumers share 8 queues under CONSISTENT_HASH. Wait until every queue has exactly one owner.",
+			"三个 Java 消费者在 CONSISTENT_HASH 下分享 8 个队列。等到每个队列都恰好只有一个消费者。"},
+		Explain: Text{"Every Java member builds the same MD5 ring from the same sorted ids, so their results fit together: each queue has one owner (spec §4.3).",
+			"每个 Java 成员都用同样排好序的 clientId 构建同一个 MD5 哈希环，所以各自的结果恰好拼在一起：每个队列只有一个消费者（spec §4.3）。"},
+		Check: func(c *Context) bool { return settled(c.Now) },
+	}, {
+		Prompt: Text{"Choose Go 2.1.2 as the client next to Add consumer, then add a consumer.",
+			"在“添加消费者”旁边把客户端选为 Go 2.1.2，然后添加一个消费者。"},
+		Explain: Text{"The Go client hashes \"<k><id>\" with CRC-32 and takes the first node strictly above a queue's hash; the Java members hash \"<id>-<k>\" with MD5. Each computes its own share by its own ring, so the shares overlap and leave gaps: queues pulled by two members at once, and queues pulled by nobody (rocketmq-client-go#419, spec §9.1.3).",
+			"Go 客户端用 CRC-32 计算 \"<k><id>\" 的哈希，并取严格大于队列哈希的第一个节点；Java 成员用 MD5 计算 \"<id>-<k>\"。每个成员按自己的哈希环计算自己的份额，于是份额相互重叠又留下空档：有的队列同时被两个成员拉取，有的队列无人拉取（rocketmq-client-go#419，spec §9.1.3）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			for _, id := range newConsumers(c.StepStart, c.Now) {
+				if v := consumer(c.Now, id); v.Client == "go-2.1.2" && len(v.Queues) > 0 {
+					return len(c.Now.Anomalies) > 0 && c.Now.TimeMs >= c.StepStart.TimeMs+2000
+				}
+			}
+			return false
+		},
+	}, {
+		Prompt: Text{"Wait through the next periodic rebalance, 25 s (speed 5× helps). Do the doubled and orphaned queues go away?",
+			"等过下一次周期性重平衡，约 25 秒（调到 5× 速度会快些）。被重复拉取和无人拉取的队列会消失吗？"},
+		Explain: Text{"No: each client is consistent with itself, so every round computes the same disagreement again, and it lasts as long as the membership does. The doubled queues are consumed twice (duplicates), the orphaned ones build a backlog. Run one client in a group, or a strategy both compute alike (spec §9).",
+			"不会：每种客户端都与自己保持一致，所以每一轮都会再次算出同样的分歧，只要成员不变就一直存在。被重复拉取的队列被消费两次（重复消费），无人拉取的队列不断积压。一个消费组只用一种客户端，或者使用两者算法一致的策略（spec §9）。"},
+		Speed: 5,
+		Check: func(c *Context) bool {
+			for _, a := range c.Now.Anomalies {
+				if c.Now.TimeMs-a.Start >= 25000 {
+					return true
+				}
+			}
+			return false
 		},
 	}},
 }
