@@ -212,3 +212,23 @@ func TestGoDropErasesTheOtherOffsets(t *testing.T) {
 		t.Errorf("Go: broker holds %d for the second dropped queue (in memory %d); want the older value %d, nothing uploaded", up, mem, mem-1)
 	}
 }
+
+// Spec §9.1.5: a new connection is no rebalance trigger in Go. A healed Go consumer runs one
+// round per notification its reconnection causes, and no more.
+func TestGoReconnectRunsOneRoundPerNotification(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Consumers = []ConsumerConfig{{ID: "g", Client: "go"}}
+	c := mustNew(t, cfg)
+	changes := 0
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseReconnect || e.Cause == CauseConnectionReset {
+			changes++
+		}
+	})
+	c.Advance(30000)
+	mustApply(t, c, Command{Type: "partitionConsumer", ID: "g"})
+	got := roundsIn(c, 50000, 51500, func() { mustApply(t, c, Command{Type: "healConsumer", ID: "g"}) })
+	if changes == 0 || got != int64(changes) {
+		t.Errorf("%d rounds after the heal for %d notifications; want one per notification", got, changes)
+	}
+}

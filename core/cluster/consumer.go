@@ -296,7 +296,7 @@ func (c *Cluster) reconnect(cs *consumer) {
 		c.change(b)
 	}
 	cs.closedTo = 0
-	if woke {
+	if woke && !cs.prof.IsGo() { // a new connection is no trigger in Go (spec §9.1.5)
 		c.wakeUp(cs)
 	}
 }
