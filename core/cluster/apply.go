@@ -283,7 +283,10 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 		cs.dead = true
 		cs.clearQueues()
 	}
-	c.startConsumer(cs.id, cs.rate, p)
+	n := c.startConsumer(cs.id, cs.rate, p)
+	if p.RestartKeepsID() && !cs.fixedName {
+		c.actionText = cs.id + " restarts: a new process, with the same client id " + n.cid + " (a Go client's IP@PID)"
+	}
 	return nil
 }
 

@@ -61,6 +61,12 @@ func TestRestartKeepsAGoIDAndChangesAJavaOne(t *testing.T) {
 	cfg := smallConfig(100)
 	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012#81902731"}, {ID: "10.0.0.2@4013", Client: "go"}, {ID: "10.0.0.3@4011"}}
 	c := mustNew(t, cfg)
+	told := map[string]string{}
+	c.SetObserver(func(e Event) {
+		if e.Cause == "restartConsumer" {
+			told[e.Consumer] = e.Text
+		}
+	})
 	c.Advance(10000)
 	for _, id := range []string{"10.0.0.1@4012#81902731", "10.0.0.2@4013", "10.0.0.3@4011"} {
 		mustApply(t, c, Command{Type: "killConsumer", ID: id})
@@ -84,6 +90,12 @@ func TestRestartKeepsAGoIDAndChangesAJavaOne(t *testing.T) {
 		if got := cid[id]; got == "" || got == id || !strings.HasPrefix(got, strings.Split(id, "@")[0]+"@") {
 			t.Errorf("the restarted Java process %s registers as %q; want a new id on the same IP", id, got)
 		}
+	}
+	if got := told["10.0.0.2@4013"]; !strings.Contains(got, "same client id 10.0.0.2@4013") {
+		t.Errorf("the Go restart is told as %q; want it to say the id stays", got)
+	}
+	if got := told["10.0.0.3@4011"]; !strings.Contains(got, "new client id") {
+		t.Errorf("the Java restart is told as %q; want it to say the id changes", got)
 	}
 	want := slices.Sorted(maps.Values(cid))
 	for _, b := range s.Brokers {
