@@ -244,3 +244,38 @@ func TestGoReconnectRunsOneRoundPerNotification(t *testing.T) {
 		t.Errorf("%d rounds after the heal for %d notifications; want one per notification", got, changes)
 	}
 }
+
+// Spec §3.1, §9.2: the 4.9 client has no 1 s spacing, so its start round runs at once, where
+// the current client's waits a second after creation; and a strategy exception is not
+// retried in 1 s but waits for the next round.
+func TestJava49RoundsHaveNoSpacingAndNoRetry(t *testing.T) {
+	holds := func(client string) int {
+		cfg := smallConfig(100)
+		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
+		c := mustNew(t, cfg)
+		c.Advance(500)
+		return len(consumerView(t, c.Snapshot(), "a").Queues)
+	}
+	if n := holds("java-4.9"); n != 8 {
+		t.Errorf("4.9 consumer holds %d queues at 0.5 s; want all 8 from its start round", n)
+	}
+	if n := holds("java"); n != 0 {
+		t.Errorf("current Java consumer holds %d queues at 0.5 s; want none before its first round at 1 s", n)
+	}
+	// MACHINE_ROOM without rooms throws on room-named brokers (spec §4.4).
+	next := func(client string) int64 {
+		cfg := smallConfig(100)
+		cfg.Brokers = []BrokerConfig{{Name: "hz@broker-a", Queues: 4}}
+		cfg.Strategy = "MACHINE_ROOM"
+		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
+		c := mustNew(t, cfg)
+		c.Advance(5000)
+		return consumerView(t, c.Snapshot(), "a").NextRebalanceMs - 5000
+	}
+	if d := next("java"); d > 1000 {
+		t.Errorf("current Java: next round %d ms after a throwing one; want a 1 s retry", d)
+	}
+	if d := next("java-4.9"); d < 10000 {
+		t.Errorf("4.9: next round %d ms away after a throwing one; want the 20 s wait", d)
+	}
+}
