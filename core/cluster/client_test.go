@@ -279,3 +279,30 @@ func TestJava49RoundsHaveNoSpacingAndNoRetry(t *testing.T) {
 		t.Errorf("4.9: next round %d ms away after a throwing one; want the 20 s wait", d)
 	}
 }
+
+// Spec §3.3, §9.1.4 step 3: a broker that knows no consumer of the group answers SYSTEM_ERROR
+// without a body. Java takes it as null and leaves its table alone; Go does not check the code,
+// parses an empty list, and its strategy's guard drops every queue of the topic.
+func TestABrokerWithoutTheGroupEmptiesAGoConsumer(t *testing.T) {
+	holdsAfter := func(client string) int {
+		cfg := smallConfig(100)
+		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
+		c := mustNew(t, cfg)
+		c.Advance(10000)
+		cs := c.current["a"]
+		if len(cs.pqList) != 8 {
+			t.Fatalf("%s: holds %d queues before; want 8", client, len(cs.pqList))
+		}
+		for _, b := range c.brokers {
+			b.dropChannel(cs.idx) // the brokers forget the group, as after a broker restart
+		}
+		c.rebalance(cs)
+		return len(cs.pqList)
+	}
+	if n := holdsAfter("java"); n != 8 {
+		t.Errorf("Java holds %d queues after an error answer; want its 8 kept", n)
+	}
+	if n := holdsAfter("go"); n != 0 {
+		t.Errorf("Go holds %d queues after an error answer; want every queue dropped", n)
+	}
+}
