@@ -19,6 +19,9 @@
       "timeline.continueHint": "Discard every action after this moment and go on from here",
       "timeline.atEnd": "At the end of the timeline: nothing to discard",
       "timeline.action": "{t}: {text}",
+      "timeline.reaching": "On the way to {to}: {pct} %",
+      "timeline.cancel": "Stop here",
+      "timeline.cancelHint": "Stop on the way and stay at the moment reached",
     },
     zh: {
       "timeline.label": "时间线",
@@ -27,6 +30,9 @@
       "timeline.continueHint": "丢弃此刻之后的所有操作，从这里继续运行",
       "timeline.atEnd": "已在时间线末尾：没有可丢弃的操作",
       "timeline.action": "{t}：{text}",
+      "timeline.reaching": "正在前往 {to}：{pct} %",
+      "timeline.cancel": "停在这里",
+      "timeline.cancelHint": "中途停下，停留在已到达的时刻",
     },
   });
 
@@ -76,7 +82,24 @@
   cont.disabled = true;
   i18n.bind(cont, "timeline.continue");
 
-  bar.append(now, track, end, cont);
+  // A far moment (a long link, a seek or a step past what one frame can do) is reached a
+  // slice per frame (wasm/session work.go): state().reaching says how far it got, and a seek
+  // to the moment reached stops the way there.
+  const reach = document.createElement("span");
+  reach.className = "tl-reach";
+  reach.id = "timeline-reaching";
+  reach.setAttribute("role", "status");
+  reach.hidden = true;
+  const reachText = document.createElement("span");
+  const stop = document.createElement("button");
+  stop.type = "button";
+  stop.id = "timeline-cancel";
+  stop.className = "tl-continue";
+  i18n.bind(stop, "timeline.cancel");
+  i18n.bind(stop, "timeline.cancelHint", null, "title");
+  reach.append(reachText, " ", stop);
+
+  bar.append(now, track, end, cont, reach);
 
   let api = null;
   let last = null;     // the last timeline rendered
@@ -167,9 +190,23 @@
     await api.dispatch({ type: "continue" });
     refresh();
   });
+  let reaching = null;
+  function showReaching(st) {
+    reaching = (st && st.reaching) || null;
+    reach.hidden = !reaching;
+    if (!reaching) return;
+    const span = Math.max(1, reaching.toMs - reaching.fromMs);
+    const pct = Math.min(99, Math.floor((100 * (reaching.atMs - reaching.fromMs)) / span));
+    reachText.textContent = i18n.t("timeline.reaching", { to: clock(reaching.toMs), pct: String(pct) });
+  }
+  stop.addEventListener("click", () => {
+    if (!api || !reaching) return;
+    api.dispatch({ type: "seek", ms: reaching.atMs });
+  });
   i18n.onChange(() => {
     tickKey = "";
     if (last) render(last);
+    showReaching(window.LB.store.state);
   });
 
   // The bar takes its place before the simulation starts: the stage's size, which the wasm
@@ -182,6 +219,7 @@
     if (!api || typeof api.timeline !== "function") return;
     range.disabled = false;
     window.LB.store.on("timeline", refresh);
+    window.LB.store.on("state", showReaching);
   }
 
   if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(start, () => {});

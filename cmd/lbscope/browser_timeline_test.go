@@ -173,3 +173,26 @@ func BenchmarkBrowserSeek(b *testing.B) {
 	b.ReportMetric(perSeek[len(perSeek)-1], "ms/seek-max")
 	b.ReportMetric(baseline, "ms-baseline-replay-30min")
 }
+
+// A moment too far for one frame is reached a slice per frame with its progress under the
+// stage, and "Stop here" ends the way at the moment reached, leaving the page responsive.
+func TestBrowserFarSeekShowsProgressAndStops(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "pause"}`)
+	// Not awaited: the seek's promise settles when the way ends.
+	eval[bool](t, ctx, `(window.farSeek = window.lbscope.dispatch({type: "seek", ms: 86400000}), true)`)
+	waitFor(t, ctx, `!document.getElementById("timeline-reaching").hidden`)
+	text := eval[string](t, ctx, `document.getElementById("timeline-reaching").textContent`)
+	assert.Contains(t, text, "24:00:00", "the progress names the moment on its way to")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("timeline-cancel"))))
+	waitFor(t, ctx, `document.getElementById("timeline-reaching").hidden && !window.lbscope.state().reaching`)
+	st := state(t, ctx)
+	assert.Less(t, st.TimeMs, int64(86400000), "stopped on the way, before 24 h")
+	assert.True(t, st.Paused, "stopped paused at the moment reached")
+	// The page goes on: a command after the stop is applied at once.
+	dispatch(t, ctx, `{type: "killConsumer", id: "c1"}`)
+	status, _ := consumer(state(t, ctx), "c1")
+	assert.Equal(t, "killed", status)
+	assert.Empty(t, con.Errors())
+}
