@@ -1,6 +1,7 @@
 package cluster
 
-// Consumer statuses as a renderer shows them.
+// Consumer statuses as a renderer shows them. Their names in English and Chinese are the
+// dictionary's "status.<status>" (assets/words.json), which every reader uses.
 const (
 	StatusAlive       = "alive"
 	StatusIdle        = "idle"        // alive, allocated no queue
@@ -9,17 +10,6 @@ const (
 	StatusStopped     = "stopped"     // shut down gracefully
 	StatusHung        = "hung"        // alive and heart-beating, not consuming
 )
-
-// StatusWords name each consumer status in English and Chinese: the one name the canvas, the
-// panel (through lbscope.words()) and every other reader use.
-var StatusWords = map[string]map[string]string{
-	StatusAlive:       {"en": "alive", "zh": "运行中"},
-	StatusIdle:        {"en": "idle", "zh": "空闲"},
-	StatusKilled:      {"en": "killed", "zh": "已终止"},
-	StatusPartitioned: {"en": "cut off", "zh": "断网"},
-	StatusStopped:     {"en": "stopped", "zh": "已停止"},
-	StatusHung:        {"en": "hung", "zh": "卡住"},
-}
 
 // Snapshot is a copy of everything a renderer or report needs at one instant. It shares no
 // memory with the live simulation.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/session"
+	"github.com/lbscope/lbscope/wasm/words"
 )
 
 // commandJSON is one entry of the command table as lbscope.commands() gives it.
@@ -58,18 +59,12 @@ func init() {
 }
 
 // Words are the names every reader shares, by language: "status.<status>" for consumer
-// statuses (cluster.StatusWords) and "command.<name>" for the command table's labels.
+// statuses and "command.<name>" for the command table's labels, from the one dictionary
+// (package words).
 func Words() map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, lang := range Langs {
-		d := map[string]string{}
-		for st, w := range cluster.StatusWords {
-			d["status."+st] = w[lang]
-		}
-		for _, s := range cluster.AllCommands() {
-			d["command."+s.Name] = s.WordsIn(lang).Label
-		}
-		out[lang] = d
+		out[lang] = words.Lang(lang, "status.", "command.")
 	}
 	return out
 }

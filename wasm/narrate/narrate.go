@@ -8,18 +8,23 @@
 package narrate
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/words"
 )
 
 // Languages.
 const (
-	EN = "en"
-	ZH = "zh"
+	EN = words.EN
+	ZH = words.ZH
 )
+
+// say is the dictionary's "narrate." text key (assets/words.json) in lang, formatted with args.
+func say(lang, key string, args ...any) string {
+	return words.Format(lang, key, args...)
+}
 
 // Bounds of one frame's narration: a seek or a burst of commands can bring hundreds of
 // events, and a live region that talks for a minute is worse than a summary.
@@ -33,7 +38,9 @@ const (
 // a sentence for the actions with the rebalances they set off, then one for each expiry,
 // isolation, overlap, strategy failure and refused command. No events, no sentences.
 func Frame(events []cluster.Event, lang string) []string {
-	zh := lang == ZH
+	if lang != ZH {
+		lang = EN
+	}
 	var (
 		actions  []string
 		rebOrder []string
@@ -51,7 +58,7 @@ func Frame(events []cluster.Event, lang string) []string {
 		f := read(e)
 		switch {
 		case f.kind >= factCommand && f.kind <= factContinued:
-			actions = append(actions, actionText(f, zh))
+			actions = append(actions, actionText(f, lang))
 		case f.kind == factRebalance:
 			if _, ok := reb[f.consumer]; !ok {
 				rebOrder = append(rebOrder, f.consumer)
@@ -82,138 +89,142 @@ func Frame(events []cluster.Event, lang string) []string {
 			}
 			o.queues = append(o.queues, f.queues...)
 		case f.kind == factThrew:
-			threw = append(threw, threwText(f, zh))
+			threw = append(threw, threwText(f, lang))
 		case f.kind == factError:
-			errs = append(errs, errorText(f, zh))
+			errs = append(errs, errorText(f, lang))
 		}
 	}
 
 	var out []string
-	first := capped(actions, maxActions, zh, "and %d more actions", "另有 %d 项操作")
+	first := capped(actions, maxActions, lang, "narrate.more.actions")
 	if len(rebOrder) > 0 {
-		clause := rebalanceClause(rebOrder, reb, zh)
+		clause := rebalanceClause(rebOrder, reb, lang)
 		if len(first) == 0 {
-			clause = pick(zh, "rebalanced: ", "重平衡：") + clause
+			clause = say(lang, "narrate.rebalanced", clause)
 		}
 		first = append(first, clause)
 	}
 	if len(first) > 0 {
-		out = append(out, strings.Join(first, pick(zh, "; ", "；")))
+		out = append(out, strings.Join(first, say(lang, "narrate.sep.clause")))
 	}
 	var rest []string
 	for _, k := range expOrder {
-		rest = append(rest, exp[k].text(zh))
+		rest = append(rest, exp[k].text(lang))
 	}
-	out = append(out, capped(rest, maxOthers, zh, "and %d more brokers' expiries", "另有 %d 条过期")...)
+	out = append(out, capped(rest, maxOthers, lang, "narrate.more.expiries")...)
 	rest = rest[:0]
 	for _, b := range isoOrder {
-		rest = append(rest, isolationText(iso[b], zh))
+		rest = append(rest, isolationText(iso[b], lang))
 	}
-	out = append(out, capped(rest, maxOthers, zh, "and %d more brokers avoided", "另有 %d 个 Broker 被规避")...)
+	out = append(out, capped(rest, maxOthers, lang, "narrate.more.avoided")...)
 	rest = rest[:0]
 	for _, k := range ovOrder {
-		rest = append(rest, ov[k].text(zh))
+		rest = append(rest, ov[k].text(lang))
 	}
-	out = append(out, capped(rest, maxOthers, zh, "and %d more overlaps", "另有 %d 处重复拉取")...)
-	out = append(out, capped(threw, maxOthers, zh, "and %d more strategy failures", "另有 %d 次分配失败")...)
-	out = append(out, capped(errs, maxOthers, zh, "and %d more refused", "另有 %d 项操作被拒绝")...)
+	out = append(out, capped(rest, maxOthers, lang, "narrate.more.overlaps")...)
+	out = append(out, capped(threw, maxOthers, lang, "narrate.more.threw")...)
+	out = append(out, capped(errs, maxOthers, lang, "narrate.more.refused")...)
 	return out
 }
 
 // Event is one event's text in lang, for the event log: the engine's own words in English,
-// their translation in Chinese (an event it does not know keeps its English text).
+// their translation in Chinese (an event it does not know keeps its English text). The
+// dictionary's English "narrate.log." texts are the engine's formats (a test holds them to
+// the engine's text).
 func Event(e cluster.Event, lang string) string {
 	if lang != ZH {
 		return e.Text
 	}
-	f := read(e)
+	return logText(read(e), lang)
+}
+
+// logText is the event log's line of a fact the engine worded as f.text.
+func logText(f fact, lang string) string {
 	c, b := f.consumer, f.broker
 	switch f.kind {
 	case factUnknown:
-		return e.Text
+		return f.text
 	case factCommand:
-		return tableText(f, true, true)
+		return tableText(f, lang, true)
 	case factRebalance:
 		if len(f.queues) == 0 {
-			return c + " 重平衡：无队列"
+			return say(lang, "narrate.log.rebalanceNone", c)
 		}
-		return c + " 重平衡：" + strings.Join(Ranges(f.queues), " ")
+		return say(lang, "narrate.log.rebalance", c, strings.Join(Ranges(f.queues), " "))
 	case factRegister:
-		return b + " 注册 " + c + "（心跳），并通知消费者组"
+		return say(lang, "narrate.log.register", b, c)
 	case factUnregister:
-		return b + " 注销 " + c + "（正常关闭），并通知消费者组"
+		return say(lang, "narrate.log.unregister", b, c)
 	case factDropClosed:
-		return b + " 移除 " + c + "（连接已关闭），并通知消费者组"
+		return say(lang, "narrate.log.dropClosed", b, c)
 	case factDropIdle:
-		return fmt.Sprintf("%s 关闭 %s 的空闲连接（%d 秒无读写），并通知消费者组", b, c, f.n)
+		return say(lang, "narrate.log.dropIdle", b, c, f.n)
 	case factExpire:
 		if f.notify {
-			return fmt.Sprintf("%s 使 %s 过期：%d 秒没有心跳；关闭与扫描竞争，会通知消费者组", b, c, f.n)
+			return say(lang, "narrate.log.expireNotify", b, c, f.n)
 		}
-		return fmt.Sprintf("%s 使 %s 过期：%d 秒没有心跳；不通知任何人，其他消费者在下一次定期重平衡时才发现", b, c, f.n)
+		return say(lang, "narrate.log.expire", b, c, f.n)
 	case factIsolation:
-		why := fmt.Sprintf("一次发送耗时 %d 毫秒", f.latency)
+		why := say(lang, "narrate.log.sendSlow", f.latency)
 		if f.latency == 0 {
-			why = "一次发送失败"
+			why = say(lang, "narrate.log.sendFailed")
 		}
-		return fmt.Sprintf("%s 规避 %s 直到 %s：%s，规避 %d 秒", f.producer, b, f.clock, why, f.n)
+		return say(lang, "narrate.log.isolation", f.producer, b, f.clock, why, f.n)
 	case factOverlap:
-		return f.queues[0] + " 同时被 " + strings.Join(f.owners, "、") + " 拉取"
+		return say(lang, "narrate.log.overlap", f.queues[0], strings.Join(f.owners, say(lang, "narrate.list.sep")))
 	case factExpiryAhead:
-		return "没有人收到通知：各 Broker 将在 " + f.clock + " 左右使 " + c +
-			" 过期（最后一次心跳后 120 秒），且不通知任何人；在此之前，每次重平衡仍会给它分配队列"
+		return say(lang, "narrate.log.expiryAhead", f.clock, c)
 	case factThrew:
-		return threwText(f, true)
+		return threwText(f, lang)
 	case factError:
-		return errorText(f, true)
+		return errorText(f, lang)
 	}
-	return actionText(f, true)
-}
-
-func pick(zh bool, en, cn string) string {
-	if zh {
-		return cn
-	}
-	return en
+	return actionText(f, lang)
 }
 
 // actionText is a command's or a page action's clause.
-func actionText(f fact, zh bool) string {
+func actionText(f fact, lang string) string {
 	switch f.kind {
 	case factPaused:
-		return pick(zh, "paused", "已暂停")
+		return say(lang, "narrate.paused")
 	case factPlaying:
-		return pick(zh, "playing at "+f.arg, "继续播放，"+f.arg)
+		return say(lang, "narrate.playing", f.arg)
 	case factSpeed:
-		return pick(zh, "speed "+f.arg, "速度 "+f.arg)
+		return say(lang, "narrate.speed", f.arg)
 	case factReset:
-		return pick(zh, "reset: "+f.arg, "已重置："+f.arg)
+		return say(lang, "narrate.reset", f.arg)
 	case factLoaded:
-		return pick(zh, "loaded "+f.arg, "已加载："+f.arg)
+		return say(lang, "narrate.loaded", f.arg)
 	case factOpenedLink:
-		return pick(zh, "opened a shared link: "+f.arg+" at "+f.clock, "已打开分享链接："+f.arg+"，"+f.clock)
+		return say(lang, "narrate.openedLink", f.arg, f.clock)
 	case factMoved:
-		return pick(zh, "moved to "+f.clock, "已跳转到 "+f.clock)
+		return say(lang, "narrate.moved", f.clock)
 	case factCommand:
-		return tableText(f, zh, false)
+		return tableText(f, lang, false)
 	case factContinued:
-		en := fmt.Sprintf("continuing from %s; %d later %s discarded", f.clock, f.n, map[bool]string{true: "action", false: "actions"}[f.n == 1])
-		cn := fmt.Sprintf("从 %s 继续；丢弃了之后的 %d 个操作", f.clock, f.n)
-		if f.arg != "" {
-			en = f.arg + " behind the end of the timeline: " + en
-			cn = "在时间线末尾之前执行“" + commandZH(f.arg) + "”：" + cn
+		key := "narrate.continued"
+		if f.n == 1 {
+			key = "narrate.continued.one"
 		}
-		return pick(zh, en, cn)
+		s := say(lang, key, f.clock, f.n)
+		if f.arg != "" {
+			s = say(lang, "narrate.behindEnd", commandIn(lang, f.arg), s)
+		}
+		return s
 	}
 	return f.text
 }
 
-// commandZH is a session's short action text ("killConsumer c3": the type, then its target) in
-// Chinese, named as the command table names it; an unknown type stays as it is.
-func commandZH(s string) string {
+// commandIn is a session's short action text ("killConsumer c3": the type, then its target)
+// in lang: as it is in English, the type named as the command table names it in Chinese; an
+// unknown type stays as it is.
+func commandIn(lang, s string) string {
+	if lang == EN {
+		return s
+	}
 	typ, rest, _ := strings.Cut(s, " ")
-	if spec, ok := cluster.Lookup(typ); ok {
-		return strings.TrimSpace(spec.WordsIn(ZH).Label + " " + rest)
+	if words.Has("command." + typ) {
+		return strings.TrimSpace(words.Word(lang, "command."+typ) + " " + rest)
 	}
 	return s
 }
@@ -221,9 +232,9 @@ func commandZH(s string) string {
 // tableText is a command's clause (or, with log, its event-log line): the command table's
 // Done words (When's variant when its condition holds) with the event's values, or its label
 // and target when the table gives none.
-func tableText(f fact, zh, log bool) string {
+func tableText(f fact, lang string, log bool) string {
 	spec, _ := cluster.Lookup(f.cause)
-	w := spec.WordsIn(pick(zh, EN, ZH))
+	w := spec.WordsIn(lang)
 	n, lat := strconv.Itoa(f.n), strconv.Itoa(f.latency)
 	tmpl := w.Done
 	if log && w.Log != "" {
@@ -243,22 +254,21 @@ func tableText(f fact, zh, log bool) string {
 }
 
 // rebalanceClause says which queues each consumer pulls now: "broker-a:4–7 → c1, …".
-func rebalanceClause(order []string, sets map[string][]string, zh bool) string {
+func rebalanceClause(order []string, sets map[string][]string, lang string) string {
 	parts := make([]string, 0, min(len(order), maxRebalances)+1)
 	for i, c := range order {
 		if i == maxRebalances {
-			parts = append(parts, pick(zh, fmt.Sprintf("%d more consumers rebalanced", len(order)-i),
-				fmt.Sprintf("另有 %d 个消费者重平衡", len(order)-i)))
+			parts = append(parts, say(lang, "narrate.more.consumers", len(order)-i))
 			break
 		}
 		qs := sets[c]
 		if len(qs) == 0 {
-			parts = append(parts, pick(zh, c+" pulls nothing", c+" 不再拉取任何队列"))
+			parts = append(parts, say(lang, "narrate.pullsNothing", c))
 			continue
 		}
-		parts = append(parts, strings.Join(Ranges(qs), pick(zh, " and ", "、"))+" → "+c)
+		parts = append(parts, say(lang, "narrate.pulls", strings.Join(Ranges(qs), say(lang, "narrate.sep.ranges")), c))
 	}
-	return strings.Join(parts, pick(zh, ", ", "，"))
+	return strings.Join(parts, say(lang, "narrate.sep.part"))
 }
 
 type expiry struct {
@@ -267,29 +277,26 @@ type expiry struct {
 	notify  bool
 }
 
-func (x *expiry) text(zh bool) string {
-	who := pick(zh, "brokers", "各 Broker")
+func (x *expiry) text(lang string) string {
+	who := say(lang, "narrate.brokers")
 	if len(x.brokers) == 1 {
 		who = x.brokers[0]
 	}
 	c := x.f.consumer
-	if x.f.kind == factDropIdle {
-		return pick(zh, fmt.Sprintf("%s dropped %s (channel idle for %d s)", who, c, x.f.n),
-			fmt.Sprintf("%s 移除了 %s（连接空闲 %d 秒）", who, c, x.f.n))
+	switch {
+	case x.f.kind == factDropIdle:
+		return say(lang, "narrate.droppedIdle", who, c, x.f.n)
+	case x.notify:
+		return say(lang, "narrate.droppedExpired", who, c)
 	}
-	if x.notify {
-		return pick(zh, who+" dropped "+c+" (channel expired)", who+" 移除了 "+c+"（连接过期）")
-	}
-	return pick(zh, who+" dropped "+c+" (channel expired; nobody is notified)", who+" 移除了 "+c+"（连接过期，不通知任何人）")
+	return say(lang, "narrate.droppedSilently", who, c)
 }
 
-func isolationText(f fact, zh bool) string {
+func isolationText(f fact, lang string) string {
 	if f.latency == 0 {
-		return pick(zh, fmt.Sprintf("%s avoided for %d s (send failed)", f.broker, f.n),
-			fmt.Sprintf("生产者规避 %s %d 秒（发送失败）", f.broker, f.n))
+		return say(lang, "narrate.avoidedFailed", f.broker, f.n)
 	}
-	return pick(zh, fmt.Sprintf("%s avoided for %d s (latency %d ms)", f.broker, f.n, f.latency),
-		fmt.Sprintf("生产者规避 %s %d 秒（延迟 %d 毫秒）", f.broker, f.n, f.latency))
+	return say(lang, "narrate.avoidedSlow", f.broker, f.n, f.latency)
 }
 
 type overlap struct {
@@ -297,37 +304,34 @@ type overlap struct {
 	queues []string
 }
 
-func (o *overlap) text(zh bool) string {
-	qs := Ranges(o.queues)
-	if zh {
-		return strings.Join(qs, "、") + " 同时被 " + list(o.owners, "、", "和") + " 拉取"
-	}
-	return strings.Join(qs, " and ") + " pulled by " + list(o.owners, ", ", "and")
+func (o *overlap) text(lang string) string {
+	qs := strings.Join(Ranges(o.queues), say(lang, "narrate.sep.ranges"))
+	return say(lang, "narrate.overlap", qs, list(o.owners, lang))
 }
 
 // list joins items as a sentence does: "c1 and c2", "c1, c2 and c3".
-func list(items []string, sep, and string) string {
+func list(items []string, lang string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
-	return strings.Join(items[:len(items)-1], sep) + " " + and + " " + items[len(items)-1]
+	return say(lang, "narrate.list.and", strings.Join(items[:len(items)-1], say(lang, "narrate.list.sep")), items[len(items)-1])
 }
 
-func threwText(f fact, zh bool) string {
-	return pick(zh, f.consumer+": "+f.arg+" failed; it keeps its queues and retries",
-		f.consumer+"：分配策略 "+f.arg+" 出错，保留现有队列并重试")
+func threwText(f fact, lang string) string {
+	return say(lang, "narrate.threw", f.consumer, f.arg)
 }
 
 // errorText keeps the refusal's own words, which name what was wrong (an id, a value).
-func errorText(f fact, zh bool) string {
-	return pick(zh, "refused: "+f.text, "操作被拒绝："+f.text)
+func errorText(f fact, lang string) string {
+	return say(lang, "narrate.refused", f.text)
 }
 
-// capped keeps the first n-1 items and says how many more there were.
-func capped(items []string, n int, zh bool, enMore, zhMore string) []string {
+// capped keeps the first n-1 items and says, in the dictionary's more key, how many more
+// there were.
+func capped(items []string, n int, lang, more string) []string {
 	if len(items) <= n {
 		return items
 	}
 	out := append([]string(nil), items[:n-1]...)
-	return append(out, pick(zh, fmt.Sprintf(enMore, len(items)-n+1), fmt.Sprintf(zhMore, len(items)-n+1)))
+	return append(out, say(lang, more, len(items)-n+1))
 }

@@ -31,7 +31,7 @@ func TestATableEntryIsNarrated(t *testing.T) {
 	if got := Event(events[0], ZH); got != "消费者 c2 被戳" {
 		t.Errorf("Chinese log line %q", got)
 	}
-	if got := commandZH("testPoke c2"); got != "戳 c2" {
-		t.Errorf("commandZH = %q", got)
+	if got := commandIn(ZH, "testPoke c2"); got != "戳 c2" {
+		t.Errorf("commandIn(zh) = %q", got)
 	}
 }

@@ -111,19 +111,19 @@ func drawHeader(c *Canvas, f Frame) {
 	}
 	left := Clock(f.Snap.TimeMs) + " " + SpeedText(f.Speed)
 	if f.Paused {
-		left += " " + Word(f.Lang, "paused")
+		left += " " + Word(f.Lang, "canvas.paused")
 	}
 	left += " " + f.Snap.Strategy
 	if f.Snap.MessageModel == cluster.Broadcasting {
-		left += " " + Word(f.Lang, "broadcast")
+		left += " " + Word(f.Lang, "canvas.broadcast")
 	}
 	if f.Snap.LatencyFault {
-		left += " " + Word(f.Lang, "lf")
+		left += " " + Word(f.Lang, "canvas.lf")
 	}
 	left = Fit(left, h.W)
 	c.Text(LayerMarks, h.X, h.Y, left, TextColor)
 	m := f.Snap.Metrics
-	right := Word(f.Lang, "dupLost", m.Duplicates, m.Lost)
+	right := Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
 	if free := h.W - TextWidth(left) - 14; TextWidth(right) <= free {
 		col := Dim
 		if m.Duplicates > 0 || m.Lost > 0 {
@@ -156,7 +156,7 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 	status := ""
 	switch {
 	case bv.Down:
-		status = Word(lang, "DOWN")
+		status = Word(lang, "canvas.DOWN")
 	case bv.LatencyMs > 0:
 		status = "+" + strconv.Itoa(bv.LatencyMs)
 	case isolated(bv, now) > 0:
@@ -200,13 +200,13 @@ func Duration(ms int64) string { return DurationIn(EN, ms) }
 func DurationIn(lang string, ms int64) string {
 	switch {
 	case ms < 1000:
-		return Word(lang, "ms", ms)
+		return Word(lang, "canvas.ms", ms)
 	case ms < 60000 || ms%60000 != 0:
-		return Word(lang, "s", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64))
+		return Word(lang, "canvas.s", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64))
 	case ms < 3600000 || ms%3600000 != 0:
-		return Word(lang, "m", ms/60000)
+		return Word(lang, "canvas.m", ms/60000)
 	}
-	return Word(lang, "h", ms/3600000)
+	return Word(lang, "canvas.h", ms/3600000)
 }
 
 // anchor is where a consumer's lines attach: the middle of its box's top edge.
@@ -422,7 +422,7 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
 		line := StatusTextIn(f.Lang, cv.Status)
 		if cv.Status == cluster.StatusAlive && live {
-			line = Word(f.Lang, "countdown", max(0, int64(math.Ceil(remaining/1000))))
+			line = Word(f.Lang, "canvas.countdown", max(0, int64(math.Ceil(remaining/1000))))
 		}
 		line = Fit(line, r.W-4)
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
@@ -478,14 +478,14 @@ func TooltipLines(f Frame, kind, id string) []string {
 			if cv.ID != id {
 				continue
 			}
-			lines := []string{cv.ID + " " + StatusTextIn(lang, cv.Status), Word(lang, "tip.queues", len(cv.Queues))}
+			lines := []string{cv.ID + " " + StatusTextIn(lang, cv.Status), Word(lang, "canvas.tip.queues", len(cv.Queues))}
 			if mixedClients(s) {
 				lines[0] += " · " + cv.Client
 			}
 			if cv.NextRebalanceMs > s.TimeMs {
-				lines[1] += Word(lang, "tip.rebalance", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
+				lines[1] += Word(lang, "canvas.tip.rebalance", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
 			}
-			lines = append(lines, Word(lang, "tip.consumed", cv.Consumed, cv.Cached))
+			lines = append(lines, Word(lang, "canvas.tip.consumed", cv.Consumed, cv.Cached))
 			return lines
 		}
 	case HitQueue:
@@ -493,36 +493,36 @@ func TooltipLines(f Frame, kind, id string) []string {
 			if q.Queue != id {
 				continue
 			}
-			owner := Word(lang, "tip.orphan")
+			owner := Word(lang, "canvas.tip.orphan")
 			switch len(q.Owners) {
 			case 0:
 			case 1:
-				owner = Word(lang, "tip.pulledBy", q.Owners[0])
+				owner = Word(lang, "canvas.tip.pulledBy", q.Owners[0])
 			default:
-				owner = Word(lang, "tip.overlap", joinList(lang, q.Owners))
+				owner = Word(lang, "canvas.tip.overlap", joinList(lang, q.Owners))
 			}
-			return []string{q.Queue, owner, Word(lang, "tip.backlog", q.Backlog, q.MaxOffset)}
+			return []string{q.Queue, owner, Word(lang, "canvas.tip.backlog", q.Backlog, q.MaxOffset)}
 		}
 	case HitBroker:
 		for _, b := range s.Brokers {
 			if b.Name != id {
 				continue
 			}
-			state := Word(lang, "tip.up")
+			state := Word(lang, "canvas.tip.up")
 			if b.Down {
-				state = Word(lang, "tip.down")
+				state = Word(lang, "canvas.tip.down")
 			}
-			lines := []string{b.Name + " " + state, Word(lang, "tip.latency", b.LatencyMs, b.Sends, b.Failures)}
+			lines := []string{b.Name + " " + state, Word(lang, "canvas.tip.latency", b.LatencyMs, b.Sends, b.Failures)}
 			if b.IsolatedUntilMs > s.TimeMs {
-				lines = append(lines, Word(lang, "tip.avoided", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
+				lines = append(lines, Word(lang, "canvas.tip.avoided", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
 			}
-			lines = append(lines, Word(lang, "tip.lists", len(b.Consumers)))
+			lines = append(lines, Word(lang, "canvas.tip.lists", len(b.Consumers)))
 			return lines
 		}
 	case HitProducer:
 		for _, p := range s.Producers {
 			if p.ID == id {
-				return []string{Word(lang, "tip.rate", p.ID, p.Rate), Word(lang, "tip.sent", p.Sent)}
+				return []string{Word(lang, "canvas.tip.rate", p.ID, p.Rate), Word(lang, "canvas.tip.sent", p.Sent)}
 			}
 		}
 	}

@@ -72,9 +72,9 @@ func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect, lang string) *M
 		}
 		for _, ms := range choice.Choices {
 			v := ms
-			label := Word(lang, "menu.slow", ms)
+			label := Word(lang, "canvas.menu.slow", ms)
 			if ms == 0 {
-				label = Word(lang, "menu.normal")
+				label = Word(lang, "canvas.menu.normal")
 			}
 			if ms == b.LatencyMs {
 				label = "* " + label
@@ -88,7 +88,7 @@ func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect, lang string) *M
 	}
 	title := b.Name
 	if b.Down {
-		title = Word(lang, "broker.down.title", b.Name)
+		title = Word(lang, "canvas.broker.down.title", b.Name)
 	}
 	return place(&Menu{Kind: HitBroker, Target: b.Name, Title: title, Items: items}, x, y, bounds)
 }

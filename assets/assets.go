@@ -1,0 +1,11 @@
+// Package assets holds the files compiled into the project's binaries with //go:embed.
+package assets
+
+import _ "embed"
+
+// Words is words.json: every word of the canvas, the narration and the page, by key, in
+// English and Chinese. Package wasm/words reads it; `lbscope build` and `serve` write the
+// page's part of it into the site as words.js.
+//
+//go:embed words.json
+var Words []byte

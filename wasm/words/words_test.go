@@ -1,0 +1,214 @@
+package words
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
+
+func TestParseRefusesAnIncompleteEntry(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"a.b": {"en": "x"}}`, "a.b has no text in zh"},
+		{`{"a.b": {"en": "x", "zh": ""}}`, "a.b has no text in zh"},
+		{`{"a.b": {"zh": "x"}}`, "a.b has no text in en"},
+		{`{"a.b": {"en": "x", "zh": "y", "fr": "z"}}`, "a.b has a language other than en and zh"},
+		{`{"command.killConsumer": {"en": "x", "zh": "y"}}`, "command.killConsumer: a command's words are its entry in the command table"},
+		{`{"a.b": ["x", "y"]}`, "cannot unmarshal"},
+	} {
+		if _, err := Parse([]byte(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%s) = %v; want an error saying %q", tt.in, err, tt.want)
+		}
+	}
+	if d, err := Parse([]byte(`{"a.b": {"en": "x", "zh": "y"}}`)); err != nil || d["a.b"][ZH] != "y" {
+		t.Errorf("Parse of a complete entry: %v, %v", d, err)
+	}
+}
+
+// goVerb matches a fmt verb with its explicit argument index, if any ("%d", "%[2]s", "%.1f").
+var goVerb = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*[\d.]*[a-zA-Z%]`)
+
+// pageParam matches a page text's parameter ("{clock}", loader.js's "{0}").
+var pageParam = regexp.MustCompile(`\{\w+\}`)
+
+// Both languages of a key take the same arguments: the same fmt verbs for the texts Go
+// formats (in order, or by explicit index), the same {names} for the page's.
+func TestBothLanguagesTakeTheSameArguments(t *testing.T) {
+	for _, key := range Keys() {
+		en, zh := Word(EN, key), Word(ZH, key)
+		if goOnly(key) {
+			if a, b := verbs(en), verbs(zh); !slices.Equal(a, b) {
+				t.Errorf("%s: English takes %q, Chinese %q", key, a, b)
+			}
+			continue
+		}
+		a, b := pageParam.FindAllString(en, -1), pageParam.FindAllString(zh, -1)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(slices.Compact(a), slices.Compact(b)) {
+			t.Errorf("%s: English takes %q, Chinese %q", key, a, b)
+		}
+	}
+}
+
+// verbs are a format's verbs by argument: "%[2]s %[1]d" → ["d", "s"].
+func verbs(format string) []string {
+	var out []string
+	next := 1
+	byArg := map[int]string{}
+	for _, m := range goVerb.FindAllStringSubmatch(format, -1) {
+		if m[0] == "%%" {
+			continue
+		}
+		n := next
+		if m[1] != "" {
+			n = int(m[1][1] - '0')
+		}
+		byArg[n] = m[0][len(m[0])-1:]
+		next = n + 1
+	}
+	for i := 1; i <= len(byArg); i++ {
+		out = append(out, byArg[i])
+	}
+	return out
+}
+
+// The Chinese texts keep no English words: identifiers, units and the product's terms aside.
+func TestChineseHasNoEnglishWords(t *testing.T) {
+	keep := regexp.MustCompile(`%(\[\d+\])?[\d.]*[a-z]|\{\w+\}|\b(Broker|NameServer|Topic|RocketMQ|LBScope|WebAssembly|JavaScript|Firefox|Chrome|Edge|Safari|HTTP|ID|CLUSTERING|BROADCASTING|AVG|AVG_BY_CIRCLE|CONSISTENT_HASH|CONFIG|MACHINE_ROOM|MACHINE_ROOM_NEARBY|consumeRate|consumeridcs|current|legacy-4x|wasm_exec\.js|lbscope|Space|Esc|Ctrl\+C|x2|ms|msg|mod|[a-z]+@[a-z]+|[a-z0-9-]+\.[a-z0-9.-]+|[A-Z]\w*[A-Z]\w*|[a-z]+[A-Z]\w*)\b`)
+	word := regexp.MustCompile(`[A-Za-z]{2,}`)
+	for _, key := range Keys() {
+		zh := keep.ReplaceAllString(Word(ZH, key), "")
+		if w := word.FindString(zh); w != "" {
+			t.Errorf("%s: the Chinese %q keeps the English %q", key, Word(ZH, key), w)
+		}
+	}
+}
+
+// Every consumer status has its name, and every name is a status's.
+func TestEveryStatusHasAName(t *testing.T) {
+	statuses := []string{cluster.StatusAlive, cluster.StatusIdle, cluster.StatusKilled, cluster.StatusPartitioned,
+		cluster.StatusStopped, cluster.StatusHung}
+	var named []string
+	for _, key := range Keys() {
+		if s, ok := strings.CutPrefix(key, "status."); ok {
+			named = append(named, s)
+		}
+	}
+	slices.Sort(statuses)
+	if !slices.Equal(named, statuses) {
+		t.Errorf("the dictionary names the statuses %q; the engine has %q", named, statuses)
+	}
+}
+
+// A command's name is its table entry's label, in every language, and the page gets it.
+func TestCommandsAreNamedByTheirTable(t *testing.T) {
+	for _, s := range cluster.AllCommands() {
+		key := "command." + s.Name
+		for _, lang := range Langs {
+			if got := Word(lang, key); got != s.WordsIn(lang).Label {
+				t.Errorf("Word(%s, %s) = %q; the table says %q", lang, key, got, s.WordsIn(lang).Label)
+			}
+			if got := Page()[lang][key]; got != s.WordsIn(lang).Label {
+				t.Errorf("the page's %s %s = %q", lang, key, got)
+			}
+		}
+	}
+	if Has("command.noSuchCommand") || Has("no.such.key") {
+		t.Error("Has finds a key that is not there")
+	}
+	for _, key := range Keys() {
+		if _, ok := Page()[ZH][key]; ok == goOnly(key) {
+			t.Errorf("the page's dictionary holds %s: %v", key, ok)
+		}
+	}
+}
+
+// readers are the source files that read each group of keys.
+var readers = []struct {
+	prefix string // "" for the page's keys
+	globs  []string
+}{
+	{"canvas.", []string{"../view/*.go"}},
+	{"narrate.", []string{"../narrate/*.go"}},
+	{"", []string{"../../web/*.js", "../../web/*.html"}},
+}
+
+func sources(t *testing.T, globs []string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, g := range globs {
+		files, err := filepath.Glob(g)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no files %s: %v", g, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(data)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// No key is unused: each is written out, quoted, in the sources of its reader, or its
+// reader builds it from a quoted prefix ("panel.hint." + name). And every key written out
+// there is in the dictionary.
+func TestEveryKeyIsUsedAndEveryUseIsAKey(t *testing.T) {
+	for _, r := range readers {
+		src := sources(t, r.globs)
+		for _, key := range Keys() {
+			mine := strings.HasPrefix(key, r.prefix)
+			if r.prefix == "" {
+				mine = !goOnly(key) && !strings.HasPrefix(key, "status.")
+			}
+			if !mine || used(src, key) {
+				continue
+			}
+			t.Errorf("%s is not used by %s", key, strings.Join(r.globs, " "))
+		}
+		pattern := regexp.QuoteMeta(r.prefix) + `[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*`
+		if r.prefix == "" {
+			// The page's uses: t("key"), t: "key", "t:attr": "key", bind(el, "key".
+			pattern = `[a-z0-9]+(\.[A-Za-z0-9_]+)+`
+		}
+		uses := regexp.MustCompile(`"(` + pattern + `)"`)
+		if r.prefix == "" {
+			uses = regexp.MustCompile(`(?:\bt\(\s*|\bt:\s*|"t:[\w-]+":\s*|\bbind\(\w+,\s*)"(` + pattern + `)"`)
+		}
+		for _, m := range uses.FindAllStringSubmatch(src, -1) {
+			if !Has(m[1]) {
+				t.Errorf("%s uses %s, which the dictionary lacks", strings.Join(r.globs, " "), m[1])
+			}
+		}
+	}
+}
+
+// used says whether src writes key out, quoted, or a quoted prefix of it followed by +.
+func used(src, key string) bool {
+	for _, q := range []string{`"`, `'`} {
+		if strings.Contains(src, q+key+q) {
+			return true
+		}
+	}
+	for i := strings.LastIndex(key, "."); i > 0; i = strings.LastIndex(key[:i], ".") {
+		if regexp.MustCompile(`["']` + regexp.QuoteMeta(key[:i+1]) + `["']\s*\+`).MatchString(src) {
+			return true
+		}
+	}
+	return false
+}
+
+func goOnly(key string) bool {
+	return slices.ContainsFunc(goPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
+}
