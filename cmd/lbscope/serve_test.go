@@ -22,6 +22,8 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/wasm/words"
 )
 
 // These tests never build the real ./wasm: a stand-in main (one file outside the module,
@@ -141,7 +143,7 @@ func testBuildSiteFiles(t *testing.T, st stubSite) {
 	assert.Equal(t, defaultBrotliQuality, m.BrotliQuality)
 	assert.Equal(t, 9, m.GzipLevel)
 	assert.Regexp(t, `^go1\.`, m.Go)
-	names := []string{"index.html", "lessons/one.html", "loader.js", "logo.png", "lbscope.wasm", "style.css", "tiny.css", "wasm_exec.js"}
+	names := []string{"index.html", "lessons/one.html", "loader.js", "logo.png", "lbscope.wasm", "style.css", "tiny.css", "wasm_exec.js", wordsName}
 	assert.ElementsMatch(t, names, keys(m.Files))
 
 	for name, f := range m.Files {
@@ -601,6 +603,18 @@ func TestBuildCommand(t *testing.T) {
 	assert.Contains(t, m.Files, "loader.js")
 	assert.Contains(t, m.Files, wasmExecName)
 	assert.NotContains(t, m.Files, "README.md")
+	// words.js is the page's dictionary, generated from the one source.
+	assert.Contains(t, m.Files, wordsName)
+	js, err := os.ReadFile(filepath.Join(out, wordsName))
+	require.NoError(t, err)
+	_, literal, ok := strings.Cut(strings.TrimSuffix(string(js), ";\n"), "window.LB.words = ")
+	require.True(t, ok, "words.js does not set LB.words: %s", js)
+	var dict map[string]map[string]string
+	require.NoError(t, json.Unmarshal([]byte(literal), &dict))
+	assert.Equal(t, words.Page(), dict)
+	assert.Equal(t, "运行中", dict["zh"]["status.alive"])
+	assert.Equal(t, "Kill", dict["en"]["command.killConsumer"])
+	assert.Equal(t, "Pause", dict["en"]["panel.pause"])
 	// A second build into the same directory is allowed: it holds a site.
 	_, stderr, status = lbscope(t, "", "build", "--out", out, "--pkg", pkg, "--brotli-quality", "5")
 	require.Equal(t, 0, status, stderr)
