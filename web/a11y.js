@@ -18,16 +18,6 @@
   const MAX_NOTES = 3;
   const MAX_CHARS = 280;
   const i18n = window.LB.i18n;
-  i18n.add({
-    en: {
-      "a11y.more": "and {n} more", "a11y.sep": "; ",
-      "a11y.canvas": "Simulation: brokers and their queues coloured by owning consumer, consumers below. Click a consumer or broker for actions; the controls panel has the same actions and an event log.",
-    },
-    zh: {
-      "a11y.more": "另有 {n} 条", "a11y.sep": "；",
-      "a11y.canvas": "模拟画面：上方是各 Broker 及其队列，按拉取它的消费者着色，下方是消费者。点击消费者或 Broker 可执行操作；控制面板提供相同的操作和事件日志。",
-    },
-  });
 
   const region = document.createElement("div");
   region.id = "narration";

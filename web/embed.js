@@ -42,24 +42,6 @@ import { linkShape } from "./link.mjs";
     default: { title: "default", brokers: 4, queues: 8, consumers: 4 },
     large: { title: "large", brokers: 16, queues: 16, consumers: 64 },
   };
-  // The poster's and the slim bar's words. The playground's own come from i18n.js once loaded;
-  // these few stay here so that the poster needs no other file.
-  const STRINGS = {
-    en: {
-      small: "Small cluster", default: "Default cluster", large: "Large cluster", shared: "Shared scenario",
-      title: "LBScope · RocketMQ load balancing", play: "Play the simulation",
-      sub: "RocketMQ client load balancing, simulated exactly · press play",
-      controls: "Simulation controls", pause: "Pause", resume: "Play", step: "Step 1 s",
-      stepTitle: "Advance 1 s of virtual time", speed: "Speed", paused: " · paused", dismiss: "Dismiss",
-    },
-    zh: {
-      small: "小型集群", default: "默认集群", large: "大型集群", shared: "分享的场景",
-      title: "LBScope · RocketMQ 负载均衡", play: "播放模拟",
-      sub: "精确模拟 RocketMQ 客户端的负载均衡 · 按播放开始",
-      controls: "模拟控制", pause: "暂停", resume: "播放", step: "单步 1 秒",
-      stepTitle: "前进 1 秒虚拟时间", speed: "速度", paused: " · 已暂停", dismiss: "关闭",
-    },
-  };
   // wasm/view's palette (Okabe–Ito) and canvas colours, so the poster looks like the canvas.
   const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#DDDDDD"];
   const SVGNS = "http://www.w3.org/2000/svg";
@@ -91,7 +73,16 @@ import { linkShape } from "./link.mjs";
     }
     return "en";
   })();
-  const S = STRINGS[lang];
+  // The poster's and the slim bar's words, from the page's dictionary (words.js, which
+  // embed.html loads first): the same as the panel's where they say the same.
+  const words = (window.LB && window.LB.words && window.LB.words[lang]) || {};
+  const w = (key) => (words[key] === undefined ? key : words[key]);
+  const S = {
+    small: w("panel.title.small"), default: w("panel.title.default"), large: w("panel.title.large"), shared: w("poster.shared"),
+    title: w("poster.title"), play: w("poster.play"), sub: w("poster.sub"),
+    controls: w("panel.label"), pause: w("panel.pause"), resume: w("panel.play"), step: w("panel.step"),
+    stepTitle: w("poster.stepTitle"), speed: w("panel.speed"), paused: w("panel.status.paused"), dismiss: w("panel.dismiss"),
+  };
   root.lang = lang === "zh" ? "zh-CN" : "en";
   document.title = S.title;
   document.getElementById("poster-play").setAttribute("aria-label", S.play);

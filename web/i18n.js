@@ -1,10 +1,12 @@
-// i18n.js: the page's languages. Every piece of prose the page shows comes from a dictionary
-// registered here, in English and Chinese; the language is ?lang=en|zh when given, else the
-// browser's first preference (zh-* → zh), else English.
+// i18n.js: the page's languages. Every piece of prose the page shows comes from the one
+// dictionary of the project, assets/words.json, which the site build writes into words.js
+// (LB.words, loaded before this file) together with the command table's names
+// (command.<name>) — the same words the canvas and the narration use. To add a string, add
+// its key in both languages to assets/words.json. The language is ?lang=en|zh when given,
+// else the browser's first preference (zh-* → zh), else English.
 //
 //   LB.i18n.lang              "en" or "zh"
-//   LB.i18n.add({en: {...}, zh: {...}})   register a component's strings (keys are global:
-//                             prefix them with the component, e.g. "charts.title")
+//   LB.i18n.has(key)          whether the dictionary has key
 //   LB.i18n.t(key, params)    the string in the current language, {name} replaced from
 //                             params; a key missing in zh falls back to en, a key missing
 //                             everywhere shows as the key itself (and warns once)
@@ -19,7 +21,9 @@
   "use strict";
 
   const LANGS = ["en", "zh"];
-  const dicts = { en: {}, zh: {} };
+  const words = (window.LB && window.LB.words) || {};
+  const dicts = { en: words.en || {}, zh: words.zh || {} };
+  if (!window.LB || !window.LB.words) console.error("i18n: words.js did not load; the page shows keys");
   const listeners = [];
   const bound = [];
   const warned = {};
@@ -61,9 +65,6 @@
   const i18n = {
     lang: pick(),
     langs: LANGS.slice(),
-    add(d) {
-      for (const l of LANGS) Object.assign(dicts[l], (d && d[l]) || {});
-    },
     has(key) {
       return dicts.en[key] !== undefined;
     },

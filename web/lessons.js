@@ -12,54 +12,6 @@
   if (!root || !window.LB || !window.LB.i18n) return;
   const i18n = window.LB.i18n;
 
-  i18n.add({
-    en: {
-      "lessons.heading": "Guided lessons",
-      "lessons.intro": "Each lesson loads a small cluster and asks you to do or watch something; each step is checked in the simulation as you go.",
-      "lessons.completed": "completed",
-      "lessons.inProgress": "in progress: step {step}",
-      "lessons.back": "Back to list",
-      "lessons.restart": "Restart lesson",
-      "lessons.goal": "Goal",
-      "lessons.step": "Step {n} of {total}",
-      "lessons.done": "done",
-      "lessons.current": "current step",
-      "lessons.todo": "not yet",
-      "lessons.why": "Why",
-      "lessons.speed": "Set speed to {x}×",
-      "lessons.complete": "Lesson complete. Well done!",
-      "lessons.next": "Next lesson",
-      "lessons.loading": "Loading the lesson…",
-      "lessons.error": "The lesson could not start: {error}",
-      "lessons.unknown": "There is no lesson “{id}”.",
-      "lessons.started": "Lesson started: {title}",
-      "lessons.stepDone": "Step {n} done: {prompt}",
-      "lessons.lessonDone": "Lesson complete: {title}",
-    },
-    zh: {
-      "lessons.heading": "引导课程",
-      "lessons.intro": "每节课都会加载一个小集群，请你动手操作或观察；模拟会实时检查每一步是否完成。",
-      "lessons.completed": "已完成",
-      "lessons.inProgress": "进行中：第 {step} 步",
-      "lessons.back": "返回列表",
-      "lessons.restart": "重新开始本课",
-      "lessons.goal": "目标",
-      "lessons.step": "第 {n} 步，共 {total} 步",
-      "lessons.done": "已完成",
-      "lessons.current": "当前步骤",
-      "lessons.todo": "未完成",
-      "lessons.why": "原因",
-      "lessons.speed": "把速度设为 {x}×",
-      "lessons.complete": "课程完成，做得好！",
-      "lessons.next": "下一课",
-      "lessons.loading": "正在加载课程…",
-      "lessons.error": "课程无法开始：{error}",
-      "lessons.unknown": "没有名为“{id}”的课程。",
-      "lessons.started": "课程开始：{title}",
-      "lessons.stepDone": "第 {n} 步完成：{prompt}",
-      "lessons.lessonDone": "课程完成：{title}",
-    },
-  });
 
   // ---- Progress, kept when storage works ----
   const KEY = "lbscope.lessons.v1";

@@ -2,11 +2,12 @@
 // turns every way it can fail into a message with a Reload button.
 //
 // It is written in ES5 (no arrow functions, no async) on purpose: a browser too old for
-// WebAssembly must still parse this file to show the message that says so. For the same reason
-// it carries its own few English and Chinese strings instead of relying on i18n.js (which is
-// ES2020): it takes the language from LB.i18n when that loaded, and otherwise chooses it the
-// same way (?lang=en|zh, else the browser's first zh-* or en-* preference, else English). It
-// also puts index.html's static texts (the loader card, the title) in that language.
+// WebAssembly must still parse this file to show the message that says so. Its words ("loader."
+// keys) come from the page's dictionary, words.js (LB.words, plain data that any browser
+// reads), not through i18n.js (which is ES2020): it takes the language from LB.i18n when that
+// loaded, and otherwise chooses it the same way (?lang=en|zh, else the browser's first zh-* or
+// en-* preference, else English). It also puts index.html's static texts (the loader card, the
+// title) in that language.
 //
 // State for tests and other scripts:
 //   window.lbscopeLoader = {progress: 0..1, done: bool, error: string|null}
@@ -19,52 +20,8 @@
   var WASM = "lbscope.wasm";
   var MANIFEST = "build.json";
 
-  var STRINGS = {
-    en: {
-      title: "LBScope · RocketMQ load balancing playground",
-      tagline: "RocketMQ client load balancing, reproduced exactly",
-      progressLabel: "Downloading the simulation",
-      loading: "Loading the simulation…",
-      reload: "Reload",
-      noWasm: "Your browser cannot run WebAssembly, which the LBScope playground needs. Try a current Firefox, Chrome, Edge or Safari.",
-      tooOld: "Your browser is too old for the LBScope playground. Try a current Firefox, Chrome, Edge or Safari.",
-      stopped: "The simulation stopped unexpectedly.",
-      exitStatus: "(exit status {0})",
-      unknown: "unknown error",
-      of: "{0} of {1}",
-      downloadedSize: "{0} downloaded",
-      downloading: "Downloading the simulation… {0}",
-      starting: "Starting the simulation…",
-      brokeOff: "The download of {0} broke off after {1} ({2}). Reload to try again.",
-      cannotStart: "Could not start the simulation: {0}",
-      noExec: "Could not start the simulation: wasm_exec.js did not load. Reload to try again.",
-      http: "Could not download {0}: the server answered HTTP {1}.",
-      network: "Could not download {0}: network error ({1}). Check the connection and reload.",
-      failed: "Loading failed: {0}"
-    },
-    zh: {
-      title: "LBScope · RocketMQ 负载均衡演练场",
-      tagline: "精确重现 RocketMQ 客户端的负载均衡",
-      progressLabel: "正在下载模拟程序",
-      loading: "正在加载模拟…",
-      reload: "重新加载",
-      noWasm: "你的浏览器无法运行 WebAssembly，而 LBScope 演练场需要它。请使用较新版本的 Firefox、Chrome、Edge 或 Safari。",
-      tooOld: "你的浏览器版本太旧，无法运行 LBScope 演练场。请使用较新版本的 Firefox、Chrome、Edge 或 Safari。",
-      stopped: "模拟意外停止。",
-      exitStatus: "（退出码 {0}）",
-      unknown: "未知错误",
-      of: "{0} / {1}",
-      downloadedSize: "已下载 {0}",
-      downloading: "正在下载模拟程序… {0}",
-      starting: "正在启动模拟…",
-      brokeOff: "{0} 下载到 {1} 时中断（{2}）。请重新加载再试。",
-      cannotStart: "无法启动模拟：{0}",
-      noExec: "无法启动模拟：wasm_exec.js 没有加载。请重新加载再试。",
-      http: "无法下载 {0}：服务器返回 HTTP {1}。",
-      network: "无法下载 {0}：网络错误（{1}）。请检查网络连接后重新加载。",
-      failed: "加载失败：{0}"
-    }
-  };
+  // The page's dictionary (words.js), by language; a page without it shows the keys.
+  var WORDS = (window.LB && window.LB.words) || { en: {}, zh: {} };
 
   // pickLang mirrors i18n.js's choice for a browser that could not run i18n.js.
   function pickLang() {
@@ -80,19 +37,22 @@
 
   var i18n = window.LB && window.LB.i18n;
   function lang() {
-    return i18n && STRINGS[i18n.lang] ? i18n.lang : fallbackLang;
+    return i18n && WORDS[i18n.lang] ? i18n.lang : fallbackLang;
   }
   var fallbackLang = pickLang();
 
-  // s is a string in the page's language, {0}, {1}, … replaced by the arguments after the key.
+  // s is key's string in the page's language (English when that lacks it), {0}, {1}, …
+  // replaced by the arguments after the key.
   function s(key) {
-    var text = STRINGS[lang()][key];
+    var text = WORDS[lang()][key];
+    if (text === undefined) text = WORDS.en[key];
+    if (text === undefined) text = key;
     var args = arguments;
     return text.replace(/\{(\d)\}/g, function (m, i) { return String(args[+i + 1]); });
   }
 
-  var NO_WASM = s("noWasm");
-  var STOPPED = s("stopped");
+  var NO_WASM = s("loader.noWasm");
+  var STOPPED = s("loader.stopped");
 
   var state = { progress: 0, done: false, error: null };
   window.lbscopeLoader = state;
@@ -121,12 +81,12 @@
   function staticTexts() {
     var l = lang();
     if (!i18n) document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
-    document.title = s("title");
-    if (tagline) tagline.textContent = s("tagline");
-    bar.setAttribute("aria-label", s("progressLabel"));
-    reload.textContent = s("reload");
+    document.title = s("loader.title");
+    if (tagline) tagline.textContent = s("loader.tagline");
+    bar.setAttribute("aria-label", s("loader.progressLabel"));
+    reload.textContent = s("loader.reload");
     if (statusNow) statusText.textContent = statusNow();
-    else statusText.textContent = s("loading");
+    else statusText.textContent = s("panel.loading");
   }
   staticTexts();
   if (i18n && typeof i18n.onChange === "function") i18n.onChange(staticTexts);
@@ -146,7 +106,7 @@
   }
 
   function describe(err) {
-    if (!err) return s("unknown");
+    if (!err) return s("loader.unknown");
     if (err.name && err.message) return err.name + ": " + err.message;
     return String(err.message || err);
   }
@@ -164,15 +124,15 @@
       state.progress = p;
       bar.className = "loader-bar";
       bar.setAttribute("aria-valuenow", String(Math.round(p * 100)));
-      bar.setAttribute("aria-valuetext", s("of", size(Math.min(loaded, total)), size(total)));
+      bar.setAttribute("aria-valuetext", s("loader.of", size(Math.min(loaded, total)), size(total)));
       fill.style.transform = "scaleX(" + p + ")";
-      setStatus(function () { return s("downloading", s("of", size(Math.min(loaded, total)), size(total))); });
+      setStatus(function () { return s("loader.downloading", s("loader.of", size(Math.min(loaded, total)), size(total))); });
     } else {
       // The size is unknown: an indeterminate bar, and no aria-valuenow (ARIA's way to say so).
       bar.className = "loader-bar indeterminate";
       bar.removeAttribute("aria-valuenow");
-      bar.setAttribute("aria-valuetext", s("downloadedSize", size(loaded)));
-      setStatus(function () { return s("downloading", size(loaded)); });
+      bar.setAttribute("aria-valuetext", s("loader.downloadedSize", size(loaded)));
+      setStatus(function () { return s("loader.downloading", size(loaded)); });
     }
   }
 
@@ -217,7 +177,7 @@
     bar.setAttribute("aria-valuenow", "100");
     bar.removeAttribute("aria-valuetext");
     fill.style.transform = "scaleX(1)";
-    setStatus(function () { return s("starting"); });
+    setStatus(function () { return s("loader.starting"); });
   }
 
   // readBody reads a response to its end, showing progress, and returns its bytes.
@@ -260,12 +220,12 @@
       return bytes;
     }, function (err) {
       finished = true;
-      throw problem(s("brokeOff", WASM, size(loaded), describe(err)));
+      throw problem(s("loader.brokeOff", WASM, size(loaded), describe(err)));
     });
   }
 
   function startProblem(err) {
-    throw problem(s("cannotStart", describe(err)));
+    throw problem(s("loader.cannotStart", describe(err)));
   }
 
   // instantiate compiles the module while it downloads (instantiateStreaming, which also lets
@@ -317,7 +277,7 @@
     return function why() {
       var m = /(?:^|\n)((?:panic|fatal error): [^\n]*)/.exec(tail);
       if (m) return STOPPED + " " + m[1];
-      if (exitCode) return STOPPED + " " + s("exitStatus", exitCode);
+      if (exitCode) return STOPPED + " " + s("loader.exitStatus", exitCode);
       return STOPPED;
     };
   }
@@ -335,7 +295,7 @@
       if (window.performance && performance.mark) performance.mark("lbscope:go-run");
       run = go.run(instance);
     } catch (err) {
-      fail(s("cannotStart", describe(err)));
+      fail(s("loader.cannotStart", describe(err)));
       return;
     }
     run.then(function () {
@@ -351,26 +311,26 @@
       return;
     }
     if (typeof fetch !== "function" || typeof Promise !== "function") {
-      fail(s("tooOld"));
+      fail(s("loader.tooOld"));
       return;
     }
     if (typeof window.Go !== "function") {
-      fail(s("noExec"));
+      fail(s("loader.noExec"));
       return;
     }
     var go = new window.Go();
     var why = watchGo(go);
     fetch(WASM, { credentials: "same-origin" }).then(function (resp) {
       if (!resp.ok) {
-        throw problem(s("http", WASM, resp.status + (resp.statusText ? " " + resp.statusText : "")));
+        throw problem(s("loader.http", WASM, resp.status + (resp.statusText ? " " + resp.statusText : "")));
       }
       return instantiate(resp, go);
     }, function (err) {
-      throw problem(s("network", WASM, describe(err)));
+      throw problem(s("loader.network", WASM, describe(err)));
     }).then(function (instance) {
       start(instance, go, why);
     }).then(null, function (err) {
-      fail(err && err.lbscope ? err.message : s("failed", describe(err)));
+      fail(err && err.lbscope ? err.message : s("loader.failed", describe(err)));
     });
   }
 

@@ -17,10 +17,6 @@
   const head = panel && panel.querySelector(".panel-head");
   if (!panel || !controls || !head) return;
   const i18n = window.LB.i18n;
-  i18n.add({
-    en: { "tabs.label": "Panel", "tabs.controls": "Controls", "tabs.lessons": "Lessons", "tabs.charts": "Charts", "tabs.compare": "Compare" },
-    zh: { "tabs.label": "面板", "tabs.controls": "控制", "tabs.lessons": "课程", "tabs.charts": "图表", "tabs.compare": "对比" },
-  });
 
   const NAMES = ["controls", "lessons", "charts", "compare"];
   const list = document.createElement("div");

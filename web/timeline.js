@@ -11,30 +11,6 @@
   if (!root || !window.LB || !window.LB.i18n) return;
   const i18n = window.LB.i18n;
 
-  i18n.add({
-    en: {
-      "timeline.label": "Timeline",
-      "timeline.position": "{now} of {end}",
-      "timeline.continue": "Continue from here",
-      "timeline.continueHint": "Discard every action after this moment and go on from here",
-      "timeline.atEnd": "At the end of the timeline: nothing to discard",
-      "timeline.action": "{t}: {text}",
-      "timeline.reaching": "On the way to {to}: {pct} %",
-      "timeline.cancel": "Stop here",
-      "timeline.cancelHint": "Stop on the way and stay at the moment reached",
-    },
-    zh: {
-      "timeline.label": "时间线",
-      "timeline.position": "{now}，共 {end}",
-      "timeline.continue": "从这里继续",
-      "timeline.continueHint": "丢弃此刻之后的所有操作，从这里继续运行",
-      "timeline.atEnd": "已在时间线末尾：没有可丢弃的操作",
-      "timeline.action": "{t}：{text}",
-      "timeline.reaching": "正在前往 {to}：{pct} %",
-      "timeline.cancel": "停在这里",
-      "timeline.cancelHint": "中途停下，停留在已到达的时刻",
-    },
-  });
 
   const STEP_MS = 100; // a drag this close to the end means the horizon itself; arrow keys move a second (shift: ten)
 

@@ -705,9 +705,17 @@ func TestWebPageFollowsTheCSP(t *testing.T) {
 		assert.False(t, strings.Contains(string(js), banned), "loader.js stays CSP-clean ES5: %q", banned)
 	}
 	for _, s := range []string{"window.lbscopeLoader", "window.lbscopeFatal", "X-Decoded-Length", "getReader",
-		"go.importObject", "typeof WebAssembly", "Your browser cannot run WebAssembly, which the LBScope playground needs. Try a current Firefox, Chrome, Edge or Safari.",
-		"The simulation stopped unexpectedly"} {
+		"go.importObject", "typeof WebAssembly", `s("loader.noWasm")`, `s("loader.stopped")`} {
 		assert.True(t, strings.Contains(string(js), s), "loader.js has %q", s)
+	}
+	// The loader's words come from words.js, which an old browser reads too: plain ES5 data.
+	words := string(wordsJS())
+	_, literal, ok := strings.Cut(strings.TrimSuffix(words, ";\n"), "window.LB = window.LB || {};\nwindow.LB.words = ")
+	require.True(t, ok, "words.js: %.200s", words)
+	assert.True(t, json.Valid([]byte(literal)), "words.js holds one JSON literal")
+	for _, s := range []string{"Your browser cannot run WebAssembly, which the LBScope playground needs. Try a current Firefox, Chrome, Edge or Safari.",
+		"The simulation stopped unexpectedly"} {
+		assert.Contains(t, words, s)
 	}
 }
 

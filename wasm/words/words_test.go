@@ -79,7 +79,7 @@ func verbs(format string) []string {
 
 // The Chinese texts keep no English words: identifiers, units and the product's terms aside.
 func TestChineseHasNoEnglishWords(t *testing.T) {
-	keep := regexp.MustCompile(`%(\[\d+\])?[\d.]*[a-z]|\{\w+\}|\b(Broker|NameServer|Topic|RocketMQ|LBScope|WebAssembly|JavaScript|Firefox|Chrome|Edge|Safari|HTTP|ID|CLUSTERING|BROADCASTING|AVG|AVG_BY_CIRCLE|CONSISTENT_HASH|CONFIG|MACHINE_ROOM|MACHINE_ROOM_NEARBY|consumeRate|consumeridcs|current|legacy-4x|wasm_exec\.js|lbscope|Space|Esc|Ctrl\+C|x2|ms|msg|mod|mqadmin|[a-z]+-[a-z0-9]+|[a-z]+@[a-z]+|[a-z0-9-]+\.[a-z0-9.-]+|[A-Z]\w*[A-Z]\w*|[a-z]+[A-Z]\w*)\b`)
+	keep := regexp.MustCompile(`%(\[\d+\])?[\d.]*[a-z]|\{\w+\}|\b(Broker|NameServer|Java|Topic|RocketMQ|LBScope|WebAssembly|JavaScript|Firefox|Chrome|Edge|Safari|HTTP|ID|CLUSTERING|BROADCASTING|AVG|AVG_BY_CIRCLE|CONSISTENT_HASH|CONFIG|MACHINE_ROOM|MACHINE_ROOM_NEARBY|consumeRate|consumeridcs|current|legacy-4x|wasm_exec\.js|lbscope|Space|Esc|Ctrl\+C|x2|ms|msg|mod|mqadmin|[a-z]+-[a-z0-9]+|[a-z]+@[a-z]+|[a-z0-9-]+\.[a-z0-9.-]+|[A-Z]\w*[A-Z]\w*|[a-z]+[A-Z]\w*)\b`)
 	word := regexp.MustCompile(`[A-Za-z]{2,}`)
 	for _, key := range Keys() {
 		zh := keep.ReplaceAllString(Word(ZH, key), "")
@@ -179,12 +179,13 @@ func TestEveryKeyIsUsedAndEveryUseIsAKey(t *testing.T) {
 		}
 		pattern := regexp.QuoteMeta(r.prefix) + `[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*`
 		if r.prefix == "" {
-			// The page's uses: t("key"), t: "key", "t:attr": "key", bind(el, "key".
+			// The page's uses: t("key"), t: "key", "t:attr": "key", bind(el, "key", and
+			// loader.js's s("key") and embed.js's w("key").
 			pattern = `[a-z0-9]+(\.[A-Za-z0-9_]+)+`
 		}
 		uses := regexp.MustCompile(`"(` + pattern + `)"`)
 		if r.prefix == "" {
-			uses = regexp.MustCompile(`(?:\bt\(\s*|\bt:\s*|"t:[\w-]+":\s*|\bbind\(\w+,\s*)"(` + pattern + `)"`)
+			uses = regexp.MustCompile(`(?:\b[tsw]\(\s*|\bt:\s*|"t:[\w-]+":\s*|\bbind\(\w+,\s*)"(` + pattern + `)"`)
 		}
 		for _, m := range uses.FindAllStringSubmatch(src, -1) {
 			if !Has(m[1]) {
@@ -194,20 +195,23 @@ func TestEveryKeyIsUsedAndEveryUseIsAKey(t *testing.T) {
 	}
 }
 
-// used says whether src writes key out, quoted, or a quoted prefix of it followed by +.
+// used says whether src writes key out, quoted, or a quoted prefix of it followed by +
+// ("charts.export" + k).
 func used(src, key string) bool {
 	for _, q := range []string{`"`, `'`} {
 		if strings.Contains(src, q+key+q) {
 			return true
 		}
 	}
-	for i := strings.LastIndex(key, "."); i > 0; i = strings.LastIndex(key[:i], ".") {
-		if regexp.MustCompile(`["']` + regexp.QuoteMeta(key[:i+1]) + `["']\s*\+`).MatchString(src) {
+	for _, m := range prefixUse.FindAllStringSubmatch(src, -1) {
+		if strings.HasPrefix(key, m[1]) {
 			return true
 		}
 	}
 	return false
 }
+
+var prefixUse = regexp.MustCompile(`["']([a-z0-9]+\.[A-Za-z0-9_.]*)["']\s*\+`)
 
 func goOnly(key string) bool {
 	return slices.ContainsFunc(goPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
