@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/words"
 )
 
 // lbscope.diagnose({inputs: [{name, text}], queues?, topic?, strategy?, sdk?, group?}) reads
@@ -96,10 +97,7 @@ func init() {
 					return nil, errors.New(x.Error)
 				}
 			}
-			if lang == "zh" {
-				return nil, errors.New("粘贴的内容中没有可识别的 mqadmin 或 Dashboard 输出")
-			}
-			return nil, errors.New("nothing in the paste is an output of mqadmin or the Dashboard that LBScope reads")
+			return nil, errors.New(words.Word(lang, "api.diagnose.nothing"))
 		}
 		out := DiagnoseResult{Export: rep.Export(), Lang: lang, Headlines: []Headline{}}
 		for _, f := range rep.Findings {

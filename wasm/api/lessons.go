@@ -8,6 +8,7 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/wasm/lesson"
 	"github.com/lbscope/lbscope/wasm/session"
+	"github.com/lbscope/lbscope/wasm/words"
 )
 
 // lessonState is the guided lesson in progress, if any. A started lesson first waits for its
@@ -135,16 +136,13 @@ func (a *API) lessonsFrame(events []cluster.Event) []Note {
 	a.out.lessonVer++
 	lang := a.Sess.Lang()
 	n := len(ls.l.Steps)
-	var text string
-	switch {
-	case ls.tr.Done() && lang == "zh":
-		text = fmt.Sprintf("第 %d 步（共 %d 步）完成。课程“%s”已完成！", i+1, n, ls.l.Title.Zh)
-	case ls.tr.Done():
-		text = fmt.Sprintf("Step %d of %d done. Lesson “%s” complete!", i+1, n, ls.l.Title.En)
-	case lang == "zh":
-		text = fmt.Sprintf("第 %d 步（共 %d 步）完成。", i+1, n)
-	default:
-		text = fmt.Sprintf("Step %d of %d done.", i+1, n)
+	text := words.Format(lang, "api.lesson.step", i+1, n)
+	if ls.tr.Done() {
+		title := ls.l.Title.En
+		if lang == words.ZH {
+			title = ls.l.Title.Zh
+		}
+		text = words.Format(lang, "api.lesson.done", i+1, n, title)
 	}
 	return []Note{{Kind: "lesson", T: st.TimeMs, Text: text}}
 }

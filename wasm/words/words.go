@@ -5,7 +5,8 @@
 // the same way.
 //
 // Keys are grouped by their first segment: "status." (consumer statuses), "command." (the
-// command table), "canvas." (wasm/view), "narrate." (wasm/narrate) and the page's own
+// command table), "canvas." (wasm/view), "narrate." (wasm/narrate), "api." (the notes and
+// messages wasm/api words itself) and the page's own
 // ("panel.", "help.", "charts.", …). Texts read by Go are fmt formats ("%d queues"; "%[2]s"
 // where Chinese takes the arguments in another order); texts read by the page name their
 // parameters ("{clock} · {speed}"), as web/i18n.js fills them in.
@@ -35,7 +36,7 @@ var Langs = []string{EN, ZH}
 type Entry map[string]string
 
 // goPrefixes are the groups read by Go only: the page's dictionary leaves them out.
-var goPrefixes = []string{"canvas.", "narrate."}
+var goPrefixes = []string{"canvas.", "narrate.", "api."}
 
 var table map[string]Entry
 
@@ -137,7 +138,7 @@ func Lang(lang string, prefixes ...string) map[string]string {
 }
 
 // Page is the page's dictionary by language: every key but those only Go reads (canvas.,
-// narrate.). `lbscope build` writes it into the site as words.js.
+// narrate., api.). `lbscope build` writes it into the site as words.js.
 func Page() map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, lang := range Langs {
