@@ -72,6 +72,19 @@ func WorkSpan(s Scenario, from, to int64, start bool) Work {
 	return w
 }
 
+// Within is the work of the part from..to of w's span, with w's shape (which WorkSpan measures
+// over the whole timeline, so a part has the same one): what WorkSpan(s, from, to, start)
+// would give, without measuring the shape again — a caller halving a span asks this often.
+func (w Work) Within(s Scenario, from, to int64) int64 {
+	var actions int64
+	for _, st := range s.Timeline {
+		if at := st.At.Ms(); at >= from && at <= to {
+			actions = sat(actions, w.Round)
+		}
+	}
+	return sat(sat(w.Start, actions), spanUnits(w.PerSecond, max(to-from, 0)))
+}
+
 // Fits is the longest span, in virtual milliseconds from the span's start, that fits in budget
 // units (0 when not even the start does).
 func (w Work) Fits(budget int64) int64 {

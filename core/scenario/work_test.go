@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,4 +91,18 @@ func TestParseUnits(t *testing.T) {
 	assert.Equal(t, "850 thousand units", Units(850_000))
 	assert.Equal(t, "12.3 million units", Units(12_300_000))
 	assert.Equal(t, "2.0 billion units", Units(2_000_000_000))
+}
+
+// Within gives what WorkSpan gives for any part of a span, actions included.
+func TestWorkWithinEqualsWorkSpan(t *testing.T) {
+	s := Presets()["default"]
+	for i := 0; i < 50; i++ {
+		s.Timeline = append(s.Timeline, Step{At: Duration(int64(i) * 7001), Command: cluster.Command{Type: "killConsumer", ID: "c1"}})
+	}
+	w := WorkSpan(s, 0, 3600000, false)
+	for _, span := range [][2]int64{{0, 1}, {0, 7001}, {5000, 90000}, {0, 3600000}, {100000, 100000}, {200000, 150000}} {
+		if got, want := w.Within(s, span[0], span[1]), WorkSpan(s, span[0], span[1], false).Units; got != want {
+			t.Errorf("Within(%d, %d) = %d; WorkSpan gives %d", span[0], span[1], got, want)
+		}
+	}
 }

@@ -75,7 +75,7 @@ func fitIn(tl scenario.Scenario, now, to int64) int64 {
 	}
 	end := now + max(w.Fits(MaxCallWork), 1)
 	// The timeline's actions in the span cost too: halve until the slice fits.
-	for end-now > 1 && scenario.WorkSpan(tl, now, end, false).Units > MaxCallWork {
+	for end-now > 1 && w.Within(tl, now, end) > MaxCallWork {
 		end = now + (end-now)/2
 	}
 	return end
