@@ -374,7 +374,7 @@ func drawMessages(c *Canvas, f Frame) {
 		px, py := p.X+p.W/2, p.Bottom()
 		qx, qy := cell.Center()
 		x, y := lerp(px, qx, t), lerp(py, qy, t)
-		c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, White)
+		c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, Bright)
 	}
 }
 
@@ -401,7 +401,7 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 	c.Rect(LayerMarks, r, fill)
 	c.Frame(LayerMarks, r, 1, border)
 	if hover {
-		c.Frame(LayerMarks, r.Inset(-2), 1, White)
+		c.Frame(LayerMarks, r.Inset(-2), 1, Bright)
 	}
 	if cv.Status == cluster.StatusKilled {
 		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, Warn)

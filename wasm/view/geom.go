@@ -1,6 +1,6 @@
 package view
 
-// Rect is an axis-aligned rectangle in canvas pixels (CSS pixels in the browser).
+// Rect is an axis-aligned rectangle in layout units (CSS pixels at zoom 1).
 type Rect struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
@@ -29,6 +29,9 @@ func (r Rect) Center() (float64, float64) { return r.X + r.W/2, r.Y + r.H/2 }
 
 // Inset shrinks r by d on every side.
 func (r Rect) Inset(d float64) Rect { return Rect{r.X + d, r.Y + d, r.W - 2*d, r.H - 2*d} }
+
+// Scale is r with every coordinate multiplied by k.
+func (r Rect) Scale(k float64) Rect { return Rect{r.X * k, r.Y * k, r.W * k, r.H * k} }
 
 // Right and Bottom are r's far edges.
 func (r Rect) Right() float64  { return r.X + r.W }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,9 @@ type Layout struct {
 	CellText     bool // owner labels fit in the cells
 	Marks        map[string]Mark
 	Lang         string // the language whose words the boxes were sized for
+	// Zoom is the CSS pixels per layout unit: 1, or PresentZoom in presenter mode. Every
+	// rectangle of the layout is in layout units; Boxes converts them to CSS pixels.
+	Zoom float64
 
 	cellAt     map[string]int
 	consumerAt map[string]int
@@ -79,6 +83,23 @@ const (
 	swatchW    = 10   // a compact consumer box's sample of its cells' shape mark
 )
 
+// PresentZoom is presenter mode's enlargement: every label, line and mark drawn 1.5 times
+// as large, so the 12-unit em of labels is 18 CSS pixels, readable from the back of a room.
+// The layout is computed for the stage's size divided by it, so it drops detail (labels in
+// cells give way to ranges, then to shapes) where the enlarged labels no longer fit.
+const PresentZoom = 1.5
+
+// ComputeZoom lays the snapshot out in a stage of stageCSS (CSS pixels) at zoom CSS pixels
+// per layout unit (1, or PresentZoom), for the words of lang.
+func ComputeZoom(s *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) *Layout {
+	if zoom <= 0 || math.IsNaN(zoom) || math.IsInf(zoom, 0) {
+		zoom = 1
+	}
+	l := ComputeLang(s, Rect{stageCSS.X / zoom, stageCSS.Y / zoom, stageCSS.W / zoom, stageCSS.H / zoom}, lang)
+	l.Zoom = zoom
+	return l
+}
+
 // Compute lays the snapshot out in bounds, for English words: a header line, the producers,
 // the brokers' blocks of queue cells, and the consumers' boxes along the bottom.
 func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, bounds, EN) }
@@ -86,7 +107,7 @@ func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, b
 // ComputeLang is Compute for the words of lang (EN or ZH): boxes fit its status words.
 func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	l := &Layout{
-		Bounds: bounds, Marks: Marks(s.Consumers), Lang: lang,
+		Bounds: bounds, Marks: Marks(s.Consumers), Lang: lang, Zoom: 1,
 		cellAt: map[string]int{}, consumerAt: map[string]int{}, brokerAt: map[string]int{}, producerAt: map[string]int{},
 	}
 	pad := 8.0
@@ -387,7 +408,7 @@ func (l *Layout) Producer(id string) (Box, bool) {
 }
 
 // HitBoxes is the layout's JSON form for the JS API's layout(): every clickable rectangle in
-// canvas pixels.
+// the canvas's CSS pixels.
 type HitBoxes struct {
 	Width     float64     `json:"width"`
 	Height    float64     `json:"height"`
@@ -410,7 +431,27 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 			h.Menu = append(h.Menu, Box{ID: it.Key, Rect: it.Rect})
 		}
 	}
+	if z := l.Zoom; z > 0 && z != 1 {
+		h.Width, h.Height = h.Width*z, h.Height*z
+		h.Consumers, h.Producers, h.Menu = zoomBoxes(h.Consumers, z), zoomBoxes(h.Producers, z), zoomBoxes(h.Menu, z)
+		h.Brokers = slices.Clone(h.Brokers)
+		for i := range h.Brokers {
+			h.Brokers[i].Rect, h.Brokers[i].Title = h.Brokers[i].Rect.Scale(z), h.Brokers[i].Title.Scale(z)
+		}
+		h.Queues = slices.Clone(h.Queues)
+		for i := range h.Queues {
+			h.Queues[i].Rect = h.Queues[i].Rect.Scale(z)
+		}
+	}
 	return h
+}
+
+func zoomBoxes(bs []Box, z float64) []Box {
+	out := slices.Clone(bs)
+	for i := range out {
+		out[i].Rect = out[i].Rect.Scale(z)
+	}
+	return out
 }
 
 func nonNil[T any](s []T) []T {

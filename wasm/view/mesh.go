@@ -1,130 +1,9 @@
 package view
 
-import (
-	"image"
-	"math"
-	"slices"
+import "math"
 
-	"golang.org/x/image/font/basicfont"
-)
-
-// Glyph metrics of basicfont.Face7x13, the canvas's font for ASCII.
-const (
-	GlyphW  = 6  // drawn width
-	GlyphH  = 13 // line height
-	Advance = 7  // pen advance
-)
-
-// Glyph metrics of the Chinese glyphs (glyphs_zh.go): as tall as the ASCII line, and as wide
-// as two ASCII characters, so mixed text keeps to one grid.
-const (
-	CJKW       = 13 // drawn width
-	CJKAdvance = 2 * Advance
-)
-
-// The atlas: ASCII glyph masks stacked in a column GlyphW wide, beside it a 3×3 white block
-// whose centre texel solid shapes sample (so shapes and text share one texture), and to the
-// right the Chinese glyphs in columns of cjkPerColumn.
-const (
-	whiteX       = GlyphW + 2.5
-	whiteY       = 1.5
-	asciiGlyphs  = 0x7f - 0x20
-	cjkX         = GlyphW + 5 // the first Chinese column
-	cjkPerColumn = asciiGlyphs
-)
-
-// AtlasW is the atlas's width in texels.
-var AtlasW = cjkX + cjkColumns()*(CJKW+1)
-
-func cjkColumns() int { return (len(cjkRunes) + cjkPerColumn - 1) / cjkPerColumn }
-
-// Atlas returns the atlas's size and its pixels (RGBA, premultiplied alpha).
-func Atlas() (w, h int, pix []byte) {
-	face := basicfont.Face7x13
-	mask := face.Mask.(*image.Alpha)
-	w, h = AtlasW, mask.Rect.Dy()
-	pix = make([]byte, 4*w*h)
-	set := func(x, y int, a byte) {
-		i := 4 * (y*w + x)
-		pix[i], pix[i+1], pix[i+2], pix[i+3] = a, a, a, a
-	}
-	for y := range h {
-		for x := range GlyphW {
-			set(x, y, mask.AlphaAt(x, y).A)
-		}
-	}
-	for y := range 3 {
-		for x := GlyphW + 1; x < GlyphW+4; x++ {
-			set(x, y, 0xff)
-		}
-	}
-	for i := range cjkRunes {
-		src := cjkSrc(i)
-		m := cjkMasks[i*CJKW*GlyphH:]
-		for y := range GlyphH {
-			for x := range CJKW {
-				set(int(src.X)+x, int(src.Y)+y, m[y*CJKW+x])
-			}
-		}
-	}
-	return w, h, pix
-}
-
-// glyphRow is the atlas row (in glyphs) of an ASCII character; anything else draws as '?'.
-func glyphRow(c byte) int {
-	if c < 0x20 || c > 0x7e {
-		c = '?'
-	}
-	return int(c - 0x20)
-}
-
-// cjkSrc is the atlas rectangle of the i-th Chinese glyph.
-func cjkSrc(i int) Rect {
-	return Rect{float64(cjkX + i/cjkPerColumn*(CJKW+1)), float64(i % cjkPerColumn * GlyphH), CJKW, GlyphH}
-}
-
-// glyph returns where r's glyph is in the atlas, its pen advance and whether it has ink.
-// ASCII comes from basicfont, Chinese from the generated glyphs; anything else draws as '?'.
-func glyph(r rune) (src Rect, advance int, ink bool) {
-	if r < 0x80 {
-		c := byte(r)
-		return Rect{0, float64(glyphRow(c) * GlyphH), GlyphW, GlyphH}, Advance, c != ' '
-	}
-	if i, ok := slices.BinarySearch(cjkRunes, r); ok {
-		return cjkSrc(i), CJKAdvance, true
-	}
-	return glyph('?')
-}
-
-// HasGlyph reports whether r draws as itself rather than as '?'.
-func HasGlyph(r rune) bool {
-	if r >= 0x20 && r <= 0x7e {
-		return true
-	}
-	_, ok := slices.BinarySearch(cjkRunes, r)
-	return ok
-}
-
-// TextWidth is the drawn width of s in pixels.
-func TextWidth(s string) float64 {
-	n := 0
-	last := 0
-	for _, r := range s {
-		_, adv, _ := glyph(r)
-		n += adv
-		last = adv
-	}
-	if n == 0 {
-		return 0
-	}
-	// The last glyph's blank column after its ink is not part of the drawn width.
-	if last == CJKAdvance {
-		return float64(n - (CJKAdvance - CJKW))
-	}
-	return float64(n - (Advance - GlyphW))
-}
-
-// Vertex is one corner of a triangle: position, atlas texel and premultiplied colour.
+// Vertex is one corner of a triangle: position in device pixels, atlas texel and
+// premultiplied colour.
 type Vertex struct {
 	X, Y, SrcX, SrcY, R, G, B, A float32
 }
@@ -151,9 +30,39 @@ const (
 const maxVertices = 65000
 
 // Canvas collects the triangles of a frame, layer by layer. Reset it and draw again each
-// frame; it keeps its buffers.
+// frame; it keeps its buffers. Drawing takes layout units (CSS pixels at zoom 1); the
+// vertices are in device pixels, Scale of them per unit, and text is drawn from the Face of
+// that scale, glyph by glyph on whole device pixels.
 type Canvas struct {
 	layers [NumLayers][]Mesh
+	scale  float64
+	face   *Face
+}
+
+// SetScale sets the device pixels per layout unit (the device pixel ratio times the zoom)
+// for what is drawn next, and returns the Face whose atlas the meshes then sample.
+func (c *Canvas) SetScale(k float64) *Face {
+	if k <= 0 || math.IsNaN(k) || math.IsInf(k, 0) {
+		k = 1
+	}
+	if c.face == nil || c.scale != k {
+		c.scale, c.face = k, FaceAt(k)
+	}
+	return c.face
+}
+
+// Face is the atlas the canvas's meshes sample.
+func (c *Canvas) Face() *Face {
+	if c.face == nil {
+		c.SetScale(1)
+	}
+	return c.face
+}
+
+// k is the canvas's scale.
+func (c *Canvas) k() float64 {
+	c.Face()
+	return c.scale
 }
 
 // Reset empties every layer, keeping allocations.
@@ -207,9 +116,19 @@ func premul(col Color) (r, g, b, a float32) {
 	return col.R * col.A, col.G * col.A, col.B * col.A, col.A
 }
 
-// quad adds a quadrilateral with corners in order (p0, p1, p2, p3) sampling the atlas
-// rectangle s (or the white texel when s is nil).
-func (c *Canvas) quad(l Layer, xs, ys [4]float64, s *Rect, col Color) {
+// quad adds a quadrilateral with corners in order (p0, p1, p2, p3), in layout units, filled
+// with the white texel.
+func (c *Canvas) quad(l Layer, xs, ys [4]float64, col Color) {
+	k := c.k()
+	for i := range 4 {
+		xs[i], ys[i] = xs[i]*k, ys[i]*k
+	}
+	c.quadPx(l, xs, ys, nil, col)
+}
+
+// quadPx adds a quadrilateral with corners in device pixels sampling the atlas rectangle s
+// (or the white texel when s is nil).
+func (c *Canvas) quadPx(l Layer, xs, ys [4]float64, s *Rect, col Color) {
 	if col.A <= 0 {
 		return
 	}
@@ -237,7 +156,7 @@ func (c *Canvas) Rect(l Layer, r Rect, col Color) {
 	if r.W <= 0 || r.H <= 0 {
 		return
 	}
-	c.quad(l, [4]float64{r.X, r.Right(), r.Right(), r.X}, [4]float64{r.Y, r.Y, r.Bottom(), r.Bottom()}, nil, col)
+	c.quad(l, [4]float64{r.X, r.Right(), r.Right(), r.X}, [4]float64{r.Y, r.Y, r.Bottom(), r.Bottom()}, col)
 }
 
 // Frame strokes r's outline inside r, w pixels wide.
@@ -257,7 +176,7 @@ func (c *Canvas) Line(l Layer, x0, y0, x1, y1, w float64, col Color) {
 		return
 	}
 	nx, ny := -dy/n*w/2, dx/n*w/2
-	c.quad(l, [4]float64{x0 + nx, x1 + nx, x1 - nx, x0 - nx}, [4]float64{y0 + ny, y1 + ny, y1 - ny, y0 - ny}, nil, col)
+	c.quad(l, [4]float64{x0 + nx, x1 + nx, x1 - nx, x0 - nx}, [4]float64{y0 + ny, y1 + ny, y1 - ny, y0 - ny}, col)
 }
 
 // Ring fills the part of the annulus r0…r1 around (cx, cy) from angle a0 to a1 (radians,
@@ -266,6 +185,8 @@ func (c *Canvas) Ring(l Layer, cx, cy, r0, r1, a0, a1 float64, col Color) {
 	if a1 <= a0 || r1 <= r0 || col.A <= 0 {
 		return
 	}
+	k := c.k()
+	cx, cy, r0, r1 = cx*k, cy*k, r0*k, r1*k
 	steps := max(2, int(math.Ceil((a1-a0)/(math.Pi/16))))
 	m := c.room(l, 2*(steps+1))
 	r, g, b, a := premul(col)
@@ -288,19 +209,24 @@ func (c *Canvas) Disc(l Layer, cx, cy, radius float64, col Color) {
 	c.Ring(l, cx, cy, 0, radius, 0, 2*math.Pi, col)
 }
 
-// Text draws s (ASCII and the Chinese of the words table) with its top-left corner at (x, y),
-// snapped to whole pixels so the bitmap glyphs stay crisp. It returns the drawn width.
+// Text draws s (ASCII and the Chinese of the words table) with its line's top-left corner
+// at (x, y) in layout units, each glyph on whole device pixels so that it stays crisp. It
+// returns the width in layout units.
 func (c *Canvas) Text(l Layer, x, y float64, s string, col Color) float64 {
-	x, y = math.Round(x), math.Round(y)
+	k, f := c.k(), c.Face()
+	gs := outlines().Glyphs
+	base := math.Round((y + baseline()) * k)
+	adv := emScale()
 	pen := x
 	for _, r := range s {
-		src, adv, ink := glyph(r)
-		if ink {
-			c.quad(l, [4]float64{pen, pen + src.W, pen + src.W, pen}, [4]float64{y, y, y + GlyphH, y + GlyphH}, &src, col)
+		i := glyphIndex(r)
+		if g := f.glyphs[i]; g.ink {
+			gx, gy := math.Round(pen*k)+g.dx, base+g.dy
+			c.quadPx(l, [4]float64{gx, gx + g.src.W, gx + g.src.W, gx}, [4]float64{gy, gy, gy + g.src.H, gy + g.src.H}, &g.src, col)
 		}
-		pen += float64(adv)
+		pen += float64(gs[i].Advance) * adv
 	}
-	return TextWidth(s)
+	return pen - x
 }
 
 // Fit shortens s with a trailing '~' until it is at most w pixels wide ("" if nothing fits).

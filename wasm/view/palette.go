@@ -30,36 +30,118 @@ func (c Color) luminance() float64 {
 	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
 }
 
-// Palette is Okabe and Ito's colour-blind-safe set, with its black replaced by a light grey so
-// that it shows on the dark canvas. Owners take these in order; every owner also has a Mark.
-var Palette = [8]Color{
-	RGB(0xE6, 0x9F, 0x00), // orange
-	RGB(0x56, 0xB4, 0xE9), // sky blue
-	RGB(0x00, 0x9E, 0x73), // bluish green
-	RGB(0xF0, 0xE4, 0x42), // yellow
-	RGB(0x00, 0x72, 0xB2), // blue
-	RGB(0xD5, 0x5E, 0x00), // vermillion
-	RGB(0xCC, 0x79, 0xA7), // reddish purple
-	RGB(0xDD, 0xDD, 0xDD), // light grey (Okabe–Ito's black)
-}
+// Palette is the owners' colours on the current theme's canvas (UseTheme): Okabe and Ito's
+// colour-blind-safe set, adjusted for the background. Owners take these in order; every owner
+// also has a Mark.
+var Palette = DarkTheme.Palette
 
-// Colours of the canvas outside the owner palette.
+// Colours of the canvas outside the owner palette, for the current theme.
 var (
-	Background = RGB(0x1b, 0x1d, 0x23)
-	Panel      = RGB(0x26, 0x29, 0x31) // a broker's block
-	PanelDown  = RGB(0x14, 0x14, 0x17)
-	Border     = RGB(0x4a, 0x4f, 0x5c)
-	TextColor  = RGB(0xe6, 0xe6, 0xe6)
-	Dim        = RGB(0x8a, 0x8f, 0x9a)
-	Empty      = RGB(0x12, 0x13, 0x17) // a queue nobody pulls
-	Warn       = RGB(0xff, 0x4d, 0x4d) // overlaps, orphans, down brokers
-	Slow       = RGB(0xff, 0xc8, 0x57) // slow broker's latency label
+	Background = DarkTheme.Background
+	Panel      = DarkTheme.Panel // a broker's block
+	PanelDown  = DarkTheme.PanelDown
+	Border     = DarkTheme.Border
+	TextColor  = DarkTheme.Text
+	Dim        = DarkTheme.Dim
+	Empty      = DarkTheme.Empty // a queue nobody pulls
+	Warn       = DarkTheme.Warn  // overlaps, orphans, down brokers
+	Slow       = DarkTheme.Slow  // slow broker's latency label
+	Dead       = DarkTheme.Dead
+	Tooltip    = DarkTheme.Tooltip
+	Highlight  = DarkTheme.Highlight
+	Bright     = DarkTheme.Bright // travelling messages, the hover frame: the most visible
 	Ink        = RGB(0x11, 0x11, 0x11)
 	White      = RGB(0xff, 0xff, 0xff)
-	Dead       = RGB(0x3a, 0x3d, 0x45)
-	Tooltip    = RGB(0x0c, 0x0d, 0x10)
-	Highlight  = RGB(0x3d, 0x44, 0x55)
 )
+
+// Theme is a set of canvas colours.
+type Theme struct {
+	Name                                                string
+	Palette                                             [8]Color
+	Background, Panel, PanelDown, Border, Text, Dim     Color
+	Empty, Warn, Slow, Dead, Tooltip, Highlight, Bright Color
+}
+
+// DarkTheme is the canvas's dark look: Okabe–Ito with its black replaced by a light grey.
+var DarkTheme = Theme{
+	Name: "dark",
+	Palette: [8]Color{
+		RGB(0xE6, 0x9F, 0x00), // orange
+		RGB(0x56, 0xB4, 0xE9), // sky blue
+		RGB(0x00, 0x9E, 0x73), // bluish green
+		RGB(0xF0, 0xE4, 0x42), // yellow
+		RGB(0x00, 0x72, 0xB2), // blue
+		RGB(0xD5, 0x5E, 0x00), // vermillion
+		RGB(0xCC, 0x79, 0xA7), // reddish purple
+		RGB(0xDD, 0xDD, 0xDD), // light grey (Okabe–Ito's black)
+	},
+	Background: RGB(0x1b, 0x1d, 0x23),
+	Panel:      RGB(0x26, 0x29, 0x31),
+	PanelDown:  RGB(0x14, 0x14, 0x17),
+	Border:     RGB(0x4a, 0x4f, 0x5c),
+	Text:       RGB(0xe6, 0xe6, 0xe6),
+	Dim:        RGB(0x8a, 0x8f, 0x9a),
+	Empty:      RGB(0x12, 0x13, 0x17),
+	Warn:       RGB(0xff, 0x5c, 0x5c),
+	Slow:       RGB(0xff, 0xc8, 0x57),
+	Dead:       RGB(0x3a, 0x3d, 0x45),
+	Tooltip:    RGB(0x0c, 0x0d, 0x10),
+	Highlight:  RGB(0x3d, 0x44, 0x55),
+	Bright:     RGB(0xff, 0xff, 0xff),
+}
+
+// LightTheme is the canvas on a light page (documentation sites are light by default): the
+// same hues, those that would fade into the background darkened to at least 3:1 against it,
+// and Okabe–Ito's black as a dark grey.
+var LightTheme = Theme{
+	Name: "light",
+	Palette: [8]Color{
+		RGB(0xB8, 0x7A, 0x00), // orange, darkened
+		RGB(0x2B, 0x8F, 0xD0), // sky blue, darkened
+		RGB(0x00, 0x7A, 0x5A), // bluish green, darkened
+		RGB(0x8F, 0x85, 0x00), // yellow, darkened to olive
+		RGB(0x23, 0x46, 0x9E), // blue, deepened apart from the sky blue
+		RGB(0xCC, 0x4B, 0x00), // vermillion
+		RGB(0xA8, 0x44, 0x7F), // reddish purple, darkened
+		RGB(0x40, 0x40, 0x40), // dark grey (Okabe–Ito's black)
+	},
+	Background: RGB(0xf4, 0xf5, 0xf7),
+	Panel:      RGB(0xff, 0xff, 0xff),
+	PanelDown:  RGB(0xe2, 0xe3, 0xe7),
+	Border:     RGB(0xa9, 0xb0, 0xbc),
+	Text:       RGB(0x1c, 0x23, 0x30),
+	Dim:        RGB(0x5b, 0x65, 0x76),
+	Empty:      RGB(0xee, 0xf0, 0xf3),
+	Warn:       RGB(0xc8, 0x1e, 0x1e),
+	Slow:       RGB(0x9a, 0x5b, 0x00),
+	Dead:       RGB(0xc9, 0xcc, 0xd3),
+	Tooltip:    RGB(0xff, 0xff, 0xff),
+	Highlight:  RGB(0xdd, 0xe4, 0xf0),
+	Bright:     RGB(0x1c, 0x23, 0x30),
+}
+
+// UseTheme makes t the canvas's colours (the page's theme=light|dark|auto decides which).
+// Call it from the goroutine that lays out and draws, between frames.
+func UseTheme(t Theme) {
+	Palette = t.Palette
+	Background, Panel, PanelDown, Border, TextColor, Dim = t.Background, t.Panel, t.PanelDown, t.Border, t.Text, t.Dim
+	Empty, Warn, Slow, Dead, Tooltip, Highlight, Bright = t.Empty, t.Warn, t.Slow, t.Dead, t.Tooltip, t.Highlight, t.Bright
+	theme = t.Name
+}
+
+// theme is the current theme's name.
+var theme = DarkTheme.Name
+
+// ThemeName is the current theme's name, "dark" or "light".
+func ThemeName() string { return theme }
+
+// ThemeNamed is LightTheme for "light", DarkTheme for anything else.
+func ThemeNamed(name string) Theme {
+	if name == LightTheme.Name {
+		return LightTheme
+	}
+	return DarkTheme
+}
 
 // Shapes drawn on a queue cell too small for its owner's label.
 const (

@@ -23,7 +23,6 @@ func TestRenderPNG(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	aw, ah, atlas := Atlas()
 	for _, name := range scenario.PresetNames() {
 		cfg := scenario.Presets()[name].Config
 		cfg.LatencyFault = true
@@ -42,24 +41,11 @@ func TestRenderPNG(t *testing.T) {
 		for _, size := range []Rect{{0, 0, 960, 720}, {0, 0, 375, 560}} {
 			for _, lang := range []string{EN, ZH} {
 				l := ComputeLang(&s, size, lang)
-				var cv Canvas
 				hx, hy := l.Cells[3].Center()
 				// The menu of the cut-off consumer, open beside its box.
 				mx, my := l.Consumers[1].Center()
-				Draw(&cv, Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true, Lang: lang, Paused: true,
-					Menu: ConsumerMenu(s.Consumers[1], mx, my, size, lang)})
-				img := image.NewRGBA(image.Rect(0, 0, int(size.W), int(size.H)))
-				bg := color.RGBA{0x1b, 0x1d, 0x23, 0xff}
-				for i := 0; i < len(img.Pix); i += 4 {
-					img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = bg.R, bg.G, bg.B, bg.A
-				}
-				for layer := range NumLayers {
-					for _, m := range cv.Meshes(layer) {
-						for i := 0; i+2 < len(m.Indices); i += 3 {
-							raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], aw, ah, atlas)
-						}
-					}
-				}
+				img := render(Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true, Lang: lang, Paused: true,
+					Menu: ConsumerMenu(s.Consumers[1], mx, my, size, lang)}, 1)
 				f, err := os.Create(filepath.Join(dir, name+"-"+itoa(int(size.W))+"-"+lang+".png"))
 				if err != nil {
 					t.Fatal(err)
@@ -71,6 +57,31 @@ func TestRenderPNG(t *testing.T) {
 			}
 		}
 	}
+}
+
+// render draws f in software at k device pixels per layout unit, over the background.
+func render(f Frame, k float64) *image.RGBA {
+	var cv Canvas
+	face := cv.SetScale(k)
+	Draw(&cv, f)
+	b := f.Layout.Bounds
+	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(b.Right()*k)), int(math.Ceil(b.Bottom()*k))))
+	bg := toRGBA(Background)
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = bg.R, bg.G, bg.B, bg.A
+	}
+	for layer := range NumLayers {
+		for _, m := range cv.Meshes(layer) {
+			for i := 0; i+2 < len(m.Indices); i += 3 {
+				raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], face.W, face.H, face.Pix)
+			}
+		}
+	}
+	return img
+}
+
+func toRGBA(c Color) color.RGBA {
+	return color.RGBA{uint8(c.R*255 + 0.5), uint8(c.G*255 + 0.5), uint8(c.B*255 + 0.5), 0xff}
 }
 
 func itoa(n int) string {

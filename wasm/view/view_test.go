@@ -328,35 +328,6 @@ func TestAnimator(t *testing.T) {
 	}
 }
 
-func TestAtlas(t *testing.T) {
-	w, h, pix := Atlas()
-	if w != AtlasW || h != 96*GlyphH || len(pix) != 4*w*h {
-		t.Fatalf("atlas %dx%d, %d bytes", w, h, len(pix))
-	}
-	at := func(x, y int) byte { return pix[4*(y*w+x)+3] }
-	if at(GlyphW+2, 1) != 0xff {
-		t.Error("the white texel is not white")
-	}
-	// 'A' has ink, ' ' has none.
-	ink := func(c byte) int {
-		n := 0
-		for y := glyphRow(c) * GlyphH; y < (glyphRow(c)+1)*GlyphH; y++ {
-			for x := range GlyphW {
-				if at(x, y) > 0 {
-					n++
-				}
-			}
-		}
-		return n
-	}
-	if ink('A') == 0 || ink(' ') != 0 {
-		t.Errorf("ink of A %d, of space %d", ink('A'), ink(' '))
-	}
-	if glyphRow(0xff) != glyphRow('?') {
-		t.Error("non-ASCII does not draw as ?")
-	}
-}
-
 func TestCanvas(t *testing.T) {
 	var c Canvas
 	c.Rect(LayerBack, Rect{0, 0, 10, 10}, White)

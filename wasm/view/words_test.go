@@ -20,72 +20,15 @@ func TestChineseGlyphs(t *testing.T) {
 			}
 		}
 	}
-	if !slices.IsSorted(cjkRunes) || len(cjkMasks) != len(cjkRunes)*CJKW*GlyphH {
-		t.Fatalf("glyphs_zh.go is malformed: %d runes, %d mask bytes", len(cjkRunes), len(cjkMasks))
-	}
-	if got := ChineseRunes(); !slices.Equal(got, cjkRunes) {
-		t.Errorf("the atlas holds %d glyphs, the words use %d runes: run go run ./scripts/glyphs", len(cjkRunes), len(got))
-	}
-}
-
-func TestChineseInTheAtlas(t *testing.T) {
-	w, h, pix := Atlas()
-	if w != AtlasW || len(pix) != 4*w*h {
-		t.Fatalf("atlas %dx%d, %d bytes", w, h, len(pix))
-	}
-	for i, r := range cjkRunes {
-		src := cjkSrc(i)
-		if src.Right() > float64(w) || src.Bottom() > float64(h) || src.X < GlyphW+4 {
-			t.Fatalf("glyph %q at %+v leaves the atlas or covers ASCII", r, src)
-		}
-		ink := 0
-		for y := int(src.Y); y < int(src.Bottom()); y++ {
-			for x := int(src.X); x < int(src.Right()); x++ {
-				if pix[4*(y*w+x)+3] > 0x80 {
-					ink++
-				}
-			}
-		}
-		if ink < 3 {
-			t.Errorf("glyph %q has %d inked texels", r, ink)
+	// The outline file holds printable ASCII and exactly the words' Chinese runes.
+	var have []rune
+	for _, g := range outlines().Glyphs {
+		if g.Rune > 0x7e {
+			have = append(have, g.Rune)
 		}
 	}
-}
-
-func TestMixedText(t *testing.T) {
-	// Two ASCII advances, a space, three ideographs; the last one's trailing gap not counted.
-	if got, want := TextWidth("c1 已终止"), float64(3*Advance+3*CJKAdvance-(CJKAdvance-CJKW)); got != want {
-		t.Errorf("TextWidth = %g; want %g", got, want)
-	}
-	var c Canvas
-	c.Text(LayerMarks, 10, 20, "c1 已终止", White)
-	vs := c.Meshes(LayerMarks)[0].Vertices
-	if len(vs) != 5*4 {
-		t.Fatalf("%d vertices; want 4 for each of the 5 inked glyphs", len(vs))
-	}
-	// The ideographs start after "c1 " and follow each other by CJKAdvance, on the same line.
-	for i, x := range []float32{10, 10 + Advance, 10 + 3*Advance, 10 + 3*Advance + CJKAdvance, 10 + 3*Advance + 2*CJKAdvance} {
-		q := vs[4*i:]
-		if q[0].X != x || q[0].Y != 20 || q[2].Y != 20+GlyphH {
-			t.Errorf("glyph %d at (%g, %g)-(%g); want x %g, rows 20…%d", i, q[0].X, q[0].Y, q[2].Y, x, 20+GlyphH)
-		}
-		if wantW := float32(GlyphW); i >= 2 {
-			wantW = CJKW
-			if q[1].X-q[0].X != wantW || q[0].SrcX < cjkX {
-				t.Errorf("ideograph %d drawn %g wide from atlas x %g", i, q[1].X-q[0].X, q[0].SrcX)
-			}
-		}
-	}
-	// A rune outside the table draws as '?'.
-	if HasGlyph('龘') || TextWidth("龘") != TextWidth("?") {
-		t.Error("a rune without a glyph does not fall back to '?'")
-	}
-	// Fit cuts between runes, never inside one.
-	for w := 0.0; w < 80; w++ {
-		got := Fit("c1 已终止已停止", w)
-		if !strings.HasPrefix("c1 已终止已停止", strings.TrimSuffix(got, "~")) || TextWidth(got) > w {
-			t.Errorf("Fit(%g) = %q (%g px)", w, got, TextWidth(got))
-		}
+	if got := ChineseRunes(); !slices.Equal(got, have) {
+		t.Errorf("glyphs.bin holds %d Chinese glyphs, the words use %d runes: run go run ./scripts/glyphs", len(have), len(got))
 	}
 }
 
