@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -49,12 +50,15 @@ type game struct {
 	hoverOK   bool
 	lang      string // the page's language (the session's), read each Update
 	reduced   bool   // prefers-reduced-motion, read with the stage
+	look      look   // the page's theme and presenter mode, read with the stage
+	dpr       float64
 	readyDone bool
 	refused   []cluster.Event // the game's own commands the session could not queue, told with the frame
 	lastTick  time.Time
 
 	// Draw's render caches.
 	atlas  *ebiten.Image
+	face   *view.Face // the atlas's glyphs: rasterised for dpr × zoom
 	canvas view.Canvas
 	anim   view.Animator
 	verts  []ebiten.Vertex
@@ -69,10 +73,7 @@ type game struct {
 }
 
 func newGame(sess *session.Session) *game {
-	w, h, pix := view.Atlas()
-	atlas := ebiten.NewImage(w, h)
-	atlas.WritePixels(pix)
-	g := &game{sess: sess, atlas: atlas, start: time.Now(), w: 1, h: 1, lang: view.EN}
+	g := &game{sess: sess, start: time.Now(), w: 1, h: 1, lang: view.EN, dpr: 1}
 	g.snap = sess.Snapshot()
 	g.reduced = prefersReducedMotion()
 	g.anim.Reduced = g.reduced
@@ -99,9 +100,16 @@ func recovered(where string, r any) error {
 }
 
 func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
-	// One canvas pixel per CSS pixel: the layout, the hit boxes and the page agree.
-	g.lw, g.lh = max(outsideWidth, 1), max(outsideHeight, 1)
-	return g.lw, g.lh
+	w, h := g.LayoutF(float64(outsideWidth), float64(outsideHeight))
+	return int(w), int(h)
+}
+
+// LayoutF makes the screen one pixel per device pixel (up to a ratio of 3), so everything is
+// drawn at the display's resolution; the layout and the hit boxes stay in CSS pixels.
+func (g *game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
+	g.lw, g.lh = max(int(outsideWidth), 1), max(int(outsideHeight), 1)
+	g.dpr = clamp(ebiten.Monitor().DeviceScaleFactor(), 1, 3)
+	return math.Max(outsideWidth, 1) * g.dpr, math.Max(outsideHeight, 1) * g.dpr
 }
 
 func (g *game) Update() (err error) {
@@ -127,6 +135,10 @@ func (g *game) Update() (err error) {
 		g.w, g.h, g.stageAge = w, h, stageEvery
 		// The preference can change while the page is open (a system setting).
 		g.reduced = prefersReducedMotion()
+		if lk := pageLook(); lk != g.look {
+			g.look, g.ctl.Menu = lk, nil
+			view.UseTheme(view.ThemeNamed(lk.theme))
+		}
 		g.stage = view.Rect{W: float64(w), H: float64(h)}
 		if r, ok := stageRect(); ok {
 			g.stage = clipRect(r, g.stage)
@@ -137,11 +149,15 @@ func (g *game) Update() (err error) {
 	if p.held {
 		g.heldPolls.Add(1)
 	}
-	g.hoverX, g.hoverY = p.x, p.y
-	g.hoverOK = p.over && g.bridge.pointerIn.Load() && g.stage.Contains(p.x, p.y)
+	// The pointer comes in device pixels: to CSS pixels for the stage, to layout units for
+	// hit tests and menus.
+	css, unit := g.dpr, g.dpr*g.look.zoom()
+	g.hoverOK = p.over && g.bridge.pointerIn.Load() && g.stage.Contains(p.x/css, p.y/css)
+	g.hoverX, g.hoverY = p.x/unit, p.y/unit
 	st := g.sess.State()
-	screen := controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.stage, Paused: st.Paused, Speed: st.Speed, Lang: g.lang}
+	screen := controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang}
 	for _, ev := range p.events {
+		ev.X, ev.Y = ev.X/unit, ev.Y/unit
 		if ev.Kind == controller.Click {
 			g.clicks.Add(1)
 		}
@@ -153,6 +169,9 @@ func (g *game) Update() (err error) {
 		}
 		if e.Help {
 			showHelp()
+		}
+		if e.Present {
+			togglePresent()
 		}
 	}
 
@@ -172,9 +191,9 @@ func (g *game) Update() (err error) {
 	// when it was worded in another or its target left.
 	g.lang = g.sess.Lang()
 	g.snap = g.sess.Snapshot()
-	g.layout = view.ComputeLang(&g.snap, g.stage, g.lang)
+	g.layout = view.ComputeZoom(&g.snap, g.stage, g.lang, g.look.zoom())
 	st = g.sess.State()
-	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.stage, Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
+	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
 	g.bridge.setLayout(g.layout, g.ctl.Menu)
 	return nil
 }
@@ -198,6 +217,13 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.anim.Reduced = g.reduced
 	g.anim.Observe(&g.snap, wall)
 	g.canvas.Reset()
+	if face := g.canvas.SetScale(g.dpr * g.look.zoom()); face != g.face {
+		if g.atlas != nil {
+			g.atlas.Deallocate()
+		}
+		g.face, g.atlas = face, ebiten.NewImage(face.W, face.H)
+		g.atlas.WritePixels(face.Pix)
+	}
 	st := g.sess.State()
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
@@ -238,3 +264,28 @@ func clipRect(r, bounds view.Rect) view.Rect {
 	}
 	return view.Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
 }
+
+// unitStage is the stage in layout units, where menus must fit.
+func (g *game) unitStage() view.Rect {
+	if g.layout != nil {
+		return g.layout.Bounds
+	}
+	return g.stage.Scale(1 / g.look.zoom())
+}
+
+// look is how the page wants the canvas drawn: its theme ("light" or "dark", auto resolved)
+// and presenter mode.
+type look struct {
+	theme   string
+	present bool
+}
+
+// zoom is the CSS pixels per layout unit.
+func (l look) zoom() float64 {
+	if l.present {
+		return view.PresentZoom
+	}
+	return 1
+}
+
+func clamp(v, lo, hi float64) float64 { return math.Min(math.Max(v, lo), hi) }

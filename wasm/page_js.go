@@ -101,7 +101,7 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 		return js.Null()
 	}
 	hb := l.Boxes(m)
-	// Canvas pixels are CSS pixels (Layout returns the outside size); add the canvas's
+	// Boxes are in CSS pixels (the layout's units times its zoom); add the canvas's
 	// offset so the boxes are in the viewport's coordinates, where a test clicks.
 	canvas := view.Rect{W: hb.Width, H: hb.Height}
 	if c := canvasElement(); c.Truthy() {
@@ -109,7 +109,7 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 		canvas = view.Rect{X: r.Get("left").Float(), Y: r.Get("top").Float(), W: r.Get("width").Float(), H: r.Get("height").Float()}
 	}
 	hb.Shift(canvas.X, canvas.Y)
-	stage := l.Bounds
+	stage := l.Bounds.Scale(l.Zoom) // CSS pixels
 	stage.X, stage.Y = stage.X+canvas.X, stage.Y+canvas.Y
 	return jsonParse(struct {
 		view.HitBoxes
@@ -124,4 +124,33 @@ func (b *bridge) counters(js.Value, []js.Value) any {
 		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
 		"updateMs": float64(b.g.updateUs.Load()) / 1000, "drawMs": float64(b.g.drawUs.Load()) / 1000,
 	})
+}
+
+// pageLook reads the theme and presenter mode the page asks for, from <html>'s data-theme
+// ("light" or "dark", set by web/theme.js with auto resolved) and data-present ("1").
+func pageLook() look {
+	ds := js.Global().Get("document").Get("documentElement").Get("dataset")
+	lk := look{theme: view.DarkTheme.Name}
+	if t := ds.Get("theme"); t.Type() == js.TypeString && t.String() == view.LightTheme.Name {
+		lk.theme = view.LightTheme.Name
+	}
+	if p := ds.Get("present"); p.Type() == js.TypeString && p.String() == "1" {
+		lk.present = true
+	}
+	return lk
+}
+
+// togglePresent switches presenter mode (the p key): through the page's lbscopePresent,
+// which also updates its button, or on <html> directly.
+func togglePresent() {
+	if f := js.Global().Get("lbscopePresent"); f.Type() == js.TypeFunction {
+		f.Invoke()
+		return
+	}
+	ds := js.Global().Get("document").Get("documentElement").Get("dataset")
+	if p := ds.Get("present"); p.Type() == js.TypeString && p.String() == "1" {
+		ds.Delete("present")
+	} else {
+		ds.Set("present", "1")
+	}
 }

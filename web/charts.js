@@ -682,6 +682,12 @@
     for (const f of figures) f.legendKey = "";
     draw();
   });
+  // A theme change (theme.js) recolours the canvas within a quarter second; then the charts
+  // read its palette again and their colours from the page's CSS.
+  if (window.LB.look) window.LB.look.onChange(() => setTimeout(() => {
+    for (const f of figures) f.legendKey = "";
+    if (visible) update();
+  }, 300));
   if (typeof ResizeObserver === "function") {
     new ResizeObserver(() => {
       if (visible) schedule();

@@ -12,7 +12,7 @@
 //   lesson=ID            with controls=full: open that guided lesson (lessons.js reads it)
 //   speed=X              0.25…100, set once the simulation runs
 //   autoplay=1           load at once and play, without the poster
-//   theme=light|dark     the page's chrome (the canvas stays dark)
+//   theme=light|dark|auto  the chrome, the poster and the canvas (theme.js; auto: the system's)
 //   lang=en|zh           the language of the poster, the slim bar and the playground (which
 //                        reads the same parameter through i18n.js); without it the browser's
 //                        preference, as on the playground's own page
@@ -43,7 +43,12 @@ import { linkShape } from "./link.mjs";
     large: { title: "large", brokers: 16, queues: 16, consumers: 64 },
   };
   // wasm/view's palette (Okabe–Ito) and canvas colours, so the poster looks like the canvas.
-  const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#DDDDDD"];
+  const LOOKS = {
+    dark: { palette: ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#DDDDDD"],
+      bg: "#1b1d23", panel: "#262931", border: "#4a4f5c", text: "#e6e6e6", empty: "#121317" },
+    light: { palette: ["#B87A00", "#2B8FD0", "#007A5A", "#8F8500", "#23469E", "#CC4B00", "#A8447F", "#404040"],
+      bg: "#f4f5f7", panel: "#ffffff", border: "#a9b0bc", text: "#1c2330", empty: "#eef0f3" },
+  };
   const SVGNS = "http://www.w3.org/2000/svg";
   const MESSAGE_TYPES = ["play", "pause", "step", "seek", "load", "dispatch", "getState"];
   const EVENTS = ["rebalance", "isolation", "action"];
@@ -63,7 +68,6 @@ import { linkShape } from "./link.mjs";
 
   root.classList.remove("no-js");
   root.classList.add("controls-" + opt.controls);
-  if (opt.theme === "light" || opt.theme === "dark") root.classList.add("theme-" + opt.theme);
   // The same choice as i18n.js: lang=, else the browser's first en-* or zh-* preference.
   const lang = (() => {
     if (opt.lang === "en" || opt.lang === "zh") return opt.lang;
@@ -106,9 +110,10 @@ import { linkShape } from "./link.mjs";
   // coloured by the consumer that takes it, consumers along the bottom.
   function drawPoster(shape) {
     if (!poster.isConnected) return; // the playground replaced it before a link's shape came
+    const L = LOOKS[root.dataset.theme] || LOOKS.dark, PALETTE = L.palette;
     const W = 1280, H = 720;
     const pic = svg("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "xMidYMid meet" });
-    svg("rect", { width: W, height: H, fill: "#1b1d23" }, pic);
+    svg("rect", { width: W, height: H, fill: L.bg }, pic);
     const brokers = shape.brokers.slice(0, 64);
     const consumers = shape.consumers.slice(0, 128);
     const total = brokers.reduce((n, b) => n + b.queues, 0);
@@ -122,25 +127,25 @@ import { linkShape } from "./link.mjs";
     let q = 0;
     brokers.forEach((b, bi) => {
       const x = x0 + bi * colW;
-      svg("rect", { x: x + 4, y: top - 22, width: colW - 8, height: b.queues * cellH + 30, rx: 4, fill: "#262931", stroke: "#4a4f5c" }, pic);
+      svg("rect", { x: x + 4, y: top - 22, width: colW - 8, height: b.queues * cellH + 30, rx: 4, fill: L.panel, stroke: L.border }, pic);
       if (colW >= 60) {
-        const t = svg("text", { x: x + 8, y: top - 8, fill: "#e6e6e6", "font-size": 13, "font-family": "monospace" }, pic);
+        const t = svg("text", { x: x + 8, y: top - 8, fill: L.text, "font-size": 13, "font-family": "monospace" }, pic);
         t.textContent = b.name;
       }
       for (let i = 0; i < b.queues; i++, q++) {
         const owner = n ? Math.min(n - 1, Math.floor(q * n / total)) : -1;
         svg("rect", {
           x: x + 10, y: top + i * cellH + 1, width: colW - 20, height: Math.max(1, cellH - 3), rx: 2,
-          fill: owner < 0 ? "#121317" : PALETTE[owner % PALETTE.length], "fill-opacity": 0.85,
+          fill: owner < 0 ? L.empty : PALETTE[owner % PALETTE.length], "fill-opacity": 0.85,
         }, pic);
       }
     });
     const boxW = Math.min(56, (W - 80) / Math.max(n, 1));
     const cx0 = (W - boxW * n) / 2;
     consumers.forEach((c, i) => {
-      svg("rect", { x: cx0 + i * boxW + 2, y: 560, width: boxW - 4, height: 34, rx: 3, fill: "#26293a", stroke: PALETTE[i % PALETTE.length], "stroke-width": 2 }, pic);
+      svg("rect", { x: cx0 + i * boxW + 2, y: 560, width: boxW - 4, height: 34, rx: 3, fill: L.panel, stroke: PALETTE[i % PALETTE.length], "stroke-width": 2 }, pic);
       if (boxW >= 40) {
-        const t = svg("text", { x: cx0 + i * boxW + boxW / 2, y: 582, fill: "#e6e6e6", "font-size": 12, "font-family": "monospace", "text-anchor": "middle" }, pic);
+        const t = svg("text", { x: cx0 + i * boxW + boxW / 2, y: 582, fill: L.text, "font-size": 12, "font-family": "monospace", "text-anchor": "middle" }, pic);
         t.textContent = c.id.length > 6 ? c.id.slice(0, 5) + "…" : c.id;
       }
     });

@@ -156,6 +156,11 @@
   const clearLogBtn = h("button", { type: "button", id: "log-clear", class: "small", t: "panel.clear" });
 
   const helpBtn = h("button", { type: "button", id: "help-button", "aria-haspopup": "dialog", "aria-controls": "help", t: "panel.helpButton" });
+  // Presenter mode (theme.js's LB.look; also ?present=1 and the canvas's p key).
+  const look = window.LB.look;
+  const presentBtn = h("button", { type: "button", id: "present", "aria-pressed": String(!!(look && look.present)), t: "panel.present" });
+  presentBtn.addEventListener("click", () => look && look.setPresent(!look.present));
+  if (look) look.onChange((l) => presentBtn.setAttribute("aria-pressed", String(l.present)));
 
   function section(id, title, ...content) {
     return h("section", { class: "panel-section", "aria-labelledby": id }, h("h2", { id, t: title }), ...content);
@@ -193,7 +198,7 @@
         h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances", t: "panel.showRebalances" })),
         clearLogBtn),
       log),
-    h("div", { class: "panel-foot" }, helpBtn,
+    h("div", { class: "panel-foot" }, helpBtn, presentBtn,
       h("p", { class: "hint", t: "panel.foot" })));
 
   const head = h("div", { class: "panel-head" }, toggle, statusLine, langSwitch);
@@ -218,6 +223,7 @@
         h("dt", {}, "+ / −"), h("dd", { t: "help.do.speed" }),
         h("dt", {}, "a"), h("dd", { t: "help.do.add" }),
         h("dt", {}, "?"), h("dd", { t: "help.do.help" }),
+        h("dt", {}, "p"), h("dd", { t: "help.do.present" }),
         h("dt", { t: "help.key.esc" }), h("dd", { t: "help.do.esc" })),
       h("p", { t: "help.reach" }),
       helpClose));

@@ -42,6 +42,7 @@ type Screen struct {
 type Effect struct {
 	Commands []session.Command
 	Help     bool
+	Present  bool // toggle presenter mode (the p key)
 }
 
 // Speeds are the steps of the + and - keys: the session's, which the page's speed control and
@@ -149,6 +150,8 @@ func key(r rune, s Screen) Effect {
 		return play(session.Command{Command: cluster.Command{Type: "addConsumer"}}) // the session picks the next free c<N>
 	case '?':
 		return Effect{Help: true}
+	case 'p', 'P':
+		return Effect{Present: true}
 	}
 	return Effect{}
 }
