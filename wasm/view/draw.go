@@ -39,10 +39,7 @@ const (
 // Draw adds the frame's triangles to c, layer by layer. It only reads f.
 func Draw(c *Canvas, f Frame) {
 	s, l := f.Snap, f.Layout
-	brokers := map[string]*cluster.BrokerView{}
-	for i := range s.Brokers {
-		brokers[s.Brokers[i].Name] = &s.Brokers[i]
-	}
+	brokers := brokerViews(s)
 	consumers := map[string]*cluster.ConsumerView{}
 	for i := range s.Consumers {
 		consumers[s.Consumers[i].ID] = &s.Consumers[i]
@@ -63,13 +60,18 @@ func Draw(c *Canvas, f Frame) {
 		drawBroker(c, b, brokers[b.Name], s.TimeMs, f.Lang)
 	}
 	drawLines(c, f, consumers, hoverKind, hoverID)
+	runs, inRun := ownerRuns(s, l, brokers, anomaly)
 	for i := range s.Queues {
 		q := &s.Queues[i]
 		cell, ok := l.Cell(q.Queue)
 		if !ok {
 			continue
 		}
-		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue])
+		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue])
+	}
+	for _, r := range runs {
+		m := l.Marks[r.owner]
+		c.Text(LayerMarks, r.X+(r.W-TextWidth(m.Label))/2, r.Y+(r.H-GlyphH)/2, m.Label, m.Ink)
 	}
 	for _, p := range s.Producers {
 		box, ok := l.Producer(p.ID)
@@ -163,6 +165,7 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 		status = DurationIn(lang, bv.IsolatedForMs) // the fault table's tier that isolated it
 	}
 	if status != "" {
+		status = Fit(status, right-x) // a narrow block shows what fits, inside it
 		label = brokerLabel(b.Name, right-x-TextWidth(status)-4)
 		col := Slow
 		if bv.Down {
@@ -274,7 +277,65 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 	}
 }
 
-func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string) {
+// brokerViews indexes the snapshot's brokers by name.
+func brokerViews(s *cluster.Snapshot) map[string]*cluster.BrokerView {
+	brokers := make(map[string]*cluster.BrokerView, len(s.Brokers))
+	for i := range s.Brokers {
+		brokers[s.Brokers[i].Name] = &s.Brokers[i]
+	}
+	return brokers
+}
+
+// ownerRun is a column of consecutive queues of one broker with the same single owner.
+type ownerRun struct {
+	owner string
+	Rect
+}
+
+// ownerRuns finds, when the cells are too short for an owner's label but wide enough, the
+// runs of two or more queues one above the other that one consumer pulls alone, tall enough
+// for its label: those cells carry one label for the range instead of a shape each. It
+// returns the runs and the queues they cover.
+func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.BrokerView, anomaly map[string]string) ([]ownerRun, map[string]bool) {
+	if l.CellText || len(l.Cells) == 0 || l.CellW < TextWidth("c64")+2 {
+		return nil, nil
+	}
+	queues := make(map[string]*cluster.QueueView, len(s.Queues))
+	for i := range s.Queues {
+		queues[s.Queues[i].Queue] = &s.Queues[i]
+	}
+	sole := func(c Cell) string {
+		q := queues[c.Queue]
+		if q == nil || len(q.Owners) != 1 || anomaly[c.Queue] != "" {
+			return ""
+		}
+		if bv := brokers[c.Broker]; bv == nil || bv.Down {
+			return ""
+		}
+		return q.Owners[0]
+	}
+	var runs []ownerRun
+	in := map[string]bool{}
+	for i := 0; i < len(l.Cells); {
+		o := sole(l.Cells[i])
+		j := i + 1
+		for o != "" && j < len(l.Cells) && l.Cells[j].Broker == l.Cells[i].Broker && l.Cells[j].X == l.Cells[i].X && sole(l.Cells[j]) == o {
+			j++
+		}
+		first, last := l.Cells[i], l.Cells[j-1]
+		r := Rect{first.X, first.Y, first.W, last.Bottom() - first.Y}
+		if o != "" && j-i >= 2 && r.H >= GlyphH && TextWidth(l.Marks[o].Label)+2 <= r.W {
+			runs = append(runs, ownerRun{o, r})
+			for _, c := range l.Cells[i:j] {
+				in[c.Queue] = true
+			}
+		}
+		i = j
+	}
+	return runs, in
+}
+
+func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun bool) {
 	r := cell.Rect
 	down := bv != nil && bv.Down
 	switch {
@@ -310,6 +371,7 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 		drawCentered(c, r, "x"+strconv.Itoa(len(q.Owners)), White, Ink.Alpha(0.6))
 	case orphan && l.CellText:
 		drawCentered(c, r, "?", Warn, Color{})
+	case inRun: // its owner's label spans the run (ownerRuns)
 	case len(q.Owners) == 1 && l.CellText:
 		m := l.Marks[q.Owners[0]]
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(m.Label))/2, r.Y+(r.H-GlyphH)/2, m.Label, m.Ink)

@@ -77,8 +77,8 @@ const (
 	consumerG  = 4
 	tallH      = 2*GlyphH + 8
 	compactH   = GlyphH + 5
-	maxCellW   = 96
-	maxCellH   = 30
+	maxCellW   = 140
+	maxCellH   = 46
 	cellAspect = 1.75 // cells wide enough for a three-letter label at their height
 	swatchW    = 10   // a compact consumer box's sample of its cells' shape mark
 )
@@ -417,6 +417,10 @@ type HitBoxes struct {
 	Queues    []Cell      `json:"queues"`
 	Producers []Box       `json:"producers"`
 	Menu      []Box       `json:"menu"` // the open menu's items, id = the command type
+	// TextPx is the labels' em and LinePx their line, in CSS pixels (EmSize and GlyphH
+	// times the zoom).
+	TextPx float64 `json:"textPx"`
+	LinePx float64 `json:"linePx"`
 }
 
 // Boxes returns the layout's hit boxes, and the open menu's items when m is not nil.
@@ -424,7 +428,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 	h := HitBoxes{
 		Width: l.Bounds.Right(), Height: l.Bounds.Bottom(),
 		Consumers: nonNil(l.Consumers), Brokers: nonNil(l.Brokers), Queues: nonNil(l.Cells),
-		Producers: nonNil(l.Producers), Menu: []Box{},
+		Producers: nonNil(l.Producers), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
 	}
 	if m != nil {
 		for _, it := range m.Items {
@@ -432,7 +436,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		}
 	}
 	if z := l.Zoom; z > 0 && z != 1 {
-		h.Width, h.Height = h.Width*z, h.Height*z
+		h.Width, h.Height, h.TextPx, h.LinePx = h.Width*z, h.Height*z, h.TextPx*z, h.LinePx*z
 		h.Consumers, h.Producers, h.Menu = zoomBoxes(h.Consumers, z), zoomBoxes(h.Producers, z), zoomBoxes(h.Menu, z)
 		h.Brokers = slices.Clone(h.Brokers)
 		for i := range h.Brokers {

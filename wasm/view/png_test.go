@@ -38,23 +38,43 @@ func TestRenderPNG(t *testing.T) {
 		}
 		c.Advance(21500)
 		s := c.Snapshot()
+		type variant struct {
+			name  string
+			size  Rect
+			lang  string
+			zoom  float64
+			k     float64 // device pixels per CSS pixel
+			theme Theme
+		}
+		var vs []variant
 		for _, size := range []Rect{{0, 0, 960, 720}, {0, 0, 375, 560}} {
 			for _, lang := range []string{EN, ZH} {
-				l := ComputeLang(&s, size, lang)
-				hx, hy := l.Cells[3].Center()
-				// The menu of the cut-off consumer, open beside its box.
-				mx, my := l.Consumers[1].Center()
-				img := render(Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true, Lang: lang, Paused: true,
-					Menu: ConsumerMenu(s.Consumers[1], mx, my, size, lang)}, 1)
-				f, err := os.Create(filepath.Join(dir, name+"-"+itoa(int(size.W))+"-"+lang+".png"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := png.Encode(f, img); err != nil {
-					t.Fatal(err)
-				}
-				f.Close()
+				vs = append(vs, variant{itoa(int(size.W)) + "-" + lang, size, lang, 1, 1, DarkTheme})
 			}
+		}
+		vs = append(vs,
+			variant{"1280-present", Rect{0, 0, 1280, 720}, EN, PresentZoom, 1, DarkTheme},
+			variant{"375-present", Rect{0, 0, 375, 560}, EN, PresentZoom, 1, DarkTheme},
+			variant{"960-light", Rect{0, 0, 960, 720}, EN, 1, 1, LightTheme},
+			variant{"960-en-x2", Rect{0, 0, 960, 720}, EN, 1, 2, DarkTheme},
+			variant{"960-zh-x2-light", Rect{0, 0, 960, 720}, ZH, 1, 2, LightTheme})
+		for _, v := range vs {
+			UseTheme(v.theme)
+			l := ComputeZoom(&s, v.size, v.lang, v.zoom)
+			hx, hy := l.Cells[3].Center()
+			// The menu of the cut-off consumer, open beside its box.
+			mx, my := l.Consumers[1].Center()
+			img := render(Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true, Lang: v.lang, Paused: true,
+				Menu: ConsumerMenu(s.Consumers[1], mx, my, l.Bounds, v.lang)}, v.k*v.zoom)
+			UseTheme(DarkTheme)
+			f, err := os.Create(filepath.Join(dir, name+"-"+v.name+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := png.Encode(f, img); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
 		}
 	}
 }
