@@ -4,7 +4,8 @@
 // the click menus, and the triangles of each layer, ready for one DrawTriangles call each.
 //
 // It imports no ebiten and no syscall/js, so all of it is tested natively; the js/wasm main
-// only copies the meshes into ebiten vertices. Text is ASCII drawn from basicfont's 7×13
-// bitmap glyphs, packed with a white texel into one small atlas (Atlas), so shapes and text
-// of a layer share one texture and one draw call.
+// only copies the meshes into ebiten vertices. Layouts are in CSS pixels (layout units; the
+// presenter zoom multiplies them), meshes in device pixels. Text comes from the outlines in
+// glyphs.bin, rasterised for each scale into an atlas with a white texel (FaceAt), so shapes
+// and text of a layer share one texture and one draw call.
 package view

@@ -71,6 +71,13 @@ func Draw(c *Canvas, f Frame) {
 	}
 	for _, r := range runs {
 		m := l.Marks[r.owner]
+		col := m.Color
+		if cv := consumers[r.owner]; cv != nil && cv.Status == cluster.StatusPartitioned {
+			col = col.Alpha(0.45)
+		}
+		for _, g := range r.gaps {
+			c.Rect(LayerCells, g, col)
+		}
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(m.Label))/2, r.Y+(r.H-GlyphH)/2, m.Label, m.Ink)
 	}
 	for _, p := range s.Producers {
@@ -290,6 +297,7 @@ func brokerViews(s *cluster.Snapshot) map[string]*cluster.BrokerView {
 type ownerRun struct {
 	owner string
 	Rect
+	gaps []Rect // between its cells, filled so the label reads as one block
 }
 
 // ownerRuns finds, when the cells are too short for an owner's label but wide enough, the
@@ -325,10 +333,15 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 		first, last := l.Cells[i], l.Cells[j-1]
 		r := Rect{first.X, first.Y, first.W, last.Bottom() - first.Y}
 		if o != "" && j-i >= 2 && r.H >= GlyphH && TextWidth(l.Marks[o].Label)+2 <= r.W {
-			runs = append(runs, ownerRun{o, r})
-			for _, c := range l.Cells[i:j] {
+			run := ownerRun{owner: o, Rect: r}
+			for k, c := range l.Cells[i:j] {
 				in[c.Queue] = true
+				if k > 0 {
+					prev := l.Cells[i+k-1]
+					run.gaps = append(run.gaps, Rect{c.X, prev.Bottom(), c.W, c.Y - prev.Bottom()})
+				}
 			}
+			runs = append(runs, run)
 		}
 		i = j
 	}
