@@ -167,10 +167,13 @@ import { linkShape } from "./link.mjs";
     return { title: p.title, brokers, consumers };
   }
 
-  drawPoster(presetShape(opt.preset));
+  let posterShape = presetShape(opt.preset);
+  drawPoster(posterShape);
   if (opt.link) {
-    linkShape(opt.link).then((shape) => { if (shape) drawPoster(shape); }).catch(() => {});
+    linkShape(opt.link).then((shape) => { if (shape) drawPoster((posterShape = shape)); }).catch(() => {});
   }
+  // theme=auto follows the system while the poster shows (theme.js).
+  if (window.LB && window.LB.look) window.LB.look.onChange(() => { if (poster.isConnected) drawPoster(posterShape); });
 
   // ---- Starting the playground ----
 

@@ -196,5 +196,10 @@ func TestBrowserLookLightTheme(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(browserEnv.url+"embed.html?theme=dark")))
 	waitFor(t, ctx, `!!document.querySelector("#poster-picture svg rect")`)
 	assert.Equal(t, "#1b1d23", eval[string](t, ctx, `document.querySelector("#poster-picture svg rect").getAttribute("fill")`))
+	// Without theme=, the poster follows the system, also while it shows.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(browserEnv.url+"embed.html")))
+	waitFor(t, ctx, `!!document.querySelector("#poster-picture svg rect") && document.querySelector("#poster-picture svg rect").getAttribute("fill") === "#f4f5f7"`)
+	setScheme("dark")
+	waitFor(t, ctx, `document.querySelector("#poster-picture svg rect").getAttribute("fill") === "#1b1d23"`)
 	assert.Empty(t, con.Errors())
 }
