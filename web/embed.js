@@ -13,6 +13,7 @@
 //   speed=X              0.25…100, set once the simulation runs
 //   autoplay=1           load at once and play, without the poster
 //   theme=light|dark|auto  the chrome, the poster and the canvas (theme.js; auto: the system's)
+//   present=1            presenter mode: the canvas's labels and marks 1.5 times as large
 //   lang=en|zh           the language of the poster, the slim bar and the playground (which
 //                        reads the same parameter through i18n.js); without it the browser's
 //                        preference, as on the playground's own page
