@@ -129,7 +129,23 @@ func TestBrowserLookPresenterMode(t *testing.T) {
 			assert.False(t, a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H, "cells %s and %s overlap", a.Queue, b.Queue)
 		}
 	}
-	screenshot(t, ctx)
+	// On the screenshot, the first line of c1's box (its id) has ink at least 11 CSS px high:
+	// the digit of "c1" is about 0.7 em, an em of 12 px at zoom 1 gives 8 or 9.
+	img := screenshot(t, ctx)
+	c1 := l.Consumers[0]
+	require.Equal(t, "c1", c1.ID)
+	fill := lum(img, int(c1.X)+2, int(c1.Y)+2)
+	rows := 0
+	for y := int(c1.Y) + 1; y < int(c1.Y+l.LinePx)+2; y++ {
+		for x := int(c1.X) + 2; x < int(c1.X+c1.W)-2; x++ {
+			if math.Abs(lum(img, x, y)-fill) > 0.3 {
+				rows++
+				break
+			}
+		}
+	}
+	t.Logf("c1's label: %d rows of ink", rows)
+	assert.GreaterOrEqual(t, rows, 11, "rows of ink in c1's label")
 	// The canvas's p key turns it off, the panel's button on again.
 	click(t, ctx, box{X: stage["x"] + 4, Y: stage["y"] + stage["h"]/2, W: 2, H: 2}) // focus the canvas, on nothing
 	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("p")))
