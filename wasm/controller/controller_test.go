@@ -206,6 +206,21 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+// The p key asks for presenter mode to toggle, and nothing else.
+func TestPresentKey(t *testing.T) {
+	for _, r := range []rune{'p', 'P'} {
+		var c Controller
+		e := c.Handle(Event{Kind: Key, Rune: r}, screen(t, "en"))
+		if !e.Present || e.Help || len(e.Commands) != 0 {
+			t.Errorf("key %q: %+v; want presenter mode toggled", r, e)
+		}
+	}
+	var c Controller
+	if e := c.Handle(Event{Kind: Key, Rune: 'a'}, screen(t, "en")); e.Present {
+		t.Error("a toggles presenter mode")
+	}
+}
+
 // The menu follows the screen: worded in the page's language, it closes when the language
 // changes or its consumer leaves the canvas.
 func TestMenuFollowsTheScreen(t *testing.T) {
