@@ -49,3 +49,5 @@ fuzz ./core/scenario FuzzParseAt
 fuzz ./cmd/lbscope FuzzScenarioFlags
 fuzz ./cmd/lbscope FuzzAllocateFlags
 fuzz ./cmd/lbscope FuzzAllocateStdin
+fuzz ./wasm/session FuzzDispatch
+fuzz ./core/conform FuzzRun
