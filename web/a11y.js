@@ -6,18 +6,28 @@
 // joined into one announcement, at most one every GAP_MS, so that a screen reader is not
 // flooded; a burst longer than MAX_NOTES keeps its first notes and counts the rest.
 //
-//   LB.a11y.announce(text)   queue a note of the page's own (already translated)
+//   import { announce } from "./a11y.js";   announce(text) queues a note of the page's own
+//                            (already translated)
 //
 // Keyboard: every modal dialog (role="dialog" aria-modal="true", not hidden) keeps Tab and
 // Shift+Tab inside itself, and Escape closes it through its own Close button when the dialog
 // did not handle the key. The panel offers every action of the canvas's click menus (panel.js).
-(function () {
+import { i18n } from "./i18n.js";
+import { ready } from "./store.mjs";
+
+let queueNote = () => {};
+
+// announce queues text, already in the page's language, for the live region.
+export function announce(text) {
+  queueNote(text);
+}
+
+function mount() {
   "use strict";
 
   const GAP_MS = 1500;
   const MAX_NOTES = 3;
   const MAX_CHARS = 280;
-  const i18n = window.LB.i18n;
 
   const region = document.createElement("div");
   region.id = "narration";
@@ -53,15 +63,9 @@
     timer = setTimeout(flush, Math.max(wait, 50));
   }
 
-  window.LB.a11y = { announce };
+  queueNote = announce;
 
-  function whenReady() {
-    return new Promise((resolve) => {
-      const poll = () => (window.lbscope ? resolve(window.lbscope) : setTimeout(poll, 50));
-      poll();
-    }).then((lb) => lb.ready.then(() => lb));
-  }
-  whenReady().then((lb) => {
+  ready().then((lb) => {
     lb.on("narration", (ev) => announce(ev && (ev.say || ev.text)));
     // The canvas (Ebitengine's, appended to <body>) is an image with a name in the page's
     // language; what it shows is also in the panel.
@@ -116,4 +120,6 @@
       close.click();
     }
   });
-})();
+}
+
+mount();

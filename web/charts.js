@@ -12,12 +12,18 @@
 //
 //   LB.charts.redraw()      read the whole series and draw now
 //   LB.charts.exportPNG()   Promise<Blob>: every chart in one PNG, with titles and legends
-(function () {
+// (window.LB.charts: for the page's tests and the console).
+//
+// A module: the page's store and the clock come from store.mjs.
+import { i18n } from "./i18n.js";
+import { store as pageStore, seriesAfter, shortClock as fmtTime } from "./store.mjs";
+import { panelTabs } from "./tabs.js";
+
+function mount() {
   "use strict";
 
   const root = document.getElementById("tab-charts");
-  if (!root || !window.LB || !window.LB.i18n) return;
-  const i18n = window.LB.i18n;
+  if (!root) return;
 
   const TOP_QUEUES = 5; // backlog lines besides the total: readable with 128 queues
   const POLL_MS = 500; // at most two redraws a second
@@ -93,7 +99,7 @@
     }
     const lastT = store.t.length ? store.t[store.t.length - 1] : -1;
     const lastMark = store.marks.length ? store.marks[store.marks.length - 1].t : -1;
-    d = window.LB.seriesAfter(d, lastT, lastMark);
+    d = seriesAfter(d, lastT, lastMark);
     if (d.t.length === 0 && d.marks.length === 0) return false;
     const n0 = store.t.length, n1 = n0 + d.t.length;
     store.t.push(...d.t);
@@ -225,12 +231,6 @@
   }
 
   const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400].map((s) => s * 1000);
-
-  function fmtTime(ms) {
-    const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), ss = s % 60;
-    const two = (n) => String(n).padStart(2, "0");
-    return h > 0 ? h + ":" + two(m) + ":" + two(ss) : m + ":" + two(ss);
-  }
 
   function timeRange(s) {
     const t0 = s.t.length ? s.t[0] : 0;
@@ -652,7 +652,7 @@
   // nowShown is the moment the playground shows when it is before the series' last sample
   // (after a seek back), else null.
   function nowShown() {
-    const tl = window.LB.store.timeline;
+    const tl = pageStore.timeline;
     if (!tl || typeof tl.nowMs !== "number" || !store || !store.t.length) return null;
     return tl.nowMs < store.t[store.t.length - 1] ? tl.nowMs : null;
   }
@@ -671,12 +671,12 @@
     visible = false;
   }
 
-  window.LB.store.on("series", onSeries);
-  window.LB.store.on("timeline", () => { if (visible) soon(); }); // the "now" line after a seek
+  pageStore.on("series", onSeries);
+  pageStore.on("timeline", () => { if (visible) soon(); }); // the "now" line after a seek
 
-  if (window.LB.tabs) {
-    window.LB.tabs.onSelect((name) => (name === "charts" ? start() : stop()));
-    if (window.LB.tabs.current() === "charts") start();
+  if (panelTabs) {
+    panelTabs.onSelect((name) => (name === "charts" ? start() : stop()));
+    if (panelTabs.current() === "charts") start();
   }
   i18n.onChange(() => {
     for (const f of figures) f.legendKey = "";
@@ -843,4 +843,6 @@
       draw();
     },
   };
-})();
+}
+
+mount();

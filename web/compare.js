@@ -6,19 +6,20 @@
 // canvas) and the cost table, the better value of each line marked.
 //
 //   LB.compare.run()     compare now with the chosen variants; a Promise of the result
-(function () {
+//                        (window.LB.compare: for the page's tests and the console)
+import { i18n, h } from "./i18n.js";
+import { clock } from "./store.mjs";
+
+function mount() {
   "use strict";
 
   const root = document.getElementById("tab-compare");
-  if (!root || !window.LB || !window.LB.i18n) return;
-  const i18n = window.LB.i18n;
+  if (!root) return;
 
   const STRATEGIES = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"];
   const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
   // Deterministic colours when the result carries none: the canvas palette (Okabe–Ito).
   const PALETTE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#dddddd"];
-
-  const h = window.LB.h;
 
   function option(value, label, key) {
     const o = h("option", { value }, label || "");
@@ -30,13 +31,6 @@
     const label = h("label", { for: control.id });
     i18n.bind(label, labelKey, params);
     return h("div", { class: "field" }, label, control);
-  }
-
-  function clock(ms) {
-    const s = Math.floor(ms / 1000);
-    const two = (n) => String(n).padStart(2, "0");
-    if (s >= 3600) return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
-    return two(Math.floor(s / 60)) + ":" + two(s % 60);
   }
 
   // ---- The variant pickers ----
@@ -290,4 +284,6 @@
   });
 
   window.LB.compare = { run };
-})();
+}
+
+mount();

@@ -31,10 +31,13 @@
 // This page must work in a third-party frame whose storage is blocked: nothing here uses
 // storage, and the lessons keep progress only where the browser allows it.
 //
-// A module: it reads share links with link.mjs.
+// A module: it reads share links with link.mjs, and takes the readiness, the store, the clock
+// and the speed steps from store.mjs.
 import { linkShape } from "./link.mjs";
+import { store, ready, clock, SPEEDS } from "./store.mjs";
+import { pickLang } from "./i18n.js";
 
-(function () {
+function mount() {
   "use strict";
 
   const VERSION = 1;
@@ -70,14 +73,7 @@ import { linkShape } from "./link.mjs";
   root.classList.remove("no-js");
   root.classList.add("controls-" + opt.controls);
   // The same choice as i18n.js: lang=, else the browser's first en-* or zh-* preference.
-  const lang = (() => {
-    if (opt.lang === "en" || opt.lang === "zh") return opt.lang;
-    for (const p of navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"]) {
-      const base = String(p).toLowerCase().split("-")[0];
-      if (base === "en" || base === "zh") return base;
-    }
-    return "en";
-  })();
+  const lang = pickLang(location.search, navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"]);
   // The poster's and the slim bar's words, from the page's dictionary (words.js, which
   // embed.html loads first): the same as the panel's where they say the same.
   const words = (window.LB && window.LB.words && window.LB.words[lang]) || {};
@@ -180,10 +176,11 @@ import { linkShape } from "./link.mjs";
 
   let started = null;
 
-  function addScript(src) {
+  function addScript(entry) {
+    const src = entry.src;
     return new Promise((resolve, reject) => {
       const s = document.createElement("script");
-      if (src.endsWith(".mjs")) s.type = "module";
+      if (!entry.classic) s.type = "module";
       s.src = src;
       s.async = false; // run in the order added
       s.onload = resolve;
@@ -203,13 +200,6 @@ import { linkShape } from "./link.mjs";
     });
   }
 
-  function whenReady() {
-    return new Promise((resolve) => {
-      const poll = () => (window.lbscope ? resolve(window.lbscope) : setTimeout(poll, 50));
-      poll();
-    }).then((lb) => lb.ready.then(() => lb));
-  }
-
   // start loads the playground once; play says whether to run the clock when it is ready
   // (the reader pressed play; a shared link opens paused).
   function start(play) {
@@ -227,8 +217,8 @@ import { linkShape } from "./link.mjs";
       // puts in the page), in its order; those of the panel and its tabs with full controls only,
       // none of the playground page's own (indexOnly).
       const list = JSON.parse(document.getElementById("lbscope-scripts").textContent);
-      await Promise.all(list.filter((s) => !s.indexOnly && (full || !s.controls)).map((s) => addScript(s.src)));
-      const api = await whenReady();
+      await Promise.all(list.filter((s) => !s.indexOnly && (full || !s.controls)).map(addScript));
+      const api = await ready();
       if (opt.speed >= 0.25 && opt.speed <= 100) await api.dispatch({ type: "setSpeed", x: opt.speed });
       if (play) await api.dispatch({ type: "play" });
       if (opt.controls === "min") slimBar(api);
@@ -257,23 +247,23 @@ import { linkShape } from "./link.mjs";
     const step = el("button", { type: "button", id: "bar-step", title: S.stepTitle }, S.step);
     const speed = el("select", { id: "bar-speed", "aria-label": S.speed });
     const nf = new Intl.NumberFormat(lang === "zh" ? "zh-CN" : "en");
-    for (const x of window.LB.speeds) speed.appendChild(el("option", { value: String(x) }, nf.format(x) + "×"));
+    for (const x of SPEEDS) speed.appendChild(el("option", { value: String(x) }, nf.format(x) + "×"));
     const time = el("span", { class: "embed-clock", role: "status" });
     bar.append(playPause, step, speed, time);
     document.getElementById("app").appendChild(bar);
     let paused = false;
     const sync = () => {
-      const st = window.LB.store.state; // the latest the playground pushed (store.mjs)
+      const st = store.state; // the latest the playground pushed (store.mjs)
       if (!st || st.error) return;
       paused = st.paused;
       playPause.textContent = paused ? S.resume : S.pause;
       if (document.activeElement !== speed) speed.value = String(st.speed);
-      time.textContent = window.LB.clock(st.timeMs) + (paused ? S.paused : "");
+      time.textContent = clock(st.timeMs) + (paused ? S.paused : "");
     };
     playPause.addEventListener("click", () => api.dispatch({ type: paused ? "play" : "pause" }).then(sync));
     step.addEventListener("click", () => api.dispatch({ type: "step", ms: 1000 }).then(sync));
     speed.addEventListener("change", () => api.dispatch({ type: "setSpeed", x: Number(speed.value) }).then(sync));
-    window.LB.store.on("state", sync);
+    store.on("state", sync);
   }
 
   function linkNotice(text) {
@@ -357,4 +347,6 @@ import { linkShape } from "./link.mjs";
     if (source === window.parent) hosts.add(e.origin);
     handle(m).then(reply, (err) => reply({ error: String(err && err.message ? err.message : err) }));
   });
-})();
+}
+
+mount();

@@ -9,12 +9,12 @@
 //
 //   LB.importer.open()           open the dialog
 //   LB.importer.diagnose(texts)  diagnose [{name, text}] now; a Promise of the report
-(function () {
+//   (window.LB.importer: for the page's tests and the console)
+import { i18n, h } from "./i18n.js";
+
+function mount() {
   "use strict";
 
-  if (!window.LB || !window.LB.i18n || !window.LB.h) return;
-  const i18n = window.LB.i18n;
-  const h = window.LB.h;
   const t = (k, p) => i18n.t(k, p);
 
 
@@ -240,4 +240,6 @@
   });
 
   window.LB.importer = { open: () => setOpen(true), diagnose: (texts) => diagnose(texts) };
-})();
+}
+
+mount();

@@ -1,16 +1,19 @@
 // lessons.js: guided lessons in #tab-lessons. The lessons, their steps and the checks live in
 // the wasm (wasm/lesson, through lbscope.lessons / lessonStart / lessonStatus / lessonStop);
-// this file shows the list and the lesson in progress, in LB.i18n.lang, and remembers which
+// this file shows the list and the lesson in progress, in i18n.lang, and remembers which
 // lessons a learner completed (localStorage, when the browser allows it: a third-party frame
 // or a privacy mode may refuse, and then nothing is remembered).
 //
 // ?lesson=<id> in the address opens that lesson directly (workshop links).
-(function () {
+import { i18n } from "./i18n.js";
+import { store, ready } from "./store.mjs";
+import { panelTabs } from "./tabs.js";
+
+function mount() {
   "use strict";
 
   const root = document.getElementById("tab-lessons");
-  if (!root || !window.LB || !window.LB.i18n) return;
-  const i18n = window.LB.i18n;
+  if (!root) return;
 
 
   // ---- Progress, kept when storage works ----
@@ -229,7 +232,7 @@
   // changes.
   function startPolling() {
     stopPolling();
-    follow = window.LB.store.on("lesson", refresh);
+    follow = store.on("lesson", refresh);
     refresh(api.lessonStatus()); // now, not the store's: it may still hold an earlier run
   }
   function stopPolling() {
@@ -265,14 +268,7 @@
   i18n.onChange(render);
   render();
 
-  function whenReady() {
-    return new Promise((resolve) => {
-      const poll = () => (window.lbscope ? resolve(window.lbscope) : window.setTimeout(poll, 50));
-      poll();
-    }).then((lb) => lb.ready.then(() => lb));
-  }
-
-  whenReady().then((lb) => {
+  ready().then((lb) => {
     api = lb;
     const list = lb.lessons();
     lessons = Array.isArray(list) ? list : [];
@@ -280,7 +276,7 @@
     let wanted = null;
     try { wanted = new URLSearchParams(window.location.search).get("lesson"); } catch (e) { /* no query */ }
     if (wanted) {
-      if (window.LB.tabs) window.LB.tabs.select("lessons");
+      if (panelTabs) panelTabs.select("lessons");
       if (lessons.some((l) => l.id === wanted)) start(wanted);
       else {
         error = i18n.t("lessons.unknown", { id: wanted });
@@ -288,4 +284,6 @@
       }
     }
   }).catch(() => { /* the loader shows the failure */ });
-})();
+}
+
+mount();

@@ -5,19 +5,22 @@
 // No inline styles or handlers (the page's Content-Security-Policy forbids them): elements are
 // built with the DOM API, styled by panel.css through classes and the hidden attribute.
 //
-// Every piece of prose comes from LB.i18n (i18n.js) in English and Chinese, bound so that the
+// Every piece of prose comes from i18n.js in English and Chinese, bound so that the
 // language switch in the panel's head changes it without a reload; numbers are formatted with
 // Intl for the language. This file also puts the page's own static texts (index.html's
 // aria-labels) through the dictionary; loader.js does the loader card's.
-(function () {
+//
+// A module: the page's store, readiness, clock and speed steps come from store.mjs.
+import { i18n, h } from "./i18n.js";
+import { store, ready, clock, SPEEDS } from "./store.mjs";
+
+function mount() {
   "use strict";
 
   const panel = document.getElementById("panel");
   if (!panel) return;
-  const i18n = window.LB.i18n;
   const t = i18n.t;
 
-  const SPEEDS = window.LB.speeds; // store.mjs: the canvas's + and - walk the same steps
   const STEP_MS = 1000;
   const LOG_MAX = 200;
   const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
@@ -26,8 +29,6 @@
   // What each consumer status allows: the command table's "from" (lbscope.commands()), as the
   // canvas's click menu offers it. Filled when the wasm is ready.
   const ALLOWED = {};
-
-  const h = window.LB.h;
 
   function option(value, label, selected) {
     const o = h("option", { value: String(value) }, label);
@@ -72,13 +73,6 @@
   function unsay(el, text) {
     said.delete(el);
     el.textContent = text;
-  }
-
-  function clock(ms) {
-    const s = Math.floor(ms / 1000);
-    const mm = String(Math.floor(s / 60) % 60).padStart(2, "0");
-    const ss = String(s % 60).padStart(2, "0");
-    return s >= 3600 ? Math.floor(s / 3600) + ":" + mm + ":" + ss : mm + ":" + ss;
   }
 
   // ---- Building the panel ----
@@ -417,14 +411,6 @@
     return res;
   }
 
-  // whenReady waits for the wasm to define window.lbscope, then for its first frame.
-  function whenReady() {
-    return new Promise((resolve) => {
-      const poll = () => (window.lbscope ? resolve(window.lbscope) : setTimeout(poll, 50));
-      poll();
-    }).then((lb) => lb.ready.then(() => lb));
-  }
-
   // ---- Controls → commands ----
 
   pauseBtn.addEventListener("click", () => send({ type: last && last.paused ? "play" : "pause" }));
@@ -561,7 +547,7 @@
 
   function sync() {
     if (!api) return;
-    const st = window.LB.store.state; // the latest the playground pushed (store.mjs)
+    const st = store.state; // the latest the playground pushed (store.mjs)
     if (!st || st.error) return;
     last = st;
     const m = st.metrics;
@@ -662,15 +648,17 @@
   });
 
   showStrategyParams();
-  whenReady().then((lb) => {
+  ready().then((lb) => {
     api = lb;
     useCommands(api.commands());
     controls.disabled = false;
     if (lb.linkError) showLinkError(lb.linkError);
     api.on("*", addLog);
-    window.LB.store.on("state", () => sync());
-    window.LB.store.on("frame", flushLog);
+    store.on("state", () => sync());
+    store.on("frame", flushLog);
   }, (err) => {
     say(statusLine, "panel.notStarted", { error: err && err.message ? err.message : String(err) });
   });
-})();
+}
+
+mount();

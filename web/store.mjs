@@ -1,4 +1,5 @@
-// store.mjs: the page's one view of the playground, and what its scripts share.
+// store.mjs: the page's one view of the playground, and what its modules share: the store,
+// readiness, clock formatting and the speed steps.
 //
 // The wasm pushes one value per frame (lbscope.on("frame", …), built by wasm/api's Frame):
 //   {t, events: [event…], notes: [{kind, t, text}…], state?, timeline?, series?, lesson?}
@@ -7,14 +8,18 @@
 // lesson in progress started, stopped or moved on. The store keeps the latest of each and
 // tells its subscribers; nothing on the page polls the playground.
 //
-//   LB.store.on(key, fn)   key: "state", "timeline", "series", "lesson", "events", "notes" or
+//   import { store, ready, clock, SPEEDS } from "./store.mjs";
+//   store.on(key, fn)      key: "state", "timeline", "series", "lesson", "events", "notes" or
 //                          "frame"; fn(value, store) is called at each push of it (state and
 //                          timeline also at once when already known); returns an unsubscribe
-//   LB.store.state, .timeline, .lesson   the latest values (null before the first frame)
-//   LB.ready()             a Promise of window.lbscope once its first frame is drawn
-//   LB.speeds, LB.clock    the speed steps (Go's, lbscope.speeds(), once ready) and mm:ss
+//   store.state, .timeline, .lesson   the latest values (null before the first frame)
+//   ready()                a Promise of window.lbscope once its first frame is drawn
+//   SPEEDS                 the speed steps (Go's, lbscope.speeds(), once ready)
+//   clock(ms), shortClock(ms)   mm:ss (h:mm:ss from an hour), and m:ss for a chart's axis
 //
-// Pure parts (createStore, clock, seriesAfter, SPEEDS) are exported for the unit tests in scripts/webtest.
+// Nothing here touches the page at import time: Node imports this file for the unit tests in
+// scripts/webtest, which test the pure parts (createStore, clock, shortClock, seriesAfter,
+// SPEEDS).
 
 // SPEEDS are the playground's speed steps (the canvas's + and - keys walk the same ones). Go
 // has them (session.Speeds): once the wasm is ready this array holds lbscope.speeds(), in
@@ -27,6 +32,13 @@ export function clock(ms) {
   const two = (n) => String(n).padStart(2, "0");
   if (s >= 3600) return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
   return two(Math.floor(s / 60)) + ":" + two(s % 60);
+}
+
+// shortClock formats virtual milliseconds as m:ss, or h:mm:ss from one hour: a chart's axis.
+export function shortClock(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), ss = s % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h > 0 ? h + ":" + two(m) + ":" + two(ss) : m + ":" + two(ss);
 }
 
 // seriesAfter is a series push (wasm/series Data) without the samples at lastT or before,
@@ -64,7 +76,7 @@ export function createStore() {
     frames: 0,
     on(key, fn) {
       const set = subs.get(key);
-      if (!set) throw new Error("LB.store.on: no key " + JSON.stringify(key) + " (keys: " + KEYS.join(", ") + ")");
+      if (!set) throw new Error("store.on: no key " + JSON.stringify(key) + " (keys: " + KEYS.join(", ") + ")");
       set.add(fn);
       if ((key === "state" || key === "timeline") && store[key] !== null) call(fn, store[key]);
       return () => set.delete(fn);
@@ -88,7 +100,7 @@ export function createStore() {
     try {
       fn(v, store);
     } catch (err) {
-      console.error("LB.store: a subscriber threw", err);
+      console.error("store: a subscriber threw", err);
     }
   }
   function tell(key, v) {
@@ -97,25 +109,31 @@ export function createStore() {
   return store;
 }
 
-// ready resolves with window.lbscope after its first frame; it rejects when the playground
-// could not start (the loader shows why).
-function ready() {
+// waitForLbscope resolves with window.lbscope after its first frame; it rejects when the
+// playground could not start (the loader shows why). Nothing polls before the wasm starts
+// (the embed's poster may show for a long time): loader.js says "lbscope:started" just
+// before go.run, which defines window.lbscope.
+function waitForLbscope() {
   return new Promise((resolve) => {
     const poll = () => (window.lbscope ? resolve(window.lbscope) : setTimeout(poll, 50));
-    poll();
+    if (window.lbscope) resolve(window.lbscope);
+    else window.addEventListener("lbscope:started", () => setTimeout(poll, 0), { once: true });
   }).then((lb) => lb.ready.then(() => lb));
 }
 
+// store is the page's store; in Node it is a store that nothing pushes to.
+export const store = createStore();
+
+let started = null;
+
+// ready is a Promise of window.lbscope once its first frame is drawn; the store has the
+// state and the timeline by then.
+export function ready() {
+  return started || (started = waitForLbscope());
+}
+
 if (typeof window !== "undefined") {
-  const LB = (window.LB = window.LB || {});
-  const store = createStore();
-  LB.store = store;
-  LB.clock = clock;
-  LB.speeds = SPEEDS;
-  LB.seriesAfter = seriesAfter;
-  let started = null;
-  LB.ready = () => started || (started = ready());
-  LB.ready().then((lb) => {
+  ready().then((lb) => {
     const speeds = typeof lb.speeds === "function" ? lb.speeds() : null;
     if (Array.isArray(speeds) && speeds.length) SPEEDS.splice(0, SPEEDS.length, ...speeds);
     lb.on("frame", (f) => store.push(f));

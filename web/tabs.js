@@ -4,19 +4,26 @@
 //
 //   #tab-lessons (lessons.js), #tab-charts (charts.js), #tab-compare (compare.js)
 //
-//   LB.tabs.select(name)     show tab name ("controls", "lessons", "charts", "compare")
-//   LB.tabs.current()        the tab shown
-//   LB.tabs.onSelect(fn)     call fn(name) whenever a tab is shown (a chart redraws only then)
+//   import { panelTabs } from "./tabs.js";   null until the tabs are built (after panel.js)
+//   panelTabs.select(name)   show tab name ("controls", "lessons", "charts", "compare")
+//   panelTabs.current()      the tab shown
+//   panelTabs.onSelect(fn)   call fn(name) whenever a tab is shown (a chart redraws only then)
+//
+// window.LB.tabs is the same object, for the page's tests.
 //
 // The tab list follows the WAI-ARIA tabs pattern: arrow keys, Home and End move between tabs.
-(function () {
+import { i18n } from "./i18n.js";
+
+// panelTabs is the panel's tabs once built.
+export let panelTabs = null;
+
+function mount() {
   "use strict";
 
   const panel = document.getElementById("panel");
   const controls = document.getElementById("panel-body");
   const head = panel && panel.querySelector(".panel-head");
   if (!panel || !controls || !head) return;
-  const i18n = window.LB.i18n;
 
   const NAMES = ["controls", "lessons", "charts", "compare"];
   const list = document.createElement("div");
@@ -87,10 +94,12 @@
     select(NAMES[j], true);
   });
 
-  window.LB.tabs = {
+  panelTabs = window.LB.tabs = {
     select: (name) => select(name, false),
     current: () => current,
     onSelect: (fn) => listeners.push(fn),
   };
   select("controls", false);
-})();
+}
+
+mount();

@@ -4,22 +4,17 @@
 // backlog of seeks), and "Continue from here" sends continue, which discards everything after
 // the moment shown. It follows the timeline the playground pushes to the page's store
 // (store.mjs), so it moves with the simulation while it plays.
-(function () {
+import { i18n } from "./i18n.js";
+import { store, ready, clock } from "./store.mjs";
+
+function mount() {
   "use strict";
 
   const root = document.getElementById("timeline");
-  if (!root || !window.LB || !window.LB.i18n) return;
-  const i18n = window.LB.i18n;
+  if (!root) return;
 
 
   const STEP_MS = 100; // a drag this close to the end means the horizon itself; arrow keys move a second (shift: ten)
-
-  function clock(ms) {
-    const s = Math.floor(ms / 1000);
-    const two = (n) => String(n).padStart(2, "0");
-    if (s >= 3600) return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
-    return two(Math.floor(s / 60)) + ":" + two(s % 60);
-  }
 
   const bar = document.createElement("div");
   bar.className = "tl-bar";
@@ -117,7 +112,7 @@
 
   function refresh() {
     if (!api) return;
-    const tl = window.LB.store.timeline; // the latest the playground pushed (store.mjs)
+    const tl = store.timeline; // the latest the playground pushed (store.mjs)
     if (tl && !tl.error) render(tl);
   }
 
@@ -182,7 +177,7 @@
   i18n.onChange(() => {
     tickKey = "";
     if (last) render(last);
-    showReaching(window.LB.store.state);
+    showReaching(store.state);
   });
 
   // The bar takes its place before the simulation starts: the stage's size, which the wasm
@@ -194,15 +189,11 @@
     api = window.lbscope;
     if (!api || typeof api.timeline !== "function") return;
     range.disabled = false;
-    window.LB.store.on("timeline", refresh);
-    window.LB.store.on("state", showReaching);
+    store.on("timeline", refresh);
+    store.on("state", showReaching);
   }
 
-  if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(start, () => {});
-  else window.addEventListener("lbscope:started", () => {
-    // go.run defines window.lbscope synchronously, right after this event.
-    setTimeout(() => {
-      if (window.lbscope && window.lbscope.ready) window.lbscope.ready.then(start, () => {});
-    }, 0);
-  }, { once: true });
-})();
+  ready().then(start, () => {});
+}
+
+mount();

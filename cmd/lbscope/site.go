@@ -379,8 +379,9 @@ func brotliBytes(raw []byte, quality int) ([]byte, error) {
 }
 
 // copyWeb copies the site's own files from web/ and returns their slash-separated names.
-// Dotfiles, the README that documents the directory, symlinks and anything the build itself
-// writes (a stale wasm or wasm_exec.js left in web/ by hand) are not part of the site.
+// Dotfiles, the README that documents the directory, its package.json (which tells Node that
+// web/*.js are modules, for the unit tests), symlinks and anything the build itself writes (a
+// stale wasm or wasm_exec.js left in web/ by hand) are not part of the site.
 func copyWeb(webDir, out string) ([]string, error) {
 	fi, err := os.Stat(webDir)
 	if err != nil || !fi.IsDir() {
@@ -437,18 +438,22 @@ func copyWeb(webDir, out string) ([]string, error) {
 const partialsDir = "partials"
 
 // pageScript is one entry of partials/scripts.json: the page's scripts in the order they
-// run; controls marks those the embed loads only with its full controls, indexOnly those it
-// never loads (features of the playground's own page).
+// run, ES modules unless classic says otherwise (Go's wasm_exec.js, the generated words.js,
+// and loader.js, which must run in browsers too old for modules to say so); controls marks
+// those the embed loads only with its full controls, indexOnly those it never loads
+// (features of the playground's own page).
 type pageScript struct {
 	Src       string `json:"src"`
+	Classic   bool   `json:"classic,omitempty"`
 	Controls  bool   `json:"controls,omitempty"`
 	IndexOnly bool   `json:"indexOnly,omitempty"`
 }
 
 // expandPartials puts the shared parts into a page: <!--#loader--> (or <!--#loader hidden-->)
 // becomes partials/loader.html, <!--#scripts--> the script elements of partials/scripts.json
-// (modules for .mjs), and <!--#scripts json--> that list as a JSON data block, for a page that
-// adds the scripts itself (the embed, on play). Both pages load the same scripts from one list.
+// (type="module", or defer for a classic one), and <!--#scripts json--> that list as a JSON
+// data block, for a page that adds the scripts itself (the embed, on play). Both pages load
+// the same scripts from one list.
 func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 	if !bytes.Contains(page, []byte("<!--#")) {
 		return page, nil
@@ -471,9 +476,9 @@ func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 		if !fs.ValidPath(sc.Src) || strings.ContainsAny(sc.Src, `"<>&`) {
 			return fail(fmt.Errorf("%s/scripts.json: %q is not a file of the site", partialsDir, sc.Src))
 		}
-		kind := "defer"
-		if path.Ext(sc.Src) == ".mjs" {
-			kind = `type="module"`
+		kind := `type="module"`
+		if sc.Classic {
+			kind = "defer"
 		}
 		fmt.Fprintf(&tags, "<script src=\"%s\" %s></script>\n", sc.Src, kind)
 	}
@@ -496,7 +501,7 @@ func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 
 func generated(name string) bool {
 	switch name {
-	case wasmName, wasmExecName, wordsName, manifestName, "README.md":
+	case wasmName, wasmExecName, wordsName, manifestName, "README.md", "package.json":
 		return true
 	}
 	switch path.Ext(name) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,7 @@ func TestPartialsPutOneListAndOneLoaderInBothPages(t *testing.T) {
 	for _, n := range names {
 		assert.False(t, strings.HasPrefix(n, partialsDir+"/"), "%s is in the site", n)
 	}
+	assert.NotContains(t, names, "package.json", "Node's marker of modules is not in the site")
 	index, err := os.ReadFile(filepath.Join(out, "index.html"))
 	require.NoError(t, err)
 	embed, err := os.ReadFile(filepath.Join(out, "embed.html"))
@@ -32,9 +34,35 @@ func TestPartialsPutOneListAndOneLoaderInBothPages(t *testing.T) {
 	assert.Contains(t, string(index), `<div id="loader">`)
 	assert.Contains(t, string(embed), `<div id="loader" hidden>`)
 	assert.Contains(t, string(index), `<script src="store.mjs" type="module"></script>`)
-	assert.Contains(t, string(index), `<script src="panel.js" defer></script>`)
-	assert.Contains(t, string(embed), `<script type="application/json" id="lbscope-scripts">[{"src":"wasm_exec.js"}`)
+	assert.Contains(t, string(index), `<script src="panel.js" type="module"></script>`)
+	assert.Contains(t, string(index), `<script src="loader.js" defer></script>`, "loader.js stays classic")
+	assert.Contains(t, string(embed), `<script type="application/json" id="lbscope-scripts">[{"src":"wasm_exec.js","classic":true}`)
 	assert.Contains(t, string(embed), `{"src":"panel.js","controls":true}`)
+}
+
+// Every page script is an ES module except the three that cannot be: Go's wasm_exec.js as Go
+// ships it, the generated words.js, which loader.js reads, and loader.js, which must run
+// where modules do not to say that the browser is too old.
+func TestPartialsLoadEveryScriptButThreeAsAModule(t *testing.T) {
+	root, err := repoRoot("test")
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(root, "web", partialsDir, "scripts.json"))
+	require.NoError(t, err)
+	var list []pageScript
+	require.NoError(t, json.Unmarshal(data, &list))
+	var classic []string
+	for _, sc := range list {
+		if sc.Classic {
+			classic = append(classic, sc.Src)
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, "web", sc.Src))
+		require.NoError(t, err)
+		assert.NotRegexp(t, `(?m)^\(function \(\) \{`, string(src), "%s is a module, not a wrapped classic script", sc.Src)
+		assert.NotContains(t, string(src), "window.LB.store", "%s imports the store from store.mjs", sc.Src)
+		assert.NotContains(t, string(src), "window.LB.h", "%s imports h from i18n.js", sc.Src)
+	}
+	assert.Equal(t, []string{wasmExecName, wordsName, "loader.js"}, classic)
 }
 
 func TestPartialsRefuseAnUnknownMarker(t *testing.T) {

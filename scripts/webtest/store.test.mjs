@@ -2,7 +2,7 @@
 //   node --test scripts/webtest/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createStore, clock, seriesAfter, SPEEDS } from "../../web/store.mjs";
+import { createStore, clock, shortClock, seriesAfter, SPEEDS } from "../../web/store.mjs";
 
 test("clock: mm:ss below an hour, h:mm:ss from one", () => {
   assert.equal(clock(0), "00:00");
@@ -12,6 +12,15 @@ test("clock: mm:ss below an hour, h:mm:ss from one", () => {
   assert.equal(clock(3600000), "1:00:00");
   assert.equal(clock(86400000), "24:00:00");
   assert.equal(clock(-5), "00:00");
+});
+
+test("shortClock: m:ss for a chart's axis, h:mm:ss from an hour", () => {
+  assert.equal(shortClock(0), "0:00");
+  assert.equal(shortClock(9999), "0:09");
+  assert.equal(shortClock(61000), "1:01");
+  assert.equal(shortClock(3599999), "59:59");
+  assert.equal(shortClock(3661000), "1:01:01");
+  assert.equal(shortClock(-1000), "0:00");
 });
 
 test("speeds: ascending, 1x among them, 0.25x to 100x", () => {
