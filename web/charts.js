@@ -8,15 +8,16 @@
 // playground pushes to the page's store (store.mjs) and redraws at most twice a second. A push
 // after the series' epoch changed (time travelled back, samples thinned) brings everything.
 // Axis and text colours come from the page's CSS variables, consumer colours from
-// lbscope.palette() so that a consumer's line has its canvas colour.
+// lbscope.palette() so that a consumer's line has its canvas colour (until it is read, the
+// canvas's palette for the theme, from store.mjs).
 //
 //   LB.charts.redraw()      read the whole series and draw now
 //   LB.charts.exportPNG()   Promise<Blob>: every chart in one PNG, with titles and legends
 // (window.LB.charts: for the page's tests and the console).
 //
-// A module: the page's store and the clock come from store.mjs.
+// A module: the page's store, the clock and the palette come from store.mjs.
 import { i18n } from "./i18n.js";
-import { store as pageStore, seriesAfter, shortClock as fmtTime } from "./store.mjs";
+import { store as pageStore, seriesAfter, shortClock as fmtTime, look } from "./store.mjs";
 import { panelTabs } from "./tabs.js";
 
 function mount() {
@@ -34,7 +35,7 @@ function mount() {
   // ---- Data: the samples held, merged from incremental reads ----
 
   let store = null; // {epoch, intervalMs, t, consumers, queues, brokers, backlog, duplicates, marks}
-  let palette = { consumers: {}, palette: ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#dddddd"] };
+  let palette = { consumers: {}, palette: look(document.documentElement.dataset.theme).palette };
 
   function api() {
     const a = window.lbscope;

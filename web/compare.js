@@ -8,7 +8,7 @@
 //   LB.compare.run()     compare now with the chosen variants; a Promise of the result
 //                        (window.LB.compare: for the page's tests and the console)
 import { i18n, h } from "./i18n.js";
-import { clock } from "./store.mjs";
+import { clock, look } from "./store.mjs";
 
 function mount() {
   "use strict";
@@ -18,8 +18,6 @@ function mount() {
 
   const STRATEGIES = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"];
   const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
-  // Deterministic colours when the result carries none: the canvas palette (Okabe–Ito).
-  const PALETTE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#dddddd"];
 
   function option(value, label, key) {
     const o = h("option", { value }, label || "");
@@ -113,6 +111,8 @@ function mount() {
   }
 
   function colours(grid) {
+    // Deterministic colours when the result carries none: the canvas's palette (Okabe–Ito).
+    const PALETTE = look(document.documentElement.dataset.theme).palette;
     const m = {};
     grid.consumers.forEach((c, i) => {
       m[c.id] = { color: c.color || PALETTE[i % PALETTE.length], ink: c.ink || "#111111", label: c.label || c.id };

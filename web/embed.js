@@ -31,10 +31,11 @@
 // This page must work in a third-party frame whose storage is blocked: nothing here uses
 // storage, and the lessons keep progress only where the browser allows it.
 //
-// A module: it reads share links with link.mjs, and takes the readiness, the store, the clock
-// and the speed steps from store.mjs.
+// A module: it reads share links with link.mjs, and the canvas's colours (Go's, which
+// lbscope build puts in the page), the readiness, the store, the clock and the speed steps
+// with store.mjs.
 import { linkShape } from "./link.mjs";
-import { store, ready, clock, SPEEDS } from "./store.mjs";
+import { store, ready, clock, SPEEDS, look } from "./store.mjs";
 import { pickLang } from "./i18n.js";
 
 function mount() {
@@ -45,13 +46,6 @@ function mount() {
     small: { title: "small", brokers: 2, queues: 4, consumers: 3 },
     default: { title: "default", brokers: 4, queues: 8, consumers: 4 },
     large: { title: "large", brokers: 16, queues: 16, consumers: 64 },
-  };
-  // wasm/view's palette (Okabe–Ito) and canvas colours, so the poster looks like the canvas.
-  const LOOKS = {
-    dark: { palette: ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#DDDDDD"],
-      bg: "#1b1d23", panel: "#262931", border: "#4a4f5c", text: "#e6e6e6", empty: "#121317" },
-    light: { palette: ["#B87A00", "#2B8FD0", "#007A5A", "#8F8500", "#23469E", "#CC4B00", "#A8447F", "#404040"],
-      bg: "#f4f5f7", panel: "#ffffff", border: "#a9b0bc", text: "#1c2330", empty: "#eef0f3" },
   };
   const SVGNS = "http://www.w3.org/2000/svg";
   const MESSAGE_TYPES = ["play", "pause", "step", "seek", "load", "dispatch", "getState"];
@@ -107,10 +101,10 @@ function mount() {
   // coloured by the consumer that takes it, consumers along the bottom.
   function drawPoster(shape) {
     if (!poster.isConnected) return; // the playground replaced it before a link's shape came
-    const L = LOOKS[root.dataset.theme] || LOOKS.dark, PALETTE = L.palette;
+    const L = look(root.dataset.theme), PALETTE = L.palette; // the canvas's (wasm/view's), from Go
     const W = 1280, H = 720;
     const pic = svg("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "xMidYMid meet" });
-    svg("rect", { width: W, height: H, fill: L.bg }, pic);
+    svg("rect", { width: W, height: H, fill: L.background }, pic);
     const brokers = shape.brokers.slice(0, 64);
     const consumers = shape.consumers.slice(0, 128);
     const total = brokers.reduce((n, b) => n + b.queues, 0);

@@ -1,5 +1,5 @@
 // store.mjs: the page's one view of the playground, and what its modules share: the store,
-// readiness, clock formatting and the speed steps.
+// readiness, clock formatting, the speed steps and the canvas's colours.
 //
 // The wasm pushes one value per frame (lbscope.on("frame", …), built by wasm/api's Frame):
 //   {t, events: [event…], notes: [{kind, t, text}…], state?, timeline?, series?, lesson?}
@@ -8,7 +8,7 @@
 // lesson in progress started, stopped or moved on. The store keeps the latest of each and
 // tells its subscribers; nothing on the page polls the playground.
 //
-//   import { store, ready, clock, SPEEDS } from "./store.mjs";
+//   import { store, ready, clock, SPEEDS, look } from "./store.mjs";
 //   store.on(key, fn)      key: "state", "timeline", "series", "lesson", "events", "notes" or
 //                          "frame"; fn(value, store) is called at each push of it (state and
 //                          timeline also at once when already known); returns an unsubscribe
@@ -16,10 +16,12 @@
 //   ready()                a Promise of window.lbscope once its first frame is drawn
 //   SPEEDS                 the speed steps (Go's, lbscope.speeds(), once ready)
 //   clock(ms), shortClock(ms)   mm:ss (h:mm:ss from an hour), and m:ss for a chart's axis
+//   look(theme)            the canvas's colours for "dark" or "light", from Go (wasm/view's
+//                          themes, put in the page by lbscope build as #lbscope-palette)
 //
 // Nothing here touches the page at import time: Node imports this file for the unit tests in
-// scripts/webtest, which test the pure parts (createStore, clock, shortClock, seriesAfter,
-// SPEEDS).
+// scripts/webtest, which test the pure parts (createStore, clock, seriesAfter, SPEEDS,
+// parseLooks).
 
 // SPEEDS are the playground's speed steps (the canvas's + and - keys walk the same ones). Go
 // has them (session.Speeds): once the wasm is ready this array holds lbscope.speeds(), in
@@ -107,6 +109,45 @@ export function createStore() {
     for (const fn of [...subs.get(key)]) call(fn, v);
   }
   return store;
+}
+
+// LOOK_KEYS are the colours of one theme in #lbscope-palette besides palette (site.go's
+// pageLook).
+const LOOK_KEYS = ["background", "panel", "panelDown", "border", "text", "dim", "empty", "warn", "slow", "dead", "tooltip", "highlight", "bright"];
+
+// parseLooks reads the text of #lbscope-palette: {dark: look, light: look}, each look
+// {palette: ["#rrggbb"…], background: "#rrggbb", …}. It throws an error naming what is wrong.
+export function parseLooks(text) {
+  const data = JSON.parse(text);
+  const hex = (v) => typeof v === "string" && /^#[0-9a-f]{6}$/i.test(v);
+  for (const theme of ["dark", "light"]) {
+    const l = data && data[theme];
+    if (!l || !Array.isArray(l.palette) || !l.palette.length || !l.palette.every(hex)) throw new Error("palette: " + theme + ".palette is not a list of #rrggbb colours");
+    for (const k of LOOK_KEYS) if (!hex(l[k])) throw new Error("palette: " + theme + "." + k + " is not a #rrggbb colour");
+  }
+  return data;
+}
+
+// GREY is what draws when the page lacks its palette (a page not built by lbscope build):
+// everything legible, nothing pretending to be the canvas's colours.
+const GREY = { palette: ["#888888"], ...Object.fromEntries(LOOK_KEYS.map((k) => [k, k === "text" || k === "bright" ? "#888888" : k === "background" ? "#000000" : "#333333"])) };
+
+let looks = null;
+
+// look is the canvas's colours for theme ("dark" for anything but "light"), read from the
+// page once.
+export function look(theme) {
+  if (!looks) {
+    try {
+      const el = typeof document !== "undefined" && document.getElementById("lbscope-palette");
+      if (!el) throw new Error("the page has no #lbscope-palette (lbscope build puts it in)");
+      looks = parseLooks(el.textContent);
+    } catch (err) {
+      console.error("store: " + err.message);
+      looks = { dark: GREY, light: GREY };
+    }
+  }
+  return looks[theme === "light" ? "light" : "dark"];
 }
 
 // waitForLbscope resolves with window.lbscope after its first frame; it rejects when the

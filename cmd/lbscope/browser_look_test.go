@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/wasm/view"
 )
 
 // How the canvas looks: device resolution, presenter mode, the light theme.
@@ -209,13 +211,33 @@ func TestBrowserLookLightTheme(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(browserEnv.url+"embed.html?theme=light")))
 	waitFor(t, ctx, `!!document.querySelector("#poster-picture svg rect")`)
 	assert.Equal(t, "#f4f5f7", eval[string](t, ctx, `document.querySelector("#poster-picture svg rect").getAttribute("fill")`))
+	posterColours(t, ctx, view.LightTheme)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(browserEnv.url+"embed.html?theme=dark")))
 	waitFor(t, ctx, `!!document.querySelector("#poster-picture svg rect")`)
 	assert.Equal(t, "#1b1d23", eval[string](t, ctx, `document.querySelector("#poster-picture svg rect").getAttribute("fill")`))
+	posterColours(t, ctx, view.DarkTheme)
 	// Without theme=, the poster follows the system, also while it shows.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(browserEnv.url+"embed.html")))
 	waitFor(t, ctx, `!!document.querySelector("#poster-picture svg rect") && document.querySelector("#poster-picture svg rect").getAttribute("fill") === "#f4f5f7"`)
 	setScheme("dark")
 	waitFor(t, ctx, `document.querySelector("#poster-picture svg rect").getAttribute("fill") === "#1b1d23"`)
 	assert.Empty(t, con.Errors())
+}
+
+// posterColours checks the embed's poster, drawn before any wasm, against the canvas's own
+// theme in Go: its background, and its queue cells (the default preset: 4 consumers over 32
+// queues) in the first four owner colours of the palette, in order.
+func posterColours(t *testing.T, ctx context.Context, th view.Theme) {
+	t.Helper()
+	got := eval[map[string]any](t, ctx, `(() => {
+		const rects = [...document.querySelectorAll("#poster-picture svg rect")];
+		const cells = rects.filter(r => r.getAttribute("fill-opacity") === "0.85").map(r => r.getAttribute("fill").toLowerCase());
+		return {background: rects[0].getAttribute("fill").toLowerCase(), owners: [...new Set(cells)]};
+	})()`)
+	assert.Equal(t, th.Background.Hex(), got["background"], "the %s poster's background", th.Name)
+	var want []any
+	for _, c := range th.Palette[:4] {
+		want = append(want, c.Hex())
+	}
+	assert.Equal(t, want, got["owners"], "the %s poster's owners take the canvas's palette", th.Name)
 }

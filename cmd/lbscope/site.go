@@ -29,6 +29,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	_ "github.com/lbscope/lbscope/wasm/session" // the playground's own commands, named in words.js
+	"github.com/lbscope/lbscope/wasm/view"
 	"github.com/lbscope/lbscope/wasm/words"
 )
 
@@ -451,9 +452,10 @@ type pageScript struct {
 
 // expandPartials puts the shared parts into a page: <!--#loader--> (or <!--#loader hidden-->)
 // becomes partials/loader.html, <!--#scripts--> the script elements of partials/scripts.json
-// (type="module", or defer for a classic one), and <!--#scripts json--> that list as a JSON
-// data block, for a page that adds the scripts itself (the embed, on play). Both pages load
-// the same scripts from one list.
+// (type="module", or defer for a classic one), <!--#scripts json--> that list as a JSON data
+// block, for a page that adds the scripts itself (the embed, on play), and <!--#palette-->
+// the canvas's colours (paletteJSON) as a JSON data block. Both pages load the same scripts
+// from one list. Data blocks are not scripts: the Content-Security-Policy has nothing to allow.
 func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 	if !bytes.Contains(page, []byte("<!--#")) {
 		return page, nil
@@ -491,6 +493,7 @@ func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 		"<!--#loader hidden-->\n", strings.ReplaceAll(string(loader), "{{hidden}}", " hidden"),
 		"<!--#scripts-->\n", tags.String(),
 		"<!--#scripts json-->\n", `<script type="application/json" id="lbscope-scripts">`+string(compact)+"</script>\n",
+		"<!--#palette-->\n", `<script type="application/json" id="lbscope-palette">`+string(paletteJSON())+"</script>\n",
 	).Replace(string(page))
 	if i := strings.Index(out, "<!--#"); i >= 0 {
 		end := min(len(out), i+40)
@@ -525,6 +528,47 @@ func wordsJS() []byte {
 	b.Write(data)
 	b.WriteString(";\n")
 	return b.Bytes()
+}
+
+// pageLook is one theme of the canvas (wasm/view's Theme) as the page reads it: CSS colours.
+type pageLook struct {
+	Palette    []string `json:"palette"`
+	Background string   `json:"background"`
+	Panel      string   `json:"panel"`
+	PanelDown  string   `json:"panelDown"`
+	Border     string   `json:"border"`
+	Text       string   `json:"text"`
+	Dim        string   `json:"dim"`
+	Empty      string   `json:"empty"`
+	Warn       string   `json:"warn"`
+	Slow       string   `json:"slow"`
+	Dead       string   `json:"dead"`
+	Tooltip    string   `json:"tooltip"`
+	Highlight  string   `json:"highlight"`
+	Bright     string   `json:"bright"`
+}
+
+// paletteJSON is {"dark": pageLook, "light": pageLook}: the canvas's own colours, which the
+// page's store.mjs hands to what draws without the wasm (the embed's poster, before it
+// loads) and to the charts' and the comparison's defaults, so that none of them keeps a copy.
+func paletteJSON() []byte {
+	looks := map[string]pageLook{}
+	for _, th := range []view.Theme{view.DarkTheme, view.LightTheme} {
+		l := pageLook{
+			Background: th.Background.Hex(), Panel: th.Panel.Hex(), PanelDown: th.PanelDown.Hex(), Border: th.Border.Hex(),
+			Text: th.Text.Hex(), Dim: th.Dim.Hex(), Empty: th.Empty.Hex(), Warn: th.Warn.Hex(), Slow: th.Slow.Hex(),
+			Dead: th.Dead.Hex(), Tooltip: th.Tooltip.Hex(), Highlight: th.Highlight.Hex(), Bright: th.Bright.Hex(),
+		}
+		for _, c := range th.Palette {
+			l.Palette = append(l.Palette, c.Hex())
+		}
+		looks[th.Name] = l
+	}
+	data, err := json.Marshal(looks)
+	if err != nil {
+		panic(err) // strings only
+	}
+	return data
 }
 
 func copyFile(from, to string) error {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/wasm/view"
 )
 
 // The two pages load the same scripts from one list and show the same loader card.
@@ -38,6 +40,9 @@ func TestPartialsPutOneListAndOneLoaderInBothPages(t *testing.T) {
 	assert.Contains(t, string(index), `<script src="loader.js" defer></script>`, "loader.js stays classic")
 	assert.Contains(t, string(embed), `<script type="application/json" id="lbscope-scripts">[{"src":"wasm_exec.js","classic":true}`)
 	assert.Contains(t, string(embed), `{"src":"panel.js","controls":true}`)
+	palette := `<script type="application/json" id="lbscope-palette">` + string(paletteJSON()) + "</script>"
+	assert.Contains(t, string(index), palette)
+	assert.Contains(t, string(embed), palette)
 }
 
 // Every page script is an ES module except the three that cannot be: Go's wasm_exec.js as Go
@@ -63,6 +68,41 @@ func TestPartialsLoadEveryScriptButThreeAsAModule(t *testing.T) {
 		assert.NotContains(t, string(src), "window.LB.h", "%s imports h from i18n.js", sc.Src)
 	}
 	assert.Equal(t, []string{wasmExecName, wordsName, "loader.js"}, classic)
+}
+
+// The canvas's colours reach the page from wasm/view, not from a copy: both themes, each
+// colour as the canvas draws it, and no page script keeps a palette of its own.
+func TestPaletteIsTheCanvasThemes(t *testing.T) {
+	var looks map[string]pageLook
+	require.NoError(t, json.Unmarshal(paletteJSON(), &looks))
+	require.Len(t, looks, 2)
+	for _, th := range []view.Theme{view.DarkTheme, view.LightTheme} {
+		l, ok := looks[th.Name]
+		require.True(t, ok, th.Name)
+		require.Len(t, l.Palette, len(th.Palette))
+		for i, c := range th.Palette {
+			assert.Equal(t, c.Hex(), l.Palette[i], "%s palette[%d]", th.Name, i)
+		}
+		assert.Equal(t, th.Background.Hex(), l.Background, th.Name)
+		assert.Equal(t, th.Empty.Hex(), l.Empty, th.Name)
+		assert.Equal(t, th.Text.Hex(), l.Text, th.Name)
+	}
+	assert.Equal(t, "#e69f00", looks["dark"].Palette[0], "Okabe–Ito's orange")
+	assert.Equal(t, "#1b1d23", looks["dark"].Background)
+
+	root, err := repoRoot("test")
+	require.NoError(t, err)
+	scripts, err := filepath.Glob(filepath.Join(root, "web", "*.*js"))
+	require.NoError(t, err)
+	for _, p := range scripts {
+		src, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for _, th := range []view.Theme{view.DarkTheme, view.LightTheme} {
+			for _, c := range th.Palette {
+				assert.NotContains(t, strings.ToLower(string(src)), c.Hex(), "%s keeps a copy of the %s palette", filepath.Base(p), th.Name)
+			}
+		}
+	}
 }
 
 func TestPartialsRefuseAnUnknownMarker(t *testing.T) {

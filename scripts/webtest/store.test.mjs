@@ -2,7 +2,7 @@
 //   node --test scripts/webtest/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createStore, clock, shortClock, seriesAfter, SPEEDS } from "../../web/store.mjs";
+import { createStore, clock, shortClock, seriesAfter, SPEEDS, parseLooks, look } from "../../web/store.mjs";
 
 test("clock: mm:ss below an hour, h:mm:ss from one", () => {
   assert.equal(clock(0), "00:00");
@@ -107,4 +107,39 @@ test("seriesAfter: drops the samples a reader holds, every series alike", () => 
   assert.deepEqual(d.t, [2000, 3000, 4000], "the push itself is unchanged");
   assert.deepEqual(seriesAfter(d, 3000, 3600).marks, []);
   assert.deepEqual(seriesAfter(d, -1).t, d.t);
+});
+
+// A look as lbscope build writes it (site.go's paletteJSON), with the colours given.
+function looksText(edit) {
+  const one = (c) => ({ palette: [c, "#000000"], background: c, panel: c, panelDown: c, border: c, text: c, dim: c, empty: c,
+    warn: c, slow: c, dead: c, tooltip: c, highlight: c, bright: c });
+  const data = { dark: one("#111111"), light: one("#eeeeee") };
+  if (edit) edit(data);
+  return JSON.stringify(data);
+}
+
+test("parseLooks: both themes, every colour #rrggbb", () => {
+  const l = parseLooks(looksText());
+  assert.equal(l.dark.palette[0], "#111111");
+  assert.equal(l.light.background, "#eeeeee");
+});
+
+test("parseLooks: a missing theme, palette or colour is an error that names it", () => {
+  assert.throws(() => parseLooks(looksText((d) => delete d.light)), /light\.palette/);
+  assert.throws(() => parseLooks(looksText((d) => { d.dark.palette = []; })), /dark\.palette/);
+  assert.throws(() => parseLooks(looksText((d) => { d.dark.palette[1] = "red"; })), /dark\.palette/);
+  assert.throws(() => parseLooks(looksText((d) => delete d.light.empty)), /light\.empty is not a #rrggbb colour/);
+  assert.throws(() => parseLooks(looksText((d) => { d.dark.text = "#12345"; })), /dark\.text/);
+  assert.throws(() => parseLooks("{"), SyntaxError);
+});
+
+test("look: without the page's palette, grey for both themes and one error", (t) => {
+  const errors = [];
+  t.mock.method(console, "error", (msg) => errors.push(msg));
+  const dark = look("dark");
+  assert.deepEqual(look("light"), dark);
+  assert.deepEqual(look("anything"), dark);
+  assert.deepEqual(dark.palette, ["#888888"]);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /#lbscope-palette/);
 });

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -14,6 +15,12 @@ type Color struct{ R, G, B, A float32 }
 
 // RGB is an opaque colour from 8-bit channels.
 func RGB(r, g, b uint8) Color { return Color{float32(r) / 255, float32(g) / 255, float32(b) / 255, 1} }
+
+// Hex is c's CSS form, #rrggbb (alpha left out).
+func (c Color) Hex() string {
+	b := func(v float32) int { return int(math.Round(float64(min(max(v, 0), 1)) * 255)) }
+	return fmt.Sprintf("#%02x%02x%02x", b(c.R), b(c.G), b(c.B))
+}
 
 // Alpha returns c with its opacity multiplied by a.
 func (c Color) Alpha(a float32) Color { c.A *= a; return c }
