@@ -1,10 +1,11 @@
 // loader.js downloads lbscope.wasm with a progress bar, starts it with Go's wasm_exec.js and
 // turns every way it can fail into a message with a Reload button.
 //
-// It is written in ES5 (no arrow functions, no async) on purpose: a browser too old for
-// WebAssembly must still parse this file to show the message that says so. Its words ("loader."
+// It is a classic script written in ES5 (no arrow functions, no async, no module) on purpose:
+// a browser too old for WebAssembly must still parse and run this file to show the message
+// that says so. Its words ("loader."
 // keys) come from the page's dictionary, words.js (LB.words, plain data that any browser
-// reads), not through i18n.js (which is ES2020): it takes the language from LB.i18n when that
+// reads), not through i18n.js (an ES2020 module): it takes the language from LB.i18n when that
 // loaded, and otherwise chooses it the same way (?lang=en|zh, else the browser's first zh-* or
 // en-* preference, else English). It also puts index.html's static texts (the loader card, the
 // title) in that language.

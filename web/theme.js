@@ -1,5 +1,6 @@
 // theme.js: the page's look, before anything is drawn. Loaded first, without defer, by
-// index.html and embed.html.
+// index.html and embed.html: a classic script, since a module runs only after the page is
+// parsed, when the page may have been painted once in the other theme.
 //
 //   ?theme=light|dark|auto   the page's chrome, the playground's canvas, the embed's poster and
 //                            the charts; auto (the default) follows prefers-color-scheme, also
