@@ -24,6 +24,10 @@ type broker struct {
 	sends     int64
 	failures  int64
 	pending   []pendingSend // sends on their way, in send order
+	win       sendWindow    // the last seconds' send outcomes, per virtual second (a value: clones copy it)
+	// lastResponse is the response time of the latest send to it: its latency and the round
+	// trip (0: none yet).
+	lastResponse int64
 
 	firstScan int64 // the expiry scan runs then and every ScanInterval after
 

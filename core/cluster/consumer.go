@@ -63,6 +63,11 @@ type consumer struct {
 	slowRunning []int64 // end times of the slow calls running, in start order
 	slowRnd     *jrand.Random
 
+	// view is the client list its last decided round used and what it computed from it
+	// (replaced whole, never written: a clone shares it); lastAsk is the latest round's query.
+	view    *rebalanceView
+	lastAsk askRecord
+
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
 	frontier     map[route.MessageQueue]int64 // broadcasting: this consumer's delivered prefix
@@ -402,8 +407,10 @@ func (c *Cluster) rebalance(cs *consumer) {
 		// Ask one broker of the route, drawn at random each round, for the group (spec §3.3).
 		var cidAll []string
 		answer := profile.AnswerTransport
+		asked := ""
 		if len(cs.brokers) > 0 {
-			b := c.brokerBy[cs.brokers[cs.rnd.NextIntn(int32(len(cs.brokers)))]]
+			asked = cs.brokers[cs.rnd.NextIntn(int32(len(cs.brokers)))]
+			b := c.brokerBy[asked]
 			ok, d := c.rpc(cs, b, c.t.RPCTimeout)
 			cost += d
 			if ok {
@@ -428,10 +435,15 @@ func (c *Cluster) rebalance(cs *consumer) {
 		// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
 		s, err := c.strategyFor(cs.prof)
 		var r profile.Round
+		list := cs.prof.ConsumerList(answer, cidAll)
+		cs.lastAsk = askRecord{broker: asked, at: start, answer: answerWord(answer, asked)}
 		if err != nil {
 			r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
 		} else {
-			r = cs.prof.Rebalance(s, c.group, cs.cid, mqSet, cs.prof.ConsumerList(answer, cidAll))
+			r = cs.prof.Rebalance(s, c.group, cs.cid, mqSet, list)
+		}
+		if r.Decided {
+			cs.view = newRebalanceView(cs.prof, asked, start, list, r.Target)
 		}
 		switch {
 		case r.Crash:

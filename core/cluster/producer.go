@@ -103,6 +103,7 @@ type pendingSend struct {
 	arriveAt int64 // when the broker stores it
 	latency  int64 // async: the response time the callback reports
 	late     bool  // the client has already seen this send fail: stored after a client timeout
+	resend   bool  // sync: its send failed before on an earlier attempt (async: tries > 0)
 }
 
 // MaxTiers bounds a custom latency table's arrays.
@@ -364,12 +365,19 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			return
 		}
 		cur := c.t.SendMsgTimeout - cost
+		if last.Valid {
+			// The attempt that failed on the last broker is sent again (spec §2.7).
+			if fb := c.brokerBy[last.Name]; fb != nil {
+				fb.noteResent(t, 1)
+			}
+		}
 		b := c.brokerNamed(&th.lastBroker, mq.BrokerName)
 		if b == nil || b.down {
 			// RemotingConnectException: isolation, reachable = !startDetectorEnable; retried at
 			// once on another broker.
 			if b != nil {
 				b.failures++
+				b.noteFailed(t, 1)
 			}
 			if p.keys != nil || !c.faultUpdateAt(p, mq.BrokerName, 0, true, t) {
 				c.sendFailed(p, j, t) // a selector send has one attempt and no fault report
@@ -385,6 +393,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		}
 		l := c.sendLatency(b)   // each send its own jitter
 		r := l + c.t.NetworkRTT // the thread waits for the broker and the round trip
+		b.lastResponse = r
 		th.start, th.broker, th.queue, th.stored, th.storePend = t, b.idx, mq.QueueID, false, false
 		th.attemptID++
 		th.fail, th.timeout = false, false
@@ -427,12 +436,14 @@ func (c *Cluster) store(b *broker, p *producer, j int, queue int32, sentAt, at i
 		c.metrics.InFlight--
 		b.appendMessages(queue, 1)
 		b.sends++
+		b.noteStored(at, 1)
 		c.metrics.Produced++
 		th.stored = true
 		return
 	}
 	th.storePend = true
-	b.pending = append(b.pending, pendingSend{producer: p.idx, thread: j, attempt: th.attemptID, queue: queue, count: 1, sentAt: sentAt, arriveAt: at})
+	b.pending = append(b.pending, pendingSend{producer: p.idx, thread: j, attempt: th.attemptID, queue: queue, count: 1, sentAt: sentAt, arriveAt: at,
+		resend: th.attempt > 0})
 }
 
 // completeAttempt is the outcome of thread j's attempt reaching it at t: a response, a
@@ -454,6 +465,7 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 		return
 	}
 	b.failures++
+	b.noteFailed(t, 1)
 	thrown := p.keys == nil && !c.faultUpdateAt(p, b.name, th.elapsed, true, t)
 	c.markLate(p, j)
 	next := t
@@ -538,6 +550,9 @@ func (c *Cluster) flowAsync(p *producer) {
 				continue
 			}
 			c.sendsFailed(p, to.count)
+			if b := c.brokerBy[to.broker]; b != nil {
+				b.noteFailed(to.at, to.count) // the future expired: a failure the callback is told of
+			}
 			c.faultUpdateAt(p, to.broker, to.elapsed, true, to.at)
 		}
 		p.timeouts = keep
@@ -587,6 +602,7 @@ func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, trie
 			if int(mq.QueueID) >= b.queues {
 				// INVALID_PARAMETER or a queue the broker lacks: a broker error, not retried.
 				b.failures++
+				b.noteFailed(c.now, 1)
 				c.sendsFailed(p, 1)
 				c.faultUpdateAt(p, b.name, 0, true, c.now)
 				return
@@ -602,12 +618,16 @@ func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, trie
 		}
 		if b != nil {
 			b.failures++
+			b.noteFailed(c.now, 1)
 		}
 		c.faultUpdateAt(p, mq.BrokerName, 0, true, c.now)
 		var ok bool
 		if mq, ok = c.asyncRetry(p, mq, t0, tries); !ok {
 			c.sendsFailed(p, 1)
 			return
+		}
+		if b != nil {
+			b.noteResent(c.now, 1)
 		}
 		tries++
 	}
@@ -643,6 +663,7 @@ func (c *Cluster) queueSends(p *producer, sentAt int64) {
 		b.stepTries, b.stepT0 = 0, never
 		l := c.sendLatency(b)
 		r := l + c.t.NetworkRTT
+		b.lastResponse = r
 		expiry := c.asyncExpiry(p, t0)
 		for id, n := range b.stepCount {
 			if n == 0 {
@@ -695,6 +716,7 @@ func (c *Cluster) arrivals(b *broker) {
 				}
 			default:
 				b.failures += ps.count
+				b.noteFailed(ps.arriveAt, ps.count)
 				c.sendsFailed(p, ps.count)
 				p.asyncFlight -= ps.count
 				c.faultUpdateAt(p, b.name, ps.latency, true, ps.arriveAt)
@@ -703,6 +725,7 @@ func (c *Cluster) arrivals(b *broker) {
 		}
 		b.appendMessages(ps.queue, ps.count)
 		b.sends += ps.count
+		b.noteStored(ps.arriveAt, ps.count)
 		c.metrics.Produced += ps.count
 		switch {
 		case ps.late:
@@ -754,8 +777,10 @@ func (c *Cluster) brokerKilled(b *broker) {
 		p.asyncFlight -= ps.count
 		c.faultUpdateAt(p, b.name, c.now-ps.sentAt, true, c.now)
 		failed := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: ps.queue}
+		b.noteFailed(c.now, ps.count) // the connection closed under them: the callback's exception
 		for range ps.count {
 			if mq, ok := c.asyncRetry(p, failed, ps.t0, ps.tries); ok {
+				b.noteResent(c.now, 1)
 				c.asyncOnWire(p, mq, ps.t0, ps.tries+1)
 			} else {
 				c.sendsFailed(p, 1)

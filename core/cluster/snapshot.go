@@ -43,6 +43,10 @@ type BrokerView struct {
 	Sends           int64    `json:"sends"`
 	Failures        int64    `json:"failures"`
 	Consumers       []string `json:"consumers"` // client ids its consumer manager lists for the group
+	// SendLatencyMs is the response time of the latest send to it: its latency and the round
+	// trip, in ms (0: none yet).
+	SendLatencyMs int64      `json:"sendLatencyMs"`
+	Window        SendWindow `json:"window"` // its share of the last SendWindowSeconds' sends
 }
 
 // QueueView is one queue of the topic.
@@ -68,6 +72,9 @@ type ConsumerView struct {
 	ConsumeRate     int      `json:"consumeRate"`
 	Client          string   `json:"client"`     // the SDK profile it runs: java, java-4.9, go-2.1.2 (spec §9)
 	ClientMark      string   `json:"clientMark"` // its short label on the canvas: J, J4, Go
+	// View is the client list its last decided rebalance used, what it computed and what it
+	// pulls (absent: no decided round yet, broadcasting, or the process is gone).
+	View RebalanceView `json:"view,omitzero"`
 }
 
 // ProducerView is one producer.
@@ -84,4 +91,6 @@ type SendSample struct {
 	Count    int    `json:"count"`
 	SentAt   int64  `json:"sentAt"`
 	ArriveAt int64  `json:"arriveAt"`
+	Resend   bool   `json:"resend,omitempty"` // the send failed on an earlier attempt and was sent again
+	Late     bool   `json:"late,omitempty"`   // the producer already saw it fail (a timeout); the broker stores it anyway
 }

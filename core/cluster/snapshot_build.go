@@ -19,7 +19,8 @@ func (c *Cluster) Snapshot() Snapshot {
 	owners := c.owners()
 	for _, b := range c.brokers {
 		bv := BrokerView{Name: b.name, Queues: b.queues, LatencyMs: b.latencyMs, Down: b.down,
-			Sends: b.sends, Failures: b.failures, Consumers: orEmpty(c.registeredIDs(b))}
+			Sends: b.sends, Failures: b.failures, Consumers: orEmpty(c.registeredIDs(b)),
+			SendLatencyMs: b.lastResponse}
 		for _, p := range c.producers {
 			// The broker is as isolated as the producer that avoids it longest.
 			if it, ok := p.fs.FaultItem(b.name); ok && it.StartTimestamp > bv.IsolatedUntilMs {
@@ -42,7 +43,7 @@ func (c *Cluster) Snapshot() Snapshot {
 			}
 			s.Sends = append(s.Sends, SendSample{Producer: c.producers[ps.producer].id,
 				Queue: route.MessageQueue{BrokerName: b.name, QueueID: ps.queue}.Short(), Count: int(ps.count),
-				SentAt: ps.sentAt, ArriveAt: ps.arriveAt})
+				SentAt: ps.sentAt, ArriveAt: ps.arriveAt, Resend: ps.resend || ps.tries > 0, Late: ps.late})
 		}
 	}
 	for _, id := range c.consumerIDs() {
@@ -57,8 +58,10 @@ func (c *Cluster) Snapshot() Snapshot {
 		}
 		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, ClientID: cs.cid, Status: c.status(cs),
 			Queues: orEmpty(shortNames(cs.queues())), NextRebalanceMs: next, Consumed: cs.consumed,
-			Cached: int(cached), ConsumeRate: cs.rate, Client: string(cs.prof.Name), ClientMark: cs.prof.Mark})
+			Cached: int(cached), ConsumeRate: cs.rate, Client: string(cs.prof.Name), ClientMark: cs.prof.Mark,
+			View: c.rebalanceViewOf(cs)})
 	}
+	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {
 		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent})
 	}
