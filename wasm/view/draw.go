@@ -58,6 +58,9 @@ func Draw(c *Canvas, f Frame) {
 	drawHeader(c, f)
 	for _, b := range l.Brokers {
 		drawBroker(c, b, brokers[b.Name], s.TimeMs, f.Lang)
+		if bv := brokers[b.Name]; bv != nil {
+			drawMeter(c, b, bv, f.Lang)
+		}
 	}
 	drawLines(c, f, consumers, hoverKind, hoverID)
 	runs, inRun := ownerRuns(s, l, brokers, anomaly)
@@ -98,9 +101,20 @@ func Draw(c *Canvas, f Frame) {
 			drawConsumer(c, f, b, cv, hoverKind == HitConsumer && hoverID == b.ID)
 		}
 	}
+	// A consumer's view card: beside its open menu, or where the pointer hovers it.
+	switch {
+	case f.Menu != nil && f.Menu.Kind == HitConsumer:
+		if card := ViewCard(f, f.Menu.Target); card != nil {
+			drawCard(c, f, card, consumers)
+		}
+	case f.Menu == nil && hoverKind == HitConsumer:
+		if card := ViewCard(f, hoverID); card != nil {
+			drawCard(c, f, card, consumers)
+		}
+	}
 	if f.Menu != nil {
 		drawMenu(c, f.Menu, f.HoverX, f.HoverY, f.HoverOK)
-	} else if hoverKind != "" {
+	} else if hoverKind != "" && hoverKind != HitConsumer {
 		drawTooltip(c, f, hoverKind, hoverID)
 	}
 }
@@ -449,7 +463,18 @@ func drawMessages(c *Canvas, f Frame) {
 		px, py := p.X+p.W/2, p.Bottom()
 		qx, qy := cell.Center()
 		x, y := lerp(px, qx, t), lerp(py, qy, t)
-		c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, Bright)
+		switch {
+		case m.Late:
+			// The producer already saw this send fail (a timeout); the broker stores it anyway.
+			c.Line(LayerLines, px, py, x, y, 1, Warn.Alpha(0.5))
+			c.Rect(LayerLines, Rect{x - messageDot/2 - 1, y - messageDot/2 - 1, messageDot + 2, messageDot + 2}, Warn)
+		case m.Resend:
+			// Sent again after an attempt on another broker failed.
+			c.Line(LayerLines, px, py, x, y, 1, Slow.Alpha(0.5))
+			c.Rect(LayerLines, Rect{x - messageDot/2 - 1, y - messageDot/2 - 1, messageDot + 2, messageDot + 2}, Slow)
+		default:
+			c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, Bright)
+		}
 	}
 }
 
@@ -592,6 +617,15 @@ func TooltipLines(f Frame, kind, id string) []string {
 				lines = append(lines, Word(lang, "canvas.tip.avoided", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
 			}
 			lines = append(lines, Word(lang, "canvas.tip.lists", len(b.Consumers)))
+			w := b.Window
+			latest := "-"
+			if b.SendLatencyMs > 0 {
+				latest = DurationIn(lang, b.SendLatencyMs)
+			}
+			lines = append(lines, Word(lang, "canvas.tip.window", int(math.Round(w.Share*100)), cluster.SendWindowSeconds, latest))
+			if w.Failed > 0 || w.Resent > 0 {
+				lines = append(lines, Word(lang, "canvas.tip.windowFailed", w.Failed, w.Resent))
+			}
 			return lines
 		}
 	case HitProducer:

@@ -21,6 +21,9 @@ type BrokerBox struct {
 	Label string `json:"-"` // what fits of the name in the title
 	Rect
 	Title Rect `json:"-"`
+	// Meter is the row under the title for the broker's share of recent sends (zero when
+	// the stage has no height to spare: the share is then a strip along the title).
+	Meter Rect `json:"-"`
 }
 
 // Cell is one queue's square in its broker's block.
@@ -301,6 +304,12 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	}
 	bw = math.Max(bw, math.Min(share, nameW))
 	bh := titleH + 2*brokerPad + float64(qr)*ch + float64(qr-1)*g
+	// A meter row under each title where the height spares it: the cells keep their size.
+	meter := 0.0
+	if float64(br)*(bh+meterH)+float64(br-1)*bgap <= r.H {
+		meter = meterH
+		bh += meter
+	}
 	// Spread the blocks over the row when they are narrow, up to a comfortable gap.
 	gapX := bgap
 	if bc > 1 {
@@ -317,11 +326,15 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 		box := Rect{x0 + float64(col)*(bw+gapX), y0 + float64(row)*(bh+bgap), bw, bh}
 		title := Rect{box.X, box.Y, box.W, titleH}
 		l.brokerAt[b.Name] = len(l.Brokers)
-		l.Brokers = append(l.Brokers, BrokerBox{Name: b.Name, Label: brokerLabel(b.Name, box.W-2*brokerPad-12), Rect: box, Title: title})
+		bb := BrokerBox{Name: b.Name, Label: brokerLabel(b.Name, box.W-2*brokerPad-12), Rect: box, Title: title}
+		if meter > 0 {
+			bb.Meter = Rect{box.X + brokerPad, title.Bottom(), box.W - 2*brokerPad, meter}
+		}
+		l.Brokers = append(l.Brokers, bb)
 		cx0 := box.X + (box.W-contentW)/2 + brokerPad
 		for q := range b.Queues {
 			col, row := q/qr, q%qr // column-major: a broker reads as columns of its queues
-			cell := Rect{cx0 + float64(col)*(cw+g), box.Y + titleH + brokerPad + float64(row)*(ch+g), cw, ch}
+			cell := Rect{cx0 + float64(col)*(cw+g), box.Y + titleH + meter + brokerPad + float64(row)*(ch+g), cw, ch}
 			name := b.Name + ":" + strconv.Itoa(q)
 			l.cellAt[name] = len(l.Cells)
 			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell})
