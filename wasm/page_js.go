@@ -111,11 +111,32 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	hb.Shift(canvas.X, canvas.Y)
 	stage := l.Bounds.Scale(l.Zoom) // CSS pixels
 	stage.X, stage.Y = stage.X+canvas.X, stage.Y+canvas.Y
+	// The view card the open consumer menu shows beside it, in the same coordinates.
+	var card *cardBox
+	if m != nil && m.Kind == view.HitConsumer {
+		snap := b.sess.Snapshot()
+		if c := view.ViewCard(view.Frame{Snap: &snap, Layout: l, Menu: m, Lang: b.sess.Lang()}, m.Target); c != nil {
+			r := c.Rect.Scale(l.Zoom)
+			r.X, r.Y = r.X+canvas.X, r.Y+canvas.Y
+			card = &cardBox{Consumer: c.Consumer, Rect: r}
+			for _, line := range c.Lines {
+				card.Lines = append(card.Lines, line.Text)
+			}
+		}
+	}
 	return jsonParse(struct {
 		view.HitBoxes
 		Canvas view.Rect `json:"canvas"`
 		Stage  view.Rect `json:"stage"`
-	}{hb, canvas, stage})
+		Card   *cardBox  `json:"card,omitempty"`
+	}{hb, canvas, stage, card})
+}
+
+// cardBox is a consumer's view card as layout() gives it.
+type cardBox struct {
+	Consumer string `json:"consumer"`
+	view.Rect
+	Lines []string `json:"lines"`
 }
 
 func (b *bridge) counters(js.Value, []js.Value) any {
