@@ -188,8 +188,8 @@ var killVsPartition = &Lesson{
 	}, {
 		Prompt: Text{"Wait until c2's queues are pulled again and every queue has one owner.",
 			"等到 c2 的队列重新被拉取、每个队列都只有一个消费者。"},
-		Explain: Text{"The survivors re-read the consumer list at their next round and split c2's queues. Compare: c3's queues moved within a second, c2's after about two minutes (spec §3.1, §5.1).",
-			"存活的消费者在下一轮重新读取消费者列表，分掉 c2 的队列。对比：c3 的队列在一秒内就转移了，c2 的队列却等了大约两分钟（spec §3.1、§5.1）。"},
+		Explain: Text{"The survivors re-read the consumer list at their next round and split c2's queues. Compare: c3's queues moved within a second, c2's after about two minutes (spec §3.1, §5.1). Hover c2, or click it: its view is still the list of its last round before the cut, itself included — STALE against what the brokers list now — and the queues it computed from it, which its pulls never reach (spec §3.3).",
+			"存活的消费者在下一轮重新读取消费者列表，分掉 c2 的队列。对比：c3 的队列在一秒内就转移了，c2 的队列却等了大约两分钟（spec §3.1、§5.1）。把鼠标移到 c2 上（或点击它）：它的视图仍是断网前最后一轮得到的列表，其中还有它自己——与 Broker 现在的列表相比已过时——以及据此算出、而它的拉取永远到达不了的队列（spec §3.3）。"},
 		Speed: 20,
 		Check: func(c *Context) bool {
 			return settled(c.Now) && len(listedBy(c.Now, "c2")) == 0
