@@ -46,7 +46,12 @@ func (c *Cluster) Snapshot() Snapshot {
 				SentAt: ps.sentAt, ArriveAt: ps.arriveAt, Resend: ps.resend || ps.tries > 0, Late: ps.late})
 		}
 	}
-	for _, id := range c.consumerIDs() {
+	sortedIDs := make([][2][]string, len(c.brokers)) // each broker's list as Java and Go sort it
+	ids := c.consumerIDs()
+	if len(ids) > 0 {
+		s.Consumers = make([]ConsumerView, 0, len(ids))
+	}
+	for _, id := range ids {
 		cs := c.current[id]
 		var cached int64
 		for _, pq := range cs.pqList {
@@ -56,10 +61,11 @@ func (c *Cluster) Snapshot() Snapshot {
 		if cs.dead {
 			next = 0
 		}
+		queues := orEmpty(shortNames(cs.queues()))
 		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, ClientID: cs.cid, Status: c.status(cs),
-			Queues: orEmpty(shortNames(cs.queues())), NextRebalanceMs: next, Consumed: cs.consumed,
+			Queues: queues, NextRebalanceMs: next, Consumed: cs.consumed,
 			Cached: int(cached), ConsumeRate: cs.rate, Client: string(cs.prof.Name), ClientMark: cs.prof.Mark,
-			View: c.rebalanceViewOf(cs)})
+			View: c.rebalanceViewOf(cs, queues, s.Brokers, sortedIDs)})
 	}
 	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {

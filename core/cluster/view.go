@@ -19,7 +19,7 @@ type rebalanceView struct {
 	broker   string
 	at       int64
 	cids     []string
-	computed []route.MessageQueue
+	computed []string // short names, sorted by queue
 }
 
 // askRecord is a round's consumer-list query, whatever came of it.
@@ -54,7 +54,7 @@ func newRebalanceView(p *profile.Profile, broker string, at int64, cids []string
 	computed := slices.Clone(target)
 	route.SortQueues(computed)
 	computed = slices.Compact(computed)
-	return &rebalanceView{broker: broker, at: at, cids: orEmpty(sorted), computed: computed}
+	return &rebalanceView{broker: broker, at: at, cids: orEmpty(sorted), computed: orEmpty(shortNames(computed))}
 }
 
 // RebalanceView is a consumer's view of its group as of its last decided rebalance round (a
@@ -68,7 +68,8 @@ type RebalanceView struct {
 	// kept: a broker lists a reconnected client twice until its old channel goes, spec §5.1).
 	Cids []string `json:"cids"`
 	// NowBroker and Now are the list a broker holds now, sorted the same way: the answering
-	// broker's while it is up, else the first live broker's ("" and []: none is up).
+	// broker's while it is up, else the first live broker's ("" and []: none is up). The
+	// views of one snapshot that name the same broker share one Now: do not write it.
 	NowBroker string   `json:"nowBroker"`
 	Now       []string `json:"now"`
 	Stale     bool     `json:"stale"`    // Cids differs from Now
@@ -86,12 +87,15 @@ type RebalanceView struct {
 func (v RebalanceView) IsZero() bool { return v.Cids == nil }
 
 // rebalanceViewOf is cs's RebalanceView now; the zero view before its first decided round.
-func (c *Cluster) rebalanceViewOf(cs *consumer) RebalanceView {
+// listed holds each broker's registered ids, by broker index (the snapshot's BrokerViews');
+// sorted caches them sorted, by broker index and sort (Java's, Go's). queues are cs's process
+// queues' short names, in pqList order.
+func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string, listed []BrokerView, sorted [][2][]string) RebalanceView {
 	v := cs.view
 	if v == nil || cs.dead || c.model == Broadcasting {
 		return RebalanceView{}
 	}
-	out := RebalanceView{Broker: v.broker, AtMs: v.at, Cids: orEmpty(slices.Clone(v.cids)), Computed: orEmpty(shortNames(v.computed)),
+	out := RebalanceView{Broker: v.broker, AtMs: v.at, Cids: orEmpty(slices.Clone(v.cids)), Computed: slices.Clone(v.computed),
 		Now: []string{}, Pulled: []string{},
 		LastAskMs: cs.lastAsk.at, LastAskBroker: cs.lastAsk.broker, LastAnswer: cs.lastAsk.answer}
 	b := c.brokerBy[v.broker]
@@ -106,14 +110,23 @@ func (c *Cluster) rebalanceViewOf(cs *consumer) RebalanceView {
 	}
 	if b != nil {
 		out.NowBroker = b.name
-		_, now := cs.prof.SortInputs(nil, c.registeredIDs(b))
-		out.Now = orEmpty(now)
+		k := 0
+		if cs.prof.IsGo() {
+			k = 1
+		}
+		now := sorted[b.idx][k]
+		if now == nil {
+			_, now = cs.prof.SortInputs(nil, listed[b.idx].Consumers)
+			now = orEmpty(now)
+			sorted[b.idx][k] = now
+		}
+		out.Now = now // one slice per broker and sort in a snapshot, shared by its views: read-only
 	}
 	out.Stale = !slices.Equal(out.Cids, out.Now)
 	if !cs.partitioned {
-		for _, pq := range cs.pqList {
+		for i, pq := range cs.pqList {
 			if !pq.b.down {
-				out.Pulled = append(out.Pulled, pq.mq.Short())
+				out.Pulled = append(out.Pulled, queues[i])
 			}
 		}
 	}
