@@ -136,6 +136,21 @@ func ViewCardLines(f Frame, id string, w float64) []CardLine {
 	for _, row := range wrapIDs(lang, nowLabel, v.Now, w) {
 		add(row, nowCol)
 	}
+	if v.Stale {
+		// What differs, which long lists cut off: the ids the broker no longer lists, and
+		// those it lists that the view lacks.
+		gone, added := idDiff(v.Cids, v.Now), idDiff(v.Now, v.Cids)
+		if len(gone) > 0 {
+			for _, row := range wrapIDs(lang, Word(lang, "canvas.view.gone"), gone, w) {
+				add(row, Warn)
+			}
+		}
+		if len(added) > 0 {
+			for _, row := range wrapIDs(lang, Word(lang, "canvas.view.added"), added, w) {
+				add(row, Warn)
+			}
+		}
+	}
 	same := slices.Equal(v.Computed, v.Pulled)
 	add(Word(lang, "canvas.view.computed", queueRanges(lang, v.Computed)), TextColor)
 	pulledCol := TextColor
@@ -149,6 +164,23 @@ func ViewCardLines(f Frame, id string, w float64) []CardLine {
 			key = "canvas.view.empty"
 		}
 		add(Word(lang, key, v.LastAskBroker, Clock(v.LastAskMs)), Slow)
+	}
+	return out
+}
+
+// idDiff is a without b, as multisets: an id a lists twice and b once is left once.
+func idDiff(a, b []string) []string {
+	left := map[string]int{}
+	for _, id := range b {
+		left[id]++
+	}
+	var out []string
+	for _, id := range a {
+		if left[id] > 0 {
+			left[id]--
+			continue
+		}
+		out = append(out, id)
 	}
 	return out
 }

@@ -104,6 +104,7 @@ func TestViewCardLines(t *testing.T) {
 		"view of " + Clock(v.AtMs) + ", from " + v.Broker,
 		"ids: " + strings.Join(v.Cids, " "),
 		"STALE " + v.NowBroker + " now: " + strings.Join(v.Now, " "),
+		"no longer listed: c2",
 		"computed: " + queueRanges(EN, v.Computed),
 		"pulls: none",
 		"asked " + v.LastAskBroker + " at " + Clock(v.LastAskMs) + ": no answer",
@@ -125,13 +126,16 @@ func TestViewCardLines(t *testing.T) {
 		t.Errorf("c1's card:\n%s", got)
 	}
 	zh := ViewCardLines(Frame{Snap: &s, Layout: l, Lang: ZH}, "c2", 400)
-	if !strings.Contains(zh[len(zh)-4].Text, "已过时") {
+	if !strings.Contains(zh[len(zh)-5].Text, "已过时") || !strings.Contains(zh[len(zh)-4].Text, "已不在列表： c2") {
 		t.Errorf("Chinese card %+v", zh)
 	}
 }
 
 // Long client lists wrap into at most three rows, the last saying how many are left out.
 func TestWrapIDs(t *testing.T) {
+	if d := idDiff([]string{"a", "b", "b", "c"}, []string{"b", "c", "d"}); strings.Join(d, " ") != "a b" {
+		t.Errorf("idDiff = %q; want a and the second b", d)
+	}
 	var ids []string
 	for i := range 64 {
 		ids = append(ids, "c"+strconv.Itoa(i+1))
