@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -146,5 +147,50 @@ func TestSendWindowShares(t *testing.T) {
 	}
 	if !resend {
 		t.Error("no send on its way is marked as sent again")
+	}
+}
+
+// An async producer's sends in flight to a broker that goes down fail in their callbacks and
+// are sent again to the other broker (spec §2.9): the down broker's window counts them as
+// failed and re-sent, the messages on their way say so, and within a window's span every
+// stored message is the live broker's.
+func TestSendWindowAsyncResends(t *testing.T) {
+	cfg := Config{Seed: 5,
+		Brokers:   []BrokerConfig{{Name: "broker-a", Queues: 2}, {Name: "broker-b", Queues: 2, LatencyMs: 200}},
+		Consumers: []ConsumerConfig{{ID: "c1"}},
+		Producers: []ProducerConfig{{ID: "p1", Rate: 1000, Mode: SendAsync}}}
+	c := mustNew(t, cfg)
+	c.Advance(40000)
+	inFlight := 0
+	for _, ps := range c.Snapshot().Sends {
+		if strings.HasPrefix(ps.Queue, "broker-b:") {
+			inFlight += ps.Count
+		}
+	}
+	if inFlight == 0 {
+		t.Fatal("nothing on its way to the slow broker-b")
+	}
+	mustApply(t, c, Command{Type: "killBroker", Broker: "broker-b"})
+	s := c.Snapshot()
+	b := brokerView(t, s, "broker-b")
+	if b.Window.Failed < int64(inFlight) || b.Window.Resent < int64(inFlight) || b.Window.Resent > b.Window.Failed {
+		t.Errorf("broker-b killed with %d messages on their way: window %+v", inFlight, b.Window)
+	}
+	resent := 0
+	for _, ps := range s.Sends {
+		if ps.Resend {
+			resent += ps.Count
+			if !strings.HasPrefix(ps.Queue, "broker-a:") {
+				t.Errorf("a re-sent batch goes to %s", ps.Queue)
+			}
+		}
+	}
+	if resent == 0 {
+		t.Error("no re-sent message on its way to broker-a")
+	}
+	c.Advance(40000 + 1000*SendWindowSeconds + 1000)
+	a := brokerView(t, c.Snapshot(), "broker-a")
+	if a.Window.Share != 1 || a.Window.Stored == 0 {
+		t.Errorf("broker-a, the only one up: %+v", a.Window)
 	}
 }
