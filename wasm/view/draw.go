@@ -203,7 +203,11 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 	}
 	if bv.Down {
 		// A down broker is crossed out, so its state does not hang on the border's colour.
-		body := Rect{b.X, t.Bottom(), b.W, b.H - t.H}
+		top := t.Bottom()
+		if b.Meter.H > 0 {
+			top = b.Meter.Bottom() // the meter row stays readable: its failures matter now
+		}
+		body := Rect{b.X, top, b.W, b.Bottom() - top}
 		c.Line(LayerMarks, body.X+2, body.Y+2, body.Right()-2, body.Bottom()-2, 2, Warn.Alpha(0.7))
 		c.Line(LayerMarks, body.Right()-2, body.Y+2, body.X+2, body.Bottom()-2, 2, Warn.Alpha(0.7))
 	}
