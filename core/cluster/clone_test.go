@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -177,5 +178,38 @@ func BenchmarkClone(b *testing.B) {
 			}
 			b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/float64(len(keep))/1024, "KB/clone")
 		})
+	}
+}
+
+// Advancing in pieces of a few events — the playground's way of never holding the page long —
+// is the same run as advancing at once: the same story, event for event, and the same state.
+func TestAdvanceSomeIsAdvanceInPieces(t *testing.T) {
+	cfg := smallConfig(800)
+	a, ref := mustNew(t, cfg), mustNew(t, cfg)
+	var sa, sref story
+	sa.watch(a)
+	sref.watch(ref)
+	pieces := 0
+	for _, to := range []int64{0, 1000, 1001, 7500, 30000} {
+		for !a.AdvanceSome(to, 3) {
+			pieces++
+		}
+		ref.Advance(to)
+		if a.Now() != to || ref.Now() != to {
+			t.Fatalf("at %d: %d and %d", to, a.Now(), ref.Now())
+		}
+		if to == 7500 {
+			mustApply(t, a, Command{Type: "killConsumer", ID: "c1"})
+			mustApply(t, ref, Command{Type: "killConsumer", ID: "c1"})
+		}
+	}
+	if pieces < 100 {
+		t.Errorf("30 s in %d pieces of 3 events; want many", pieces)
+	}
+	if !slices.Equal(sa.lines, sref.lines) {
+		t.Errorf("the stories differ: %d and %d events", len(sa.lines), len(sref.lines))
+	}
+	if world(t, a) != world(t, ref) {
+		t.Error("the states differ")
 	}
 }

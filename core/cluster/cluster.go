@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -256,8 +257,14 @@ func (c *Cluster) Now() int64 { return c.now }
 func (c *Cluster) SetObserver(fn func(Event)) { c.observer = fn }
 
 // Advance runs the simulation up to and including time to.
-func (c *Cluster) Advance(to int64) {
-	for {
+func (c *Cluster) Advance(to int64) { c.AdvanceSome(to, math.MaxInt) }
+
+// AdvanceSome is Advance in pieces: it handles at most n of the events due by time to and
+// reports whether it got there. Calling it until it does is Advance(to), event for event: a
+// driver that must not be held long (the playground's page) splits even a single virtual
+// moment that is costly, such as every consumer's first rebalance at once.
+func (c *Cluster) AdvanceSome(to int64, n int) bool {
+	for ; n > 0; n-- {
 		at, ok := c.events.PeekAt()
 		if !ok || at > to {
 			break
@@ -266,9 +273,13 @@ func (c *Cluster) Advance(to int64) {
 		c.now = e.At
 		c.dispatch(e)
 	}
+	if at, ok := c.events.PeekAt(); ok && at <= to {
+		return false
+	}
 	if to > c.now {
 		c.now = to
 	}
+	return true
 }
 
 func (c *Cluster) dispatch(e sim.Event) {

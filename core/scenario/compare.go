@@ -229,6 +229,12 @@ func Compare(s Scenario, variants []Variant) (*Comparison, error) {
 // CompareProgress is Compare telling progress, when it is set, the variant running (from 0)
 // and the virtual time it reached, every virtual second.
 func CompareProgress(s Scenario, variants []Variant, progress func(variant int, ms int64)) (*Comparison, error) {
+	return ComparePaused(s, variants, progress, nil)
+}
+
+// ComparePaused is CompareProgress calling pause, when it is set, between pieces of the
+// engine's work (RunOptions.Pause): the same comparison, in pieces.
+func ComparePaused(s Scenario, variants []Variant, progress func(variant int, ms int64), pause func()) (*Comparison, error) {
 	if err := validateVariants(variants); err != nil {
 		return nil, err
 	}
@@ -244,7 +250,7 @@ func CompareProgress(s Scenario, variants []Variant, progress func(variant int, 
 		if progress != nil {
 			p = func(ms int64) { progress(i, ms) }
 		}
-		row, err := runVariant(v.apply(s), p)
+		row, err := runVariant(v.apply(s), RunOptions{Progress: p, Pause: pause})
 		if err != nil {
 			return nil, fmt.Errorf("variants[%d]: %w", i, err)
 		}
@@ -303,7 +309,7 @@ func notes(s Scenario, variants []Variant, rows []Row) []Note {
 
 // runVariant runs s and computes its row. The assignment before each action is the engine's
 // own (each queue's owners in the snapshot taken just before the step is applied).
-func runVariant(s Scenario, progress func(int64)) (*Row, error) {
+func runVariant(s Scenario, opts RunOptions) (*Row, error) {
 	// Just before each action: the queues' owners and the spread, all the table reads of
 	// the moment (not the whole snapshot: 2,000 of the largest cluster's would take GBs).
 	type moment struct {
@@ -311,10 +317,8 @@ func runVariant(s Scenario, progress func(int64)) (*Row, error) {
 		spread int
 	}
 	before := make([]moment, len(s.Timeline))
-	r, err := Run(s, RunOptions{
-		BeforeStep: func(i int, snap cluster.Snapshot) { before[i] = moment{owners(snap), spreadOf(snap)} },
-		Progress:   progress,
-	})
+	opts.BeforeStep = func(i int, snap cluster.Snapshot) { before[i] = moment{owners(snap), spreadOf(snap)} }
+	r, err := Run(s, opts)
 	if err != nil {
 		return nil, err
 	}

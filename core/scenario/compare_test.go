@@ -163,6 +163,18 @@ func TestCompareIsDeterministic(t *testing.T) {
 	if string(a) != string(b) {
 		t.Error("the same comparison twice gave different JSON")
 	}
+	// In pieces, paused every few events and told every second, it is the same comparison.
+	pauses, seconds := 0, 0
+	paused, err := ComparePaused(s, vs, func(int, int64) { seconds++ }, func() { pauses++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := json.Marshal(paused); string(p) != string(a) {
+		t.Error("the comparison in pieces gave different JSON")
+	}
+	if pauses < seconds {
+		t.Errorf("%d pauses over %d virtual seconds", pauses, seconds)
+	}
 	if !first.Fault {
 		t.Error("fault-table variants: Fault not set")
 	}

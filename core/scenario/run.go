@@ -25,20 +25,37 @@ type RunOptions struct {
 	// second of the run (a command line drawing a progress line). Running in these pieces
 	// gives the same run.
 	Progress func(ms int64)
+	// Pause, when set, is called between pieces of at most PauseEvents of the engine's events,
+	// even within one virtual moment: a driver that must hand its thread back often (the
+	// playground's comparison) decides there whether to. Running in these pieces gives the
+	// same run.
+	Pause func()
 }
 
+// PauseEvents is how many engine events run between two calls of RunOptions.Pause: a
+// rebalance of the largest group is the costliest of them, well under a millisecond.
+const PauseEvents = 16
+
 // advance runs c to time to, telling progress every virtual second when it is set.
-func advance(c *cluster.Cluster, to int64, progress func(int64)) {
-	if progress == nil {
-		c.Advance(to)
+func advance(c *cluster.Cluster, to int64, opts RunOptions) {
+	run := c.Advance
+	if opts.Pause != nil {
+		run = func(to int64) {
+			for !c.AdvanceSome(to, PauseEvents) {
+				opts.Pause()
+			}
+		}
+	}
+	if opts.Progress == nil {
+		run(to)
 		return
 	}
 	for c.Now() < to {
 		next := min((c.Now()/1000+1)*1000, to)
-		c.Advance(next)
-		progress(next)
+		run(next)
+		opts.Progress(next)
 	}
-	c.Advance(to) // what is due at to when the run is already there
+	run(to) // what is due at to when the run is already there
 }
 
 // Result is what a run produced; its JSON form is the command line's --json output. Field
@@ -146,7 +163,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 	r.Sends = []SendSpan{}
 	spanFrom, prev := int64(0), c.Metrics()
 	for i, st := range s.Timeline {
-		advance(c, st.At.Ms(), opts.Progress)
+		advance(c, st.At.Ms(), opts)
 		if c.Now() > spanFrom {
 			m := c.Metrics()
 			r.Sends = append(r.Sends, spanAt(spanFrom, c.Now(), prev, m))
@@ -161,7 +178,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 		}
 		r.Actions = append(r.Actions, a)
 	}
-	advance(c, end, opts.Progress)
+	advance(c, end, opts)
 	c.SetObserver(nil)
 	if end > spanFrom {
 		r.Sends = append(r.Sends, spanAt(spanFrom, end, prev, c.Metrics()))
