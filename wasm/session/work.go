@@ -25,6 +25,11 @@ import (
 // MaxCallWork is the most work one call or frame does, in scenario.WorkSpan's units.
 const MaxCallWork = 200_000
 
+// MaxSliceWork is the most work of one slice on the way to a moment (and of a comparison's,
+// wasm/api): half of MaxCallWork, leaving the frame that runs it room to draw, so that with
+// the engine's start (below) no frame of the way holds the page near 100 ms.
+const MaxSliceWork = MaxCallWork / 2
+
 // Reaching is a moment the session is on its way to, a slice per frame.
 type Reaching struct {
 	FromMs int64 `json:"fromMs"`
@@ -68,17 +73,35 @@ func queues(sc scenario.Scenario) int {
 // least one millisecond past now, so that every slice moves on.
 func (s *Session) fitFrom(now, to int64) int64 { return fitIn(s.timeline(), now, to) }
 
-func fitIn(tl scenario.Scenario, now, to int64) int64 {
+func fitIn(tl scenario.Scenario, now, to int64) int64 { return fitBudget(tl, now, to, MaxCallWork) }
+
+// fitBudget is fitIn for a budget of units.
+func fitBudget(tl scenario.Scenario, now, to, budget int64) int64 {
 	w := scenario.WorkSpan(tl, now, to, false)
-	if w.Units <= MaxCallWork {
+	if w.Units <= budget {
 		return to
 	}
-	end := now + max(w.Fits(MaxCallWork), 1)
+	end := now + max(w.Fits(budget), 1)
 	// The timeline's actions in the span cost too: halve until the slice fits.
-	for end-now > 1 && w.Within(tl, now, end) > MaxCallWork {
+	for end-now > 1 && w.Within(tl, now, end) > budget {
 		end = now + (end-now)/2
 	}
 	return end
+}
+
+// sliceFrom is the end of the next slice on the way from now to to: all of it when it fits in
+// a call, else MaxSliceWork's worth — and the cluster's first virtual second alone, for it
+// holds the start (every consumer registering, then the rounds of rebalancing that settle
+// the group, a burst that scenario.WorkSpan does not count from a moment past 00:00).
+func (s *Session) sliceFrom(now, to int64) int64 {
+	tl := s.timeline()
+	if scenario.WorkSpan(tl, now, to, false).Units <= MaxCallWork {
+		return to
+	}
+	if now < 1000 {
+		return min(to, 1000)
+	}
+	return fitBudget(tl, now, to, MaxSliceWork)
 }
 
 // Estimate is the work of running the published state on to virtual time ms, in
@@ -96,22 +119,28 @@ func (s *Session) Estimate(ms int64) (units, fitsMs int64) {
 	return scenario.WorkSpan(tl, now, ms, false).Units, fitIn(tl, now, ms)
 }
 
-// reachTo moves to virtual time to, quiet: at once when it fits, else a slice now and the
-// rest in later frames; done is said on arrival.
+// reachTo moves to virtual time to, quiet: at once when it fits, else a slice per later
+// frame (not this one, which has loaded a link or applied a command already); done is said
+// on arrival.
 func (s *Session) reachTo(to int64, done cluster.Event, quiet bool) {
 	now := s.c.Now()
+	units := scenario.WorkSpan(s.timeline(), now, to, false).Units
 	s.reaching = &reach{
-		Reaching: Reaching{FromMs: now, ToMs: to, AtMs: now, Units: scenario.WorkSpan(s.timeline(), now, to, false).Units},
+		Reaching: Reaching{FromMs: now, ToMs: to, AtMs: now, Units: units},
 		done:     done, quiet: quiet,
 	}
-	s.reachSlice()
+	if units <= MaxCallWork {
+		s.reachSlice()
+	} else {
+		s.dirty = true
+	}
 }
 
 // reachSlice runs one slice of the way; on arrival it says the reach's event.
 func (s *Session) reachSlice() {
 	r := s.reaching
 	s.quiet = r.quiet
-	s.advance(s.fitFrom(s.c.Now(), r.ToMs))
+	s.advance(s.sliceFrom(s.c.Now(), r.ToMs))
 	s.quiet = false
 	r.AtMs = s.c.Now()
 	s.dirty = true
