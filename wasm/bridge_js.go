@@ -124,7 +124,7 @@ func (b *bridge) call(name string) func(js.Value, []js.Value) any {
 	return func(_ js.Value, args []js.Value) any {
 		var arg []byte
 		if len(args) > 0 && jsType(args[0]) != "undefined" {
-			text, err := jsonText(args[0], api.MaxArgBytes, false)
+			text, err := jsonText(args[0], api.ArgLimits(name), false)
 			if err != nil {
 				return errorObject("lbscope." + name + ": " + err.Error())
 			}
@@ -146,7 +146,7 @@ func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
 	if t := jsType(arg); t != "string" && t != "object" {
 		return resolved(errorObject(fmt.Sprintf("dispatch: got a %s; want a command object", t)))
 	}
-	text, err := jsonText(arg, session.MaxCommandBytes, true)
+	text, err := jsonText(arg, api.ArgLimits("dispatch"), true)
 	if err != nil {
 		return resolved(errorObject("dispatch: " + err.Error()))
 	}

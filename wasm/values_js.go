@@ -10,14 +10,17 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+
+	"github.com/lbscope/lbscope/wasm/api"
 )
 
-// jsonText is the page's argument as JSON text, made by the page's own JSON.stringify: what
-// cannot become JSON (a cycle, a BigInt, a getter or toJSON that throws, a function) is refused
-// there, in JavaScript's words, before any of it reaches Go; so is text longer than limit. A
-// string is a JSON string ("zh" becomes "\"zh\""), unless textIsJSON: then it is the JSON
-// text itself (dispatch's '{"type": "pause"}').
-func jsonText(v js.Value, limit int, textIsJSON bool) (text string, err error) {
+// jsonText is the page's argument as JSON text, made by the page's own JavaScript
+// (lbscopeArgText in web/loader.js: JSON.stringify, then the limits): what cannot become JSON
+// (a cycle, a BigInt, a getter or toJSON that throws, a function) and what is over limit (too
+// long, nested too deep, a string too long) is refused there, in JavaScript's words, before
+// any of it reaches Go. A string is a JSON string ("zh" becomes "\"zh\""), unless textIsJSON:
+// then it is the JSON text itself (dispatch's '{"type": "pause"}').
+func jsonText(v js.Value, limit api.ArgLimit, textIsJSON bool) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			jerr, ok := r.(js.Error)
@@ -27,21 +30,19 @@ func jsonText(v js.Value, limit int, textIsJSON bool) (text string, err error) {
 			err = fmt.Errorf("the argument cannot become JSON: %s", jsMessage(jerr.Value))
 		}
 	}()
-	t := jsType(v)
-	if t == "bigint" {
+	if jsType(v) == "bigint" {
 		return "", errors.New("the argument cannot become JSON: it is a BigInt")
 	}
-	out := v
-	if t != "string" || !textIsJSON {
-		out = js.Global().Get("JSON").Call("stringify", v)
+	guard := js.Global().Get("lbscopeArgText")
+	if guard.Type() != js.TypeFunction {
+		return "", errors.New("the page lacks lbscopeArgText (web/loader.js), which every argument goes through")
 	}
-	if out.Type() != js.TypeString {
-		return "", fmt.Errorf("the argument is a %s, which JSON cannot hold", t)
+	lim := js.ValueOf(map[string]any{"chars": limit.Chars, "depth": limit.Depth, "string": limit.String})
+	out := guard.Invoke(v, lim, textIsJSON)
+	if e := out.Get("error"); e.Type() == js.TypeString {
+		return "", errors.New(e.String())
 	}
-	if n := js.Global().Get("Object").Invoke(out).Get("length").Int(); n > limit { // a wrapper: a string has no properties in syscall/js
-		return "", fmt.Errorf("the argument is %d characters of JSON; at most %d", n, limit)
-	}
-	return out.String(), nil
+	return out.Get("text").String(), nil
 }
 
 // jsType is JavaScript's typeof of v; syscall/js knows every type but BigInt.

@@ -14,6 +14,8 @@
 //   window.lbscopeLoader = {progress: 0..1, done: bool, error: string|null}
 //     done turns true when the wasm starts; error holds the first failure, even a later one.
 //   window.lbscopeFatal(message) shows the error box; the Go program calls it on a panic.
+//   window.lbscopeArgText(value, limit, textIsJSON) is how every lbscope.* argument becomes
+//     JSON before it reaches Go: {text} or {error}, for the Go program (wasm/values_js.go).
 //   Events on window: "lbscope:started" before go.run, "lbscope:error" (detail: message).
 (function () {
   "use strict";
@@ -150,6 +152,52 @@
     reload.focus();
     emit("lbscope:error", message);
   }
+
+  // lbscopeArgText turns a page's argument into JSON text with the page's own JSON.stringify,
+  // and refuses, in JavaScript's words and before any of it reaches Go, what cannot become JSON
+  // (a cycle, a BigInt, a getter or toJSON that throws) and what is over limit — {chars, depth,
+  // string}, which the Go program passes from its one set of limits (lbscope.limits()): the
+  // text's length, how deeply arrays and objects nest, the longest string. A string is a JSON
+  // string, unless textIsJSON: then it is the JSON text itself (dispatch('{"type": "pause"}')).
+  window.lbscopeArgText = function (value, limit, textIsJSON) {
+    var text;
+    try {
+      text = typeof value === "string" && textIsJSON ? value : JSON.stringify(value);
+    } catch (e) {
+      var why = "an exception";
+      try { why = String(e && e.message !== undefined ? e.message : e).split("\n")[0].slice(0, 200); } catch (e2) { /* a hostile message */ }
+      return { error: "the argument cannot become JSON: " + why };
+    }
+    if (typeof text !== "string") return { error: "the argument is a " + typeof value + ", which JSON cannot hold" };
+    if (text.length > limit.chars) {
+      return { error: "the argument is " + text.length + " characters of JSON; at most " + limit.chars };
+    }
+    // One pass over the text: nesting depth and string lengths (in JSON characters).
+    var depth = 0, inString = false, start = 0;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 92) i++; // a backslash escapes the next character
+        else if (c === 34) {
+          inString = false;
+          if (i - start > limit.string) {
+            return { error: "the argument holds a string of " + (i - start) + " characters; at most " + limit.string };
+          }
+        }
+      } else if (c === 34) {
+        inString = true;
+        start = i + 1;
+      } else if (c === 91 || c === 123) {
+        if (++depth > limit.depth) return { error: "the argument nests deeper than " + limit.depth + " levels of arrays and objects" };
+      } else if (c === 93 || c === 125) {
+        depth--;
+      }
+    }
+    if (inString && text.length - start > limit.string) {
+      return { error: "the argument holds a string of " + (text.length - start) + " characters; at most " + limit.string };
+    }
+    return { text: text };
+  };
 
   window.lbscopeFatal = function (message) {
     fail(message ? String(message) : STOPPED);

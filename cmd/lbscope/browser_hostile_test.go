@@ -13,6 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/api"
 )
 
 // hostileValues defines, in the page, window.hostile: arguments that cannot become JSON.
@@ -69,6 +72,25 @@ func TestBrowserArgumentsThatCannotBecomeJSONAreRefused(t *testing.T) {
 	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch(hostile.bigint).then(r => r.error)`), "BigInt")
 	assert.Contains(t, eval[string](t, ctx, `lbscope.compare(hostile.getter).error`), "getter says no")
 	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch(hostile.toJSON).then(r => r.error)`), "toJSON says no")
+	// Over the limits lbscope.limits() states, an argument is refused before it reaches Go,
+	// and the answer names the limit.
+	lim := eval[map[string]any](t, ctx, `lbscope.limits().args`)
+	assert.Equal(t, map[string]any{"chars": float64(api.MaxArgBytes), "depth": float64(cluster.MaxArgDepth), "string": float64(cluster.MaxArgString)}, lim)
+	for js, want := range map[string]string{
+		`lbscope.dispatch({type: "addConsumer", id: "y".repeat(100000)}).then(r => r.error)`:                                                  "a string of 100000 characters; at most 65536",
+		`lbscope.dispatch({type: "pause", ["k".repeat(70000)]: 1}).then(r => r.error)`:                                                        "a string of 70000 characters; at most 65536",
+		`lbscope.series("y".repeat(70000)).error`:                                                                                             "at most 65536",
+		`(() => { let v = 1; for (let i = 0; i < 3000; i++) v = [v]; return lbscope.dispatch({type: "pause", x: v}).then(r => r.error); })()`: "nests deeper than 16 levels",
+		`(() => { let v = 1; for (let i = 0; i < 17; i++) v = {a: v}; return lbscope.setLang(v).error; })()`:                                  "nests deeper than 16 levels",
+		`lbscope.setLang("x".repeat(1100000)).error`:                                                                                          "characters of JSON; at most 1048576",
+	} {
+		got := eval[string](t, ctx, js)
+		assert.Contains(t, got, want, js)
+		stackless(t, js, got)
+	}
+	// Just within them, the argument reaches the call, which says what is wrong with it.
+	assert.Contains(t, eval[string](t, ctx, `lbscope.dispatch({type: "addConsumer", id: "y".repeat(65536)}).then(r => r.error)`), "the limit is 64")
+	assert.Contains(t, eval[string](t, ctx, `(() => { let v = 1; for (let i = 0; i < 15; i++) v = [v]; return lbscope.dispatch({type: "pause", x: v}).then(r => r.error); })()`), "x")
 	// A plain string argument is a JSON string: the page's language switch goes through.
 	assert.Equal(t, "zh", eval[string](t, ctx, `lbscope.setLang("zh").lang`))
 	assert.Equal(t, "en", eval[string](t, ctx, `lbscope.setLang("en").lang`))

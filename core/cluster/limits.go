@@ -27,6 +27,15 @@ const (
 	MaxRooms          = 64 // MACHINE_ROOM consumeridcs
 )
 
+// Limits of one argument a page's script hands the playground (lbscope.<method>(arg), dispatch,
+// an embed's postMessage), checked by the page's own JavaScript before any of it reaches the
+// engine: how deeply its arrays and objects nest and how long one of its strings is. A scenario
+// nests 7 deep; the longest string a command carries is a share link (64 KiB).
+const (
+	MaxArgDepth  = 16
+	MaxArgString = 64 << 10
+)
+
 // Charset is the characters a kind of name may hold: letters and digits plus Extra (ASCII).
 // Anything else — controls, NUL, line breaks, bidi overrides such as U+202E, '<', spaces — is
 // refused, so a name is safe to print on a terminal, in a page and in a share link.

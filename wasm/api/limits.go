@@ -1,0 +1,72 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/session"
+)
+
+// ArgLimit bounds one call's argument: its JSON text's length in characters, how deeply its
+// arrays and objects nest, and its longest string. The page's JavaScript checks it before the
+// argument reaches Go (web/loader.js, lbscopeArgText), so that no call carries more work in
+// than it can refuse at once.
+type ArgLimit struct {
+	Chars  int `json:"chars"`
+	Depth  int `json:"depth"`
+	String int `json:"string"`
+}
+
+// ArgLimits is the limit of method name's argument ("dispatch" for lbscope.dispatch): the
+// same for every method but dispatch, which carries a scenario file, and diagnose, whose
+// pasted admin output is one long string each.
+func ArgLimits(name string) ArgLimit {
+	l := ArgLimit{Chars: MaxArgBytes, Depth: cluster.MaxArgDepth, String: cluster.MaxArgString}
+	switch name {
+	case "dispatch":
+		l.Chars = session.MaxCommandBytes
+	case "diagnose":
+		l.String = MaxArgBytes
+	}
+	return l
+}
+
+// Limits is what lbscope.limits() gives: every limit the page enforces, from the one set
+// (core/cluster/limits.go and the work bounds), for a page's script to check against or show.
+type Limits struct {
+	Args    ArgLimit            `json:"args"`    // every method's argument…
+	Methods map[string]ArgLimit `json:"methods"` // …but these
+	Cluster map[string]int      `json:"cluster"`
+	Work    map[string]int64    `json:"work"`
+}
+
+func limits() Limits {
+	return Limits{
+		Args:    ArgLimits(""),
+		Methods: map[string]ArgLimit{"dispatch": ArgLimits("dispatch"), "diagnose": ArgLimits("diagnose")},
+		Cluster: map[string]int{
+			"brokers": cluster.MaxBrokers, "queues": cluster.MaxQueues, "consumers": cluster.MaxConsumers,
+			"producers": cluster.MaxProducers, "rate": cluster.MaxRate, "consumeRate": cluster.MaxConsumeRate,
+			"latencyMs": cluster.MaxLatencyMs, "nameLen": cluster.MaxNameLen, "topicLen": cluster.MaxTopicLen,
+			"groupLen": cluster.MaxGroupLen, "virtualNodeCnt": cluster.MaxVirtualNodeCnt, "rooms": cluster.MaxRooms,
+			"steps": scenario.MaxSteps, "shareLen": scenario.MaxShareLen, "fileBytes": scenario.MaxBytes,
+		},
+		Work: map[string]int64{
+			"callUnits": session.MaxCallWork, "sliceUnits": session.MaxSliceWork, "compareUnits": MaxCompareWork,
+			"stepMs": session.MaxStepMs, "durationMs": scenario.MaxDuration.Ms(),
+		},
+	}
+}
+
+func init() {
+	// lbscope.limits() → {args: {chars, depth, string}, methods: {dispatch: {…}, diagnose: {…}},
+	// cluster: {brokers: 64, …}, work: {callUnits, sliceUnits, compareUnits, …}}.
+	register("limits", func(a *API, args json.RawMessage) (any, error) {
+		if string(args) != "null" {
+			return nil, errors.New("takes no argument")
+		}
+		return limits(), nil
+	})
+}
