@@ -25,7 +25,8 @@ package main
 //	<method>(arg)   every method of package wasm/api (state, share, presets, timeline, series,
 //	                setLang, methods, …; see wasm/api and its files): the argument
 //	                crosses as JSON, the result comes back as a plain object, an error as
-//	                {error: "…"}
+//	                {error: "…"}; a method whose work runs in slices (compare, an api.Job)
+//	                gives a Promise of that instead
 //	linkError       null, or why the page's #s= link (or ?preset=) could not be opened; the
 //	                default scenario runs instead
 //
@@ -107,7 +108,7 @@ func (b *bridge) fn(name string, f func(js.Value, []js.Value) any) js.Value {
 				err := recovered("lbscope."+name, r)
 				js.Global().Get("console").Call("error", "lbscope: "+err.Error())
 				out = errorObject("lbscope." + name + " failed: " + firstLine(fmt.Sprint(r)))
-				if name == "dispatch" {
+				if name == "dispatch" || api.Sliced(name) {
 					out = resolved(out.(js.Value))
 				}
 			}
@@ -121,6 +122,21 @@ func (b *bridge) fn(name string, f func(js.Value, []js.Value) any) js.Value {
 // call returns the JS function of api method name: its argument (if any) crosses as JSON, and
 // so does its result; an error comes back as {error: "…"}.
 func (b *bridge) call(name string) func(js.Value, []js.Value) any {
+	if api.Sliced(name) {
+		// A Promise whatever happens, its {error} too.
+		sync := b.callNow(name)
+		return func(this js.Value, args []js.Value) any {
+			v := sync(this, args).(js.Value)
+			if v.InstanceOf(js.Global().Get("Promise")) {
+				return v
+			}
+			return resolved(v)
+		}
+	}
+	return b.callNow(name)
+}
+
+func (b *bridge) callNow(name string) func(js.Value, []js.Value) any {
 	return func(_ js.Value, args []js.Value) any {
 		var arg []byte
 		if len(args) > 0 && jsType(args[0]) != "undefined" {
@@ -130,12 +146,45 @@ func (b *bridge) call(name string) func(js.Value, []js.Value) any {
 			}
 			arg = []byte(text)
 		}
-		out, err := b.api.Call(name, arg)
+		out, job, err := b.api.Start(name, arg)
+		if job != nil {
+			return b.runJob(job)
+		}
 		if err != nil {
 			return errorObject(err.Error())
 		}
 		return js.Global().Get("JSON").Call("parse", string(out))
 	}
+}
+
+// runJob runs a method's job (compare) a slice at a time, each slice in a task of its own
+// (a setTimeout), so that the page draws and answers in between; it returns a Promise of the
+// result, or of {error}.
+func (b *bridge) runJob(job *api.Job) js.Value {
+	var resolve js.Value
+	exec := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		resolve = a[0]
+		return nil
+	})
+	p := js.Global().Get("Promise").New(exec)
+	exec.Release()
+	var step js.Func
+	step = js.FuncOf(func(js.Value, []js.Value) any {
+		if !job.Step() {
+			js.Global().Call("setTimeout", step, 0)
+			return nil
+		}
+		step.Release()
+		out, err := job.Result()
+		if err != nil {
+			resolve.Invoke(errorObject(err.Error()))
+			return nil
+		}
+		resolve.Invoke(js.Global().Get("JSON").Call("parse", string(out)))
+		return nil
+	})
+	js.Global().Call("setTimeout", step, 0)
+	return p
 }
 
 func (b *bridge) dispatch(_ js.Value, args []js.Value) any {

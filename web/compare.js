@@ -5,6 +5,10 @@
 // the end as a small grid (brokers as columns of queue cells coloured by owner, as on the
 // canvas) and the cost table, the better value of each line marked.
 //
+// The comparison runs in slices between the page's frames (lbscope.compare gives a Promise):
+// while it runs a progress bar (#compare-progress, lbscope.compareProgress()) and a Cancel
+// button (#compare-cancel, lbscope.compareCancel()) show under the Compare button.
+//
 //   LB.compare.run()     compare now with the chosen variants; a Promise of the result
 //                        (window.LB.compare: for the page's tests and the console)
 import { i18n, h } from "./i18n.js";
@@ -88,6 +92,11 @@ function mount() {
   pickB.show();
 
   const runBtn = h("button", { type: "button", id: "compare-run", t: "compare.run" });
+  const cancelBtn = h("button", { type: "button", id: "compare-cancel", t: "compare.cancel" });
+  cancelBtn.hidden = true;
+  const bar = h("progress", { id: "compare-progress", class: "compare-progress", max: 100, value: 0 });
+  bar.hidden = true;
+  i18n.bind(bar, "compare.progressLabel", null, "aria-label");
   const status = h("p", { id: "compare-status", class: "hint compare-status", role: "status", "aria-live": "polite" });
   const results = h("div", { id: "compare-results", class: "compare-results" });
 
@@ -96,7 +105,7 @@ function mount() {
       h("p", { class: "hint", t: "compare.intro" }),
       field("compare.by", bySel),
       h("div", { class: "compare-pickers" }, pickA.el, pickB.el),
-      h("div", { class: "row" }, runBtn),
+      h("div", { class: "row" }, runBtn, bar, cancelBtn),
       status,
       results));
 
@@ -245,6 +254,21 @@ function mount() {
     }
   }
 
+  // watch shows the running comparison's progress until it ends.
+  function watch(api, variants, now) {
+    let frame = 0;
+    const tick = () => {
+      const p = api.compareProgress();
+      if (p && !p.error) {
+        bar.value = Math.min(99, Math.floor(100 * p.done));
+        say("compare.progress", { n: variants.length, t: clock(now), v: p.variant + 1, at: clock(p.atMs), pct: String(Math.floor(100 * p.done)) });
+      }
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(frame);
+  }
+
   async function run() {
     const api = window.lbscope;
     if (!api || typeof api.compare !== "function") {
@@ -257,12 +281,16 @@ function mount() {
     say("compare.running", { n: variants.length, t: clock(now) });
     runBtn.disabled = true;
     results.setAttribute("aria-busy", "true");
-    // Let the status paint before the (synchronous) work starts.
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    bar.value = 0;
+    bar.hidden = cancelBtn.hidden = false;
+    const unwatch = watch(api, variants, now);
     try {
-      const res = api.compare({ variants });
+      // A Promise: the work runs in slices, the page drawing in between.
+      const res = await api.compare({ variants });
       if (!res || res.error) {
-        say("compare.failed", { error: res ? res.error.replace(/^lbscope\.compare: /, "") : "?" });
+        const error = res ? res.error.replace(/^lbscope\.compare: /, "") : "?";
+        if (error === "cancelled") say("compare.cancelled", { t: clock(now) });
+        else say("compare.failed", { error });
         return res;
       }
       last = res;
@@ -270,11 +298,17 @@ function mount() {
       say("compare.done", { t: clock(res.timeMs), seed: res.seed, actions: res.actions });
       return res;
     } finally {
+      unwatch();
       runBtn.disabled = false;
+      bar.hidden = cancelBtn.hidden = true;
       results.removeAttribute("aria-busy");
     }
   }
 
+  cancelBtn.addEventListener("click", () => {
+    const api = window.lbscope;
+    if (api && typeof api.compareCancel === "function") api.compareCancel();
+  });
   runBtn.addEventListener("click", () => {
     run().catch((e) => say("compare.failed", { error: String(e && e.message ? e.message : e) }));
   });

@@ -101,7 +101,7 @@ func TestBrowserCompareTab(t *testing.T) {
 	eval[bool](t, ctx, `(LB.i18n.set("en"), true)`)
 
 	// A wrong call says what is wrong.
-	errText := eval[string](t, ctx, `window.lbscope.compare({variants: [{strategy: "AVG"}]}).error`)
+	errText := eval[string](t, ctx, `window.lbscope.compare({variants: [{strategy: "AVG"}]}).then(r => r.error)`)
 	assert.Contains(t, errText, "variants: 1 given; want 2 to 4")
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1700)))

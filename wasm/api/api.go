@@ -31,6 +31,7 @@ type API struct {
 	mu sync.Mutex
 
 	lessons lessonState // lessons.go
+	cmp     *comparing  // compare.go: the comparison running, if any
 	narr    narrState   // narration.go
 	out     outState    // frame.go
 }
@@ -48,6 +49,22 @@ func register(name string, m method) {
 	methods[name] = m
 }
 
+// rawJSON is a method's answer already in JSON, handed out as it is.
+type rawJSON []byte
+
+// sliced marks the methods that answer with a Job (registerJob): in the page they always give
+// a Promise, of their result or of their {error}.
+var sliced = map[string]bool{}
+
+// registerJob adds a method whose work runs as a Job.
+func registerJob(name string, m method) {
+	register(name, m)
+	sliced[name] = true
+}
+
+// Sliced reports whether method name runs as a Job, so that the page gets a Promise from it.
+func Sliced(name string) bool { return sliced[name] }
+
 // New builds the API of a page whose session is s, in English.
 func New(s *session.Session) *API {
 	return &API{Sess: s}
@@ -61,30 +78,50 @@ func Names() []string {
 }
 
 // Call runs method name with args (JSON; empty means null) and returns its result as JSON.
-// Errors name the method and say what was wrong with the argument.
+// Errors name the method and say what was wrong with the argument. A method that answers
+// with a Job (compare) is run through before Call returns.
 func (a *API) Call(name string, args []byte) ([]byte, error) {
+	out, job, err := a.Start(name, args)
+	if job != nil {
+		for !job.Step() {
+		}
+		return job.Result()
+	}
+	return out, err
+}
+
+// Start is Call for the page's bridge: a method that answers with a Job returns it, unrun,
+// for the bridge to run a slice at a time (and out is nil).
+func (a *API) Start(name string, args []byte) (out []byte, job *Job, err error) {
 	m, ok := methods[name]
 	if !ok {
-		return nil, fmt.Errorf("lbscope.%s: no such method (methods: %s)", name, strings.Join(Names(), ", "))
+		return nil, nil, fmt.Errorf("lbscope.%s: no such method (methods: %s)", name, strings.Join(Names(), ", "))
 	}
 	if len(args) > MaxArgBytes {
-		return nil, fmt.Errorf("lbscope.%s: the argument is %d bytes; at most %d", name, len(args), MaxArgBytes)
+		return nil, nil, fmt.Errorf("lbscope.%s: the argument is %d bytes; at most %d", name, len(args), MaxArgBytes)
 	}
 	if len(args) == 0 {
 		args = []byte("null")
 	}
 	if !json.Valid(args) {
-		return nil, fmt.Errorf("lbscope.%s: the argument is not JSON", name)
+		return nil, nil, fmt.Errorf("lbscope.%s: the argument is not JSON", name)
 	}
 	v, err := m(a, args)
 	if err != nil {
-		return nil, fmt.Errorf("lbscope.%s: %w", name, err)
+		return nil, nil, fmt.Errorf("lbscope.%s: %w", name, err)
 	}
-	out, err := json.Marshal(v)
+	if j, ok := v.(*Job); ok {
+		j.name = name
+		return nil, j, nil
+	}
+	if raw, ok := v.(rawJSON); ok {
+		return raw, nil, nil
+	}
+	out, err = json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("lbscope.%s: %w", name, err)
+		return nil, nil, fmt.Errorf("lbscope.%s: %w", name, err)
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // Note is something the API tells the page after a frame: Kind is an event name listeners

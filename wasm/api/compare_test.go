@@ -25,6 +25,9 @@ func compareTick(t *testing.T, s *session.Session, cmds ...string) {
 			t.Fatal(r.Err)
 		}
 	}
+	for s.State().Reaching != nil { // a far step goes a slice per frame
+		s.Tick(0)
+	}
 }
 
 // The page's comparison is scenario.Compare of the session's recorded scenario up to now,
@@ -140,8 +143,17 @@ func TestCompareIsBounded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "units of work; the page does at most") {
 		t.Fatalf("24 h of the large preset: %v", err)
 	}
-	if w := work(compareUntil(large, 3600000)); w < 10_000_000 || w > 20_000_000 {
-		t.Errorf("an hour of the large preset is %d units; the bound's comment says 16.4 million", w)
+	// What the refusal says fits, fits, and it is some minutes of the large preset.
+	_, w, _ := compareSpan(large, scenario.MaxDuration.Ms(), two)
+	fits := w.Fits(MaxCompareWork / 2)
+	if !strings.Contains(err.Error(), "(about "+scenario.Clock(fits)+" of it)") {
+		t.Errorf("the refusal does not say what fits (%s): %v", scenario.Clock(fits), err)
+	}
+	if fits < 10*60*1000 {
+		t.Errorf("the page compares only %s of the large preset", scenario.Clock(fits))
+	}
+	if _, _, err := compareSpan(large, fits, two); err != nil {
+		t.Errorf("what fits is refused: %v", err)
 	}
 	large.Timeline = []scenario.Step{{At: scenario.Duration(60000), Command: compareCommand(t, `{"type":"killConsumer","id":"c7"}`).Command}}
 	c, err := compareUpTo(large, 180000, two)
@@ -153,11 +165,6 @@ func TestCompareIsBounded(t *testing.T) {
 	}
 }
 
-func compareUntil(s scenario.Scenario, ms int64) scenario.Scenario {
-	s.Until = scenario.Duration(ms)
-	return s
-}
-
 func compareCommand(t *testing.T, js string) (c session.Command) {
 	t.Helper()
 	cmd, err := session.Decode([]byte(js))
@@ -165,4 +172,102 @@ func compareCommand(t *testing.T, js string) (c session.Command) {
 		t.Fatal(err)
 	}
 	return cmd
+}
+
+// The page's comparison runs a slice at a time, telling how far it got, and gives the same
+// result as the comparison run at once.
+func TestCompareRunsInSlicesWithProgress(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	compareTick(t, s, `{"type":"step","ms":60000}`, `{"type":"killConsumer","id":"c2"}`)
+	compareTick(t, s, `{"type":"step","ms":540000}`)
+	const arg = `{"variants":[{"strategy":"AVG"},{"strategy":"CONSISTENT_HASH"}]}`
+	sc, now, err := s.Recorded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := compareUpTo(sc, now, []scenario.Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(whole)
+
+	_, job, err := a.Start("compare", []byte(arg))
+	if err != nil || job == nil {
+		t.Fatalf("compare did not start a job: %v", err)
+	}
+	if _, _, err := a.Start("compare", []byte(arg)); err == nil || !strings.Contains(err.Error(), "a comparison is running") {
+		t.Errorf("a second comparison meanwhile: %v", err)
+	}
+	slices, lastDone := 0, -1.0
+	for !job.Step() {
+		slices++
+		out, err := a.Call("compareProgress", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p comparing
+		if err := json.Unmarshal(out, &p); err != nil {
+			t.Fatalf("progress %s: %v", out, err)
+		}
+		if p.Variants != 2 || p.ToMs != now || p.Done <= lastDone || p.Done >= 1 {
+			t.Fatalf("slice %d: progress %s after %v", slices, out, lastDone)
+		}
+		lastDone = p.Done
+	}
+	// Ten minutes of the default preset, twice, is some millions of units: several slices.
+	w := scenario.CompareWork(sc, []scenario.Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH"}})
+	if min := 2 * w.Units / CompareSliceWork / 2; int64(slices) < min {
+		t.Errorf("%d slices for %s of work; want at least %d", slices, scenario.Units(2*w.Units), min)
+	}
+	got, err := job.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("sliced comparison differs from the whole one:\n%.300s\n%.300s", got, want)
+	}
+	if out, _ := a.Call("compareProgress", nil); string(out) != "null" {
+		t.Errorf("progress after the end: %s", out)
+	}
+}
+
+// compareCancel stops the comparison where it is: its answer is an error saying so, and a new
+// comparison can start.
+func TestCompareCancel(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	compareTick(t, s, `{"type":"step","ms":600000}`)
+	const arg = `{"variants":[{"strategy":"AVG"},{"strategy":"CONSISTENT_HASH"}]}`
+	for _, first := range []int{0, 2} { // before its first slice, and after two
+		_, job, err := a.Start("compare", []byte(arg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range first {
+			if job.Step() {
+				_, err := job.Result()
+				t.Fatalf("done too soon: %v", err)
+			}
+		}
+		out, err := a.Call("compareCancel", nil)
+		if err != nil || !strings.Contains(string(out), `"cancelled":true`) {
+			t.Fatalf("compareCancel = %s, %v", out, err)
+		}
+		if !job.Step() {
+			t.Fatal("a cancelled comparison goes on")
+		}
+		if _, err := job.Result(); err == nil || err.Error() != "lbscope.compare: cancelled" {
+			t.Errorf("result of a cancelled comparison: %v", err)
+		}
+		if out, _ := a.Call("compareProgress", nil); string(out) != "null" {
+			t.Errorf("progress after cancelling: %s", out)
+		}
+	}
+	if out, _ := a.Call("compareCancel", nil); !strings.Contains(string(out), `"cancelled":false`) {
+		t.Errorf("compareCancel with nothing running = %s", out)
+	}
+	if _, err := a.Call("compare", []byte(arg)); err != nil {
+		t.Errorf("a comparison after cancelling: %v", err)
+	}
 }
