@@ -142,12 +142,14 @@ func TestBrowserEmbedPostMessageHostileCommands(t *testing.T) {
 }
 
 // A few thousand generated hostile calls — every method, values of every type, sizes,
-// nesting, characters — never stop the playground, never answer with a stack, and leave it
-// shareable.
+// nesting, characters — never stop the playground, never answer with a stack, never hold the
+// page's main thread for more than 100 ms, and leave it shareable.
 func TestBrowserThousandsOfHostileCalls(t *testing.T) {
 	ctx := playground(t)
+	watchLongTasks(t, ctx)
 	con := open(t, ctx, "")
 	dispatch(t, ctx, `{type: "pause"}`)
+	from := eval[float64](t, ctx, `performance.now()`)
 	res := eval[map[string]any](t, ctx, `(async () => {
 	let seed = 20261201;
 	const rnd = () => { seed = (seed + 0x6D2B79F5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -187,9 +189,13 @@ func TestBrowserThousandsOfHostileCalls(t *testing.T) {
 		const text = typeof r === "string" ? r : JSON.stringify(r === undefined ? null : r) || "";
 		if (/goroutine|\.go:\d|runtime\.|panic/.test(text)) bad.push(what + " → " + text.slice(0, 300));
 	};
+	// Each call in a task of its own, as a page's script calling now and then makes them: a
+	// long task is then the call's own (or a frame's).
+	const nextTask = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => r(); ch.port2.postMessage(0); });
 	for (let batch = 0; batch < 20; batch++) {
 		const waits = [];
 		for (let i = 0; i < 150; i++) {
+			await nextTask();
 			calls++;
 			const arg = rnd() < 0.7 ? command(0) : value(0);
 			let what = "";
@@ -211,6 +217,7 @@ func TestBrowserThousandsOfHostileCalls(t *testing.T) {
 	const share = lbscope.share();
 	return {calls, bad: bad.slice(0, 10), nbad: bad.length, stopped, share: typeof share === "string" ? share.slice(0, 5) : JSON.stringify(share)};
 })()`)
+	noTaskOver(t, ctx, "3,000 hostile calls", from, 100)
 	assert.Equal(t, 3000.0, res["calls"])
 	assert.Equal(t, 0.0, res["nbad"], "answers with a stack or a throw: %v", res["bad"])
 	assert.Nil(t, res["stopped"], "the playground stopped")

@@ -1,0 +1,140 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/api"
+)
+
+// watchLongTasks records, in every page the tab loads from now on, the main thread's long
+// tasks (over 50 ms, Chromium's PerformanceObserver "longtask" entries) in window.longTasks.
+func watchLongTasks(t *testing.T, ctx context.Context) {
+	t.Helper()
+	beforePageScripts(t, ctx, `window.longTasks = [];
+		new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push({at: Math.round(e.startTime), ms: Math.round(e.duration)}); })
+			.observe({type: "longtask"});`)
+}
+
+type longTask struct {
+	At float64 `json:"at"`
+	Ms float64 `json:"ms"`
+}
+
+// longTasksSince is the long tasks that started at or after performance.now() value from.
+func longTasksSince(t *testing.T, ctx context.Context, from float64) []longTask {
+	t.Helper()
+	var out []longTask
+	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, fmt.Sprintf(`JSON.stringify(window.longTasks.filter(e => e.at >= %v))`, from))), &out))
+	return out
+}
+
+// noTaskOver asserts that no long task since from took more than limit milliseconds.
+func noTaskOver(t *testing.T, ctx context.Context, what string, from, limit float64) {
+	t.Helper()
+	tasks := longTasksSince(t, ctx, from)
+	worst := 0.0
+	for _, lt := range tasks {
+		worst = max(worst, lt.Ms)
+	}
+	t.Logf("%s: %d long tasks, the longest %.0f ms", what, len(tasks), worst)
+	assert.LessOrEqual(t, worst, limit, "%s: the main thread blocked for %.0f ms (tasks over 50 ms: %v)", what, worst, tasks)
+}
+
+// The heaviest things the page lets a reader ask for never block its main thread for more
+// than 100 ms: opening a share link to half an hour of the large preset (replayed a slice per
+// frame), and the biggest comparison the page allows at that moment (run a slice per task) —
+// whose numbers are the command line's for the same scenario — and cancelling one.
+func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
+	ctx := playground(t)
+	watchLongTasks(t, ctx)
+
+	// The large preset with a kill, at the latest moment a comparison of the Compare tab's
+	// default variants (AVG against CONSISTENT_HASH with 10 virtual nodes) still fits.
+	sc := scenario.Presets()["large"]
+	kill, err := scenario.ParseAt("60s:killConsumer:c7")
+	require.NoError(t, err)
+	sc.Timeline = []scenario.Step{kill}
+	ten := 10
+	two := []scenario.Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: &ten}}}
+	sc.Until = scenario.MaxDuration
+	fits := scenario.CompareWork(sc, two).Fits(api.MaxCompareWork/2) / 1000 * 1000
+	for ; ; fits -= 1000 { // the kill's round of rebalancing counts too
+		sc.Until = scenario.Duration(fits)
+		if scenario.CompareWork(sc, two).Units*2 <= api.MaxCompareWork {
+			break
+		}
+	}
+	require.GreaterOrEqual(t, fits, int64(30*60*1000), "the page compares at least 30 minutes of the large preset")
+	link, err := scenario.EncodeShare(scenario.Share{Scenario: sc, TimeMs: fits})
+	require.NoError(t, err)
+
+	con := open(t, ctx, "#s="+link)
+	ready := eval[float64](t, ctx, `performance.now()`) // the first frame is drawn: the page is up
+	require.Nil(t, eval[any](t, ctx, `lbscope.linkError`))
+	eval[bool](t, ctx, fmt.Sprintf(`new Promise((ok, fail) => { const t0 = performance.now(); const poll = () => {
+		const st = lbscope.state(); if (!st.reaching && st.timeMs === %d) return ok(true);
+		if (performance.now() - t0 > 120000) return fail(new Error("the link's moment was not reached: " + JSON.stringify(st.reaching)));
+		setTimeout(poll, 100); }; poll(); })`, fits))
+	noTaskOver(t, ctx, "replaying the link", ready, 100)
+
+	// The biggest comparison, from the Compare tab as a reader runs it.
+	eval[bool](t, ctx, `document.getElementById("tab-button-compare").click(), true`)
+	from := eval[float64](t, ctx, `performance.now()`)
+	eval[bool](t, ctx, `document.getElementById("compare-run").click(), true`)
+	// A running comparison shows its progress and a Cancel button.
+	waitFor(t, ctx, `!document.getElementById("compare-progress").hidden && !document.getElementById("compare-cancel").hidden`)
+	eval[bool](t, ctx, `new Promise((ok, fail) => { const t0 = performance.now(); const poll = () => {
+		if (document.querySelector("#compare-table tbody tr[data-key=movedTotal]")) return ok(true);
+		if (performance.now() - t0 > 120000) return fail(new Error("no comparison: " + document.getElementById("compare-status").textContent));
+		setTimeout(poll, 100); }; poll(); })`)
+	noTaskOver(t, ctx, "the biggest comparison", from, 100)
+	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-progress").hidden && document.getElementById("compare-cancel").hidden`))
+	var page map[string][]float64
+	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify(Object.fromEntries(
+		[...document.querySelectorAll("#compare-table tbody tr")].map(tr => [tr.dataset.key, [...tr.querySelectorAll("td")].map(td => Number(td.dataset.value))])
+			.concat([["moved", [...document.querySelectorAll("#compare-moved tbody td")].map(td => Number(td.dataset.value))]])))`)), &page))
+
+	// The command line's comparison of the same scenario.
+	file := filepath.Join(t.TempDir(), "large.json")
+	data, err := json.Marshal(sc)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	out, errOut, status := lbscope(t, "", "compare", "--variants", "AVG,CONSISTENT_HASH/10", "--json", file)
+	require.Equal(t, 0, status, errOut)
+	var cli scenario.Comparison
+	require.NoError(t, json.Unmarshal([]byte(out), &cli))
+	require.Len(t, cli.Rows, 2)
+	for _, m := range cli.Table {
+		key := m.Key
+		if m.Broker != "" {
+			key += ":" + m.Broker
+		}
+		assert.Equal(t, m.Values, page[key], "%s: the page's values against lbscope compare's", key)
+	}
+	require.Len(t, cli.Rows[0].Moved, 1)
+	assert.Equal(t, []float64{float64(cli.Rows[0].Moved[0].Queues), float64(cli.Rows[1].Moved[0].Queues)}, page["moved"], "queues moved by the kill")
+
+	// Cancel: a second run stops where it is, and says so.
+	from = eval[float64](t, ctx, `performance.now()`)
+	eval[bool](t, ctx, `document.getElementById("compare-run").click(), true`)
+	waitFor(t, ctx, `(lbscope.compareProgress() || {done: 0}).done > 0.05`)
+	eval[bool](t, ctx, `document.getElementById("compare-cancel").click(), true`)
+	waitFor(t, ctx, `!document.getElementById("compare-run").disabled`)
+	assert.Contains(t, eval[string](t, ctx, `document.getElementById("compare-status").textContent`), "cancelled")
+	assert.Nil(t, eval[any](t, ctx, `lbscope.compareProgress()`))
+	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-progress").hidden`))
+	noTaskOver(t, ctx, "a cancelled comparison", from, 100)
+	assert.Empty(t, con.Errors())
+}
