@@ -175,16 +175,27 @@ func (b *bridge) runJob(job *api.Job) js.Value {
 			return nil
 		}
 		step.Release()
-		out, err := job.Result()
-		if err != nil {
-			resolve.Invoke(errorObject(err.Error()))
+		var answer js.Func
+		answer = js.FuncOf(func(js.Value, []js.Value) any {
+			answer.Release()
+			b.answerJob(job, resolve)
 			return nil
-		}
-		resolve.Invoke(js.Global().Get("JSON").Call("parse", string(out)))
+		})
+		js.Global().Call("setTimeout", answer, 0) // the result's JSON in a task of its own too
 		return nil
 	})
 	js.Global().Call("setTimeout", step, 0)
 	return p
+}
+
+// answerJob resolves a finished job's promise with its result, or {error}.
+func (b *bridge) answerJob(job *api.Job, resolve js.Value) {
+	out, err := job.Result()
+	if err != nil {
+		resolve.Invoke(errorObject(err.Error()))
+		return
+	}
+	resolve.Invoke(js.Global().Get("JSON").Call("parse", string(out)))
 }
 
 func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
