@@ -81,7 +81,7 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	if err := checkClientStrategy(p, c.strategy.Name(), c.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
-	cs := c.startConsumer(cmd.ID, rate, p)
+	cs := c.startConsumer(cmd.ID, rate, p, "")
 	if cmd.ConsumeFromWhere != "" {
 		from, err := ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere))
 		if err != nil {
@@ -283,7 +283,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 		cs.dead = true
 		cs.clearQueues()
 	}
-	n := c.startConsumer(cs.id, cs.rate, p)
+	n := c.startConsumer(cs.id, cs.rate, p, "")
 	if p.RestartKeepsID() && !cs.fixedName {
 		c.actionText = cs.id + " restarts: a new process, with the same client id " + n.cid + " (a Go client's IP@PID)"
 	}
@@ -365,6 +365,7 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	for _, inst := range b.channelOrder() {
 		b.dropChannel(inst)
 	}
+	b.subTopic = "" // the group's table goes with its connections (spec §5.7)
 	c.routeVersion++
 	return nil
 }

@@ -15,16 +15,21 @@ import (
 type broker struct {
 	idx       int
 	name      string
-	queues    int // read = write queue count of the topic
+	queues    int // the topic's queues on this broker: the larger of its read and write counts
+	readQ     int // readQueueNums: the subscribe set holds ids 0…readQ−1 (spec §1.3)
+	writeQ    int // writeQueueNums: the publish list holds ids 0…writeQ−1
 	latencyMs int
 	down      bool
 	qs        []*brokerQueue // by queue id; never shrinks, so messages of removed queues stay counted
 	chans     map[int]*channel
-	rnd       *jrand.Random
-	sends     int64
-	failures  int64
-	pending   []pendingSend // sends on their way, in send order
-	win       sendWindow    // the last seconds' send outcomes, per virtual second (a value: clones copy it)
+	// subTopic is the topic of the group's subscription table here, as the last heartbeat
+	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
+	subTopic string
+	rnd      *jrand.Random
+	sends    int64
+	failures int64
+	pending  []pendingSend // sends on their way, in send order
+	win      sendWindow    // the last seconds' send outcomes, per virtual second (a value: clones copy it)
 	// lastResponse is the response time of the latest send to it: its latency and the round
 	// trip (0: none yet).
 	lastResponse int64
@@ -129,12 +134,32 @@ func (c *Cluster) addBroker(name string, queues, latencyMs int, memory int64) *b
 }
 
 func (c *Cluster) setBrokerQueues(b *broker, n int) {
+	c.setQueueNums(b, n, n)
+}
+
+// setQueueNums gives the broker read and write queue counts for the topic; its queues are the
+// larger count. The broker accepts a send to any of them (its check is against the larger
+// count, *inferred* from the send path's queue check), so only the publish list decides
+// which queues are written.
+func (c *Cluster) setQueueNums(b *broker, read, write int) {
+	n := max(read, write)
 	for len(b.qs) < n {
 		b.qs = append(b.qs, &brokerQueue{committed: -1, writer: -1, flushed: -1, flushedBy: -1, firstPos: -1})
 		b.stepCount = append(b.stepCount, 0)
 	}
-	b.queues = n
+	b.queues, b.readQ, b.writeQ = n, read, write
 	c.routeVersion++
+}
+
+// access is queue id's kind when read and write counts differ (QueueView.Access).
+func (b *broker) access(id int) string {
+	switch {
+	case id >= b.readQ:
+		return AccessWriteOnly
+	case id >= b.writeQ:
+		return AccessReadOnly
+	}
+	return ""
 }
 
 // registeredIDs answers GET_CONSUMER_LIST_BY_GROUP: one client id per registered channel,
@@ -182,6 +207,18 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	ch := c.channelFor(b, cs)
 	ch.traffic(c.now)
 	ch.lastHeartbeat = c.now
+	// The heartbeat's topic set replaces the group's table (spec §5.7): a member subscribing
+	// another topic than the last one heard flips it, and the flip is a CHANGE.
+	topic := c.memberTopic(cs)
+	flip := b.subTopic != "" && b.subTopic != topic
+	if flip {
+		c.emit(Event{Kind: EventChange, Cause: CauseSubscription, Consumer: cs.id, Broker: b.name, Arg: topic,
+			Text: fmt.Sprintf("%s takes %s's subscription (%s) for the group; %s", b.name, cs.cid, topic, c.notifies())})
+	}
+	b.subTopic = topic
+	if flip && ch.registered {
+		c.change(b)
+	}
 	if !ch.registered {
 		ch.registered = true
 		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, c.notifies())
@@ -192,6 +229,14 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 			c.notifyArrival(cs, c.now+c.t.NetworkRTT)
 		}
 	}
+}
+
+// memberTopic is the topic a member's heartbeats subscribe.
+func (c *Cluster) memberTopic(cs *consumer) string {
+	if cs.subTopic != "" {
+		return cs.subTopic
+	}
+	return c.topic
 }
 
 // unregister is UNREGISTER_CLIENT from a gracefully stopping consumer: CHANGE fires as long as

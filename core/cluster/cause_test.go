@@ -36,6 +36,10 @@ func checkCause(t *testing.T, e Event) {
 		if e.Broker == "" || e.N <= 0 && e.Text != e.Broker+" now has 0 queues for the topic" {
 			bad = "no broker or queue count"
 		}
+	case CauseSubscription:
+		if e.Consumer == "" || e.Broker == "" || e.Arg == "" {
+			bad = "no consumer, broker or topic"
+		}
 	case CauseRegister, CauseUnregister, CauseConnectionClosed:
 		if e.Consumer == "" || e.Broker == "" {
 			bad = "no consumer or broker"
@@ -96,6 +100,10 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 		cfg := smallConfig(200 + r.IntN(1500))
 		cfg.Seed = int64(seed)
 		cfg.LatencyFault = true
+		if seed == 0 {
+			// A member subscribing another topic flips the group's subscription (spec §5.7).
+			cfg.Consumers = append(cfg.Consumers, ConsumerConfig{ID: "o1", Subscription: &SubscriptionConfig{Topic: "OtherTopic"}})
+		}
 		c := mustNew(t, cfg)
 		c.SetObserver(func(e Event) {
 			checkCause(t, e)

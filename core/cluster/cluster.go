@@ -57,7 +57,7 @@ type Cluster struct {
 	producers []*producer
 
 	routeVersion      int // bumped whenever the name server's route for the topic changes
-	routeCache        []route.MessageQueue
+	routeCache        routeLists
 	routeCacheVersion int
 
 	metrics    Metrics
@@ -122,7 +122,10 @@ func New(cfg Config) (*Cluster, error) {
 		if _, dup := c.brokerBy[bc.Name]; dup {
 			return nil, fmt.Errorf("brokers: %q appears twice", bc.Name)
 		}
-		c.addBroker(bc.Name, bc.Queues, bc.LatencyMs, bc.MemoryMessages)
+		b := c.addBroker(bc.Name, bc.Queues, bc.LatencyMs, bc.MemoryMessages)
+		if r, w := bc.QueueCounts(); r != bc.Queues || w != bc.Queues {
+			c.setQueueNums(b, r, w)
+		}
 	}
 	if err := c.addHistory(cfg.History); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -147,7 +150,14 @@ func New(cfg Config) (*Cluster, error) {
 		if err := checkClientStrategy(p, name, cfg.Params); err != nil {
 			return nil, fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
 		}
-		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p)
+		topic := ""
+		if cc.Subscription != nil && cc.Subscription.Topic != c.topic {
+			if err := CheckName("consumers: "+cc.ID+": subscription.topic", cc.Subscription.Topic, TopicName); err != nil {
+				return nil, err
+			}
+			topic = cc.Subscription.Topic
+		}
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, topic)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
 		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
@@ -183,13 +193,14 @@ func (c *Cluster) addHistory(h *HistoryConfig) error {
 	}
 	for _, b := range c.brokers {
 		// Written interleaved, queue by queue: message 0 of every queue sits near the log's start.
-		for q := range b.queues {
+		// Only write queues were ever written.
+		for q := range b.writeQ {
 			b.qs[q].firstPos = b.logCount + int64(q)
 			b.qs[q].maxOffset = h.Messages
 			b.qs[q].minOffset = h.Deleted
 			b.qs[q].frontier = h.Deleted
 		}
-		b.logCount += h.Messages * int64(b.queues)
+		b.logCount += h.Messages * int64(b.writeQ)
 	}
 	return nil
 }
@@ -396,19 +407,39 @@ func (c *Cluster) liveBrokers() []*broker {
 	return out
 }
 
-// routeQueues is the topic's queue list in the name server's route: every queue of every
-// live broker, sorted in MessageQueue order. Publish and subscribe lists are the same here,
-// since read and write queue counts are equal and permissions are read-write.
-func (c *Cluster) routeQueues() []route.MessageQueue {
-	if c.routeCache != nil && c.routeCacheVersion == c.routeVersion {
+// The topic's queue lists in the name server's route, each sorted in MessageQueue order
+// (permissions are read-write): the publish list, write queues 0…writeQueueNums−1 of every
+// live broker sorted by name, and the subscribe set, read queues 0…readQueueNums−1 (spec
+// §1.3); allQueues is every queue a live broker has, either kind.
+
+// publishQueues is the publish list producers build from the route.
+func (c *Cluster) publishQueues() []route.MessageQueue { return c.routeLists().publish }
+
+// subscribeQueues is the subscribe set consumers rebalance over.
+func (c *Cluster) subscribeQueues() []route.MessageQueue { return c.routeLists().subscribe }
+
+// allQueues is every queue of every live broker.
+func (c *Cluster) allQueues() []route.MessageQueue { return c.routeLists().all }
+
+type routeLists struct{ publish, subscribe, all []route.MessageQueue }
+
+func (c *Cluster) routeLists() routeLists {
+	if c.routeCache.all != nil && c.routeCacheVersion == c.routeVersion {
 		return c.routeCache // shared, read-only
 	}
-	qs := []route.MessageQueue{}
+	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}}
 	for _, b := range c.liveBrokers() {
 		for id := range b.queues {
-			qs = append(qs, route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)})
+			mq := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
+			l.all = append(l.all, mq)
+			if id < b.writeQ {
+				l.publish = append(l.publish, mq)
+			}
+			if id < b.readQ {
+				l.subscribe = append(l.subscribe, mq)
+			}
 		}
 	}
-	c.routeCache, c.routeCacheVersion = qs, c.routeVersion
-	return qs
+	c.routeCache, c.routeCacheVersion = l, c.routeVersion
+	return l
 }

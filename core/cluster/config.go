@@ -43,6 +43,13 @@ type BrokerConfig struct {
 	Name      string `json:"name"`
 	Queues    int    `json:"queues"`              // read and write queues of the topic
 	LatencyMs int    `json:"latencyMs,omitempty"` // extra send latency ("slow broker")
+	// ReadQueueNums and WriteQueueNums are the topic's read and write queue counts on this
+	// broker when they differ (mqadmin updateTopic -r N -w M); 0 takes Queues. Producers
+	// publish to queue ids 0…writeQueueNums−1, consumers rebalance over 0…readQueueNums−1
+	// (spec §1.3): a read queue beyond the write count is pulled and never written, a write
+	// queue beyond the read count is written and read by nobody.
+	ReadQueueNums  int `json:"readQueueNums,omitempty"`
+	WriteQueueNums int `json:"writeQueueNums,omitempty"`
 	// MemoryMessages is how many of the newest messages of the broker's commit log are in
 	// memory (the page cache); 0: all of them. A group without an offset starts at 0 only while
 	// message 0 of the queue is in memory (spec §5.5).
@@ -71,6 +78,28 @@ type ConsumerConfig struct {
 	// Client is the SDK the process runs (spec §9): java (the current Java client, the
 	// default), java-4.9 or go-2.1.2 ("go").
 	Client string `json:"client,omitempty"`
+	// Subscription is what this member subscribes when it is not the group's topic (empty:
+	// the topic). A member subscribing another topic is still a member of the group: the
+	// others' rebalance counts it, and it rebalances only its own topic (spec §5.7).
+	Subscription *SubscriptionConfig `json:"subscription,omitempty"`
+}
+
+// SubscriptionConfig is one member's subscription. Only the topic is modelled: the
+// simulated messages carry no tags.
+type SubscriptionConfig struct {
+	Topic string `json:"topic"`
+}
+
+// QueueCounts is a broker's read and write queue counts as the config gives them.
+func (b BrokerConfig) QueueCounts() (read, write int) {
+	read, write = b.Queues, b.Queues
+	if b.ReadQueueNums > 0 {
+		read = b.ReadQueueNums
+	}
+	if b.WriteQueueNums > 0 {
+		write = b.WriteQueueNums
+	}
+	return read, write
 }
 
 // Where consumption starts (ConsumeFromWhere without its CONSUME_FROM_ prefix).

@@ -37,6 +37,9 @@ type consumer struct {
 	rnd         *jrand.Random
 	gen         [genCount]int
 	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
+	// subTopic is the topic it subscribes when not the group's ("": the group's topic). It
+	// heartbeats that topic alone and does not rebalance the simulated one (spec §5.7).
+	subTopic string
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -153,7 +156,7 @@ func (c *Cluster) status(cs *consumer) string {
 // wakes its own rebalance, whose first round cannot come before 1 s after creation (the
 // current Java client; 4.9 and Go run it at once). p is the client it runs; nil: the one the
 // id's previous process ran, or the default.
-func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile) *consumer {
+func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic string) *consumer {
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
@@ -169,7 +172,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile) *consum
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
 	cs.cid = id
+	cs.subTopic = topic
 	if prev := c.current[id]; prev != nil {
+		cs.subTopic = prev.subTopic // the same program starts again
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		cs.cid = c.restartedID(prev, p)
@@ -312,7 +317,7 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 	if cs.dead || cs.partitioned {
 		return
 	}
-	cs.mqSet = c.routeQueues()
+	cs.mqSet = c.subscribeQueues()
 	cs.brokers = cs.brokers[:0]
 	for _, b := range c.liveBrokers() {
 		cs.brokers = append(cs.brokers, b.name)
@@ -399,11 +404,16 @@ func (c *Cluster) rebalance(cs *consumer) {
 
 	var target []route.MessageQueue
 	decided := false
-	if c.model == Broadcasting {
+	switch {
+	case cs.subTopic != "":
+		// It rebalances only the topic it subscribes, which is not simulated: it never holds
+		// a queue of this one, though the others count it (spec §5.7).
+		decided = true
+	case c.model == Broadcasting:
 		if cs.routeOK {
 			target, decided = cs.mqSet, true
 		}
-	} else {
+	default:
 		// Ask one broker of the route, drawn at random each round, for the group (spec §3.3).
 		var cidAll []string
 		answer := profile.AnswerTransport
@@ -730,6 +740,14 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
+	if b.subTopic != "" && b.subTopic != c.topic {
+		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
+		// and the client pulls again from the same offset a second later (spec §5.7).
+		ch.traffic(c.now)
+		pq.outstanding, pq.heldUntil = false, 0
+		pq.pullResumeAt = c.now + c.pullDelayOnError(cs)
+		return
+	}
 	if avail := bq.maxOffset - pq.nextPull; avail > 0 {
 		// Pulls leave back to back while messages flow; each carries the in-memory offset
 		// (spec §3.9 way 2), which the master stores.

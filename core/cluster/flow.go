@@ -34,7 +34,9 @@ func (c *Cluster) noteOwnership() {
 	}
 	owners := c.owners()
 	seen := map[route.MessageQueue]bool{}
-	for _, mq := range c.routeQueues() {
+	// Every queue of the route counts, write queues beyond the read count too: no member
+	// can hold one, so it stays an orphan while messages are written to it (spec §1.3).
+	for _, mq := range c.allQueues() {
 		seen[mq] = true
 		who := owners[mq]
 		kind := ""
@@ -133,10 +135,14 @@ func (c *Cluster) Metrics() Metrics {
 		m.SendsPerBroker[b.name] = b.sends
 	}
 	m.Backlog = 0
-	if c.model == Clustering {
-		for _, b := range c.brokers {
-			for _, q := range b.qs {
+	for _, b := range c.brokers {
+		for id, q := range b.qs {
+			if c.model == Clustering {
 				m.Backlog += q.maxOffset - q.frontier
+			}
+			if id >= b.readQ && id < b.queues {
+				// Nobody reads it, whatever the model: every message stored there is unread.
+				m.Unread += q.maxOffset - q.minOffset
 			}
 		}
 	}

@@ -66,6 +66,8 @@ type Event struct {
 //	expiryAhead        info       after a partition: when brokers will expire it       Consumer, Until = the expected expiry
 //	strategyThrew      info       the strategy threw; the consumer keeps its queues    Consumer, Arg = strategy name
 //	consumerCrashed    info       a Go client's strategy panicked: the process exits   Consumer, Arg = client profile
+//	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
+//	                              subscription on a broker: CHANGE (spec §5.7)
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -84,6 +86,7 @@ const (
 	CauseExpiryAhead      = "expiryAhead"
 	CauseStrategyThrew    = "strategyThrew"
 	CauseConsumerCrashed  = "consumerCrashed"
+	CauseSubscription     = "subscription"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -115,6 +118,7 @@ var Causes = map[string]string{
 	CauseExpiryAhead:      EventInfo,
 	CauseStrategyThrew:    EventInfo,
 	CauseConsumerCrashed:  EventInfo,
+	CauseSubscription:     EventChange,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)
@@ -147,9 +151,12 @@ type Metrics struct {
 	// Skipped counts messages a queue's start passed over by ConsumeFromWhere (a new group
 	// or broadcasting consumer starting at the max offset or a timestamp, spec §3.6): by
 	// design, not lost.
-	Skipped      int64 `json:"skipped"`
-	InFlight     int64 `json:"inFlight"`     // sent but not yet stored
-	Backlog      int64 `json:"backlog"`      // stored but not yet consumed
+	Skipped  int64 `json:"skipped"`
+	InFlight int64 `json:"inFlight"` // sent but not yet stored
+	Backlog  int64 `json:"backlog"`  // stored but not yet consumed
+	// Unread counts the stored messages in write queues beyond their broker's read count:
+	// part of the backlog that no member of the group can pull (spec §1.3).
+	Unread       int64 `json:"unread,omitempty"`
 	SendFailures int64 `json:"sendFailures"` // sends the client saw fail (after their retries)
 	// StoredAfterTimeout counts messages the broker stored although the client saw the send
 	// fail: a response later than the timeout, or one on a connection closed under it (spec

@@ -181,11 +181,11 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 	if p.tp != nil && p.routeVersion == c.routeVersion {
 		return
 	}
-	p.tp = selector.NewTopicPublishInfo(c.routeQueues(), p.rnd)
+	p.tp = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
 	// The send index is a ThreadLocalIndex: each sending thread rotates its own, started at
 	// its own random value (spec §2.1); the list is the same.
 	for j := range p.threadTP {
-		p.threadTP[j] = selector.NewTopicPublishInfo(c.routeQueues(), p.rnd)
+		p.threadTP[j] = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
 	}
 	p.routeVersion = c.routeVersion
 }

@@ -33,8 +33,11 @@ type Snapshot struct {
 
 // BrokerView is one broker.
 type BrokerView struct {
-	Name            string   `json:"name"`
-	Queues          int      `json:"queues"`
+	Name   string `json:"name"`
+	Queues int    `json:"queues"`
+	// ReadQueues and WriteQueues are set when the broker's read and write counts differ.
+	ReadQueues      int      `json:"readQueues,omitempty"`
+	WriteQueues     int      `json:"writeQueues,omitempty"`
 	LatencyMs       int      `json:"latencyMs"` // configured extra latency
 	Down            bool     `json:"down"`
 	IsolatedUntilMs int64    `json:"isolatedUntilMs"` // producers avoid it until then (0: never isolated)
@@ -58,7 +61,17 @@ type QueueView struct {
 	Committed int64    `json:"committed"` // the offset the broker stores for the group (-1: none)
 	Backlog   int64    `json:"backlog"`
 	Owners    []string `json:"owners"` // consumers holding a live process queue for it
+	// Access is "" for a read and write queue, AccessReadOnly for a read queue beyond the
+	// broker's write count (pulled, never written), AccessWriteOnly for a write queue beyond
+	// its read count (written, read by nobody), spec §1.3.
+	Access string `json:"access,omitempty"`
 }
+
+// Queue access when read and write queue counts differ.
+const (
+	AccessReadOnly  = "read-only"
+	AccessWriteOnly = "write-only"
+)
 
 // ConsumerView is one member of the group.
 type ConsumerView struct {
@@ -75,6 +88,8 @@ type ConsumerView struct {
 	// View is the client list its last decided rebalance used, what it computed and what it
 	// pulls (absent: no decided round yet, broadcasting, or the process is gone).
 	View RebalanceView `json:"view,omitzero"`
+	// Subscription is the topic it subscribes when not the group's (spec §5.7).
+	Subscription string `json:"subscription,omitempty"`
 }
 
 // ProducerView is one producer.

@@ -21,6 +21,9 @@ func (c *Cluster) Snapshot() Snapshot {
 		bv := BrokerView{Name: b.name, Queues: b.queues, LatencyMs: b.latencyMs, Down: b.down,
 			Sends: b.sends, Failures: b.failures, Consumers: orEmpty(c.registeredIDs(b)),
 			SendLatencyMs: b.lastResponse}
+		if b.readQ != b.writeQ {
+			bv.ReadQueues, bv.WriteQueues = b.readQ, b.writeQ
+		}
 		for _, p := range c.producers {
 			// The broker is as isolated as the producer that avoids it longest.
 			if it, ok := p.fs.FaultItem(b.name); ok && it.StartTimestamp > bv.IsolatedUntilMs {
@@ -35,7 +38,7 @@ func (c *Cluster) Snapshot() Snapshot {
 			mq := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
 			s.Queues = append(s.Queues, QueueView{Queue: mq.Short(), Broker: b.name, ID: id,
 				MaxOffset: q.maxOffset, Committed: q.committed, Backlog: q.maxOffset - q.frontier,
-				Owners: orEmpty(slices.Clone(owners[mq]))})
+				Owners: orEmpty(slices.Clone(owners[mq])), Access: b.access(id)})
 		}
 		for _, ps := range b.pending {
 			if len(s.Sends) == maxSendSamples {
@@ -65,7 +68,7 @@ func (c *Cluster) Snapshot() Snapshot {
 		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, ClientID: cs.cid, Status: c.status(cs),
 			Queues: queues, NextRebalanceMs: next, Consumed: cs.consumed,
 			Cached: int(cached), ConsumeRate: cs.rate, Client: string(cs.prof.Name), ClientMark: cs.prof.Mark,
-			View: c.rebalanceViewOf(cs, queues, s.Brokers, sortedIDs)})
+			View: c.rebalanceViewOf(cs, queues, s.Brokers, sortedIDs), Subscription: cs.subTopic})
 	}
 	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {

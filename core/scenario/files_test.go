@@ -20,6 +20,88 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"read-more-than-write.json": func(t *testing.T, r *Result) {
+		// Queues 2 and 3 of each broker are held and pulled, and nothing is ever written to them:
+		// c2 and c4 consume nothing, c1 and c3 everything (spec §1.3).
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-a:2 broker-a:3", "c3": "broker-b:0 broker-b:1", "c4": "broker-b:2 broker-b:3"})
+		consumed := map[string]int64{}
+		for _, c := range r.Snapshot.Consumers {
+			consumed[c.ID] = c.Consumed
+		}
+		for _, q := range r.Snapshot.Queues {
+			if want := q.ID >= 2; (q.Access == cluster.AccessReadOnly) != want || want && q.MaxOffset != 0 || !want && q.MaxOffset == 0 {
+				t.Errorf("%s: access %q, %d messages; want read-only and empty exactly for queues 2 and 3", q.Queue, q.Access, q.MaxOffset)
+			}
+		}
+		if consumed["c2"] != 0 || consumed["c4"] != 0 || consumed["c1"] == 0 || consumed["c3"] == 0 || consumed["c1"]+consumed["c3"] != r.Metrics.Consumed {
+			t.Errorf("consumed %v of %d; want everything by c1 and c3, nothing by c2 and c4", consumed, r.Metrics.Consumed)
+		}
+		if r.Metrics.Unread != 0 {
+			t.Errorf("%d unread; want none: every written queue is read", r.Metrics.Unread)
+		}
+	},
+	"write-more-than-read.json": func(t *testing.T, r *Result) {
+		// Half of the write queues are beyond the read count: about half of what is produced
+		// stays there, counted as unread, and no queue of them has an owner (spec §1.3).
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-b:0 broker-b:1"})
+		var stranded int64
+		for _, q := range r.Snapshot.Queues {
+			if q.ID >= 2 {
+				if q.Access != cluster.AccessWriteOnly || len(q.Owners) != 0 || q.MaxOffset == 0 {
+					t.Errorf("%s: access %q, owners %v, %d messages; want write-only, no owner, written", q.Queue, q.Access, q.Owners, q.MaxOffset)
+				}
+				stranded += q.MaxOffset
+			}
+		}
+		m := r.Metrics
+		if m.Unread != stranded || m.Unread*10 < m.Produced*4 || m.Unread*10 > m.Produced*6 {
+			t.Errorf("unread %d (queues 2 and 3 hold %d) of %d produced; want those queues' messages, about half", m.Unread, stranded, m.Produced)
+		}
+		if m.Consumed+m.Unread > m.Produced || m.Consumed < m.Produced/3 {
+			t.Errorf("consumed %d, unread %d, produced %d", m.Consumed, m.Unread, m.Produced)
+		}
+		orphans := 0
+		for _, a := range r.Anomalies {
+			if a.Kind == "orphan" && a.End == 0 {
+				orphans++
+			}
+		}
+		if orphans != 4 {
+			t.Errorf("%d orphans open at the end; want the 4 write-only queues", orphans)
+		}
+	},
+	"different-subscriptions.json": func(t *testing.T, r *Result) {
+		// c3 is counted and takes nothing: its block is pulled by nobody all run long, and
+		// the table flips with the heartbeats (spec §5.7).
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-a:2 broker-a:3", "c3": "", "c4": "broker-b:2 broker-b:3"})
+		open := map[string]bool{}
+		for _, a := range r.Anomalies {
+			if a.Kind == "orphan" && a.End == 0 {
+				open[a.Queue] = a.Start < 2000
+			}
+		}
+		if len(open) != 2 || !open["broker-b:0"] || !open["broker-b:1"] {
+			t.Errorf("orphans open since the start %v; want broker-b:0 and broker-b:1", open)
+		}
+		flips := 0
+		for _, e := range r.Events {
+			if e.Cause == cluster.CauseSubscription {
+				flips++
+			}
+		}
+		if flips < 10 {
+			t.Errorf("%d subscription flips in 5 minutes; want one per broker at most heartbeats", flips)
+		}
+		var b0 int64
+		for _, q := range r.Snapshot.Queues {
+			if q.Queue == "broker-b:0" {
+				b0 = q.Backlog
+			}
+		}
+		if b0 == 0 || r.Metrics.Backlog < b0 {
+			t.Errorf("broker-b:0 backlog %d of %d; want its messages piling up", b0, r.Metrics.Backlog)
+		}
+	},
 	"join.json": func(t *testing.T, r *Result) {
 		// Every member rebalances within about a second of c4's start (spec §5.4).
 		moved := map[string]int64{}

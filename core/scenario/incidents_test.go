@@ -1,37 +1,71 @@
 package scenario
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-// Each incident cites its report and, run, shows what the report describes.
-func TestIncidentsReproduceTheirReports(t *testing.T) {
-	inc := Incidents()
-	for name, s := range inc {
-		if !strings.HasPrefix(name, "incident-") || !strings.Contains(s.Description, "#") {
-			t.Errorf("%s: a name incident-… and a cited issue, got %q", name, s.Description)
-		}
-		if _, ok := Presets()[name]; !ok {
-			t.Errorf("%s is not a preset", name)
-		}
+// Every incident of the registry is a preset, in both languages, citing its report.
+func TestIncidentRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	hasHan := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 	}
-	run := func(name string) *Result {
-		t.Helper()
-		r, err := Run(inc[name], RunOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+	for _, inc := range Registry() {
+		if !strings.HasPrefix(inc.Name, "incident-") || seen[inc.Name] {
+			t.Errorf("%q: want a unique name incident-…", inc.Name)
 		}
-		for _, a := range r.Actions {
-			if a.Error != "" {
-				t.Fatalf("%s: step %+v refused: %s", name, a.Command, a.Error)
+		seen[inc.Name] = true
+		if inc.Title.En == "" || inc.Text.En == "" || !hasHan(inc.Title.Zh) || !hasHan(inc.Text.Zh) {
+			t.Errorf("%s: title %+v, text %+v; want both in English and Chinese", inc.Name, inc.Title, inc.Text)
+		}
+		if len(inc.Cites) == 0 {
+			t.Errorf("%s cites no report", inc.Name)
+		}
+		for _, c := range inc.Cites {
+			if !strings.Contains(c.Repo, "/") || c.Number <= 0 || c.URL() != "https://github.com/"+c.Repo+"/issues/"+strings.TrimPrefix(c.Label(), c.Repo+"#") {
+				t.Errorf("%s: citation %+v (%s, %s)", inc.Name, c, c.Label(), c.URL())
 			}
 		}
-		return r
+		p, ok := Presets()[inc.Name]
+		if !ok {
+			t.Errorf("%s is not a preset", inc.Name)
+			continue
+		}
+		if p.Title != inc.Title.En || !strings.Contains(p.Description, inc.Cites[0].Label()) {
+			t.Errorf("%s: the preset's title %q and description %q; want the English title and the citation", inc.Name, p.Title, p.Description)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", inc.Name, err)
+		}
 	}
+	if got := CiteText([]Cite{{"apache/rocketmq", 2760}, {"apache/rocketmq", 1547}, {"apache/rocketmq-client-go", 419}}); got != "apache/rocketmq#2760, #1547, apache/rocketmq-client-go#419" {
+		t.Errorf("CiteText = %q", got)
+	}
+}
 
+func runIncident(t *testing.T, name string) *Result {
+	t.Helper()
+	r, err := Run(Incidents()[name], RunOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, a := range r.Actions {
+		if a.Error != "" {
+			t.Fatalf("%s: step %+v refused: %s", name, a.Command, a.Error)
+		}
+	}
+	return r
+}
+
+// Each incident, run, shows what its report describes.
+func TestIncidentsReproduceTheirReports(t *testing.T) {
 	// The duplicate id leaves a block of queues to nobody while the broker lists it twice.
-	r := run("incident-same-client-id")
+	r := runIncident(t, "incident-same-client-id")
 	orphan := false
 	for _, a := range r.Anomalies {
 		if a.Kind == "orphan" && a.Start > 31000 && a.Start < 150000 && a.End-a.Start > 20000 {
@@ -43,7 +77,7 @@ func TestIncidentsReproduceTheirReports(t *testing.T) {
 	}
 
 	// Six consumers, four queues: two hold nothing at the end.
-	r = run("incident-more-consumers-than-queues")
+	r = runIncident(t, "incident-more-consumers-than-queues")
 	idle := 0
 	for _, qs := range r.Final.Assignment {
 		if len(qs) == 0 {
@@ -55,7 +89,7 @@ func TestIncidentsReproduceTheirReports(t *testing.T) {
 	}
 
 	// A broker restart: its queues leave the allocation and come back.
-	r = run("incident-broker-restart")
+	r = runIncident(t, "incident-broker-restart")
 	left, back := false, false
 	for _, rb := range r.Rebalances {
 		hasB := false
@@ -72,4 +106,33 @@ func TestIncidentsReproduceTheirReports(t *testing.T) {
 	if !left || !back {
 		t.Errorf("broker restart: queues left %v, came back %v; rebalances %+v", left, back, r.Rebalances)
 	}
+}
+
+// The scenario files of the incidents read and write queue counts and subscriptions are the
+// presets themselves (their goldens and checks are in files_test.go).
+func TestIncidentFilesArePresets(t *testing.T) {
+	for file, name := range map[string]string{
+		"read-more-than-write.json":    "incident-read-more-than-write",
+		"write-more-than-read.json":    "incident-write-more-than-read",
+		"different-subscriptions.json": "incident-different-subscriptions",
+	} {
+		s, _ := parseScenarioFile(t, file)
+		p := Incidents()[name]
+		if !reflect.DeepEqual(s.Config, p.Config) || s.Until != p.Until || len(s.Timeline) != len(p.Timeline) {
+			t.Errorf("%s is not the preset %s:\n file   %+v\n preset %+v", file, name, s.Config, p.Config)
+		}
+	}
+}
+
+func parseScenarioFile(t *testing.T, name string) (Scenario, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../../testdata/scenarios", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s, data
 }

@@ -119,6 +119,9 @@ func (r *Result) Text(s Scenario) string {
 		qs := strings.Join(c.Queues, " ")
 		if qs == "" {
 			qs = "(none)"
+			if c.Subscription != "" {
+				qs = "(none: it subscribes " + c.Subscription + ")"
+			}
 		}
 		status := c.Status
 		if mixed {
@@ -136,6 +139,9 @@ func (r *Result) Text(s Scenario) string {
 		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	if m.Unread > 0 {
+		fmt.Fprintf(&b, "  unread %d (written to write queues beyond their broker's read count: no consumer reads them)\n", m.Unread)
+	}
 	if m.Skipped > 0 {
 		fmt.Fprintf(&b, "  skipped by consumeFromWhere %d (not lost: where a queue without an offset starts)\n", m.Skipped)
 	}

@@ -84,13 +84,20 @@ func validateConfig(c cluster.Config) error {
 		if err := checkRange(p+".queues", b.Queues, 0, MaxQueues); err != nil {
 			return err
 		}
+		// Read and write counts that differ (spec §1.3); 0 takes queues.
+		if err := checkRange(p+".readQueueNums", b.ReadQueueNums, 0, MaxQueues); err != nil {
+			return err
+		}
+		if err := checkRange(p+".writeQueueNums", b.WriteQueueNums, 0, MaxQueues); err != nil {
+			return err
+		}
 		if err := checkRange(p+".latencyMs", b.LatencyMs, 0, MaxLatencyMs); err != nil {
 			return err
 		}
 		if b.MemoryMessages < 0 || b.MemoryMessages > MaxHistory*MaxQueues {
 			return fmt.Errorf("%s.memoryMessages: %d; want 0…%d", p, b.MemoryMessages, int64(MaxHistory*MaxQueues))
 		}
-		total += b.Queues
+		total += brokerQueues(b)
 	}
 	if total > MaxQueues {
 		return fmt.Errorf("brokers: %d queues in all; the limit is %d", total, MaxQueues)
@@ -116,6 +123,11 @@ func validateConfig(c cluster.Config) error {
 		}
 		if err := checkConsumeFrom(p, k); err != nil {
 			return err
+		}
+		if k.Subscription != nil {
+			if err := checkName(p+".subscription.topic", k.Subscription.Topic, cluster.TopicName); err != nil {
+				return err
+			}
 		}
 		if err := checkClient(p, k, c.Strategy, c.Params); err != nil {
 			return err
@@ -317,8 +329,8 @@ func validateTimeline(s Scenario) error {
 	queues := map[string]int{}
 	total := 0
 	for _, b := range s.Brokers {
-		queues[b.Name] = b.Queues
-		total += b.Queues
+		queues[b.Name] = brokerQueues(b)
+		total += brokerQueues(b)
 	}
 	consumers := map[string]bool{}
 	for _, k := range s.Consumers {
@@ -385,6 +397,12 @@ func unknownCommand(path, typ string) error { return cluster.UnknownCommand(path
 func checkRange(path string, v, lo, hi int) error { return cluster.CheckRange(path, v, lo, hi) }
 
 // checkName checks a name: present, within the set's length limit, all from the set.
+// brokerQueues is how many queues a broker has: the larger of its read and write counts.
+func brokerQueues(b cluster.BrokerConfig) int {
+	r, w := b.QueueCounts()
+	return max(r, w)
+}
+
 func checkName(path, v string, set cluster.Charset) error { return cluster.CheckName(path, v, set) }
 
 // quote is %q, shortened for long values so that an error stays one readable line.

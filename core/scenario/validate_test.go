@@ -134,10 +134,15 @@ func TestValidateErrors(t *testing.T) {
 		{"too many queues on a broker", func(s *Scenario) { s.Brokers[1].Queues = 4097 }, "brokers[1].queues: 4097; want 0…4096"},
 		{"too many queues in all", func(s *Scenario) { s.Brokers[0].Queues, s.Brokers[1].Queues = 4096, 1 }, "brokers: 4097 queues in all; the limit is 4096"},
 		{"broker latency", func(s *Scenario) { s.Brokers[0].LatencyMs = 600001 }, "brokers[0].latencyMs: 600001; want 0…600000"},
+		{"negative read queues", func(s *Scenario) { s.Brokers[0].ReadQueueNums = -2 }, "brokers[0].readQueueNums: -2; want 0…4096"},
+		{"too many write queues", func(s *Scenario) { s.Brokers[1].WriteQueueNums = 5000 }, "brokers[1].writeQueueNums: 5000; want 0…4096"},
+		{"write queues count in the total", func(s *Scenario) { s.Brokers[0].Queues, s.Brokers[1].WriteQueueNums = 4000, 97 }, "brokers: 4097 queues in all; the limit is 4096"},
 
 		// consumers
 		{"too many consumers", func(s *Scenario) { s.Consumers = consumerConfigs(consumerIDs(513)) }, "consumers: 513 consumers; the limit is 512"},
 		{"consumer without id", func(s *Scenario) { s.Consumers[2].ID = "" }, "consumers[2].id: missing"},
+		{"subscription without topic", func(s *Scenario) { s.Consumers[1].Subscription = &cluster.SubscriptionConfig{} }, "consumers[1].subscription.topic: missing"},
+		{"subscription topic charset", func(s *Scenario) { s.Consumers[1].Subscription = &cluster.SubscriptionConfig{Topic: "a b"} }, `consumers[1].subscription.topic: "a b" has ' '; allowed are letters, digits and % | _ -`},
 		{"consumer id charset", func(s *Scenario) { s.Consumers[2].ID = "a b" }, `consumers[2].id: "a b" has ' '; allowed are letters, digits and . @ # : _ % | -`},
 		{"consumer id slash", func(s *Scenario) { s.Consumers[0].ID = "10.0.0.1/4012" }, `consumers[0].id: "10.0.0.1/4012" has '/'`},
 		{"consumer id too long", func(s *Scenario) { s.Consumers[0].ID = long }, `consumers[0].id: "xxxxxxxxxxxxxxxxxxxxxxxx"… is 65 characters long; the limit is 64`},

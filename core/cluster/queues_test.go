@@ -1,0 +1,94 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+)
+
+// Producers write only write queues and consumers rebalance only read queues (spec §1.3):
+// with read > write the extra read queues are held and never receive a message; with
+// write > read the extra write queues fill up and nobody holds them.
+func TestReadAndWriteQueueCountsDiffer(t *testing.T) {
+	cfg := smallConfig(400)
+	cfg.Brokers = []BrokerConfig{
+		{Name: "broker-a", Queues: 4, WriteQueueNums: 2}, // read 4, write 2
+		{Name: "broker-b", Queues: 2, WriteQueueNums: 4}, // read 2, write 4
+	}
+	c := mustNew(t, cfg)
+	c.Advance(120000)
+	s := c.Snapshot()
+	var unread int64
+	for _, q := range s.Queues {
+		switch {
+		case q.Broker == "broker-a" && q.ID >= 2:
+			if q.Access != AccessReadOnly || q.MaxOffset != 0 || len(q.Owners) != 1 {
+				t.Errorf("%s: access %q, %d messages, owners %v; want read-only, never written, one owner", q.Queue, q.Access, q.MaxOffset, q.Owners)
+			}
+		case q.Broker == "broker-b" && q.ID >= 2:
+			if q.Access != AccessWriteOnly || q.MaxOffset == 0 || len(q.Owners) != 0 {
+				t.Errorf("%s: access %q, %d messages, owners %v; want write-only, written, no owner", q.Queue, q.Access, q.MaxOffset, q.Owners)
+			}
+			unread += q.MaxOffset
+		default:
+			if q.Access != "" || q.MaxOffset == 0 || len(q.Owners) != 1 {
+				t.Errorf("%s: access %q, %d messages, owners %v; want read-write, written, one owner", q.Queue, q.Access, q.MaxOffset, q.Owners)
+			}
+		}
+	}
+	if m := c.Metrics(); m.Unread != unread || unread == 0 || m.Backlog < unread {
+		t.Errorf("unread %d, backlog %d; want the %d messages of broker-b:2 and :3, within the backlog", m.Unread, m.Backlog, unread)
+	}
+	if b := s.Brokers[0]; b.Queues != 4 || b.ReadQueues != 4 || b.WriteQueues != 2 {
+		t.Errorf("broker-a view %+v; want 4 queues, read 4, write 2", b)
+	}
+	orphans := map[string]bool{}
+	for _, a := range c.Anomalies() {
+		if a.Kind == "orphan" && a.End == 0 {
+			orphans[a.Queue] = true
+		}
+	}
+	if !orphans["broker-b:2"] || !orphans["broker-b:3"] || len(orphans) != 2 {
+		t.Errorf("open orphans %v; want broker-b:2 and broker-b:3", orphans)
+	}
+}
+
+// A member that subscribes another topic is counted by the others' rebalance and takes none
+// of its share: that block is pulled by nobody. Its heartbeats replace the group's
+// subscription on each broker, a CHANGE each time (spec §5.7).
+func TestMemberWithAnotherSubscription(t *testing.T) {
+	cfg := smallConfig(200)
+	cfg.Consumers = []ConsumerConfig{{ID: "c1"}, {ID: "c2"}, {ID: "c3", Subscription: &SubscriptionConfig{Topic: "OrderTopic"}}, {ID: "c4"}}
+	c := mustNew(t, cfg)
+	flips := 0
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseSubscription {
+			flips++
+		}
+	})
+	c.Advance(180000)
+	s := c.Snapshot()
+	got := map[string]string{}
+	for _, cv := range s.Consumers {
+		got[cv.ID] = strings.Join(cv.Queues, " ")
+	}
+	// AVG over c1 … c4 and 8 queues: c3's block is broker-b:0 and broker-b:1.
+	want := map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-a:2 broker-a:3", "c3": "", "c4": "broker-b:2 broker-b:3"}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s holds %q; want %q", id, got[id], w)
+		}
+	}
+	if s.Consumers[2].Subscription != "OrderTopic" {
+		t.Errorf("c3's view says it subscribes %q", s.Consumers[2].Subscription)
+	}
+	for _, q := range s.Queues {
+		if (q.Queue == "broker-b:0" || q.Queue == "broker-b:1") && len(q.Owners) != 0 {
+			t.Errorf("%s is pulled by %v; want nobody", q.Queue, q.Owners)
+		}
+	}
+	// Every 30 s heartbeat of c3 flips the table on both brokers, and the next of another member
+	// flips it back: several flips a minute.
+	if flips < 6 {
+		t.Errorf("%d subscription flips in 3 minutes; want the table to flip with the heartbeats", flips)
+	}
+}
