@@ -24,6 +24,7 @@ const (
 	factContinued   // session: the future discarded, clock = from when, n = steps, arg = the action that asked ("" for continue)
 	factRebalance   // EventRebalance: queues = the consumer's new set
 	factRegister    // a broker registers a consumer (heartbeat)
+	factSubscribe   // a heartbeat replaces the group's subscription on a broker (arg = topic)
 	factUnregister  // a broker unregisters a stopping consumer
 	factDropClosed  // a broker drops a consumer whose connection closed
 	factDropIdle    // a broker closes an idle channel (n = idle seconds)
@@ -65,6 +66,7 @@ var causeFacts = map[string]int{
 	session.CauseContinue:         factContinued,
 	cluster.CauseRebalance:        factRebalance,
 	cluster.CauseRegister:         factRegister,
+	cluster.CauseSubscription:     factSubscribe,
 	cluster.CauseUnregister:       factUnregister,
 	cluster.CauseConnectionClosed: factDropClosed,
 	cluster.CauseIdleClosed:       factDropIdle,

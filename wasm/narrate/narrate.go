@@ -153,6 +153,8 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.rebalance", c, strings.Join(Ranges(f.queues), " "))
 	case factRegister:
 		return say(lang, "narrate.log.register", b, c)
+	case factSubscribe:
+		return say(lang, "narrate.log.subscription", b, c, f.arg)
 	case factUnregister:
 		return say(lang, "narrate.log.unregister", b, c)
 	case factDropClosed:

@@ -382,6 +382,9 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 			if cv := consumers[o]; cv != nil && cv.Status == cluster.StatusPartitioned {
 				col = col.Alpha(0.45)
 			}
+			if q.Access == cluster.AccessReadOnly {
+				col = col.Alpha(0.3) // pulled, and no producer writes it: nothing flows
+			}
 			c.Rect(LayerCells, Rect{r.X + float64(i)*w, r.Y, w, r.H}, col)
 		}
 	}
@@ -400,6 +403,8 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 	case down:
 	case overlap && l.CellText:
 		drawCentered(c, r, "x"+strconv.Itoa(len(q.Owners)), White, Ink.Alpha(0.6))
+	case orphan && l.CellText && q.Access == cluster.AccessWriteOnly:
+		drawCentered(c, r, "W", Warn, Color{}) // written, and beyond the read count: nobody can pull it
 	case orphan && l.CellText:
 		drawCentered(c, r, "?", Warn, Color{})
 	case inRun: // its owner's label spans the run (ownerRuns)
@@ -590,6 +595,9 @@ func TooltipLines(f Frame, kind, id string) []string {
 				lines[1] += Word(lang, "canvas.tip.rebalance", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
 			}
 			lines = append(lines, Word(lang, "canvas.tip.consumed", cv.Consumed, cv.Cached))
+			if cv.Subscription != "" {
+				lines = append(lines, Word(lang, "canvas.tip.subscribes", cv.Subscription))
+			}
 			return lines
 		}
 	case HitQueue:
@@ -605,7 +613,14 @@ func TooltipLines(f Frame, kind, id string) []string {
 			default:
 				owner = Word(lang, "canvas.tip.overlap", joinList(lang, q.Owners))
 			}
-			return []string{q.Queue, owner, Word(lang, "canvas.tip.backlog", q.Backlog, q.MaxOffset)}
+			lines := []string{q.Queue, owner, Word(lang, "canvas.tip.backlog", q.Backlog, q.MaxOffset)}
+			switch q.Access {
+			case cluster.AccessWriteOnly:
+				lines[1] = Word(lang, "canvas.tip.writeOnly")
+			case cluster.AccessReadOnly:
+				lines = append(lines, Word(lang, "canvas.tip.readOnly"))
+			}
+			return lines
 		}
 	case HitBroker:
 		for _, b := range s.Brokers {

@@ -536,3 +536,25 @@ func BenchmarkFrameLarge(b *testing.B) {
 		Draw(&cv, Frame{Snap: &s, Layout: l, Anim: &a, Speed: 1})
 	}
 }
+
+// Queues beyond a broker's write or read count, and a member subscribing another topic, say
+// so in their tooltips, in both languages.
+func TestTooltipsOfQueueCountsAndSubscriptions(t *testing.T) {
+	w := presetSnap(t, "incident-write-more-than-read", 20000)
+	r := presetSnap(t, "incident-read-more-than-write", 20000)
+	d := presetSnap(t, "incident-different-subscriptions", 20000)
+	for _, lang := range []string{"en", "zh"} {
+		if got := TooltipLines(Frame{Snap: &w, Lang: lang}, HitQueue, "broker-a:3"); len(got) != 3 || got[1] != Word(lang, "canvas.tip.writeOnly") {
+			t.Errorf("%s: write-only queue tooltip %q", lang, got)
+		}
+		if got := TooltipLines(Frame{Snap: &w, Lang: lang}, HitQueue, "broker-a:1"); len(got) != 3 || got[1] == Word(lang, "canvas.tip.writeOnly") {
+			t.Errorf("%s: read-write queue tooltip %q", lang, got)
+		}
+		if got := TooltipLines(Frame{Snap: &r, Lang: lang}, HitQueue, "broker-b:2"); len(got) != 4 || got[3] != Word(lang, "canvas.tip.readOnly") {
+			t.Errorf("%s: read-only queue tooltip %q", lang, got)
+		}
+		if got := TooltipLines(Frame{Snap: &d, Lang: lang}, HitConsumer, "c3"); len(got) != 4 || got[3] != Word(lang, "canvas.tip.subscribes", "OrderTopic") {
+			t.Errorf("%s: tooltip of the member subscribing another topic %q", lang, got)
+		}
+	}
+}
