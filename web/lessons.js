@@ -5,6 +5,10 @@
 // or a privacy mode may refuse, and then nothing is remembered).
 //
 // ?lesson=<id> in the address opens that lesson directly (workshop links).
+//
+// Below the lessons, the incidents gallery: one-click reproductions of problems users
+// reported (lbscope.incidents(), every entry of the registry in core/scenario), each with
+// links to the reports it cites. Everything in it is built with the DOM from strings.
 import { i18n } from "./i18n.js";
 import { store, ready } from "./store.mjs";
 import { panelTabs } from "./tabs.js";
@@ -47,6 +51,7 @@ function mount() {
   root.append(view, announcer);
 
   let lessons = [];        // from lbscope.lessons()
+  let incidents = [];      // from lbscope.incidents()
   let active = null;       // id of the lesson shown (null: the list)
   let status = null;       // the last status of the active lesson the playground pushed
   let statusKey = "";
@@ -110,7 +115,66 @@ function mount() {
       list.append(li);
     });
     box.append(list);
+    if (incidents.length) box.append(incidentsView());
     return box;
+  }
+
+  // The incidents gallery: a card per incident, its title loading it, its text, and links to
+  // the reports it cites.
+  function incidentsView() {
+    const sec = el("section", "incident-gallery");
+    sec.setAttribute("aria-labelledby", "incidents-heading");
+    const h = el("h2", "lesson-heading", i18n.t("incidents.heading"));
+    h.id = "incidents-heading";
+    sec.append(h, el("p", "lesson-intro", i18n.t("incidents.intro")));
+    const list = el("ul", "lesson-list incident-list");
+    for (const inc of incidents) {
+      const li = el("li", "incident-item");
+      li.dataset.incident = inc.name;
+      const b = button("lesson-open incident-open", "", () => loadIncident(inc));
+      b.dataset.incident = inc.name;
+      b.dataset.focusKey = "incident-" + inc.name;
+      const mark = el("span", "lesson-tick", "▶");
+      mark.setAttribute("aria-hidden", "true");
+      b.append(mark, el("span", "lesson-title", tx(inc.title)), el("span", "lesson-goal", tx(inc.text)));
+      const cites = el("p", "incident-cites");
+      cites.append(document.createTextNode(i18n.t("incidents.reported") + " "));
+      (inc.cites || []).forEach((c, i) => {
+        if (i > 0) cites.append(document.createTextNode(", "));
+        const a = el("a", "incident-cite", c.label);
+        // Only a GitHub page is linked; anything else is shown as text.
+        if (/^https:\/\/github\.com\//.test(c.url)) {
+          a.href = c.url;
+          a.target = "_blank";
+          a.rel = "noopener noreferrer";
+        }
+        cites.append(a);
+      });
+      li.append(b, cites);
+      list.append(li);
+    }
+    sec.append(list);
+    return sec;
+  }
+
+  async function loadIncident(inc) {
+    if (!api) return;
+    error = "";
+    if (active) await stop();
+    let res;
+    try {
+      res = await api.dispatch({ type: "load", preset: inc.name });
+    } catch (e) {
+      res = { error: e && e.message ? e.message : String(e) };
+    }
+    const bad = failed(res);
+    if (bad) {
+      error = i18n.t("incidents.error", { error: bad });
+      render();
+      return;
+    }
+    announce(i18n.t("incidents.loaded", { title: tx(inc.title) }));
+    try { await api.dispatch({ type: "play" }); } catch (e) { /* it stays paused */ }
   }
 
   function lessonView() {
@@ -272,6 +336,8 @@ function mount() {
     api = lb;
     const list = lb.lessons();
     lessons = Array.isArray(list) ? list : [];
+    const inc = typeof lb.incidents === "function" ? lb.incidents() : [];
+    incidents = Array.isArray(inc) ? inc : [];
     render();
     let wanted = null;
     try { wanted = new URLSearchParams(window.location.search).get("lesson"); } catch (e) { /* no query */ }

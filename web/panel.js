@@ -631,7 +631,14 @@ function mount() {
 
   // scenarioTitle is a preset's title in the page's language; a scenario's own title as is.
   function scenarioTitle(title) {
-    return PRESET_TITLES[title] ? t("panel.title." + PRESET_TITLES[title]) : title;
+    if (PRESET_TITLES[title]) return t("panel.title." + PRESET_TITLES[title]);
+    // An incident of the gallery (lessons.js) has its title in both languages.
+    if (!scenarioTitle.incidents && api && typeof api.incidents === "function") {
+      const list = api.incidents();
+      if (Array.isArray(list)) scenarioTitle.incidents = list;
+    }
+    const inc = (scenarioTitle.incidents || []).find((x) => x.title && x.title.en === title);
+    return inc ? (inc.title[i18n.lang] || title) : title;
   }
 
   // index.html's own labels: the panel's landmark.
