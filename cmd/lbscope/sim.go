@@ -13,6 +13,7 @@ const simUsage = `Usage:
   lbscope sim [flags]                   a cluster built from flags
   lbscope sim [flags] FILE.json         a scenario file (see testdata/scenarios/README.md)
   lbscope sim --preset small|default|large [flags]
+  lbscope sim --preset INCIDENT [flags] a reported problem, reproduced (below)
 
 Runs a RocketMQ cluster and consumer group in virtual time — heartbeats, notifications,
 the 20 s rebalance, the 120 s channel expiry, offsets persisted every 5 s — and prints
@@ -21,6 +22,8 @@ assignment, and the counts (produced, consumed, duplicates, lost). The same inpu
 the same output, byte for byte.
 
 Actions on the timeline: --at TIME:TYPE[:ARG…], repeated. Types and their arguments:
+%s
+Incidents, each a preset citing the reports it reproduces (the page's gallery has them too):
 %s
 Examples:
   lbscope sim --brokers 2 --queues 4 --consumers 3 --until 6m --at 60s:partitionConsumer:c1
@@ -48,7 +51,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&asJSON, "json", false, "print JSON: seed, actions, rebalances, anomalies, final assignment, metrics")
 	fs.BoolVar(&events, "events", false, "with --json, include every event of the run")
 	registerWork(fs, &maxWork)
-	usage := fmt.Sprintf(simUsage, commandTable())
+	usage := fmt.Sprintf(simUsage, commandTable(), incidentTable())
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
 		return status
 	}
@@ -73,6 +76,20 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	io.WriteString(stdout, termText(r.Text(s)))
 	return 0
+}
+
+// incidentTable lists the incident presets, one a line: name, title and citations.
+func incidentTable() string {
+	reg := scenario.Registry()
+	width := 0
+	for _, inc := range reg {
+		width = max(width, len(inc.Name))
+	}
+	var b strings.Builder
+	for _, inc := range reg {
+		fmt.Fprintf(&b, "  %-*s  %s (%s)\n", width, inc.Name, inc.Title.En, scenario.CiteText(inc.Cites))
+	}
+	return b.String()
 }
 
 func loadScenario(file, preset string) (scenario.Scenario, error) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -91,6 +92,22 @@ func TestSimScenarioFileAndPreset(t *testing.T) {
 	r, _ = simRun(t, "--preset", "small", "--until", "20s", "--seed", "3", "--json")
 	assert.Equal(t, int64(3), r.Seed)
 	assert.Len(t, r.Final.Assignment, 3)
+}
+
+// Every incident of the registry is a preset name: sim --help lists it with its citations,
+// and --preset runs it.
+func TestSimPresetIncidents(t *testing.T) {
+	help, _, status := lbscope(t, "", "sim", "--help")
+	require.Equal(t, 0, status)
+	for _, inc := range scenario.Registry() {
+		assert.Contains(t, help, inc.Name+"  ", "sim --help lists %s", inc.Name)
+		assert.Contains(t, help, inc.Title.En+" ("+scenario.CiteText(inc.Cites)+")")
+		r, _ := simRun(t, "--preset", inc.Name, "--json")
+		assert.Len(t, r.Final.Assignment, len(inc.Scenario().Consumers), inc.Name)
+	}
+	_, errOut, status := lbscope(t, "", "sim", "--preset", "incident-nope")
+	assert.Equal(t, 2, status)
+	assert.Contains(t, errOut, "incident-same-client-id")
 }
 
 func TestSimBadInput(t *testing.T) {
