@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/scenario"
 )
 
 // A constructed group, printed in every layout of formats §1–§7 with the tools' own format
@@ -17,8 +19,10 @@ type genMember struct{ id, addr, lang, version string }
 
 type genGroup struct {
 	group, topic string
-	brokers      []string // masters: broker → addr; one slave for the first
-	queues       int      // read = write per broker
+	brokers      []string          // masters: broker → addr; one slave for the first
+	queues       int               // read = write per broker, unless rw says otherwise
+	rw           map[string][2]int // broker → read and write counts that differ
+	subs         map[string]string // member → the topic it subscribes instead of topic
 	members      []genMember
 	owner        map[route.MessageQueue]string // from the expected allocation
 	offset       map[route.MessageQueue][2]int64
@@ -51,11 +55,20 @@ func newGenGroup() *genGroup {
 func (g *genGroup) mqAll() []route.MessageQueue {
 	var qs []route.MessageQueue
 	for _, b := range g.brokers {
-		for i := range g.queues {
+		r, _ := g.counts(b)
+		for i := range r {
 			qs = append(qs, route.MessageQueue{Topic: g.topic, BrokerName: b, QueueID: int32(i)})
 		}
 	}
 	return qs
+}
+
+// counts is a broker's read and write queue counts.
+func (g *genGroup) counts(b string) (read, write int) {
+	if c, ok := g.rw[b]; ok {
+		return c[0], c[1]
+	}
+	return g.queues, g.queues
 }
 
 func (g *genGroup) addr(b string) string {
@@ -86,7 +99,8 @@ func (g *genGroup) routeJSON(flag string, v5 bool) string {
 	}
 	b.WriteString("\t],\n\t\"filterServerTable\":{},\n\t\"queueDatas\":[\n")
 	for i, br := range g.brokers {
-		fmt.Fprintf(&b, "\t\t{\n\t\t\t\"brokerName\":\"%s\",\n\t\t\t\"perm\":6,\n\t\t\t\"readQueueNums\":%d,\n\t\t\t\"%s\":0,\n\t\t\t\"writeQueueNums\":%d\n\t\t}", br, g.queues, flag, g.queues)
+		r, w := g.counts(br)
+		fmt.Fprintf(&b, "\t\t{\n\t\t\t\"brokerName\":\"%s\",\n\t\t\t\"perm\":6,\n\t\t\t\"readQueueNums\":%d,\n\t\t\t\"%s\":0,\n\t\t\t\"writeQueueNums\":%d\n\t\t}", br, r, flag, w)
 		if i < len(g.brokers)-1 {
 			b.WriteString(",")
 		}
@@ -99,6 +113,7 @@ func (g *genGroup) routeJSON(flag string, v5 bool) string {
 // topicRoute -l, 4.9.0+.
 func (g *genGroup) routeList() string {
 	var b strings.Builder
+	tr, tw := 0, 0
 	b.WriteString("sh mqadmin topicRoute -t " + g.topic + " -l\n")
 	fmt.Fprintf(&b, "%-45s %-32s %-50s %-10s %-11s %-5s\n", "#ClusterName", "#BrokerName", "#BrokerAddrs", "#ReadQueue", "#WriteQueue", "#Perm")
 	for i, br := range g.brokers {
@@ -107,10 +122,12 @@ func (g *genGroup) routeList() string {
 			addrs += ", 1=10.0.0.2:10911"
 		}
 		addrs += "}"
-		fmt.Fprintf(&b, "%-45s %-32s %-50s %-10d %-11d %-5d\n", "DefaultCluster", br, addrs, g.queues, g.queues, 6)
+		r, w := g.counts(br)
+		fmt.Fprintf(&b, "%-45s %-32s %-50s %-10d %-11d %-5d\n", "DefaultCluster", br, addrs, r, w, 6)
+		tr, tw = tr+r, tw+w
 	}
 	b.WriteString(strings.Repeat("-", 158) + "\n")
-	fmt.Fprintf(&b, "%-45s %-32s %-50s %-10d %-11d %-5s\n", "Total:", fmt.Sprint(len(g.brokers)), "", g.queues*2, g.queues*2, "")
+	fmt.Fprintf(&b, "%-45s %-32s %-50s %-10d %-11d %-5s\n", "Total:", fmt.Sprint(len(g.brokers)), "", tr, tw, "")
 	return b.String()
 }
 
@@ -216,7 +233,11 @@ func (g *genGroup) runningInfo(m genMember, wide bool) string {
 		fmt.Fprintf(&b, "%-40s: %s\n", kv[0], kv[1])
 	}
 	b.WriteString("\n\n#Consumer Subscription#\n")
-	fmt.Fprintf(&b, "%03d Topic: %-40s ClassFilter: %-8s SubExpression: %s\n", 1, g.topic, "false", "TagA || TagB")
+	topic := g.topic
+	if s, ok := g.subs[m.id]; ok {
+		topic = s
+	}
+	fmt.Fprintf(&b, "%03d Topic: %-40s ClassFilter: %-8s SubExpression: %s\n", 1, topic, "false", "TagA || TagB")
 	b.WriteString("\n\n#Consumer Offset#\n")
 	fmt.Fprintf(&b, w+"  %-32s  %-4s  %-20s\n", "#Topic", "#Broker Name", "#QID", "#Consumer Offset")
 	held := []route.MessageQueue{}
@@ -333,7 +354,8 @@ func (g *genGroup) dashRoute() string {
 	var bds, qds []string
 	for _, b := range g.brokers {
 		bds = append(bds, fmt.Sprintf(`{"cluster":"DefaultCluster","brokerName":%q,"brokerAddrs":{"0":%q}}`, b, g.addr(b)))
-		qds = append(qds, fmt.Sprintf(`{"brokerName":%q,"readQueueNums":%d,"writeQueueNums":%d,"perm":6,"topicSysFlag":0}`, b, g.queues, g.queues))
+		r, w := g.counts(b)
+		qds = append(qds, fmt.Sprintf(`{"brokerName":%q,"readQueueNums":%d,"writeQueueNums":%d,"perm":6,"topicSysFlag":0}`, b, r, w))
 	}
 	return `{"status":0,"data":{"brokerDatas":[` + strings.Join(bds, ",") + `],"queueDatas":[` + strings.Join(qds, ",") + `]},"errMsg":null}` + "\n"
 }
@@ -366,7 +388,7 @@ func (g *genGroup) wantQueueCounts(t *testing.T, name string, rd *Read) {
 	}
 	for i, b := range g.brokers {
 		q := rd.QueueCounts[i]
-		if q.Broker != b || q.Read != g.queues || q.Write != g.queues || q.Perm != 6 {
+		if r, w := g.counts(b); q.Broker != b || q.Read != r || q.Write != w || q.Perm != 6 {
 			t.Errorf("%s: %+v", name, q)
 		}
 	}
@@ -571,5 +593,86 @@ func TestRoundTripWholeGroup(t *testing.T) {
 	got := codes(rep)
 	if !slices.Contains(got, CodeAllocationOK) || !slices.Contains(got, CodeMixedSDK) {
 		t.Errorf("codes %v", got)
+	}
+}
+
+// Read and write counts that differ, and a member subscribing another topic, go from the
+// pastes into the scenario as they are, and the scenario run shows what they do: queues read
+// and never written, messages written where nobody reads, the other member's share pulled by
+// nobody (spec §1.3, §5.7).
+func TestRoundTripCountsAndSubscriptionsIntoTheScenario(t *testing.T) {
+	g := newGenGroup()
+	g.rw = map[string][2]int{"broker-a": {4, 2}, "broker-b": {2, 4}}
+	other := g.members[2].id
+	g.subs = map[string]string{other: "OtherTopic"}
+	cids := []string{}
+	for _, m := range g.members {
+		cids = append(cids, m.id)
+	}
+	g.owner = map[route.MessageQueue]string{}
+	for _, a := range allocate.Group(allocate.Averagely{}, g.group, g.mqAll(), cids).Assignments {
+		for _, q := range a.Queues {
+			if a.ClientID != other { // it does not rebalance this topic
+				g.owner[q] = a.ClientID
+			}
+		}
+	}
+	var stream strings.Builder
+	stream.WriteString(g.routeJSON("topicSysFlag", true))
+	stream.WriteString(g.connection("4.9.3+"))
+	for _, m := range g.members {
+		stream.WriteString(g.runningInfo(m, true))
+	}
+	rep, err := Diagnose([]Input{{Name: "stream", Data: []byte(stream.String())}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := codes(rep); !slices.Contains(got, CodeReadWriteMismatch) || !slices.Contains(got, CodeSubscriptionMismat) {
+		t.Errorf("codes %v; want read-write-mismatch and subscription-mismatch", got)
+	}
+	s, left, err := rep.Group.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range left {
+		if strings.Contains(l, "write") || strings.Contains(l, "subscri") {
+			t.Errorf("left out %q, which the scenario now carries", l)
+		}
+	}
+	if len(s.Brokers) != 2 {
+		t.Fatalf("brokers %+v", s.Brokers)
+	}
+	for i, want := range [][2]int{{4, 2}, {2, 4}} {
+		b := s.Brokers[i]
+		if r, w := b.QueueCounts(); r != want[0] || w != want[1] || b.Queues != 4 {
+			t.Errorf("%s: %d queues, read %d, write %d; want 4, %d, %d", b.Name, b.Queues, r, w, want[0], want[1])
+		}
+	}
+	if len(s.Consumers) != 3 || s.Consumers[2].ID != other || s.Consumers[2].Subscription == nil || s.Consumers[2].Subscription.Topic != "OtherTopic" ||
+		s.Consumers[0].Subscription != nil || s.Consumers[1].Subscription != nil {
+		t.Errorf("consumers %+v; want %s alone subscribing OtherTopic", s.Consumers, other)
+	}
+
+	r, err := scenario.Run(s, scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[string][]string{}
+	for _, q := range r.Snapshot.Queues {
+		held[q.Queue] = q.Owners
+		switch {
+		case q.Broker == "broker-a" && q.ID >= 2:
+			if q.Access != cluster.AccessReadOnly || q.MaxOffset != 0 || len(q.Owners) != 1 {
+				t.Errorf("%s: %q, %d messages, owners %v; want read-only, empty, held", q.Queue, q.Access, q.MaxOffset, q.Owners)
+			}
+		case q.Broker == "broker-b" && q.ID >= 2:
+			if q.Access != cluster.AccessWriteOnly || q.MaxOffset == 0 || len(q.Owners) != 0 {
+				t.Errorf("%s: %q, %d messages, owners %v; want write-only, written, unheld", q.Queue, q.Access, q.MaxOffset, q.Owners)
+			}
+		}
+	}
+	if len(held["broker-b:0"]) != 0 || len(held["broker-b:1"]) != 0 || r.Metrics.Unread == 0 {
+		t.Errorf("broker-b:0 and :1 held by %v and %v, unread %d; want the other member's share unpulled and unread messages",
+			held["broker-b:0"], held["broker-b:1"], r.Metrics.Unread)
 	}
 }

@@ -2,12 +2,15 @@ package admin
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
 )
 
@@ -74,13 +77,23 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 		}
 	}
 	cfg := cluster.Config{Seed: 1, Topic: topic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
-	for _, b := range brokers {
-		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: b, Queues: counts[b]})
-	}
+	// The route's read and write counts where the paste gives them: producers publish to the
+	// write queues, consumers rebalance over the read queues (spec §1.3).
+	rw := map[string]QueueCount{}
 	for _, q := range main.Counts {
-		if q.Read != q.Write {
-			left = append(left, fmt.Sprintf("%s has %d read and %d write queues on %s: the simulation has one count per broker and uses the read count", q.Topic, q.Read, q.Write, q.Broker))
+		if _, ok := rw[q.Broker]; !ok {
+			rw[q.Broker] = q
 		}
+	}
+	for _, b := range brokers {
+		bc := cluster.BrokerConfig{Name: b, Queues: counts[b]}
+		if q, ok := rw[b]; ok && q.Read > 0 && q.Write > 0 && q.Read != q.Write {
+			if q.Perm&int(route.PermWrite) == 0 {
+				left = append(left, fmt.Sprintf("%s's write queues on %s (its perm %d is not writable; the scenario writes them)", main.Name, b, q.Perm))
+			}
+			bc.Queues, bc.ReadQueueNums, bc.WriteQueueNums = max(q.Read, q.Write), q.Read, q.Write
+		}
+		cfg.Brokers = append(cfg.Brokers, bc)
 	}
 	switch g.Strategy {
 	case "AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH":
@@ -132,9 +145,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 			left = append(left, "the topic "+t.Name)
 		}
 	}
-	if len(g.ClientSubs) > 1 {
-		left = append(left, "members' own subscriptions (the simulation has one subscription per group)")
-	}
+	left = append(left, g.memberSubscriptions(&cfg, main.Name)...)
 	cfg.Producers = []cluster.ProducerConfig{{ID: "p1", Rate: 100}}
 	desc := fmt.Sprintf("Imported from %s: %d member(s), %d queues of %s, %s.", g.MembersSource, len(g.Members), len(main.Queues), main.Name, g.Strategy)
 	desc += " One producer at 100 msg/s was added so that messages flow (the paste says nothing of producers)."
@@ -146,6 +157,47 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 		return s, left, fmt.Errorf("the group does not fit a scenario: %w", err)
 	}
 	return s, left, nil
+}
+
+// memberSubscriptions gives each member whose running info shows it does not subscribe the
+// main topic its own topic, so that the scenario shows its share pulled by nobody (spec §5.7);
+// it returns what the scenario cannot carry.
+func (g *Group) memberSubscriptions(cfg *cluster.Config, mainTopic string) (left []string) {
+	if len(g.ClientSubs) == 0 {
+		return nil
+	}
+	index := map[string]int{}
+	for i, c := range cfg.Consumers {
+		index[c.ID] = i
+	}
+	exprs := map[string]bool{}
+	for _, id := range slices.Sorted(maps.Keys(g.ClientSubs)) {
+		other, subscribesMain := "", false
+		for _, s := range g.ClientSubs[id] {
+			switch {
+			case strings.HasPrefix(s.Topic, "%RETRY%"):
+			case s.Topic == mainTopic:
+				subscribesMain = true
+				exprs[s.Expr] = true
+			case other == "":
+				other = s.Topic
+			}
+		}
+		i, known := index[id]
+		switch {
+		case subscribesMain || other == "":
+		case !known:
+			left = append(left, fmt.Sprintf("the subscription of %s (%s), whose client id is not among the members", id, other))
+		case checkPlain(other) != nil:
+			left = append(left, fmt.Sprintf("the subscription of %s (%q, not a valid scenario name)", id, other))
+		default:
+			cfg.Consumers[i].Subscription = &cluster.SubscriptionConfig{Topic: other}
+		}
+	}
+	if len(exprs) > 1 {
+		left = append(left, "the members' different tag expressions for "+mainTopic+" (the simulated messages carry no tags)")
+	}
+	return left
 }
 
 func checkPlain(name string) error {
