@@ -47,6 +47,10 @@ type Finding struct {
 	Evidence []Evidence `json:"evidence"`
 	Sees     string     `json:"sees"`
 	Fix      string     `json:"fix"`
+	// Words is the finding's variant in FindingWords and Args the values its title and fix
+	// take, so that a reader can word them in another language.
+	Words string `json:"-"`
+	Args  []any  `json:"-"`
 }
 
 // Allocation is the expected allocation of one topic: every member's own call, sorted as
@@ -341,11 +345,13 @@ func (rep *Report) findings() {
 		if observed > 0 {
 			sees += fmt.Sprintf("; the %d queues whose owner is observed agree", observed)
 		}
-		fix := "nothing to fix in the balancing; if messages pile up on one queue, look inside its owner (consumerStatus -i, jstack)"
-		if !g.Complete {
-			fix += ". " + "The member list came from " + g.MembersSource + ", which hides duplicate ids: check with " + g.cmd("consumerConnection -g %s")
+		f := Finding{Code: CodeAllocationOK, Severity: "ok", Evidence: ev, Sees: sees}
+		if g.Complete {
+			f = worded(f, "allocation-ok")
+		} else {
+			f = worded(f, "allocation-ok.incomplete", g.MembersSource, g.cmd("consumerConnection -g %s"))
 		}
-		rep.add(Finding{Code: CodeAllocationOK, Severity: "ok", Title: "the allocation is sound", Evidence: ev, Sees: sees, Fix: fix})
+		rep.add(f)
 	}
 }
 
@@ -376,8 +382,7 @@ func (rep *Report) duplicates() {
 				sees += fmt.Sprintf("; %s %s is pulled by nobody", a.Topic, route.Compact(a.Orphans))
 			}
 		}
-		rep.add(Finding{Code: CodeDuplicateClientID, Severity: "problem", Title: "duplicate client id " + id, Evidence: ev, Sees: sees,
-			Fix: "give every process its own client id: a distinct instanceName (ClientConfig#setInstanceName, -Drocketmq.client.name) or client IP; containers with the same IP and PID collide (apache/rocketmq#2760, #1547). A restarted process whose old connection is still registered is listed twice until it expires (120 s, spec §5.6)"})
+		rep.add(worded(Finding{Code: CodeDuplicateClientID, Severity: "problem", Evidence: ev, Sees: sees}, "duplicate-client-id", id))
 	}
 }
 
@@ -396,13 +401,14 @@ func (rep *Report) loopback() {
 	if len(ev) < 2 {
 		return
 	}
-	where := ""
+	f := Finding{Code: CodeLoopbackClientIP, Severity: "warning", Evidence: ev,
+		Sees: "their ids differ only by the part after '@' (the PID or instance name): two processes with the same PID on two hosts get the same id and split the work as one (duplicate-client-id)"}
 	if len(hosts) > 1 {
-		where = fmt.Sprintf(" from %d hosts", len(hosts))
+		f = worded(f, "loopback-client-ip.hosts", len(ev), len(hosts))
+	} else {
+		f = worded(f, "loopback-client-ip", len(ev))
 	}
-	rep.add(Finding{Code: CodeLoopbackClientIP, Severity: "warning", Title: fmt.Sprintf("%d members report the client IP 127.0.0.1%s", len(ev), where), Evidence: ev,
-		Sees: "their ids differ only by the part after '@' (the PID or instance name): two processes with the same PID on two hosts get the same id and split the work as one (duplicate-client-id)",
-		Fix:  "make the hosts resolve to a routable address, or set the client IP explicitly (ClientConfig#setClientIP); the client id is clientIP@instanceName (spec §1.2)"})
+	rep.add(f)
 }
 
 func (rep *Report) mixedSDK() {
@@ -465,8 +471,7 @@ func (rep *Report) mixedSDK() {
 	default:
 		sees += "The clients implement " + g.Strategy + " differently (spec §9.1.3)"
 	}
-	rep.add(Finding{Code: CodeMixedSDK, Severity: sev, Title: "members of " + strings.Join(names, " and ") + " in one group", Evidence: ev, Sees: sees,
-		Fix: "keep one SDK per group, or use AVG, which both compute alike"})
+	rep.add(worded(Finding{Code: CodeMixedSDK, Severity: sev, Evidence: ev, Sees: sees}, "mixed-sdk", names))
 }
 
 func dash(s string) string {
@@ -500,18 +505,18 @@ func (rep *Report) idle() {
 			}
 		}
 		ev = append(ev, Evidence{Ref: main.Ref, Text: fmt.Sprintf("%s has %d readable queues (%s)", a.Topic, len(a.MQAll), main.Source)})
-		rep.add(Finding{Code: CodeIdleConsumers, Severity: "problem", Title: fmt.Sprintf("%d of %d members get no queue of %s", len(a.View.Idle), len(a.CidAll), a.Topic), Evidence: ev,
-			Sees: fmt.Sprintf("%d connections for %d queues: the members after the first %d in client-id order pull nothing and only stand by", len(a.CidAll), len(a.MQAll), len(a.MQAll)),
-			Fix:  fmt.Sprintf("add read (and write) queues to %s (mqadmin updateTopic -r N -w N) or run fewer consumers", a.Topic)})
+		rep.add(worded(Finding{Code: CodeIdleConsumers, Severity: "problem", Evidence: ev,
+			Sees: fmt.Sprintf("%d connections for %d queues: the members after the first %d in client-id order pull nothing and only stand by", len(a.CidAll), len(a.MQAll), len(a.MQAll))},
+			"idle-consumers", len(a.View.Idle), len(a.CidAll), a.Topic))
 	}
 	for _, l := range rep.Read.GoLogs {
 		if g.Name != "" && l.Group != "" && !sameGroup(l.Group, g.Name) {
 			continue
 		}
-		rep.add(Finding{Code: CodeIdleConsumers, Severity: "problem", Title: l.ConsumerID + " is not in the consumer list it was given",
+		rep.add(worded(Finding{Code: CodeIdleConsumers, Severity: "problem",
 			Evidence: []Evidence{{Ref: l.Ref, Text: fmt.Sprintf("cidAll=%v consumerId=%s", l.CidAll, l.ConsumerID)}},
-			Sees:     "the Go client takes nothing when its own id is missing from the broker's list (spec §9.1.3): its queues stay with nobody until the broker sees its heartbeat",
-			Fix:      "usually transient after a start; if it persists, the broker asked is not receiving this client's heartbeats (check its connection to every master)"})
+			Sees:     "the Go client takes nothing when its own id is missing from the broker's list (spec §9.1.3): its queues stay with nobody until the broker sees its heartbeat"},
+			"idle-consumers.not-in-list", l.ConsumerID))
 	}
 }
 
@@ -529,13 +534,13 @@ func (rep *Report) unowned() {
 				break
 			}
 		}
-		fix := "see the duplicate-client-id finding: each id must be unique"
+		variant := "unowned-queues"
 		if a.Clients != "" {
-			fix = "the members' clients disagree (see mixed-sdk): keep one SDK per group, or use AVG"
+			variant = "unowned-queues.clients"
 		}
-		rep.add(Finding{Code: CodeUnownedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %s pulled by nobody", a.Topic, route.Compact(a.Orphans)), Evidence: ev,
-			Sees: "these queues are in no member's allocation: their messages pile up until the group changes",
-			Fix:  fix})
+		rep.add(worded(Finding{Code: CodeUnownedQueues, Severity: "problem", Evidence: ev,
+			Sees: "these queues are in no member's allocation: their messages pile up until the group changes"},
+			variant, a.Topic, route.Compact(a.Orphans)))
 	}
 	// Observed: outputs that say a queue has no owner.
 	byTopic := map[string][]Evidence{}
@@ -588,8 +593,7 @@ func (rep *Report) unowned() {
 		if caveat[t] {
 			sees += " (consumerProgress prints N/A both for a queue nobody holds and for every queue after a client that cannot answer the running-info request, formats §3: confirm with consumerStatus -i per client)"
 		}
-		rep.add(Finding{Code: CodeUnownedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %d queues observed without an owner", t, len(ev)), Evidence: ev, Sees: sees,
-			Fix: "compare with the expected allocation: a missing member, a duplicate id or a member with another subscription leaves its share unpulled"})
+		rep.add(worded(Finding{Code: CodeUnownedQueues, Severity: "problem", Evidence: ev, Sees: sees}, "unowned-queues.observed", t, len(ev)))
 	}
 }
 
@@ -618,9 +622,9 @@ func (rep *Report) doubleOwned() {
 				}
 			}
 		}
-		rep.add(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Title: fmt.Sprintf("%s: %s pulled by more than one member", a.Topic, route.Compact(a.Shared)), Evidence: ev,
-			Sees: "the members' own allocations overlap: these queues are consumed twice and their offsets overwrite each other",
-			Fix:  "the members' clients disagree (see mixed-sdk): keep one SDK per group, or use AVG"})
+		rep.add(worded(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Evidence: ev,
+			Sees: "the members' own allocations overlap: these queues are consumed twice and their offsets overwrite each other"},
+			"double-owned-queues", a.Topic, route.Compact(a.Shared)))
 	}
 	var qs []route.MessageQueue
 	for q := range g.Observed {
@@ -650,9 +654,9 @@ func (rep *Report) doubleOwned() {
 		}
 	}
 	if n > 0 {
-		rep.add(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Title: fmt.Sprintf("%d queues held by more than one member", n), Evidence: ev,
-			Sees: "two members pull the same queue: messages are consumed twice and offsets overwrite each other",
-			Fix:  "members disagree about the group (different consumer lists, strategies or SDKs): make every member see the same list and run the same strategy"})
+		rep.add(worded(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Evidence: ev,
+			Sees: "two members pull the same queue: messages are consumed twice and offsets overwrite each other"},
+			"double-owned-queues.observed", n))
 	}
 }
 
@@ -671,9 +675,14 @@ func (rep *Report) readWrite() {
 		} else {
 			sees = fmt.Sprintf("%s on %s: %d write queues but %d read queues: messages written to queues %d–%d are pulled by nobody", t, q.Broker, q.Write, q.Read, q.Read, q.Write-1)
 		}
-		rep.add(Finding{Code: CodeReadWriteMismatch, Severity: "problem", Title: fmt.Sprintf("%s on %s: read %d ≠ write %d", t, q.Broker, q.Read, q.Write),
-			Evidence: []Evidence{{Ref: q.Ref, Text: fmt.Sprintf("readQueueNums %d, writeQueueNums %d", q.Read, q.Write)}}, Sees: sees,
-			Fix: "make them equal (mqadmin updateTopic -r N -w N); shrink write first, wait until the extra read queues are drained, then shrink read"})
+		f := Finding{Code: CodeReadWriteMismatch, Severity: "problem",
+			Evidence: []Evidence{{Ref: q.Ref, Text: fmt.Sprintf("readQueueNums %d, writeQueueNums %d", q.Read, q.Write)}}, Sees: sees}
+		if q.Topic == "" {
+			f = worded(f, "read-write-mismatch.no-topic", q.Broker, q.Read, q.Write)
+		} else {
+			f = worded(f, "read-write-mismatch", q.Topic, q.Broker, q.Read, q.Write)
+		}
+		rep.add(f)
 	}
 }
 
@@ -711,10 +720,10 @@ func (rep *Report) readWriteRows() {
 		if !ok || r == written[k] {
 			continue
 		}
-		rep.add(Finding{Code: CodeReadWriteMismatch, Severity: "problem", Title: fmt.Sprintf("%s on %s: %d queues in consumerProgress, %d in topicStatus", k.topic, k.broker, r, written[k]),
+		rep.add(worded(Finding{Code: CodeReadWriteMismatch, Severity: "problem",
 			Evidence: []Evidence{{Ref: rref[k], Text: fmt.Sprintf("consumerProgress lists %d queues (read queues)", r)}, {Ref: wref[k], Text: fmt.Sprintf("topicStatus lists %d queues (write queues, up to 5.2)", written[k])}},
-			Sees:     "read and write queue counts differ: either consumers are given queues nobody writes, or messages go to queues nobody reads",
-			Fix:      "confirm with mqadmin topicRoute -t " + k.topic + ", then make the counts equal (mqadmin updateTopic -r N -w N)"})
+			Sees:     "read and write queue counts differ: either consumers are given queues nobody writes, or messages go to queues nobody reads"},
+			"read-write-mismatch.rows", k.topic, k.broker, r, written[k]))
 	}
 }
 
@@ -765,9 +774,9 @@ func (rep *Report) unwritten() {
 		for _, r := range zero {
 			ev = append(ev, Evidence{Ref: r.ref, Text: r.q.Short() + " broker offset 0"})
 		}
-		rep.add(Finding{Code: CodeUnwrittenQueues, Severity: "warning", Title: fmt.Sprintf("%s: %d queues never written", t, len(zero)), Evidence: ev,
-			Sees: fmt.Sprintf("the other queues of %s hold %d messages or more, these none: producers do not send to them", t, minOther),
-			Fix:  "check the write queue count and perm of those brokers (topicRoute), and producers' MessageQueueSelector"})
+		rep.add(worded(Finding{Code: CodeUnwrittenQueues, Severity: "warning", Evidence: ev,
+			Sees: fmt.Sprintf("the other queues of %s hold %d messages or more, these none: producers do not send to them", t, minOther)},
+			"unwritten-queues", t, len(zero)))
 	}
 }
 
@@ -775,9 +784,9 @@ func (rep *Report) subscriptions() {
 	g := rep.Group
 	for _, l := range rep.Read.StatusLines {
 		if l.Kind == "different-subscription" {
-			rep.add(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Title: "members subscribe differently", Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
-				Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)",
-				Fix:  "every member of a group must subscribe the same topics with the same expressions; use a group per subscription"})
+			rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
+				Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)"},
+				"subscription-mismatch"))
 			return
 		}
 	}
@@ -810,9 +819,9 @@ func (rep *Report) subscriptions() {
 		sort.Strings(ids)
 		ev = append(ev, Evidence{Ref: refs[ids[0]], Text: strings.Join(ids, ", ") + ": " + k})
 	}
-	rep.add(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Title: "members subscribe differently", Evidence: ev,
-		Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)",
-		Fix:  "every member of a group must subscribe the same topics with the same expressions; use a group per subscription"})
+	rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: ev,
+		Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)"},
+		"subscription-mismatch"))
 }
 
 // lagMin is the lag a queue must have, and ten times its owner's other queues', to count as a
@@ -823,10 +832,10 @@ func (rep *Report) lag() {
 	g := rep.Group
 	for _, l := range rep.Read.StatusLines {
 		if l.Kind == "blocked" || l.Kind == "lock" || l.Kind == "unlock" {
-			rep.add(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem", Title: "a queue stalls inside its owner " + l.ClientID,
+			rep.add(worded(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
 				Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
-				Sees:     "the owner has messages cached for this queue and has not consumed any for more than a minute: a stall inside the consumer (a slow or stuck listener, an orderly lock), not a balancing fault",
-				Fix:      "take a jstack of " + l.ClientID + " (consumerStatus -i … -s) and look at the consume threads"})
+				Sees:     "the owner has messages cached for this queue and has not consumed any for more than a minute: a stall inside the consumer (a slow or stuck listener, an orderly lock), not a balancing fault"},
+				"lag-on-owned-queue.blocked", l.ClientID))
 		}
 	}
 	// Owner known per queue, lag per queue: one queue far behind while the others keep up.
@@ -858,10 +867,10 @@ func (rep *Report) lag() {
 				continue
 			}
 			off := g.Offsets[q.Queue]
-			rep.add(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem", Title: fmt.Sprintf("%s lags %d behind while %s's other queues keep up", q.Queue.Short(), *q.Lag, k),
+			rep.add(worded(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
 				Evidence: []Evidence{{Ref: off.Ref, Text: fmt.Sprintf("%s broker offset %d, consumer offset %d", q.Queue.Short(), off.BrokerOffset, off.ConsumerOffset)}, {Ref: q.Observed[0].Ref, Text: "owner " + k}},
-				Sees:     "one owner, and only one of its queues falls behind: a stall inside the consumer (a poison message, a slow key, an orderly lock), not balancing",
-				Fix:      "take a jstack of the owner and look at what consumes that queue"})
+				Sees:     "one owner, and only one of its queues falls behind: a stall inside the consumer (a poison message, a slow key, an orderly lock), not balancing"},
+				"lag-on-owned-queue", q.Queue.Short(), *q.Lag, k))
 		}
 	}
 }
@@ -877,7 +886,7 @@ func (rep *Report) grpc() {
 			ev = append(ev, Evidence{Ref: t.Ref, Text: "retry topic " + t.Name})
 		}
 	}
-	rep.add(Finding{Code: CodeGRPCConsumers, Severity: "warning", Title: "the group's consumers are 5.x gRPC (proxy) clients", Evidence: ev,
-		Sees: "retry topics named %RETRY%group_topic belong to gRPC consumers: the proxy, not the client, assigns queues (POP, spec §8.1), so client-side strategies and the expected allocation do not apply",
-		Fix:  "diagnose with the proxy's view (consumerProgress, the broker's POP metrics) rather than with allocation"})
+	rep.add(worded(Finding{Code: CodeGRPCConsumers, Severity: "warning", Evidence: ev,
+		Sees: "retry topics named %RETRY%group_topic belong to gRPC consumers: the proxy, not the client, assigns queues (POP, spec §8.1), so client-side strategies and the expected allocation do not apply"},
+		"grpc-consumers"))
 }

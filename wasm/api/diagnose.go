@@ -43,29 +43,26 @@ type DiagnoseResult struct {
 	ScenarioError string             `json:"scenarioError,omitempty"`
 }
 
+// headline is a finding's title and fix in lang: the dictionary's words of its variant
+// ("api.finding.<variant>.title" and ".fix", the English being core/admin's FindingWords),
+// filled with the finding's values.
+func headline(lang string, f admin.Finding) Headline {
+	h := Headline{Code: f.Code, Severity: f.Severity, Title: f.Title, Fix: f.Fix}
+	if f.Words == "" {
+		return h
+	}
+	and := words.Word(lang, "api.finding.and")
+	h.Title = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".title"), f.Args, and)
+	h.Fix = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".fix"), f.Args, and)
+	return h
+}
+
 // Headline is one finding in the page's language.
 type Headline struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Title    string `json:"title"`
 	Fix      string `json:"fix"`
-}
-
-// findingText is each code's headline and fix in Chinese; English uses the report's own
-// title and fix, which name the queues and ids.
-var findingText = map[string][2]string{
-	admin.CodeDuplicateClientID:  {"多个连接使用同一个客户端 ID：每个副本拉取同一批队列，下一批队列无人消费", "让每个进程的客户端 ID 唯一（设置不同的 instanceName 或客户端 IP）；同 IP 同 PID 的容器会冲突"},
-	admin.CodeUnownedQueues:      {"有队列无人消费：消息在这些队列中堆积", "对照预期分配：缺失的成员、重复的 ID 或订阅不同的成员都会留下无人拉取的队列"},
-	admin.CodeDoubleOwnedQueues:  {"有队列被多个成员同时持有：消息被重复消费", "让所有成员看到相同的消费者列表并使用相同的分配策略"},
-	admin.CodeIdleConsumers:      {"有消费者分不到队列，只是待命", "增加主题的读写队列数，或减少消费者数量"},
-	admin.CodeReadWriteMismatch:  {"读队列数与写队列数不同：部分队列无人写入或无人读取", "使读写队列数相等（mqadmin updateTopic -r N -w N）；缩容时先减写队列，消费完后再减读队列"},
-	admin.CodeUnwrittenQueues:    {"部分队列从未写入消息", "检查这些 Broker 的写队列数和权限，以及生产者的 MessageQueueSelector"},
-	admin.CodeSubscriptionMismat: {"同一消费组的成员订阅不同：部分消息永远不会被消费", "同一消费组的所有成员必须订阅相同的主题和表达式；不同订阅请使用不同的消费组"},
-	admin.CodeMixedSDK:           {"同一消费组中混有不同 SDK 的成员", "每个消费组只使用一种 SDK，或使用两者计算结果一致的 AVG 策略"},
-	admin.CodeLoopbackClientIP:   {"多个成员上报的客户端 IP 为 127.0.0.1：ID 只靠 PID 区分，可能冲突", "让主机解析到可路由的地址，或显式设置客户端 IP（ClientConfig#setClientIP）"},
-	admin.CodeLagOnOwnedQueue:    {"某个队列在其持有者内部卡住：这是消费端的问题，不是负载均衡问题", "对该持有者做 jstack，查看消费线程在做什么"},
-	admin.CodeGRPCConsumers:      {"该消费组是 5.x gRPC（Proxy）客户端：队列由 Proxy 分配，客户端策略不适用", "用 Proxy 的视角（消费进度、POP 指标）而不是分配结果来诊断"},
-	admin.CodeAllocationOK:       {"分配正常：每个队列恰好有一个持有者", "负载均衡无需修复；如果某个队列堆积，请检查其持有者内部"},
 }
 
 func init() {
@@ -101,11 +98,7 @@ func init() {
 		}
 		out := DiagnoseResult{Export: rep.Export(), Lang: lang, Headlines: []Headline{}}
 		for _, f := range rep.Findings {
-			h := Headline{Code: f.Code, Severity: f.Severity, Title: f.Title, Fix: f.Fix}
-			if t, ok := findingText[f.Code]; ok && lang == "zh" {
-				h.Title, h.Fix = t[0], t[1]
-			}
-			out.Headlines = append(out.Headlines, h)
+			out.Headlines = append(out.Headlines, headline(lang, f))
 		}
 		if s, left, err := rep.Group.Scenario(); err != nil {
 			out.ScenarioError = err.Error()

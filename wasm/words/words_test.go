@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
@@ -79,7 +80,7 @@ func verbs(format string) []string {
 
 // The Chinese texts keep no English words: identifiers, units and the product's terms aside.
 func TestChineseHasNoEnglishWords(t *testing.T) {
-	keep := regexp.MustCompile(`%(\[\d+\])?[\d.]*[a-z]|\{\w+\}|\b(Broker|NameServer|Dashboard|Java|Topic|RocketMQ|LBScope|WebAssembly|JavaScript|Firefox|Chrome|Edge|Safari|HTTP|ID|CLUSTERING|BROADCASTING|AVG|AVG_BY_CIRCLE|CONSISTENT_HASH|CONFIG|MACHINE_ROOM|MACHINE_ROOM_NEARBY|consumeRate|consumeridcs|current|legacy-4x|wasm_exec\.js|lbscope|Space|Esc|Ctrl\+C|x2|ms|msg|mod|mqadmin|[a-z]+-[a-z0-9]+|[a-z]+@[a-z]+|[a-z0-9-]+\.[a-z0-9.-]+|[A-Z]\w*[A-Z]\w*|[a-z]+[A-Z]\w*)\b`)
+	keep := regexp.MustCompile(`%(\[\d+\])?[\d.]*[a-z]|\{\w+\}|-D[\w.]+|[a-z]+/[a-z-]+#\d+|\b(Broker|NameServer|Dashboard|Java|Topic|RocketMQ|LBScope|WebAssembly|JavaScript|Firefox|Chrome|Edge|Safari|HTTP|ID|CLUSTERING|BROADCASTING|AVG|AVG_BY_CIRCLE|CONSISTENT_HASH|CONFIG|MACHINE_ROOM|MACHINE_ROOM_NEARBY|consumeRate|consumeridcs|current|legacy-4x|wasm_exec\.js|lbscope|jstack|Proxy|POP|Space|Esc|Ctrl\+C|x2|ms|msg|mod|mqadmin|[a-z]+-[a-z0-9]+|[a-z]+@[a-z]+|[a-z0-9-]+\.[a-z0-9.-]+|[A-Z]\w*[A-Z]\w*|[a-z]+[A-Z]\w*)\b`)
 	word := regexp.MustCompile(`[A-Za-z]{2,}`)
 	for _, key := range Keys() {
 		zh := keep.ReplaceAllString(Word(ZH, key), "")
@@ -216,4 +217,38 @@ var prefixUse = regexp.MustCompile(`["']([a-z0-9]+\.[A-Za-z0-9_.]*)["']\s*\+`)
 
 func goOnly(key string) bool {
 	return slices.ContainsFunc(goPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
+}
+
+// The diagnosis's findings are worded by the dictionary: each variant core/admin words has
+// its title and fix here, the English exactly core/admin's (the verbs of both languages are
+// held together by TestBothLanguagesTakeTheSameArguments), every code has its words, and no
+// finding key is left without a variant.
+func TestFindingWordsAreTheDiagnosis(t *testing.T) {
+	for variant, w := range admin.FindingWords {
+		for part, want := range map[string]string{"title": w.Title, "fix": w.Fix} {
+			key := "api.finding." + variant + "." + part
+			if !Has(key) {
+				t.Errorf("the dictionary lacks %s", key)
+				continue
+			}
+			if got := Word(EN, key); got != want {
+				t.Errorf("%s: the dictionary says %q; core/admin %q", key, got, want)
+			}
+		}
+	}
+	for _, code := range admin.Codes {
+		if _, ok := admin.FindingWords[code]; !ok {
+			t.Errorf("the finding code %s has no words", code)
+		}
+	}
+	for _, key := range Keys() {
+		rest, ok := strings.CutPrefix(key, "api.finding.")
+		if !ok || rest == "and" {
+			continue
+		}
+		variant := rest[:strings.LastIndex(rest, ".")]
+		if _, ok := admin.FindingWords[variant]; !ok {
+			t.Errorf("%s: core/admin has no finding %s", key, variant)
+		}
+	}
 }
