@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -18,12 +19,13 @@ import (
 )
 
 const diagnoseUsage = `Usage:
-  lbscope diagnose [flags] [FILE|-]...
+  lbscope diagnose [flags] [FILE|DIR|-]...
 
 Reads what mqadmin or the Dashboard printed — topicRoute (JSON or -l), consumerConnection,
 consumerProgress, consumerStatus (group or -i), topicStatus, clusterList, the running-info and
 consume-stats wire JSON, the Dashboard's REST JSON, Go client "[BUG] ConsumerId not in cidAll"
-lines — in any mix, as files or one stream of pastes (- or no FILE reads stdin). It rebuilds the
+lines — in any mix, as files (a directory: each file in it), or one stream of pastes (- or no
+FILE reads stdin). It rebuilds the
 group, computes what each member's client allocates (sorted as RebalanceImpl sorts, one entry
 per connection as the broker answers), compares it with what the outputs show each client
 holding, and names what is wrong with the line that shows it. What no paste says is listed
@@ -106,9 +108,16 @@ func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // maxDiagnoseInput bounds what one input may bring before the reader refuses it.
 const maxDiagnoseInput = admin.MaxInputBytes
 
+// maxDiagnoseFiles bounds how many files the arguments, directories included, may name.
+const maxDiagnoseFiles = 256
+
 func diagnoseInputs(args []string, stdin io.Reader) ([]admin.Input, error) {
 	if len(args) == 0 {
 		args = []string{"-"}
+	}
+	args, err := expandDirs(args)
+	if err != nil {
+		return nil, err
 	}
 	var out []admin.Input
 	for _, a := range args {
@@ -134,6 +143,37 @@ func diagnoseInputs(args []string, stdin io.Reader) ([]admin.Input, error) {
 			return nil, fmt.Errorf("%s is larger than %d MiB; paste the outputs, not whole logs", name, maxDiagnoseInput>>20)
 		}
 		out = append(out, admin.Input{Name: name, Data: data})
+	}
+	return out, nil
+}
+
+// expandDirs replaces each directory among args by the regular files in it, in name order,
+// leaving out hidden ones; it refuses more than maxDiagnoseFiles files in all.
+func expandDirs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if a == "-" || err != nil || !fi.IsDir() {
+			out = append(out, a) // opening it says what is wrong
+		} else {
+			entries, err := os.ReadDir(a)
+			if err != nil {
+				return nil, err
+			}
+			n := 0
+			for _, e := range entries {
+				if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+					out = append(out, filepath.Join(a, e.Name()))
+					n++
+				}
+			}
+			if n == 0 {
+				return nil, fmt.Errorf("%s: a directory with no file in it", a)
+			}
+		}
+		if len(out) > maxDiagnoseFiles {
+			return nil, fmt.Errorf("more than %d files to read; name the outputs to diagnose", maxDiagnoseFiles)
+		}
 	}
 	return out, nil
 }

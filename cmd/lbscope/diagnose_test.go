@@ -111,6 +111,24 @@ func TestDiagnoseNothingRecognisable(t *testing.T) {
 	assert.Contains(t, errOut, "larger than 4 MiB")
 }
 
+// A directory of saved outputs reads as its files, in name order; an empty one is refused
+// with a clear line.
+func TestDiagnoseReadsADirectory(t *testing.T) {
+	out, errOut, status := lbscope(t, "", "diagnose", "../../testdata/admin/")
+	require.Equal(t, 0, status, errOut)
+	files, _ := filepath.Glob("../../testdata/admin/*.txt")
+	require.NotEmpty(t, files)
+	last := -1
+	for _, f := range files {
+		i := strings.Index(out, filepath.Base(f)+" line")
+		assert.Greater(t, i, last, "%s read, after the files before it", filepath.Base(f))
+		last = max(last, i)
+	}
+	_, errOut, status = lbscope(t, "", "diagnose", t.TempDir())
+	assert.Equal(t, 2, status)
+	assert.Contains(t, errOut, "a directory with no file in it")
+}
+
 // Control characters in a paste never reach the terminal as such.
 func TestDiagnoseEscapesControlCharacters(t *testing.T) {
 	in := "001  10.0.0.1@\x1b[2J\b\b1  10.0.0.1:1  JAVA  V4_9_4\n"
