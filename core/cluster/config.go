@@ -80,7 +80,9 @@ type ConsumerConfig struct {
 	Client string `json:"client,omitempty"`
 	// Subscription is what this member subscribes when it is not the group's topic (empty:
 	// the topic). A member subscribing another topic is still a member of the group: the
-	// others' rebalance counts it, and it rebalances only its own topic (spec §5.7).
+	// others' rebalance counts it, and it rebalances only its own topic (spec §5.7, marked
+	// *inferred* there). That topic is taken to live on the same brokers, so the member
+	// heartbeats each of them (*inferred*: the member's route is its own topic's).
 	Subscription *SubscriptionConfig `json:"subscription,omitempty"`
 }
 

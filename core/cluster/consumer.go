@@ -407,7 +407,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 	switch {
 	case cs.subTopic != "":
 		// It rebalances only the topic it subscribes, which is not simulated: it never holds
-		// a queue of this one, though the others count it (spec §5.7).
+		// a queue of this one, though the others count it (spec §5.7, *inferred* there).
 		decided = true
 	case c.model == Broadcasting:
 		if cs.routeOK {
