@@ -147,9 +147,13 @@ func drawHeader(c *Canvas, f Frame) {
 	c.Text(LayerMarks, h.X, h.Y, left, TextColor)
 	m := f.Snap.Metrics
 	right := Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
+	if m.Unread > 0 {
+		// Messages in write queues beyond the read count: nobody will ever read them.
+		right = Word(f.Lang, "canvas.unread", m.Unread) + "  " + right
+	}
 	if free := h.W - TextWidth(left) - 14; TextWidth(right) <= free {
 		col := Dim
-		if m.Duplicates > 0 || m.Lost > 0 {
+		if m.Duplicates > 0 || m.Lost > 0 || m.Unread > 0 {
 			col = Slow
 		}
 		c.Text(LayerMarks, h.Right()-TextWidth(right), h.Y, right, col)
