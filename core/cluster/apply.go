@@ -187,6 +187,7 @@ func applySetProducerRate(c *Cluster, cmd Command) error {
 func applySetLatencyFault(c *Cluster, cmd Command) error {
 	c.latencyFault = *cmd.On
 	for _, p := range c.producers {
+		p.unsettleAfter(p.flowedAt) // their responses will report to the table
 		p.fs.SetSendLatencyFaultEnable(*cmd.On)
 	}
 	return nil

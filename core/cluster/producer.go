@@ -43,6 +43,7 @@ type producer struct {
 	asyncFlight  int64        // async: sends holding a Netty permit
 	asyncLast    int          // async: the broker of the previous pick (a lookup cache)
 	closed       bool         // threads' times moved outside the flow loop: rebuild the heap
+	flowedAt     int64        // the last flow step: thread actions up to here are done
 	heap         []threadAt   // the threads, a min-heap by next action (then index)
 	customTable  bool         // its own latency tiers: setFaultTable leaves them
 	timeouts     []asyncTimeout
@@ -79,6 +80,14 @@ type sendThread struct {
 	lastBroker int   // the broker of its previous pick (a lookup cache)
 	storePend  bool  // the broker will store it (an entry in its pending list)
 	attemptID  int64 // counts its attempts: a store that arrives late knows whose it was
+
+	// A successful attempt that nothing reads the outcome of at its own time is settled with
+	// its start: the thread is already idle with its next send at at, and doneAt is when the
+	// response reaches it. What could still change that outcome (a connection closed under it,
+	// a killed broker, a queue gone, a command) undoes the settling first; see unsettle.
+	settled bool
+	doneAt  int64
+	prevSeq int64 // seq before the settling's nextSend
 }
 
 // asyncTimeout is a batch of async sends whose futures the response-table scan expires.
@@ -221,6 +230,7 @@ func (p *producer) keyedPick() (route.MessageQueue, bool) {
 // setRate changes a producer's rate from now on: the due times restart from now, thread j
 // taking the j-th. A busy thread finishes its send first.
 func (p *producer) setRate(rate int, now int64) {
+	p.unsettleAfter(p.flowedAt)
 	p.rate, p.rateSince, p.sentSince = rate, now, 0
 	p.closed = true
 	n := int64(len(p.threads))
@@ -270,6 +280,7 @@ func (c *Cluster) flowProducer(p *producer) {
 	// Each thread's actions happen at their own milliseconds, all threads in time order (ties
 	// by thread), so a completion updates the fault table before a later pick reads it. The
 	// threads sit in a heap by their next action.
+	p.flowedAt = c.now
 	if len(p.heap) != len(p.threads) || p.closed {
 		p.rebuildHeap()
 	}
@@ -284,7 +295,7 @@ func (c *Cluster) flowProducer(p *producer) {
 			c.completeAttempt(p, j, t)
 		} else {
 			p.sent++
-			th.busy, th.t0, th.attempt = true, t, 0
+			th.busy, th.t0, th.attempt, th.settled = true, t, 0, false
 			c.attempt(p, j, t, selector.LastBroker{})
 		}
 		if p.closed {
@@ -410,7 +421,36 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			th.fail, th.timeout, th.at, th.elapsed = true, true, t+cur, cur
 		}
 		c.store(b, p, j, mq.QueueID, t, t+l)
+		if settleSends && !th.fail && (p.keys != nil || !p.fs.SendLatencyFaultEnable()) {
+			// The response's arrival reports to no fault table (a selector send's never does,
+			// spec §2.11): only the thread learns of it, so its completion is settled now.
+			th.settled, th.doneAt, th.prevSeq = true, th.at, th.seq
+			p.acked++
+			th.busy = false
+			p.nextSend(th, th.doneAt)
+		}
 		return
+	}
+}
+
+// settleSends turns the settling of successful sends on (a test compares it with off).
+var settleSends = true
+
+// unsettle undoes the settling of thread j's send: it is busy again until its response.
+func (p *producer) unsettle(j int) {
+	th := &p.threads[j]
+	th.settled, th.busy, th.at, th.seq = false, true, th.doneAt, th.prevSeq
+	p.acked--
+	p.closed = true
+}
+
+// unsettleAfter undoes every settled send whose response comes after t: a change at t (a
+// command between flow steps uses the last step's time) must find those sends in progress.
+func (p *producer) unsettleAfter(t int64) {
+	for j := range p.threads {
+		if th := &p.threads[j]; th.settled && th.doneAt > t {
+			p.unsettle(j)
+		}
 	}
 }
 
@@ -513,6 +553,7 @@ func (c *Cluster) markLate(p *producer, j int) {
 // budget they have left (spec §2.8).
 func (c *Cluster) closeProducerConnection(p *producer, b *broker, t int64) {
 	p.closed = true // other threads' times changed: the heap is rebuilt
+	p.unsettleAfter(t)
 	for i := range p.threads {
 		o := &p.threads[i]
 		if o.busy && o.broker == b.idx && o.at > t {
@@ -711,7 +752,11 @@ func (c *Cluster) arrivals(b *broker) {
 			case ps.late:
 			case ps.thread >= 0:
 				// The thread's response will be the broker's error (if it is still waiting).
-				if th := &p.threads[ps.thread]; th.busy && th.attemptID == ps.attempt {
+				th := &p.threads[ps.thread]
+				if th.settled && th.attemptID == ps.attempt && th.doneAt > c.now {
+					p.unsettle(ps.thread)
+				}
+				if th.busy && th.attemptID == ps.attempt {
 					th.storePend, th.fail = false, true
 				}
 			default:
@@ -750,6 +795,7 @@ func (c *Cluster) arrivals(b *broker) {
 func (c *Cluster) brokerKilled(b *broker) {
 	for _, p := range c.producers {
 		p.closed = true
+		p.unsettleAfter(c.now)
 		for i := range p.threads {
 			o := &p.threads[i]
 			if o.busy && o.broker == b.idx && o.at > c.now {

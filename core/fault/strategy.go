@@ -132,6 +132,11 @@ func (s *MQFaultStrategy) UpdateFaultItemOK(brokerName string, currentLatency in
 // the last broker, then a plain pick; resetIndex is ignored. The only error is the plain
 // pick's selector.ErrDivideByZero on an empty list.
 func (s *MQFaultStrategy) SelectOneMessageQueue(tp *selector.TopicPublishInfo, lastBrokerName selector.LastBroker, resetIndex bool, now int64) (route.MessageQueue, error) {
+	if !s.sendLatencyFaultEnable && !lastBrokerName.Valid {
+		// A null last broker passes every queue: the filtered pass takes its first candidate,
+		// one increment, exactly the plain pick (which also gives an empty list's error).
+		return tp.SelectOneMessageQueue()
+	}
 	s.broker.last = lastBrokerName
 	if s.sendLatencyFaultEnable {
 		if resetIndex {
