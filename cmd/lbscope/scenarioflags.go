@@ -22,7 +22,7 @@ type scenarioFlags struct {
 }
 
 // shapeFlags build a cluster from flags; they cannot change a scenario file or preset.
-var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"}
+var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "producer-client", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"}
 
 // register defines the flags on fs; the help texts of the three flags whose meaning a
 // subcommand narrows are its own.
@@ -34,6 +34,7 @@ func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHe
 	fs.StringVar(&sf.ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated, each optionally with the SDK it runs (e.g. 10.0.0.1@4012,10.0.0.2@4013:go; clients java, java-4.9, go-2.1.2)")
 	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
 	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
+	fs.StringVar(&f.ProducerClient, "producer-client", "java", "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance")
 	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names, ", "))
 	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
 	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")

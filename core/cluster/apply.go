@@ -188,7 +188,7 @@ func applySetLatencyFault(c *Cluster, cmd Command) error {
 	c.latencyFault = *cmd.On
 	for _, p := range c.producers {
 		p.unsettleAfter(p.flowedAt) // their responses will report to the table
-		p.fs.SetSendLatencyFaultEnable(*cmd.On)
+		p.setFaultOn(*cmd.On)
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 	}
 	c.faultTable = t
 	for _, p := range c.producers {
-		if !p.customTable { // a producer's own tiers stay (spec §2.12)
+		if !p.customTable && p.prof.Name == profile.Java { // a producer's own tiers stay (spec §2.12); 4.9 and Go keep their client's
 			p.fs.SetTable(t)
 		}
 	}

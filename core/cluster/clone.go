@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/profile/java49"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/selector"
 )
@@ -138,6 +139,22 @@ func (c *Cluster) Clone() *Cluster {
 		np.isolatedTill = maps.Clone(p.isolatedTill)
 		np.isolatedFor = maps.Clone(p.isolatedFor)
 		np.isolation = maps.Clone(p.isolation)
+		if p.j49 != nil {
+			np.j49 = p.j49.Clone(np.rnd)
+			np.j49TP = make([]*java49.TopicPublishInfo, len(p.j49TP))
+			for j, tp := range p.j49TP {
+				cp := *tp
+				cp.SendWhichQueue = tp.SendWhichQueue.Clone(np.rnd)
+				np.j49TP[j] = &cp // the list and route are never written
+			}
+			np.j49Worst = make([]*java49.ThreadLocalIndex, len(p.j49Worst))
+			for j, x := range p.j49Worst {
+				np.j49Worst[j] = x.Clone(np.rnd)
+			}
+		}
+		if p.goRR != nil {
+			np.goRR = p.goRR.Clone()
+		}
 		n.producers[i] = &np
 	}
 	return n

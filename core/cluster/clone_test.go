@@ -63,6 +63,8 @@ func TestCloneContinuesIdentically(t *testing.T) {
 		cfg := smallConfig(100 + r.IntN(1500))
 		cfg.Seed = int64(seed)
 		cfg.LatencyFault = r.IntN(2) == 0
+		cfg.Producers[0].Threads = 1 + r.IntN(4)
+		cfg.Producers[0].Client = []string{"", "java-4.9", "go-2.1.2"}[seed%3] // each client's producer state is copied
 		a, ref := mustNew(t, cfg), mustNew(t, cfg)
 		var sa, sref story
 		sa.watch(a)

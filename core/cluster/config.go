@@ -144,6 +144,10 @@ type ProducerConfig struct {
 	// §2.12).
 	LatencyMax           []int64 `json:"latencyMax,omitempty"`
 	NotAvailableDuration []int64 `json:"notAvailableDuration,omitempty"`
+	// Client is the SDK the producer process runs (spec §9): java (the default), java-4.9 or
+	// go-2.1.2 ("go"). It decides the publish list, the selection, the retries and the
+	// latency fault tolerance (none in Go).
+	Client string `json:"client,omitempty"`
 }
 
 // KeysConfig is the keys a producer's messages carry: Prefix + 0 … Count−1, drawn uniformly,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/selector"
 	"github.com/lbscope/lbscope/core/sim"
@@ -59,6 +60,7 @@ type producer struct {
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
 	isolation    map[string]int   // index in Cluster.isolations of the current interval
+	producerClient
 }
 
 // sendThread is one of a producer's threads calling the synchronous send in a loop, paced at
@@ -142,7 +144,7 @@ func checkProducer(pc ProducerConfig) error {
 	if pc.Mode == SendAsync && pc.Threads > 1 {
 		return fmt.Errorf("threads %d: an async producer's sends do not block; threads applies to mode %q", pc.Threads, SendSync)
 	}
-	return nil
+	return checkProducerClient(pc)
 }
 
 func (c *Cluster) startProducer(pc ProducerConfig) *producer {
@@ -173,9 +175,12 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 		}
 		p.keys, p.keyRnd, p.keyPrefix = &k, sim.Stream(c.cfg.Seed, "keys/"+pc.ID), selector.StringHashCode(k.Prefix)
 	}
+	c.initClient(p, pc)
 	if mode == SendSync {
 		p.threads = make([]sendThread, max(pc.Threads, 1))
-		p.threadTP = make([]*selector.TopicPublishInfo, len(p.threads)-1)
+		if p.prof.Name == profile.Java {
+			p.threadTP = make([]*selector.TopicPublishInfo, len(p.threads)-1)
+		}
 		p.setRate(pc.Rate, c.now)
 	}
 	c.producers = append(c.producers, p)
@@ -196,6 +201,7 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 	for j := range p.threadTP {
 		p.threadTP[j] = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
 	}
+	c.refreshClientRoute(p)
 	p.routeVersion = c.routeVersion
 }
 
@@ -214,17 +220,18 @@ func (p *producer) keyedPick() (route.MessageQueue, bool) {
 	if p.keys.HotShare == 0 || p.keyRnd.NextIntn(100) >= int32(p.keys.HotShare) {
 		k = int64(p.keyRnd.NextIntn(int32(p.keys.Count)))
 	}
-	// String.hashCode of prefix + decimal k, continued from the prefix's hash.
+	// String.hashCode of prefix + decimal k, continued from the prefix's hash; a Go
+	// producer hashes the whole key's bytes.
 	h := p.keyPrefix
+	if p.prof.Name == profile.Go212 {
+		p.keyBuf = strconv.AppendInt(append(p.keyBuf[:0], p.keys.Prefix...), k, 10)
+		return p.keyedQueue(h, p.keyBuf)
+	}
 	p.keyBuf = strconv.AppendInt(p.keyBuf[:0], k, 10)
 	for _, d := range p.keyBuf {
 		h = 31*h + int32(d)
 	}
-	mqs := p.tp.MessageQueueList()
-	if len(mqs) == 0 {
-		return route.MessageQueue{}, false
-	}
-	return mqs[selector.HashIndex(h, len(mqs))], true
+	return p.keyedQueue(h, p.keyBuf)
 }
 
 // setRate changes a producer's rate from now on: the due times restart from now, thread j
@@ -351,8 +358,9 @@ func (p *producer) siftDown(i int) {
 // on to the next attempt.
 func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker) {
 	th := &p.threads[j]
+	goClient := p.prof.Name == profile.Go212
 	for {
-		if !p.tp.Ok() {
+		if !p.publishOK() {
 			c.sendFailed(p, j, t) // "No route info of this topic"
 			return
 		}
@@ -365,17 +373,20 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			}
 		} else {
 			var err error
-			if mq, err = p.fs.SelectOneMessageQueue(p.tpFor(j), last, th.attempt > 0, t); err != nil {
+			if mq, err = c.pickQueue(p, j, last, th.attempt > 0, t); err != nil {
 				c.sendFailed(p, j, t)
 				return
 			}
 		}
 		cost := t - th.t0
-		if c.t.SendMsgTimeout < cost { // strict '<' (spec §6.17): "sendDefaultImpl call timeout"
+		if !goClient && c.t.SendMsgTimeout < cost { // strict '<' (spec §6.17): "sendDefaultImpl call timeout"
 			c.sendFailed(p, j, t)
 			return
 		}
 		cur := c.t.SendMsgTimeout - cost
+		if goClient {
+			cur = p.prof.Producer.SendTimeout // 3 s for each attempt, no overall budget (spec §9.1.8)
+		}
 		if last.Valid {
 			// The attempt that failed on the last broker is sent again (spec §2.7).
 			if fb := c.brokerBy[last.Name]; fb != nil {
@@ -390,13 +401,14 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 				b.failures++
 				b.noteFailed(t, 1)
 			}
-			if p.keys != nil || !c.faultUpdateAt(p, mq.BrokerName, 0, true, t) {
+			// A Go send retries a transport error, selector sends too (spec §9.1.8).
+			if !goClient && (p.keys != nil || !c.faultUpdateAt(p, mq.BrokerName, 0, true, t)) {
 				c.sendFailed(p, j, t) // a selector send has one attempt and no fault report
 				return
 			}
 			last = selector.Last(mq.BrokerName)
 			th.attempt++
-			if th.attempt > c.t.RetryTimesWhenSendFail {
+			if th.attempt > c.retries(p) {
 				c.sendFailed(p, j, t)
 				return
 			}
@@ -421,7 +433,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			th.fail, th.timeout, th.at, th.elapsed = true, true, t+cur, cur
 		}
 		c.store(b, p, j, mq.QueueID, t, t+l)
-		if settleSends && !th.fail && (p.keys != nil || !p.fs.SendLatencyFaultEnable()) {
+		if settleSends && !th.fail && (p.keys != nil || !p.faultOn()) {
 			// The response's arrival reports to no fault table (a selector send's never does,
 			// spec §2.11): only the thread learns of it, so its completion is settled now.
 			th.settled, th.doneAt, th.prevSeq = true, th.at, th.seq
@@ -509,6 +521,18 @@ func (c *Cluster) completeAttempt(p *producer, j int, t int64) {
 	thrown := p.keys == nil && !c.faultUpdateAt(p, b.name, th.elapsed, true, t)
 	c.markLate(p, j)
 	next := t
+	if p.prof.Name == profile.Go212 {
+		// The attempt's own timeout, a transport error or a retried code (a queue the broker
+		// lacks is SYSTEM_ERROR): the next attempt at once, selector sends included, no
+		// connection closed (spec §9.1.8).
+		th.attempt++
+		if th.attempt > c.retries(p) {
+			c.sendFailed(p, j, t)
+			return
+		}
+		c.attempt(p, j, t, selector.Last(b.name)) // the selection ignores it
+		return
+	}
 	if th.timeout {
 		// The waiter closes the shared connection (clientCloseSocketIfTimeout, left > 100 or
 		// left > timeout/4): every other send in flight on it fails at once (spec §2.8, §6.18).
@@ -609,7 +633,7 @@ func (c *Cluster) flowAsync(p *producer) {
 			c.sendsFailed(p, 1) // no permit within the budget: RemotingTimeoutException
 			continue
 		}
-		if !p.tp.Ok() {
+		if !p.publishOK() {
 			c.sendsFailed(p, 1)
 			continue
 		}
@@ -622,7 +646,7 @@ func (c *Cluster) flowAsync(p *producer) {
 			c.asyncOnWire(p, mq, c.now, 0)
 			continue
 		}
-		mq, err := p.fs.SelectOneMessageQueue(p.tp, selector.LastBroker{}, false, c.now)
+		mq, err := c.pickQueue(p, 0, selector.LastBroker{}, false, c.now)
 		if err != nil {
 			c.sendsFailed(p, 1)
 			continue
@@ -677,13 +701,16 @@ func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, trie
 // asyncRetry is onExceptionImpl's rule (spec §2.9): while retries and budget remain, the next
 // broker is that of a fresh pick avoiding the failed one, and the request keeps its queue id.
 func (c *Cluster) asyncRetry(p *producer, failed route.MessageQueue, t0 int64, tries int) (route.MessageQueue, bool) {
-	if tries+1 > c.t.RetryTimesWhenSendFail || c.t.SendMsgTimeout-(c.now-t0) <= 0 || !p.tp.Ok() {
+	if p.prof.Name == profile.Go212 {
+		return failed, false // sendAsync selects once and never retries (spec §9.1.8)
+	}
+	if tries+1 > c.t.RetryTimesWhenSendFail || c.t.SendMsgTimeout-(c.now-t0) <= 0 || !p.publishOK() {
 		return failed, false
 	}
 	if p.keys != nil {
 		return failed, true // info is null for selector sends: the same broker again (spec §2.11)
 	}
-	mq, err := p.fs.SelectOneMessageQueue(p.tp, selector.Last(failed.BrokerName), false, c.now)
+	mq, err := c.pickQueue(p, 0, selector.Last(failed.BrokerName), false, c.now)
 	if err != nil {
 		return failed, false
 	}
@@ -727,6 +754,10 @@ func (c *Cluster) queueSends(p *producer, sentAt int64) {
 // asyncExpiry is when the response-table scan expires a future begun at t0: the first scan
 // (3 s after the client started, then every second) with t0 + timeout + 1000 <= now.
 func (c *Cluster) asyncExpiry(p *producer, t0 int64) int64 {
+	if p.prof.Name == profile.Go212 {
+		// The Go client's invokeAsync waits on the request's 3 s context (*inferred*).
+		return t0 + p.prof.Producer.SendTimeout
+	}
 	due := t0 + c.t.SendMsgTimeout + 1000
 	first := p.startedAt + 3000
 	if due <= first {
@@ -840,6 +871,12 @@ func (c *Cluster) brokerKilled(b *broker) {
 // reports a new isolation in the log.
 // It returns false where a custom table's lookup throws (spec §2.12).
 func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isolation bool, at int64) bool {
+	switch p.prof.Name {
+	case profile.Go212:
+		return true // no fault tolerance
+	case profile.Java49:
+		return c.faultUpdate49(p, broker, latency, isolation, at)
+	}
 	if !p.fs.SendLatencyFaultEnable() {
 		return true
 	}
@@ -860,8 +897,16 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 		}
 		return true
 	}
+	c.isolationStarted(p, broker, latency, isolation, at, it.StartTimestamp)
+	return true
+}
+
+// isolationStarted reports a new isolation of broker by p, from at until until.
+func (c *Cluster) isolationStarted(p *producer, broker string, latency int64, isolation bool, at, until int64) {
+	p.isolatedTill[broker] = until
+	p.isolatedFor[broker] = until - at
 	e := Event{Kind: EventIsolation, Cause: CauseIsolateSlow, Broker: broker, Arg: p.id, LatencyMs: latency,
-		Until: it.StartTimestamp, N: (it.StartTimestamp - at + 999) / 1000}
+		Until: until, N: (until - at + 999) / 1000}
 	why, cause := fmt.Sprintf("a send took %d ms", latency), fmt.Sprintf("latency %d ms", latency)
 	if isolation {
 		e.Cause, e.LatencyMs = CauseIsolateFailed, 0
@@ -870,9 +915,8 @@ func (c *Cluster) faultUpdateAt(p *producer, broker string, latency int64, isola
 	p.isolation[broker] = -1
 	if len(c.isolations) < maxAnomalies {
 		p.isolation[broker] = len(c.isolations)
-		c.isolations = append(c.isolations, Isolation{Producer: p.id, Broker: broker, Start: at, Until: it.StartTimestamp, Cause: cause})
+		c.isolations = append(c.isolations, Isolation{Producer: p.id, Broker: broker, Start: at, Until: until, Cause: cause})
 	}
-	e.Text = fmt.Sprintf("%s avoids %s until %s: %s, tier %d s", p.id, broker, clock(it.StartTimestamp), why, e.N)
+	e.Text = fmt.Sprintf("%s avoids %s until %s: %s, tier %d s", p.id, broker, clock(until), why, e.N)
 	c.emit(e)
-	return true
 }

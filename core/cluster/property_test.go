@@ -82,11 +82,13 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		cfg.Seed = int64(seed)
 		// Blocking producers with a few threads, and now and then an async one beside them.
 		cfg.Producers[0].Threads = 1 + r.IntN(8)
+		cfg.Producers[0].Client = []string{"", "", "java-4.9", "go-2.1.2"}[r.IntN(4)]
 		if r.IntN(4) == 0 {
 			cfg.Producers[0].Keys = &KeysConfig{Count: 1 + r.IntN(500), HotShare: r.IntN(90)} // selector sends
 		}
 		if r.IntN(3) == 0 {
-			cfg.Producers = append(cfg.Producers, ProducerConfig{ID: "p2", Rate: 50 + r.IntN(500), Mode: SendAsync})
+			cfg.Producers = append(cfg.Producers, ProducerConfig{ID: "p2", Rate: 50 + r.IntN(500), Mode: SendAsync,
+				Client: []string{"", "java-4.9", "go-2.1.2"}[r.IntN(3)]})
 		}
 		if r.IntN(3) == 0 {
 			// Slow messages hold offsets back (spec §3.16); the invariants hold all the same.

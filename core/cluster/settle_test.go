@@ -27,6 +27,7 @@ func TestSettledSendsChangeNothing(t *testing.T) {
 			cfg := smallConfig(200 + r.IntN(1500))
 			cfg.Seed = int64(seed)
 			cfg.Producers[0].Threads = 1 + r.IntN(12)
+			cfg.Producers[0].Client = []string{"", "java-4.9", "go-2.1.2"}[seed%3]
 			if r.IntN(4) == 0 {
 				cfg.Producers[0].Keys = &KeysConfig{Count: 1 + r.IntN(100), HotShare: r.IntN(90)}
 			}

@@ -94,9 +94,13 @@ type ConsumerView struct {
 
 // ProducerView is one producer.
 type ProducerView struct {
-	ID   string `json:"id"`
-	Rate int    `json:"rate"`
-	Sent int64  `json:"sent"`
+	ID         string `json:"id"`
+	Rate       int    `json:"rate"`
+	Sent       int64  `json:"sent"`
+	Client     string `json:"client"`     // the SDK profile it runs: java, java-4.9, go-2.1.2 (spec §9)
+	ClientMark string `json:"clientMark"` // its short label: J, J4, Go
+	Mode       string `json:"mode"`       // sync or async
+	Threads    int    `json:"threads"`    // sending threads (sync; 0 for async)
 }
 
 // SendSample is a batch of messages travelling from a producer to a queue.

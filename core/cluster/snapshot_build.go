@@ -26,9 +26,9 @@ func (c *Cluster) Snapshot() Snapshot {
 		}
 		for _, p := range c.producers {
 			// The broker is as isolated as the producer that avoids it longest.
-			if it, ok := p.fs.FaultItem(b.name); ok && it.StartTimestamp > bv.IsolatedUntilMs {
-				bv.IsolatedUntilMs = it.StartTimestamp
-				bv.LastLatencyMs = it.CurrentLatency
+			if until, latency, ok := p.faultItem(b.name); ok && until > bv.IsolatedUntilMs {
+				bv.IsolatedUntilMs = until
+				bv.LastLatencyMs = latency
 				bv.IsolatedForMs = p.isolatedFor[b.name]
 			}
 		}
@@ -72,7 +72,8 @@ func (c *Cluster) Snapshot() Snapshot {
 	}
 	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {
-		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent})
+		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent,
+			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: len(p.threads)})
 	}
 	for _, mq := range c.openKeys() {
 		a := *c.open[mq]

@@ -363,6 +363,52 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("30–90 s: %d stored, %d on broker-a; want over 100/s, broker-a about once per 7 s", slow.Stored, slow.PerBroker["broker-a"])
 		}
 	},
+	"producer-client-java.json": func(t *testing.T, r *Result) {
+		// The current client: every timeout isolates broker-a for 10 s; it is tried again
+		// about every 13 s.
+		starts := isolationStarts(r, "broker-a")
+		if len(starts) < 40 {
+			t.Fatalf("broker-a isolated at %v; want about every 13 s from 33 s on", starts)
+		}
+		exact := 0
+		for _, iso := range r.Isolations {
+			if d := iso.Until - iso.Start; iso.Broker == "broker-a" && (d < 10000 || d > 30000) {
+				t.Errorf("broker-a isolated %d–%d ms; want 10 s at a time (extended by a timeout of another thread)", iso.Start, iso.Until)
+			} else if d == 10000 {
+				exact++
+			}
+		}
+		if exact < len(starts)*3/4 {
+			t.Errorf("%d of %d isolations of broker-a last exactly 10 s; want most", exact, len(starts))
+		}
+	},
+	"producer-client-java49.json": func(t *testing.T, r *Result) {
+		// 4.9: the first timeout takes broker-a out for 10 minutes; nothing is sent to it
+		// in between, and the producer keeps its rate.
+		starts := isolationStarts(r, "broker-a")
+		if len(starts) != 2 || starts[0] < 33000 || starts[0] > 34000 || starts[1] < starts[0]+600000 {
+			t.Fatalf("broker-a isolated at %v; want at 33 s and again once its 600 s are over", starts)
+		}
+		if iso := r.Isolations[0]; iso.Until-iso.Start != 600000 {
+			t.Errorf("first isolation %d–%d ms; want 600 s", iso.Start, iso.Until)
+		}
+		if slow := sendSpan(t, r, 30000); slow.PerBroker["broker-a"] > 20 || slow.Stored < 190*630 {
+			t.Errorf("30 s–11 min: %d stored, %d on broker-a; want the full rate, broker-a only before and after its 10 minutes", slow.Stored, slow.PerBroker["broker-a"])
+		}
+	},
+	"producer-client-go.json": func(t *testing.T, r *Result) {
+		// Go: no fault table, so no isolation; each thread spends up to 4 × 3 s on broker-a
+		// and the rate collapses.
+		if len(r.Isolations) != 0 {
+			t.Errorf("isolations %v; a Go producer has no fault tolerance", r.Isolations)
+		}
+		if slow := sendSpan(t, r, 30000); slow.Stored > 200*630/10 || slow.PerBroker["broker-a"] == 0 {
+			t.Errorf("30 s–11 min: %d stored, %d on broker-a; want a tenth of the rate at most, broker-a still tried", slow.Stored, slow.PerBroker["broker-a"])
+		}
+		if m := r.Metrics; m.SendFailures == 0 || m.StoredAfterTimeout == 0 {
+			t.Errorf("send failures %d, stored after a client timeout %d; want sends failing after 4 attempts, stored all the same", m.SendFailures, m.StoredAfterTimeout)
+		}
+	},
 	"duplicate-client-id.json": func(t *testing.T, r *Result) {
 		orphaned := false
 		for _, a := range r.Anomalies {
@@ -426,6 +472,17 @@ func TestScenarioFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isolationStarts are the starts of the producers' isolations of broker.
+func isolationStarts(r *Result, broker string) []int64 {
+	var out []int64
+	for _, iso := range r.Isolations {
+		if iso.Broker == broker {
+			out = append(out, iso.Start)
+		}
+	}
+	return out
 }
 
 // sendSpan is the span of r.Sends that starts at from.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Flags are the command line's description of a run. Zero values take the defaults noted,
@@ -22,6 +23,7 @@ type Flags struct {
 	ConsumerIDs     []string // client ids in any real format, e.g. 10.0.0.1@4012
 	Producers       int      // 0: 1; named p1 … pN
 	Rate            int      // messages per second of each producer; 0: 200 (a run without traffic: --at 0s:setProducerRate:0)
+	ProducerClient  string   // the SDK the producers run: java (""), java-4.9, go-2.1.2 ("go")
 	Strategy        string   // "": AVG
 	Params          allocate.Params
 	MessageModel    string // "": CLUSTERING
@@ -109,8 +111,18 @@ func FromFlags(f Flags) (Scenario, error) {
 		},
 		Until: f.Until,
 	}
+	client := ""
+	if f.ProducerClient != "" {
+		prof, err := profile.Lookup(f.ProducerClient)
+		if err != nil {
+			return Scenario{}, fmt.Errorf("producer-client: %w", err)
+		}
+		if prof.Name != profile.Default {
+			client = string(prof.Name) // the file names the profile, not an alias
+		}
+	}
 	for i := range s.Producers {
-		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate, Threads: presetThreads(rate)}
+		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate, Threads: presetThreads(rate), Client: client}
 	}
 	if s.Until == 0 {
 		s.Until = DefaultUntil

@@ -204,3 +204,20 @@ func formatSteps(steps []Step) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestFromFlagsProducerClient(t *testing.T) {
+	for in, want := range map[string]string{"": "", "java": "", "go": "go-2.1.2", "Java-4.9": "java-4.9"} {
+		s, err := FromFlags(Flags{Producers: 2, ProducerClient: in})
+		if err != nil {
+			t.Fatalf("producer client %q: %v", in, err)
+		}
+		for _, p := range s.Producers {
+			if p.Client != want {
+				t.Errorf("producer client %q: %s runs %q; want %q", in, p.ID, p.Client, want)
+			}
+		}
+	}
+	if _, err := FromFlags(Flags{ProducerClient: "go-1"}); err == nil || !strings.Contains(err.Error(), "producer-client") || !strings.Contains(err.Error(), "go-2.1.2") {
+		t.Errorf("an unknown producer client: %v; want an error naming the flag and the profiles", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Limits of a scenario. They bound the work a file (possibly a stranger's, opened in a
@@ -260,6 +261,18 @@ func checkProducerSends(p string, pr cluster.ProducerConfig) error {
 	}
 	if pr.Mode == cluster.SendAsync && pr.Threads > 1 {
 		return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
+	}
+	if pr.Client != "" {
+		if len(pr.Client) > MaxNameLen {
+			return fmt.Errorf("%s.client: %d characters; the limit is %d", p, len(pr.Client), MaxNameLen)
+		}
+		prof, err := profile.Lookup(pr.Client)
+		if err != nil {
+			return fmt.Errorf("%s.client: %w", p, err)
+		}
+		if prof.Producer.Fault == nil && (pr.LatencyMax != nil || pr.NotAvailableDuration != nil) {
+			return fmt.Errorf("%s: latencyMax/notAvailableDuration: a %s producer has no latency fault tolerance (spec §9.1.8)", p, prof.Name)
+		}
 	}
 	return nil
 }

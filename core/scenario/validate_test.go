@@ -173,6 +173,11 @@ func TestValidateErrors(t *testing.T) {
 			s.Params.MessageQueueList = []route.MessageQueue{{Topic: "TopicTest"}}
 		}, "params.messageQueueList[0].brokerName: missing"},
 
+		{"producer client", func(s *Scenario) { s.Producers[0].Client = "go-1.0" }, `producers[0].client: unknown client profile "go-1.0"`},
+		{"go producer tiers", func(s *Scenario) {
+			s.Producers[0].Client, s.Producers[0].LatencyMax = "go", []int64{50}
+		}, "producers[0]: latencyMax/notAvailableDuration: a go-2.1.2 producer has no latency fault tolerance"},
+
 		// model, table, timing, until
 		{"message model", func(s *Scenario) { s.MessageModel = "clustering" }, `messageModel: "clustering"; want CLUSTERING or BROADCASTING`},
 		{"fault table", func(s *Scenario) { s.FaultTable = "legacy" }, `faultTable: "legacy"; want current or legacy-4x`},

@@ -3,6 +3,7 @@ package goclient
 import (
 	"errors"
 	"hash/fnv"
+	"maps"
 
 	"github.com/lbscope/lbscope/core/route"
 )
@@ -181,3 +182,6 @@ func (s *Send) Report(broker string, o AttemptOutcome) {
 		s.done = true // ONEWAY has no response; only SYNC looks at codes
 	}
 }
+
+// Clone returns an independent copy of the selector's counters.
+func (r *RoundRobin) Clone() *RoundRobin { return &RoundRobin{counters: maps.Clone(r.counters)} }

@@ -249,3 +249,19 @@ func abs32(v int32) int32 {
 	}
 	return v
 }
+
+// Clone returns an independent copy of the fault table whose whichItemWorst index draws from
+// src (a simulation checkpoint of a producer).
+func (t *Tolerance) Clone(src Source) *Tolerance {
+	n := &Tolerance{items: make(map[string]FaultItem, len(t.items)), order: slices.Clone(t.order), WhichItemWorst: t.WhichItemWorst.Clone(src)}
+	for k, v := range t.items {
+		n.items[k] = v
+	}
+	return n
+}
+
+// Clone returns an independent copy of the strategy whose indexes draw from src.
+func (s *Strategy) Clone(src Source) *Strategy {
+	return &Strategy{Table: Table{LatencyMax: slices.Clone(s.Table.LatencyMax), NotAvailableDuration: slices.Clone(s.Table.NotAvailableDuration)},
+		SendLatencyFaultEnable: s.SendLatencyFaultEnable, Tolerance: s.Tolerance.Clone(src)}
+}

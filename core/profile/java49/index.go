@@ -38,3 +38,8 @@ func (x *ThreadLocalIndex) Stored() (int32, bool) { return x.stored, x.set }
 
 // SetStored writes the raw slot.
 func (x *ThreadLocalIndex) SetStored(v int32) { x.stored, x.set = v, true }
+
+// Clone returns a copy of the index in the same state, drawing from src while it is unset.
+func (x *ThreadLocalIndex) Clone(src Source) *ThreadLocalIndex {
+	return &ThreadLocalIndex{src: src, stored: x.stored, set: x.set}
+}
