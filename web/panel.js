@@ -144,6 +144,14 @@ function mount() {
   const faultBox = h("input", { type: "checkbox", id: "latency-fault" });
   const tableSel = h("select", { id: "fault-table" },
     toption("current", "panel.table.current", true), toption("legacy-4x", "panel.table.legacy"));
+  // How the producers send (setSendMode, setProducerThreads) and their own latency tiers
+  // (setLatencyTiers, the client's setLatencyMax / setNotAvailableDuration, in ms).
+  const modeSel = h("select", { id: "send-mode" }, toption("sync", "panel.mode.sync", true), toption("async", "panel.mode.async"));
+  const threadsInput = h("input", { type: "number", id: "producer-threads", min: 1, max: 256, step: 1, value: 1, inputmode: "numeric" });
+  const sendsBtn = h("button", { type: "button", id: "sends-apply", t: "panel.applySends" });
+  const latencyMaxInput = h("input", { type: "text", id: "latency-max", autocomplete: "off", spellcheck: "false", inputmode: "numeric" });
+  const notAvailableInput = h("input", { type: "text", id: "not-available-duration", autocomplete: "off", spellcheck: "false", inputmode: "numeric" });
+  const tiersBtn = h("button", { type: "button", id: "tiers-apply", t: "panel.setTiers" });
 
   const log = h("ol", { id: "event-log", class: "event-log", role: "log", "aria-live": "polite", "aria-relevant": "additions", "t:aria-label": "panel.log", tabindex: "0" });
   const showRebalances = h("input", { type: "checkbox", id: "log-rebalances", checked: true });
@@ -185,8 +193,12 @@ function mount() {
       field("panel.model", modelSel, "panel.model.hint")),
     section("h-producers", "panel.producers",
       h("div", { class: "row end" }, field("panel.rate", rateInput), rateBtn),
+      h("div", { class: "row end" }, field("panel.sendMode", modeSel), field("panel.threads", threadsInput), sendsBtn),
       h("div", { class: "check" }, faultBox, h("label", { for: "latency-fault", t: "panel.faultTolerance" })),
-      field("panel.faultTable", tableSel, "panel.faultTable.hint")),
+      field("panel.faultTable", tableSel, "panel.faultTable.hint"),
+      field("panel.latencyMax", latencyMaxInput),
+      field("panel.notAvailable", notAvailableInput, "panel.tiers.hint"),
+      tiersBtn),
     section("h-events", "panel.events",
       h("div", { class: "row spread" },
         h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances", t: "panel.showRebalances" })),
@@ -475,6 +487,35 @@ function mount() {
   rateBtn.addEventListener("click", () => send({ type: "setProducerRate", rate: Number(rateInput.value) }));
   faultBox.addEventListener("change", () => send({ type: "setLatencyFault", on: faultBox.checked }));
   tableSel.addEventListener("change", () => send({ type: "setFaultTable", table: tableSel.value }));
+  modeSel.addEventListener("change", () => { threadsInput.disabled = modeSel.value === "async"; });
+  sendsBtn.addEventListener("click", () => {
+    const p = last && last.producers.length ? last.producers[0] : null;
+    const threads = Number(threadsInput.value);
+    if (modeSel.value === "async") {
+      send({ type: "setSendMode", mode: "async" });
+    } else if (p && p.mode === "sync") {
+      send({ type: "setProducerThreads", threads });
+    } else {
+      send({ type: "setSendMode", mode: "sync", threads });
+    }
+  });
+  tiersBtn.addEventListener("click", () => {
+    // Comma-separated whole milliseconds; the engine checks the rest as the client would
+    // (that is, hardly: spec §2.12).
+    const parse = (text) => {
+      const parts = text.split(",").map((x) => x.trim());
+      if (parts.length === 1 && parts[0] === "") return [];
+      return parts.every((x) => /^-?[0-9]+$/.test(x)) ? parts.map(Number) : null;
+    };
+    const lm = parse(latencyMaxInput.value);
+    const nad = parse(notAvailableInput.value);
+    if (!lm || !nad) {
+      showError(null, "panel.tiers.bad");
+      (lm ? notAvailableInput : latencyMaxInput).focus();
+      return;
+    }
+    send({ type: "setLatencyTiers", latencyMax: lm, notAvailableDuration: nad });
+  });
   clearLogBtn.addEventListener("click", () => log.replaceChildren());
 
   // Shortcuts outside the canvas (the canvas handles its own keys): not while typing.
@@ -585,6 +626,28 @@ function mount() {
     if (!focused(modelSel)) modelSel.value = st.messageModel;
     if (!focused(faultBox)) faultBox.checked = st.latencyFault;
     if (!focused(tableSel)) tableSel.value = st.faultTable;
+    const p0 = st.producers.length ? st.producers[0] : null;
+    if (p0) {
+      if (!focused(modeSel)) modeSel.value = p0.mode;
+      threadsInput.disabled = modeSel.value === "async";
+      const threads = String(Math.max(p0.threads, 1));
+      if (!focused(threadsInput) && threadsInput.dataset.shown !== threads) {
+        threadsInput.dataset.shown = threads;
+        threadsInput.value = threads;
+      }
+      // A Go producer has no tiers (spec §9.1.8): the editor stays empty and off.
+      const tiers = [[latencyMaxInput, p0.latencyMax], [notAvailableInput, p0.notAvailableDuration]];
+      const none = p0.client === "go-2.1.2";
+      tiersBtn.disabled = none;
+      for (const [input, v] of tiers) {
+        const text = v ? v.join(",") : "";
+        input.disabled = none;
+        if (!focused(input) && input.dataset.shown !== text) {
+          input.dataset.shown = text;
+          input.value = text;
+        }
+      }
+    }
     const rate = st.producers.length ? st.producers[0].rate : 0;
     if (!focused(rateInput) && rateInput.dataset.shown !== String(rate)) {
       rateInput.dataset.shown = String(rate);

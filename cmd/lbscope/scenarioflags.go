@@ -4,9 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 )
 
@@ -19,10 +21,45 @@ type scenarioFlags struct {
 	at           atList
 	virtualNodes int
 	until        scenario.Duration
+	latencyMax   tierList
+	notAvailable tierList
+}
+
+// tierList is a comma-separated list of latency tiers in milliseconds.
+type tierList struct {
+	v   []int64
+	set bool
+}
+
+func (l *tierList) String() string {
+	parts := make([]string, len(l.v))
+	for i, x := range l.v {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *tierList) Set(s string) error {
+	l.v, l.set = []int64{}, true
+	if strings.TrimSpace(s) == "" {
+		return nil // an empty table, as the client allows
+	}
+	for i, item := range strings.Split(s, ",") {
+		if i >= cluster.MaxTiers {
+			return fmt.Errorf("more than %d entries", cluster.MaxTiers)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(item), 10, 64)
+		if err != nil {
+			return fmt.Errorf("entry %d, %q, is not a whole number of milliseconds (write them 50,100,550)", i+1, item)
+		}
+		l.v = append(l.v, n)
+	}
+	return nil
 }
 
 // shapeFlags build a cluster from flags; they cannot change a scenario file or preset.
-var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "producer-client", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"}
+var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "producer-client", "producer-threads", "producer-mode",
+	"latency-max", "not-available-duration", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"}
 
 // register defines the flags on fs; the help texts of the three flags whose meaning a
 // subcommand narrows are its own.
@@ -35,6 +72,10 @@ func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHe
 	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
 	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
 	fs.StringVar(&f.ProducerClient, "producer-client", "java", "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance")
+	fs.IntVar(&f.ProducerThreads, "producer-threads", 0, "threads calling the synchronous send in each producer, 1…256 (default: one per 125 msg/s of --rate)")
+	fs.StringVar(&f.ProducerMode, "producer-mode", "sync", "how the producers send: sync (each thread blocks for its send) or async (a callback, nothing blocks)")
+	fs.Var(&sf.latencyMax, "latency-max", "the producers' own latencyMax tiers in ms, comma-separated, e.g. 50,100,550,1800,3000,5000,15000 (setLatencyMax)")
+	fs.Var(&sf.notAvailable, "not-available-duration", "the producers' own notAvailableDuration tiers in ms, e.g. 0,0,2000,5000,6000,10000,30000 (setNotAvailableDuration)")
 	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names, ", "))
 	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
 	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
@@ -81,6 +122,12 @@ func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
 		if set["virtual-nodes"] {
 			vn := sf.virtualNodes
 			f.Params.VirtualNodeCnt = &vn
+		}
+		if sf.latencyMax.set {
+			f.LatencyMax = sf.latencyMax.v
+		}
+		if sf.notAvailable.set {
+			f.NotAvailableDuration = sf.notAvailable.v
 		}
 		f.Until, f.At = sf.until, sf.at
 		return scenario.FromFlags(f)

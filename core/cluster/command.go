@@ -30,6 +30,12 @@ type Command struct {
 	On               *bool            `json:"on,omitempty"`       // setLatencyFault
 	Table            string           `json:"table,omitempty"`    // setFaultTable
 	Model            string           `json:"model,omitempty"`    // setMessageModel
+	Threads          *int             `json:"threads,omitempty"`  // setProducerThreads, setSendMode (optional)
+	Mode             string           `json:"mode,omitempty"`     // setSendMode: sync or async
+	// LatencyMax and NotAvailableDuration are setLatencyTiers' arrays (setLatencyMax and
+	// setNotAvailableDuration, stored as given, spec §2.12).
+	LatencyMax           []int64 `json:"latencyMax,omitempty"`
+	NotAvailableDuration []int64 `json:"notAvailableDuration,omitempty"`
 	// Client is the SDK the started process runs (addConsumer, restartConsumer; optional):
 	// java, java-4.9 or go-2.1.2 ("go"), spec §9.
 	Client string `json:"client,omitempty"`
@@ -43,6 +49,7 @@ const (
 	ArgEnum   = "enum"
 	ArgObject = "object"
 	ArgNumber = "number" // a fractional number (the playground's speed)
+	ArgInts   = "ints"   // a list of whole numbers; the command line writes them 50,100,550
 )
 
 // Targets of commands.
@@ -68,7 +75,7 @@ type Arg struct {
 	Type     string   `json:"type"` // ArgString, ArgInt, ArgBool, ArgEnum, ArgObject, ArgNumber
 	Unit     string   `json:"unit,omitempty"`
 	Min      *int     `json:"min,omitempty"` // ArgInt
-	Max      *int     `json:"max,omitempty"` // ArgInt; for ArgString the length limit
+	Max      *int     `json:"max,omitempty"` // ArgInt; for ArgString the length limit, for ArgInts the most entries
 	Optional bool     `json:"optional"`
 	Default  any      `json:"default,omitempty"`
 	Enum     []string `json:"enum,omitempty"`    // ArgEnum: the values (compared case-insensitively when Fold)
@@ -264,7 +271,7 @@ func (s *CommandSpec) Missing() string {
 		switch {
 		case a.Name == "" || a.Type == "":
 			return "an argument without a name or type"
-		case a.Type == ArgInt && (a.Min == nil || a.Max == nil):
+		case (a.Type == ArgInt || a.Type == ArgInts) && (a.Min == nil || a.Max == nil):
 			return "argument " + a.Name + " has no limits"
 		case a.Type == ArgString && a.Charset == nil:
 			return "argument " + a.Name + " has no character set"
@@ -365,6 +372,22 @@ func SetArg(cmd *Command, a Arg, text string) error {
 		}
 		f.Set(reflect.New(f.Type().Elem()))
 		f.Elem().SetInt(int64(n))
+	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Int64:
+		xs := []int64{}
+		for i, item := range strings.Split(text, ",") {
+			if text == "" {
+				break // an empty array, which the client takes too
+			}
+			if i >= MaxTiers {
+				return fmt.Errorf("%s has more than %d entries", a.Name, MaxTiers)
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(item), 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s %q: entry %d, %q, is not a whole number (write them 50,100,550)", a.Name, text, i+1, item)
+			}
+			xs = append(xs, n)
+		}
+		f.Set(reflect.ValueOf(xs))
 	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Bool:
 		var b bool
 		switch strings.ToLower(text) {
@@ -454,6 +477,16 @@ func checkArg(path string, a Arg, f reflect.Value) error {
 		return CheckName(path, f.String(), *a.Charset)
 	case ArgInt:
 		return CheckRange(path, int(f.Int()), *a.Min, *a.Max)
+	case ArgInts:
+		if f.Len() > *a.Max {
+			return fmt.Errorf("%s: %d entries; the limit is %d", path, f.Len(), *a.Max)
+		}
+		for i := range f.Len() {
+			if v := f.Index(i).Int(); v < int64(*a.Min) || v > MaxTierMs {
+				return fmt.Errorf("%s[%d]: %d; want %d…%d", path, i, v, *a.Min, MaxTierMs)
+			}
+		}
+		return nil
 	case ArgEnum:
 		if a.Loose {
 			return nil
@@ -768,6 +801,58 @@ func init() {
 		Describe: func(c Command) string { return "fault table: " + c.Table },
 		Words: words("Set fault table", "Sets the producers' latency fault table (current or legacy-4x).", "fault table {arg}",
 			"设置故障规避表", "设置生产者的延迟故障规避表（current 或 legacy-4x）。", "故障规避表改为 {arg}")})
+	producerID := optional(nameArg("id", &PlainName, "p1"), "")
+	tiers := func(name, example string) Arg {
+		return Arg{Name: name, Type: ArgInts, Unit: "ms", Min: ip(-MaxTierMs), Max: ip(MaxTiers), Example: example}
+	}
+	Register(CommandSpec{Name: "setLatencyTiers", Target: TargetProducer,
+		Args:  []Arg{tiers("latencyMax", "50,100,550,1800,3000,5000,15000"), tiers("notAvailableDuration", "0,0,30000,60000,120000,180000,600000"), producerID},
+		Apply: applySetLatencyTiers,
+		Describe: func(c Command) string {
+			who := "producers"
+			if c.ID != "" {
+				who = c.ID
+			}
+			return fmt.Sprintf("%s' latency tiers: latencyMax %s, notAvailableDuration %s", who, tiersText(c.LatencyMax), tiersText(c.NotAvailableDuration))
+		},
+		Words: words("Set latency tiers", "Sets the producers' own latency tiers, setLatencyMax and setNotAvailableDuration, in ms (one producer's with id): a send that took at least latencyMax[i] ms isolates its broker for notAvailableDuration[i] ms. Like the client, nothing checks them: the highest index whose threshold is reached wins, and a shorter notAvailableDuration throws in latency mode. A Go producer has no tiers.", "latency tiers set",
+			"设置延迟分级", "设置生产者自己的延迟分级 setLatencyMax 与 setNotAvailableDuration，单位毫秒（给出 id 时只设置该生产者）：耗时不少于 latencyMax[i] 毫秒的发送让其 Broker 被规避 notAvailableDuration[i] 毫秒。与客户端一样不做任何检查：取达到阈值的最大下标；notAvailableDuration 较短时，延迟容错模式下会抛出异常。Go 生产者没有分级。", "延迟分级已设置")})
+	Register(CommandSpec{Name: "setProducerThreads", Target: TargetProducer,
+		Args:  []Arg{intArg("threads", "threads", 1, MaxSendThreads, "16"), producerID},
+		Apply: applySetProducerThreads,
+		Event: func(c Command, e *Event) { e.N = int64(*c.Threads) },
+		Describe: func(c Command) string {
+			who := "producers send"
+			if c.ID != "" {
+				who = c.ID + " sends"
+			}
+			return fmt.Sprintf("%s from %d threads", who, *c.Threads)
+		},
+		Words: words("Set sending threads", "Sets how many threads call the synchronous send (one producer's with id); each blocks for its whole send, and the rate is split between them. A thread beyond the new count finishes its send first.", "producers send from {n} threads",
+			"设置发送线程数", "设置调用同步发送的线程数（给出 id 时只设置该生产者）；每个线程在整个发送期间阻塞，发送速率由它们分担。超出新线程数的线程先完成手头的发送。", "生产者使用 {n} 个线程发送")})
+	Register(CommandSpec{Name: "setSendMode", Target: TargetProducer,
+		Args: []Arg{{Name: "mode", Type: ArgEnum, Enum: []string{SendSync, SendAsync}, Fold: true, Example: SendSync},
+			optional(intArg("threads", "threads", 1, MaxSendThreads, "4"), nil), producerID},
+		Check: func(path string, c Command, _ bool) error {
+			if c.Threads != nil && strings.EqualFold(c.Mode, SendAsync) {
+				return fmt.Errorf("%s: an async producer's sends do not block; threads applies to mode %s", join(path, "threads"), SendSync)
+			}
+			return nil
+		},
+		Apply: applySetSendMode,
+		Event: func(c Command, e *Event) { e.Arg = strings.ToLower(c.Mode) },
+		Describe: func(c Command) string {
+			who := "producers send"
+			if c.ID != "" {
+				who = c.ID + " sends"
+			}
+			if strings.EqualFold(c.Mode, SendAsync) {
+				return who + " asynchronously: nothing blocks, retries in the callback"
+			}
+			return who + " synchronously: each thread blocks for its send"
+		},
+		Words: words("Set send mode", "Switches the producers (one producer with id) between sync, send(msg), whose thread blocks for the whole send, and async, send(msg, callback), where nothing blocks (threads: the sync threads, 1 by default). Sends in progress finish as they began.", "send mode {arg}",
+			"设置发送方式", "在同步 send(msg)（线程在整个发送期间阻塞）与异步 send(msg, callback)（不阻塞）之间切换生产者（给出 id 时只切换该生产者；threads：同步线程数，默认 1）。进行中的发送按原方式完成。", "发送方式改为 {arg}")})
 	Register(CommandSpec{Name: "setMessageModel", Target: TargetGroup,
 		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}},
 		Apply:    applySetMessageModel,

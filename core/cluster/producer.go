@@ -41,6 +41,7 @@ type producer struct {
 	failed       int64        // sends that ended in failure, after their retries
 	startedAt    int64        // the client instance's start: the response-table scan's phase
 	threads      []sendThread // sync: each blocks for its send
+	active       int          // threads[:active] send; the rest finish their send and stop
 	asyncFlight  int64        // async: sends holding a Netty permit
 	asyncLast    int          // async: the broker of the previous pick (a lookup cache)
 	closed       bool         // threads' times moved outside the flow loop: rebuild the heap
@@ -82,6 +83,7 @@ type sendThread struct {
 	lastBroker int   // the broker of its previous pick (a lookup cache)
 	storePend  bool  // the broker will store it (an entry in its pending list)
 	attemptID  int64 // counts its attempts: a store that arrives late knows whose it was
+	retire     bool  // the thread ends once its send is done (fewer threads, or async)
 
 	// A successful attempt that nothing reads the outcome of at its own time is settled with
 	// its start: the thread is already idle with its next send at at, and doneAt is when the
@@ -119,6 +121,10 @@ type pendingSend struct {
 
 // MaxTiers bounds a custom latency table's arrays.
 const MaxTiers = 64
+
+// MaxTierMs bounds a custom latency table's values either way (24 h): the client takes any
+// array (spec §2.12); the bound only keeps the arithmetic finite.
+const MaxTierMs = 24 * 3600 * 1000
 
 // MaxKeys bounds the distinct keys of a keyed producer.
 const MaxKeys = 1000000
@@ -178,6 +184,7 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 	c.initClient(p, pc)
 	if mode == SendSync {
 		p.threads = make([]sendThread, max(pc.Threads, 1))
+		p.active = len(p.threads)
 		if p.prof.Name == profile.Java {
 			p.threadTP = make([]*selector.TopicPublishInfo, len(p.threads)-1)
 		}
@@ -240,9 +247,15 @@ func (p *producer) setRate(rate int, now int64) {
 	p.unsettleAfter(p.flowedAt)
 	p.rate, p.rateSince, p.sentSince = rate, now, 0
 	p.closed = true
-	n := int64(len(p.threads))
+	n := int64(p.active)
 	for j := range p.threads {
 		th := &p.threads[j]
+		if th.retire {
+			if !th.busy {
+				th.at = never
+			}
+			continue
+		}
 		if th.busy {
 			th.seq = int64(j) - n // its next send takes grid point j
 			continue
@@ -264,11 +277,11 @@ func (p *producer) dueAt(seq int64) int64 {
 // was due, and when it is late it sends as soon as it is free; whole intervals it missed
 // while blocked are dropped, not caught up.
 func (p *producer) nextSend(th *sendThread, f int64) {
-	if p.rate <= 0 {
+	if p.rate <= 0 || th.retire {
 		th.at = never
 		return
 	}
-	n := int64(len(p.threads))
+	n := int64(p.active)
 	th.seq += n
 	if p.dueAt(th.seq) < f {
 		// The last grid point of this thread at or before f.
@@ -280,14 +293,24 @@ func (p *producer) nextSend(th *sendThread, f int64) {
 
 // flowProducer runs the producer's sends due by now.
 func (c *Cluster) flowProducer(p *producer) {
+	p.flowedAt = c.now
+	c.expireAsync(p)
+	if len(p.threads) > 0 {
+		c.flowThreads(p) // sync threads, and those still finishing a send after a switch to async
+	}
 	if p.mode == SendAsync {
 		c.flowAsync(p)
-		return
 	}
-	// Each thread's actions happen at their own milliseconds, all threads in time order (ties
-	// by thread), so a completion updates the fault table before a later pick reads it. The
-	// threads sit in a heap by their next action.
-	p.flowedAt = c.now
+}
+
+// flowThreads runs the sending threads' actions due by now. Each thread's actions happen at
+// their own milliseconds, all threads in time order (ties by thread), so a completion updates
+// the fault table before a later pick reads it. The threads sit in a heap by their next
+// action.
+func (c *Cluster) flowThreads(p *producer) {
+	if p.active < len(p.threads) {
+		p.dropRetired()
+	}
 	if len(p.heap) != len(p.threads) || p.closed {
 		p.rebuildHeap()
 	}
@@ -433,7 +456,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			th.fail, th.timeout, th.at, th.elapsed = true, true, t+cur, cur
 		}
 		c.store(b, p, j, mq.QueueID, t, t+l)
-		if settleSends && !th.fail && (p.keys != nil || !p.faultOn()) {
+		if settleSends && !th.fail && !th.retire && (p.keys != nil || !p.faultOn()) {
 			// The response's arrival reports to no fault table (a selector send's never does,
 			// spec §2.11): only the thread learns of it, so its completion is settled now.
 			th.settled, th.doneAt, th.prevSeq = true, th.at, th.seq
@@ -603,25 +626,30 @@ func (c *Cluster) sendFailed(p *producer, j int, t int64) {
 	p.nextSend(th, t)
 }
 
+// expireAsync fails the async sends whose futures the response-table scan expired by now.
+func (c *Cluster) expireAsync(p *producer) {
+	if len(p.timeouts) == 0 {
+		return
+	}
+	keep := p.timeouts[:0]
+	for _, to := range p.timeouts {
+		if to.at > c.now {
+			keep = append(keep, to)
+			continue
+		}
+		c.sendsFailed(p, to.count)
+		if b := c.brokerBy[to.broker]; b != nil {
+			b.noteFailed(to.at, to.count) // the future expired: a failure the callback is told of
+		}
+		c.faultUpdateAt(p, to.broker, to.elapsed, true, to.at)
+	}
+	p.timeouts = keep
+}
+
 // flowAsync sends the async messages due in this step (spec §2.9): each takes one pick and a
 // Netty permit and is on its way; the caller never waits. A send to a broker that refuses the
 // connection fails in its callback and is re-sent to another broker's queue of the same id.
 func (c *Cluster) flowAsync(p *producer) {
-	if len(p.timeouts) > 0 {
-		keep := p.timeouts[:0]
-		for _, to := range p.timeouts {
-			if to.at > c.now {
-				keep = append(keep, to)
-				continue
-			}
-			c.sendsFailed(p, to.count)
-			if b := c.brokerBy[to.broker]; b != nil {
-				b.noteFailed(to.at, to.count) // the future expired: a failure the callback is told of
-			}
-			c.faultUpdateAt(p, to.broker, to.elapsed, true, to.at)
-		}
-		p.timeouts = keep
-	}
 	due := int64(p.rate)*(c.now-p.rateSince)/1000 - p.sentSince
 	if due <= 0 {
 		return
@@ -783,6 +811,9 @@ func (c *Cluster) arrivals(b *broker) {
 			case ps.late:
 			case ps.thread >= 0:
 				// The thread's response will be the broker's error (if it is still waiting).
+				if ps.thread >= len(p.threads) {
+					continue // its thread has ended: the send had already failed at the client
+				}
 				th := &p.threads[ps.thread]
 				if th.settled && th.attemptID == ps.attempt && th.doneAt > c.now {
 					p.unsettle(ps.thread)
@@ -808,6 +839,9 @@ func (c *Cluster) arrivals(b *broker) {
 			c.metrics.StoredAfterTimeout += ps.count
 		case ps.thread >= 0:
 			// Its thread may have had its answer in this step already and moved on.
+			if ps.thread >= len(p.threads) {
+				break // its thread has ended
+			}
 			if th := &p.threads[ps.thread]; th.attemptID == ps.attempt {
 				th.stored, th.storePend = true, false
 			}
@@ -846,6 +880,9 @@ func (c *Cluster) brokerKilled(b *broker) {
 		}
 		p := c.producers[ps.producer]
 		if ps.thread >= 0 {
+			if ps.thread >= len(p.threads) {
+				continue
+			}
 			if th := &p.threads[ps.thread]; th.attemptID == ps.attempt {
 				th.storePend = false
 			}

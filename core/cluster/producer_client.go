@@ -1,10 +1,13 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/profile/goclient"
 	"github.com/lbscope/lbscope/core/profile/java49"
@@ -239,4 +242,192 @@ func (c *Cluster) isolationEnded(p *producer, broker string, t int64) {
 	if i := p.isolation[broker]; i >= 0 && i < len(c.isolations) {
 		c.isolations[i].Until = t
 	}
+}
+
+// dropRetired ends the retiring threads once none of them is in a send.
+func (p *producer) dropRetired() {
+	for j := p.active; j < len(p.threads); j++ {
+		if p.threads[j].busy {
+			return
+		}
+	}
+	p.threads = p.threads[:p.active]
+	if len(p.threadTP) > max(p.active-1, 0) {
+		p.threadTP = p.threadTP[:max(p.active-1, 0)]
+	}
+	if n := max(p.active, 1); len(p.j49TP) > n {
+		p.j49TP, p.j49Worst = p.j49TP[:n], p.j49Worst[:n]
+	}
+	p.closed = true
+}
+
+// setThreads gives a sync producer n sending threads from now on: new threads start idle,
+// threads beyond n finish the send they are in and stop, and the due times restart from now
+// (as a rate change does).
+func (c *Cluster) setThreads(p *producer, n int) {
+	p.unsettleAfter(p.flowedAt)
+	for len(p.threads) < n {
+		p.threads = append(p.threads, sendThread{})
+	}
+	for j := range p.threads {
+		p.threads[j].retire = j >= n
+	}
+	p.active = n
+	// Each new thread's ThreadLocalIndex over the producer's current list (spec §2.1).
+	switch p.prof.Name {
+	case profile.Java:
+		for len(p.threadTP) < len(p.threads)-1 {
+			p.threadTP = append(p.threadTP, selector.NewTopicPublishInfo(p.tp.MessageQueueList(), p.rnd))
+		}
+	case profile.Java49:
+		for len(p.j49TP) < len(p.threads) {
+			tp := *p.j49TP[0]
+			tp.SendWhichQueue = java49.NewThreadLocalIndex(p.rnd)
+			p.j49TP = append(p.j49TP, &tp)
+		}
+		for len(p.j49Worst) < len(p.j49TP) {
+			p.j49Worst = append(p.j49Worst, java49.NewThreadLocalIndex(p.rnd))
+		}
+	}
+	p.setRate(p.rate, c.now)
+}
+
+// setMode switches a producer between sync and async sends from now on. Sends in progress
+// finish as they began: the sync threads end after their send, async sends in flight keep
+// their callbacks.
+func (c *Cluster) setMode(p *producer, mode string, threads int) {
+	if mode == SendSync {
+		p.mode = SendSync
+		c.setThreads(p, max(threads, 1))
+		return
+	}
+	p.unsettleAfter(p.flowedAt)
+	p.mode = SendAsync
+	for j := range p.threads {
+		p.threads[j].retire = true
+	}
+	p.active = 0
+	p.setRate(p.rate, c.now) // async sends are due from now, idle threads stop
+}
+
+// tiersText is a tier array for the event log.
+func tiersText(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// producersFor are the producers a producer command with this id targets: one, or all when
+// id is "".
+func (c *Cluster) producersFor(id string) ([]*producer, error) {
+	var out []*producer
+	for _, p := range c.producers {
+		if id == "" || p.id == id {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		if id == "" {
+			return nil, errors.New("there is no producer")
+		}
+		var ids []string
+		for _, p := range c.producers {
+			ids = append(ids, p.id)
+		}
+		return nil, fmt.Errorf("no producer %q (producers: %s)", id, strings.Join(ids, ", "))
+	}
+	return out, nil
+}
+
+// applySetLatencyTiers is setLatencyMax / setNotAvailableDuration on the running producers:
+// each replaces its array, the other stays (spec §2.12). A Go producer has none.
+func applySetLatencyTiers(c *Cluster, cmd Command) error {
+	ps, err := c.producersFor(cmd.ID)
+	if err != nil {
+		return err
+	}
+	var set []*producer
+	for _, p := range ps {
+		if p.prof.Name == profile.Go212 {
+			if cmd.ID != "" {
+				return fmt.Errorf("%s runs %s, which has no latency fault tolerance (spec §9.1.8)", p.id, p.prof.Name)
+			}
+			continue
+		}
+		set = append(set, p)
+	}
+	if len(set) == 0 {
+		return fmt.Errorf("every producer runs %s, which has no latency fault tolerance (spec §9.1.8)", profile.Go212)
+	}
+	for _, p := range set {
+		if p.j49 != nil {
+			if cmd.LatencyMax != nil {
+				p.j49.Table.LatencyMax = slices.Clone(cmd.LatencyMax)
+			}
+			if cmd.NotAvailableDuration != nil {
+				p.j49.Table.NotAvailableDuration = slices.Clone(cmd.NotAvailableDuration)
+			}
+			continue
+		}
+		t := p.fs.Table()
+		lm, nad := t.LatencyMax(), t.NotAvailableDuration()
+		if cmd.LatencyMax != nil {
+			lm = slices.Clone(cmd.LatencyMax)
+		}
+		if cmd.NotAvailableDuration != nil {
+			nad = slices.Clone(cmd.NotAvailableDuration)
+		}
+		p.fs.SetTable(fault.NewCustomTable("custom", lm, nad, t.IsolationLatency()))
+		p.customTable = true
+	}
+	return nil
+}
+
+func applySetProducerThreads(c *Cluster, cmd Command) error {
+	ps, err := c.producersFor(cmd.ID)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if p.mode == SendAsync {
+			return fmt.Errorf("%s sends async: its sends do not block, so threads applies to mode %s (setSendMode %s first)", p.id, SendSync, SendSync)
+		}
+	}
+	for _, p := range ps {
+		c.setThreads(p, *cmd.Threads)
+	}
+	return nil
+}
+
+func applySetSendMode(c *Cluster, cmd Command) error {
+	ps, err := c.producersFor(cmd.ID)
+	if err != nil {
+		return err
+	}
+	mode := strings.ToLower(cmd.Mode)
+	threads := 0
+	if cmd.Threads != nil {
+		threads = *cmd.Threads
+	}
+	for _, p := range ps {
+		if p.mode == mode && (mode == SendAsync || threads == 0 || threads == p.active) {
+			continue // nothing changes
+		}
+		c.setMode(p, mode, threads)
+	}
+	return nil
+}
+
+// tiers are the latency tiers the producer uses (nil for Go).
+func (p *producer) tiers() (latencyMax, notAvailableDuration []int64) {
+	switch p.prof.Name {
+	case profile.Java49:
+		return slices.Clone(p.j49.Table.LatencyMax), slices.Clone(p.j49.Table.NotAvailableDuration)
+	case profile.Go212:
+		return nil, nil
+	}
+	t := p.fs.Table()
+	return t.LatencyMax(), t.NotAvailableDuration()
 }

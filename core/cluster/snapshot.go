@@ -101,6 +101,10 @@ type ProducerView struct {
 	ClientMark string `json:"clientMark"` // its short label: J, J4, Go
 	Mode       string `json:"mode"`       // sync or async
 	Threads    int    `json:"threads"`    // sending threads (sync; 0 for async)
+	// LatencyMax and NotAvailableDuration are the latency tiers it uses (absent for Go,
+	// which has none).
+	LatencyMax           []int64 `json:"latencyMax,omitempty"`
+	NotAvailableDuration []int64 `json:"notAvailableDuration,omitempty"`
 }
 
 // SendSample is a batch of messages travelling from a producer to a queue.

@@ -72,8 +72,10 @@ func (c *Cluster) Snapshot() Snapshot {
 	}
 	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {
+		lm, nad := p.tiers()
 		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent,
-			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: len(p.threads)})
+			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: p.active,
+			LatencyMax: lm, NotAvailableDuration: nad})
 	}
 	for _, mq := range c.openKeys() {
 		a := *c.open[mq]

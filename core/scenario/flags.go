@@ -24,14 +24,19 @@ type Flags struct {
 	Producers       int      // 0: 1; named p1 … pN
 	Rate            int      // messages per second of each producer; 0: 200 (a run without traffic: --at 0s:setProducerRate:0)
 	ProducerClient  string   // the SDK the producers run: java (""), java-4.9, go-2.1.2 ("go")
-	Strategy        string   // "": AVG
-	Params          allocate.Params
-	MessageModel    string // "": CLUSTERING
-	LatencyFault    bool
-	FaultTable      string // "": current
-	Seed            int64  // used as given (0 is a seed like any other)
-	Until           Duration
-	At              []string // timeline steps in the form ParseAt reads
+	ProducerThreads int      // sending threads of each producer; 0: as many as the rate needs (one per 125 msg/s)
+	ProducerMode    string   // sync ("") or async
+	// LatencyMax and NotAvailableDuration are every producer's own latency tiers (nil: the
+	// client's table), unchecked as the client leaves them (spec §2.12).
+	LatencyMax, NotAvailableDuration []int64
+	Strategy                         string // "": AVG
+	Params                           allocate.Params
+	MessageModel                     string // "": CLUSTERING
+	LatencyFault                     bool
+	FaultTable                       string // "": current
+	Seed                             int64  // used as given (0 is a seed like any other)
+	Until                            Duration
+	At                               []string // timeline steps in the form ParseAt reads
 }
 
 // Defaults of Flags.
@@ -121,8 +126,44 @@ func FromFlags(f Flags) (Scenario, error) {
 			client = string(prof.Name) // the file names the profile, not an alias
 		}
 	}
+	threads := presetThreads(rate)
+	if f.ProducerThreads != 0 {
+		if err := checkRange("producer-threads", f.ProducerThreads, 1, cluster.MaxSendThreads); err != nil {
+			return Scenario{}, err
+		}
+		threads = f.ProducerThreads
+	}
+	mode := strings.ToLower(f.ProducerMode)
+	switch mode {
+	case "", cluster.SendSync:
+		mode = ""
+	case cluster.SendAsync:
+		if f.ProducerThreads > 1 {
+			return Scenario{}, fmt.Errorf("producer-threads: %d; an async producer's sends do not block, so threads applies to mode %s only", f.ProducerThreads, cluster.SendSync)
+		}
+		threads = 0
+	default:
+		return Scenario{}, fmt.Errorf("producer-mode: %s; want %s or %s", quote(f.ProducerMode), cluster.SendSync, cluster.SendAsync)
+	}
+	for _, tier := range []struct {
+		name string
+		v    []int64
+	}{{"latency-max", f.LatencyMax}, {"not-available-duration", f.NotAvailableDuration}} {
+		if len(tier.v) > cluster.MaxTiers {
+			return Scenario{}, fmt.Errorf("%s: %d entries; the limit is %d", tier.name, len(tier.v), cluster.MaxTiers)
+		}
+		for i, v := range tier.v {
+			if v < -cluster.MaxTierMs || v > cluster.MaxTierMs {
+				return Scenario{}, fmt.Errorf("%s: entry %d, %d: want -%d…%d (24 h either way)", tier.name, i+1, v, cluster.MaxTierMs, cluster.MaxTierMs)
+			}
+		}
+		if tier.v != nil && client == string(profile.Go212) {
+			return Scenario{}, fmt.Errorf("%s: a %s producer has no latency fault tolerance (spec §9.1.8)", tier.name, profile.Go212)
+		}
+	}
 	for i := range s.Producers {
-		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate, Threads: presetThreads(rate), Client: client}
+		s.Producers[i] = cluster.ProducerConfig{ID: "p" + strconv.Itoa(i+1), Rate: rate, Threads: threads, Client: client, Mode: mode,
+			LatencyMax: slices.Clone(f.LatencyMax), NotAvailableDuration: slices.Clone(f.NotAvailableDuration)}
 	}
 	if s.Until == 0 {
 		s.Until = DefaultUntil
@@ -291,6 +332,13 @@ func FormatAt(st Step) string {
 			b.WriteString(map[bool]string{true: "on", false: "off"}[f.Bool()])
 		case reflect.Int:
 			b.WriteString(strconv.FormatInt(f.Int(), 10))
+		case reflect.Slice:
+			for i := range f.Len() {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.FormatInt(f.Index(i).Int(), 10))
+			}
 		default:
 			b.WriteString(f.String())
 		}

@@ -221,3 +221,31 @@ func TestFromFlagsProducerClient(t *testing.T) {
 		t.Errorf("an unknown producer client: %v; want an error naming the flag and the profiles", err)
 	}
 }
+
+func TestFromFlagsProducerSends(t *testing.T) {
+	s, err := FromFlags(Flags{ProducerThreads: 4, ProducerMode: "SYNC", LatencyMax: []int64{50, 1800}, NotAvailableDuration: []int64{0, 60000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Producers[0]; p.Threads != 4 || p.Mode != "" || !reflect.DeepEqual(p.LatencyMax, []int64{50, 1800}) || !reflect.DeepEqual(p.NotAvailableDuration, []int64{0, 60000}) {
+		t.Errorf("producer %+v; want 4 sync threads and the given tiers", p)
+	}
+	if s, err := FromFlags(Flags{ProducerMode: "async"}); err != nil || s.Producers[0].Mode != "async" || s.Producers[0].Threads != 0 {
+		t.Errorf("async: %+v, %v; want mode async without threads", s.Producers, err)
+	}
+	for _, bad := range []struct {
+		f    Flags
+		want string
+	}{
+		{Flags{ProducerThreads: 257}, "producer-threads: 257; want 1…256"},
+		{Flags{ProducerThreads: 2, ProducerMode: "async"}, "producer-threads: 2; an async producer's sends do not block"},
+		{Flags{ProducerMode: "oneway"}, `producer-mode: "oneway"; want sync or async`},
+		{Flags{LatencyMax: make([]int64, 65)}, "latency-max: 65 entries; the limit is 64"},
+		{Flags{NotAvailableDuration: []int64{-86400001}}, "not-available-duration: entry 1, -86400001"},
+		{Flags{ProducerClient: "go", LatencyMax: []int64{50}}, "latency-max: a go-2.1.2 producer has no latency fault tolerance"},
+	} {
+		if _, err := FromFlags(bad.f); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%+v: %v; want an error containing %q", bad.f, err, bad.want)
+		}
+	}
+}
