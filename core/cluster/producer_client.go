@@ -86,8 +86,8 @@ func (c *Cluster) nameServerRoute() *route.TopicRouteData {
 		if b.down {
 			continue
 		}
-		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(b.queues),
-			WriteQueueNums: int32(b.queues), Perm: route.PermRead | route.PermWrite})
+		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(b.readQ),
+			WriteQueueNums: int32(b.writeQ), Perm: route.PermRead | route.PermWrite})
 		rd.BrokerDatas = append(rd.BrokerDatas, route.BrokerData{BrokerName: b.name,
 			BrokerAddrs: map[int64]string{route.MasterID: "10.0.0." + strconv.Itoa(100+b.idx) + ":10911"}})
 	}
@@ -102,7 +102,7 @@ func (c *Cluster) refreshClientRoute(p *producer) {
 		n := max(len(p.threads), 1)
 		p.j49TP = p.j49TP[:0]
 		for range n {
-			p.j49TP = append(p.j49TP, &java49.TopicPublishInfo{Queues: slices.Clone(c.routeQueues()), Route: rd,
+			p.j49TP = append(p.j49TP, &java49.TopicPublishInfo{Queues: slices.Clone(c.publishQueues()), Route: rd,
 				SendWhichQueue: java49.NewThreadLocalIndex(p.rnd)})
 		}
 		for len(p.j49Worst) < n {

@@ -534,7 +534,10 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 		label := ConsumerLabel(b.ID, m)
 		c.Text(LayerMarks, r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
 		line := StatusTextIn(f.Lang, cv.Status)
-		if cv.Status == cluster.StatusAlive && live {
+		switch {
+		case cv.Status == cluster.StatusAlive && Restarted(cv):
+			line = Word(f.Lang, "canvas.restarted") // a new process with a new client id (spec §1.2)
+		case cv.Status == cluster.StatusAlive && live:
 			line = Word(f.Lang, "canvas.countdown", max(0, int64(math.Ceil(remaining/1000))))
 		}
 		line = Fit(line, r.W-4)
@@ -597,6 +600,9 @@ func TooltipLines(f Frame, kind, id string) []string {
 			}
 			if cv.NextRebalanceMs > s.TimeMs {
 				lines[1] += Word(lang, "canvas.tip.rebalance", float64(cv.NextRebalanceMs-s.TimeMs)/1000)
+			}
+			if Restarted(&cv) {
+				lines = append(lines, Word(lang, "canvas.tip.restarted", cv.ID, cv.ClientID))
 			}
 			lines = append(lines, Word(lang, "canvas.tip.consumed", cv.Consumed, cv.Cached))
 			if cv.Subscription != "" {

@@ -173,6 +173,10 @@ func ConsumerLabel(id string, m Mark) string {
 	return m.Label + ":" + id[:5] + "~"
 }
 
+// Restarted reports whether the consumer's current process is a restart with a new client id
+// (c1 comes back as c1#2, ip@pid as ip@pid'#nanoTime, spec §1.2): the canvas says so.
+func Restarted(cv *cluster.ConsumerView) bool { return cv.ClientID != "" && cv.ClientID != cv.ID }
+
 // layoutConsumers places the consumer boxes in centred rows at the bottom of r and returns
 // the height they take.
 func (l *Layout) layoutConsumers(s *cluster.Snapshot, r Rect) float64 {
@@ -193,6 +197,12 @@ func (l *Layout) layoutConsumers(s *cluster.Snapshot, r Rect) float64 {
 	statusW := 0.0
 	for _, st := range []string{cluster.StatusAlive, cluster.StatusIdle, cluster.StatusKilled, cluster.StatusPartitioned, cluster.StatusStopped, cluster.StatusHung} {
 		statusW = max(statusW, TextWidth(StatusTextIn(l.Lang, st)))
+	}
+	for i := range s.Consumers {
+		if Restarted(&s.Consumers[i]) {
+			statusW = max(statusW, TextWidth(Word(l.Lang, "canvas.restarted")))
+			break
+		}
 	}
 	modes := []mode{
 		{ConsumerTall, max(labelW, statusW, TextWidth("stopped")) + 8, tallH, 0.34},

@@ -558,3 +558,35 @@ func TestTooltipsOfQueueCountsAndSubscriptions(t *testing.T) {
 		}
 	}
 }
+
+// A consumer restarted with the default instance name is a new process with a new client id
+// (c1 becomes c1#2, spec §1.2): its box says "restarted" where it fits, in both languages, and
+// its tooltip gives the new id.
+func TestRestartedConsumerIsShown(t *testing.T) {
+	c, err := cluster.New(scenario.Presets()["small"].Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(5000)
+	for _, cmd := range []cluster.Command{{Type: "killConsumer", ID: "c1"}, {Type: "restartConsumer", ID: "c1"}} {
+		if err := c.Apply(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Advance(8000)
+	s := c.Snapshot()
+	for lang, want := range map[string]string{EN: "c1 restarted: client id c1#2", ZH: "c1 已重启：客户端标识 c1#2"} {
+		f := Frame{Snap: &s, Lang: lang}
+		if got := TooltipLines(f, HitConsumer, "c1"); !slices.Contains(got, want) {
+			t.Errorf("%s: tooltip %q; want the line %q", lang, got, want)
+		}
+		l := ComputeLang(&s, Rect{0, 0, 1280, 720}, lang)
+		b, ok := l.Consumer("c1")
+		if !ok || l.ConsumerMode != ConsumerTall || TextWidth(Word(lang, "canvas.restarted"))+4 > b.W {
+			t.Errorf("%s: box %+v in mode %d; want a tall box that holds %q", lang, b, l.ConsumerMode, Word(lang, "canvas.restarted"))
+		}
+	}
+	if got := TooltipLines(Frame{Snap: &s}, HitConsumer, "c2"); slices.ContainsFunc(got, func(x string) bool { return strings.Contains(x, "restarted") }) {
+		t.Errorf("c2 never restarted, but its tooltip says %q", got)
+	}
+}
