@@ -53,6 +53,8 @@ type producer struct {
 	tp           *selector.TopicPublishInfo   // thread 0's (and the async sender's)
 	threadTP     []*selector.TopicPublishInfo // threads 1…: the same list, each its own index
 	routeVersion int
+	pubBroker    []int32 // java: the broker (index in Cluster.brokers) at each publish list position
+	pubQueue     []int32 // … and the queue id
 	rnd          *jrand.Random
 	keys         *KeysConfig   // selector sends by key hash (spec §2.11); nil: the fault strategy picks
 	keyRnd       *jrand.Random // draws the keys
@@ -207,6 +209,14 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 	// its own random value (spec §2.1); the list is the same.
 	for j := range p.threadTP {
 		p.threadTP[j] = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
+	}
+	if p.prof.Name == profile.Java {
+		// Each position's broker and queue id, for the plain pick's fast path.
+		qs := c.routeQueues()
+		p.pubBroker, p.pubQueue = make([]int32, len(qs)), make([]int32, len(qs))
+		for i, mq := range qs {
+			p.pubBroker[i], p.pubQueue[i] = int32(c.brokerBy[mq.BrokerName].idx), mq.QueueID
+		}
 	}
 	c.refreshClientRoute(p)
 	p.routeVersion = c.routeVersion
@@ -388,7 +398,14 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			return
 		}
 		var mq route.MessageQueue
-		if p.keys != nil {
+		var b *broker
+		if p.pubBroker != nil && p.keys == nil && !last.Valid && !p.fs.SendLatencyFaultEnable() {
+			// The current client's pick with latency mode off and no last broker is the plain
+			// pick (spec §2.3): its broker is known by the list position.
+			pos := p.tpFor(j).PlainPos()
+			b = c.brokers[p.pubBroker[pos]]
+			mq.BrokerName, mq.QueueID = b.name, p.pubQueue[pos]
+		} else if p.keys != nil {
 			var ok bool
 			if mq, ok = p.keyedPick(); !ok {
 				c.sendFailed(p, j, t)
@@ -416,7 +433,9 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 				fb.noteResent(t, 1)
 			}
 		}
-		b := c.brokerNamed(&th.lastBroker, mq.BrokerName)
+		if b == nil {
+			b = c.brokerNamed(&th.lastBroker, mq.BrokerName)
+		}
 		if b == nil || b.down {
 			// RemotingConnectException: isolation, reachable = !startDetectorEnable; retried at
 			// once on another broker.

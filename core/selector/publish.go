@@ -100,6 +100,12 @@ func (tp *TopicPublishInfo) WriteQueueNumsByBroker(brokerName string) int32 {
 	return tp.route.WriteQueueNumsByBroker(brokerName)
 }
 
+// PlainPos is the plain pick's position in the publish list, i % n with i the next index
+// value, for a caller that keeps its own view of the list; the list must not be empty.
+func (tp *TopicPublishInfo) PlainPos() int {
+	return int(tp.sendWhichQueue.IncrementAndGet() % int32(len(tp.messageQueueList)))
+}
+
 // SelectOneMessageQueue is the plain pick selectOneMessageQueue(): L[i % n] with i the next
 // index value. On an empty list the index still advances, then ErrDivideByZero.
 func (tp *TopicPublishInfo) SelectOneMessageQueue() (route.MessageQueue, error) {
