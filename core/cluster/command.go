@@ -852,7 +852,8 @@ func init() {
 			return who + " synchronously: each thread blocks for its send"
 		},
 		Words: words("Set send mode", "Switches the producers (one producer with id) between sync, send(msg), whose thread blocks for the whole send, and async, send(msg, callback), where nothing blocks (threads: the sync threads, 1 by default). Sends in progress finish as they began.", "send mode {arg}",
-			"设置发送方式", "在同步 send(msg)（线程在整个发送期间阻塞）与异步 send(msg, callback)（不阻塞）之间切换生产者（给出 id 时只切换该生产者；threads：同步线程数，默认 1）。进行中的发送按原方式完成。", "发送方式改为 {arg}")})
+			"设置发送方式", "在同步 send(msg)（线程在整个发送期间阻塞）与异步 send(msg, callback)（不阻塞）之间切换生产者（给出 id 时只切换该生产者；threads：同步线程数，默认 1）。进行中的发送按原方式完成。", "发送方式改为同步").
+			when("zh", "arg=async", "发送方式改为异步")})
 	Register(CommandSpec{Name: "setMessageModel", Target: TargetGroup,
 		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}},
 		Apply:    applySetMessageModel,
