@@ -122,6 +122,8 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 			// at its round right away (spec §9.1.3, §9.1.4).
 			{{Type: "setStrategy", Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: ptr(0)}}, {Type: "addConsumer", ID: "g1", Client: "go"}},
 			{{Type: "setStrategy", Strategy: "AVG"}},
+			{{Type: "setLatencyTiers", LatencyMax: []int64{50, 1800}, NotAvailableDuration: []int64{0, 60000}},
+				{Type: "setProducerThreads", Threads: ptr(4)}, {Type: "setSendMode", Mode: SendAsync}, {Type: "setSendMode", Mode: SendSync}},
 		}
 		next := int64(5000)
 		for c.now < 600000 {

@@ -15,7 +15,7 @@ func randomCommand(r *rand.Rand, c *Cluster) Command {
 	ids := c.consumerIDs()
 	id := ids[r.IntN(len(ids))]
 	broker := c.brokers[r.IntN(len(c.brokers))].name
-	switch r.IntN(19) {
+	switch r.IntN(16) {
 	case 0, 1:
 		return Command{Type: "killConsumer", ID: id}
 	case 2:
@@ -46,17 +46,21 @@ func randomCommand(r *rand.Rand, c *Cluster) Command {
 		return Command{Type: "setStrategy", Strategy: []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"}[r.IntN(3)]}
 	case 14:
 		return Command{Type: "setProducerRate", Rate: ptr(r.IntN(3000))}
-	case 15:
-		return Command{Type: "setProducerThreads", Threads: ptr(1 + r.IntN(12))}
-	case 16:
-		if r.IntN(2) == 0 {
-			return Command{Type: "setSendMode", Mode: SendAsync}
-		}
-		return Command{Type: "setSendMode", Mode: SendSync, Threads: ptr(1 + r.IntN(8))}
-	case 17:
-		return Command{Type: "setLatencyTiers", LatencyMax: []int64{50, 100, int64(r.IntN(3000))}, NotAvailableDuration: []int64{0, int64(r.IntN(20000)), int64(r.IntN(60000))}}
 	}
 	return Command{Type: "setLatencyFault", On: ptr(r.IntN(2) == 0)}
+}
+
+// randomProducerCommand draws a change of how the producers send.
+func randomProducerCommand(r *rand.Rand) Command {
+	switch r.IntN(4) {
+	case 0:
+		return Command{Type: "setProducerThreads", Threads: ptr(1 + r.IntN(12))}
+	case 1:
+		return Command{Type: "setSendMode", Mode: SendAsync}
+	case 2:
+		return Command{Type: "setSendMode", Mode: SendSync, Threads: ptr(1 + r.IntN(8))}
+	}
+	return Command{Type: "setLatencyTiers", LatencyMax: []int64{50, 100, int64(r.IntN(3000))}, NotAvailableDuration: []int64{0, int64(r.IntN(20000)), int64(r.IntN(60000))}}
 }
 
 // holders lists, per broker queue, the processes holding a process queue for it (cut-off ones
@@ -142,6 +146,9 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		for c.now < 600000 {
 			if c.now >= next {
 				cmd := randomCommand(r, c)
+				if r.IntN(5) == 0 {
+					cmd = randomProducerCommand(r)
+				}
 				if err := c.Apply(cmd); err == nil {
 					applied = append(applied, fmt.Sprintf("%s %s%s", clock(c.now), cmd.Type, cmd.ID+cmd.Broker))
 				}

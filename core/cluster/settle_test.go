@@ -42,7 +42,9 @@ func TestSettledSendsChangeNothing(t *testing.T) {
 			for c.now < 300000 {
 				c.Advance(c.now + int64(1+r.IntN(8000)))
 				var cmd Command
-				switch r.IntN(4) {
+				switch r.IntN(5) {
+				case 1:
+					cmd = randomProducerCommand(r)
 				case 0:
 					cmd = Command{Type: "slowBroker", Broker: c.brokers[r.IntN(len(c.brokers))].name, LatencyMs: ptr([]int{0, 1500, 2000, 2990, 6000}[r.IntN(5)])}
 				default:
