@@ -374,11 +374,15 @@ func validateTimeline(s Scenario) error {
 			if !known && len(queues) >= MaxBrokers {
 				return fmt.Errorf("%s.broker: the topic would have %d brokers; the limit is %d", p, len(queues)+1, MaxBrokers)
 			}
-			if total-old+*st.Queues > MaxQueues {
-				return fmt.Errorf("%s.queues: the topic would have %d queues in all; the limit is %d", p, total-old+*st.Queues, MaxQueues)
+			n := addBrokerQueues()
+			if st.Queues != nil {
+				n = *st.Queues
 			}
-			queues[st.Broker] = *st.Queues
-			total += *st.Queues - old
+			if total-old+n > MaxQueues {
+				return fmt.Errorf("%s.queues: the topic would have %d queues in all; the limit is %d", p, total-old+n, MaxQueues)
+			}
+			queues[st.Broker] = n
+			total += n - old
 		case "addConsumer":
 			if !consumers[st.ID] && len(consumers) >= MaxConsumers {
 				return fmt.Errorf("%s.id: the group would have %d consumers; the limit is %d", p, len(consumers)+1, MaxConsumers)
@@ -387,6 +391,19 @@ func validateTimeline(s Scenario) error {
 		}
 	}
 	return nil
+}
+
+// addBrokerQueues is the queue count of an addBroker step that gives none (the command
+// table's default).
+func addBrokerQueues() int {
+	if spec, ok := cluster.Lookup("addBroker"); ok {
+		if a, ok := spec.Arg("queues"); ok {
+			if n, ok := a.Default.(int); ok {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // CommandNames is every command type, sorted.

@@ -85,12 +85,17 @@ func TestValidScenariosPass(t *testing.T) {
 				step(2, cluster.Command{Type: "restoreBroker", Broker: "broker-a"}),
 				step(2, cluster.Command{Type: "addBroker", Broker: "broker-c", Queues: intp(8)}),
 				step(2, cluster.Command{Type: "setQueues", Broker: "broker-c", Queues: intp(0)}),
+				step(2, cluster.Command{Type: "addBroker", Broker: "broker-d"}), // the default queue count
 				step(3, cluster.Command{Type: "setStrategy", Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: intp(5)}}),
 				step(3, cluster.Command{Type: "setStrategy", Strategy: "AVG_BY_CIRCLE"}),
 				step(3, cluster.Command{Type: "setProducerRate", Rate: intp(0)}),
 				step(3, cluster.Command{Type: "setProducerRate", Rate: intp(50), ID: "p1"}),
 				step(3, cluster.Command{Type: "setLatencyFault", On: boolp(false)}),
 				step(3, cluster.Command{Type: "setFaultTable", Table: "legacy-4x"}),
+				step(3, cluster.Command{Type: "setLatencyTiers", LatencyMax: []int64{50, 1800}, NotAvailableDuration: []int64{0}, ID: "p1"}),
+				step(3, cluster.Command{Type: "setProducerThreads", Threads: intp(8)}),
+				step(3, cluster.Command{Type: "setSendMode", Mode: "async"}),
+				step(3, cluster.Command{Type: "setSendMode", Mode: "sync", Threads: intp(2)}),
 				step(3, cluster.Command{Type: "setMessageModel", Model: "BROADCASTING"}),
 			}
 			return s
