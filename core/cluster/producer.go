@@ -212,7 +212,7 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 	}
 	if p.prof.Name == profile.Java {
 		// Each position's broker and queue id, for the plain pick's fast path.
-		qs := c.routeQueues()
+		qs := c.publishQueues()
 		p.pubBroker, p.pubQueue = make([]int32, len(qs)), make([]int32, len(qs))
 		for i, mq := range qs {
 			p.pubBroker[i], p.pubQueue[i] = int32(c.brokerBy[mq.BrokerName].idx), mq.QueueID
