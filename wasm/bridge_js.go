@@ -20,8 +20,10 @@ package main
 //	layout()        hit boxes in CSS pixels of the viewport: {width, height, canvas,
 //	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
 //	                producers, menu: [{id,…}] (the open click menu's items)}
-//	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs}: for tests
-//	                driving the canvas (see input_js.go on synthetic clicks) and for timing
+//	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs, running}: for
+//	                tests driving the canvas (see input_js.go on synthetic clicks) and for
+//	                timing; frames and ticks stand still while the loop is idle (running
+//	                false: paused, hidden or out of view, nothing asked for a frame)
 //	<method>(arg)   every method of package wasm/api (state, share, presets, timeline, series,
 //	                setLang, methods, …; see wasm/api and its files): the argument
 //	                crosses as JSON, the result comes back as a plain object, an error as
@@ -64,7 +66,10 @@ type bridge struct {
 	// stageMoved is set when #stage changes size (a ResizeObserver): the game reads its
 	// rectangle at the next tick instead of waiting for its periodic read.
 	stageMoved atomic.Bool
-	funcs      []js.Func // kept for the page's lifetime
+	// hidden and offscreen say that nobody can see the canvas: the tab is hidden, or the
+	// canvas is scrolled out of the viewport (an embed on a long page).
+	hidden, offscreen atomic.Bool
+	funcs             []js.Func // kept for the page's lifetime
 }
 
 func installBridge(sess *session.Session, g *game) *bridge {
@@ -149,6 +154,11 @@ func (b *bridge) callNow(name string) func(js.Value, []js.Value) any {
 		out, job, err := b.api.Start(name, arg)
 		if job != nil {
 			return b.runJob(job)
+		}
+		// A call that changes what is shown (the language, a lesson started or stopped)
+		// wakes a paused game loop; reads (state, layout, share…) leave it still.
+		if name == "setLang" || b.api.Pending() {
+			wake()
 		}
 		if err != nil {
 			return errorObject(err.Error())
@@ -237,6 +247,7 @@ func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
 		return p
 	}
 	b.pending[seq] = resolve
+	wake() // a paused game loop applies it in the next frame
 	return p
 }
 

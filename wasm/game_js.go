@@ -55,6 +55,7 @@ type game struct {
 	readyDone bool
 	refused   []cluster.Event // the game's own commands the session could not queue, told with the frame
 	lastTick  time.Time
+	running   bool // the loop runs every display frame (pace)
 
 	// Draw's render caches.
 	atlas  *ebiten.Image
@@ -67,6 +68,7 @@ type game struct {
 	// Counters for tests, read by the bridge from another goroutine.
 	frames, ticks, heldPolls, clicks atomic.Int64
 	updateUs, drawUs                 atomic.Int64 // smoothed durations, microseconds
+	runningNow                       atomic.Bool  // running, for counters()
 
 	failMu sync.Mutex
 	failed error
@@ -195,8 +197,42 @@ func (g *game) Update() (err error) {
 	st = g.sess.State()
 	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
 	g.bridge.setLayout(g.layout, g.ctl.Menu)
+	g.pace(st)
 	return nil
 }
+
+// pace chooses how the loop runs after this Update. While time runs on a page one can see,
+// every display frame (one Update, one Draw). Otherwise (paused, the tab hidden, an embed
+// scrolled out of view) only when something asks for a frame: Ebitengine's
+// FPSModeVsyncOffMinimum draws on input and resizes itself, and wake (ScheduleFrame) is
+// called by the bridge for a command, an API call that changes what is shown, a page change
+// (stage, theme, language, visibility), and here while work remains: the first frames
+// before ready, a seek or step reached in slices, a state push the API still holds, and
+// (in Draw) a rebalance's slide still moving.
+func (g *game) pace(st session.State) {
+	running := !st.Paused && g.bridge.shown()
+	if running != g.running {
+		g.running = running
+		g.runningNow.Store(running)
+		if running {
+			ebiten.SetFPSMode(ebiten.FPSModeVsyncOn)
+		} else {
+			ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
+		}
+	}
+	if running {
+		return
+	}
+	// The next run starts with one frame's time, not the whole pause (see Update's dt).
+	g.lastTick = time.Time{}
+	if !g.readyDone || st.Reaching != nil || g.bridge.api.Pending() {
+		wake()
+	}
+}
+
+// wake asks for one more Update and Draw when the loop runs only when asked; harmless
+// otherwise. Safe from the bridge's callbacks.
+func wake() { ebiten.ScheduleFrame() }
 
 func (g *game) Draw(screen *ebiten.Image) {
 	if g.failure() != nil {
@@ -216,6 +252,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 	wall := float64(time.Since(g.start).Milliseconds())
 	g.anim.Reduced = g.reduced
 	g.anim.Observe(&g.snap, wall)
+	if g.anim.Active(wall) {
+		wake() // a slide started or under way finishes while paused too
+	}
 	g.canvas.Reset()
 	if face := g.canvas.SetScale(g.dpr * g.look.zoom()); face != g.face {
 		if g.atlas != nil {

@@ -43,6 +43,14 @@ func main() {
 	// own clear and its screen filter, two full-screen passes a software GPU pays for.
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetScreenFilterEnabled(false)
+	// One Update per drawn frame: Update advances the simulation by the wall time since the
+	// last one, so Ebitengine's fixed 60 ticks a second would only run it (and build its
+	// layout, and push it to the page) two or three times for each frame a slow browser
+	// draws. And no frame at all until one is needed: the game runs every display frame only
+	// while time runs on a page one can see (game.pace).
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
+	createContext()
 	mark("lbscope:run-game")
 	err := run(g)
 	if err == nil {

@@ -26,6 +26,21 @@ func canvasElement() js.Value {
 	return js.Global().Get("document").Call("querySelector", "body > canvas")
 }
 
+// createContext asks for the canvas's WebGL2 context before Ebitengine does, with the
+// attributes it asks for (alpha, premultipliedAlpha, stencil) and antialias and depth off:
+// a later getContext("webgl2") returns this context whatever it asks. Ebitengine leaves
+// them at the browser's default, on, though it draws into its own textures and only copies
+// the finished screen to the canvas, which a multisampled drawing buffer cannot smooth and
+// which uses no depth. A software GPU pays for both on every frame: in headless Chromium
+// with SwiftShader, an empty Ebitengine game runs 1.5 to 3 times as many frames without
+// them (scripts/bench-browser.sh measures it, its "tuned" baseline).
+func createContext() {
+	if c := canvasElement(); c.Truthy() {
+		c.Call("getContext", "webgl2", map[string]any{
+			"alpha": true, "premultipliedAlpha": true, "stencil": true, "antialias": false, "depth": false})
+	}
+}
+
 // stageRect is the page's #stage element in viewport coordinates, where the playground
 // draws; the canvas itself covers the whole viewport behind the panel.
 func stageRect() (view.Rect, bool) {
@@ -59,32 +74,76 @@ func showHelp() {
 	}
 }
 
-// watchPage follows what the game reads from the page between its reads: #stage's size, and
-// whether the pointer is over the canvas.
+// watchPage follows what the game reads from the page between its reads: #stage's size,
+// <html>'s theme and presenter mode, the motion preference, whether the pointer is over the
+// canvas, and whether the canvas can be seen at all (the tab shown, the embed scrolled into
+// view). Each change wakes the game loop, which runs only when asked while paused (pace).
 func (b *bridge) watchPage() {
 	b.pointerIn.Store(true)
-	if ro := js.Global().Get("ResizeObserver"); ro.Type() == js.TypeFunction {
-		if stage := js.Global().Get("document").Call("getElementById", "stage"); stage.Truthy() {
-			ro.New(b.fn("stageResized", func(js.Value, []js.Value) any {
-				b.stageMoved.Store(true)
-				return nil
-			})).Call("observe", stage)
+	global, doc := js.Global(), js.Global().Get("document")
+	moved := b.fn("stageChanged", func(js.Value, []js.Value) any {
+		b.stageMoved.Store(true)
+		wake()
+		return nil
+	})
+	if ro := global.Get("ResizeObserver"); ro.Type() == js.TypeFunction {
+		if stage := doc.Call("getElementById", "stage"); stage.Truthy() {
+			ro.New(moved).Call("observe", stage)
+		}
+	}
+	// theme.js and the presenter button set data-theme and data-present on <html>.
+	if mo := global.Get("MutationObserver"); mo.Type() == js.TypeFunction {
+		mo.New(moved).Call("observe", doc.Get("documentElement"), map[string]any{
+			"attributes": true, "attributeFilter": []any{"data-theme", "data-present"}})
+	}
+	if mm := global.Get("matchMedia"); mm.Type() == js.TypeFunction {
+		q := global.Call("matchMedia", "(prefers-reduced-motion: reduce)")
+		if q.Get("addEventListener").Type() == js.TypeFunction {
+			q.Call("addEventListener", "change", moved)
 		}
 	}
 	// Hover: the pointer is over the canvas until it enters another element (the panel) or
 	// leaves the window; crossing elements is rare enough to cross into Go for.
-	doc := js.Global().Get("document")
 	doc.Call("addEventListener", "pointerover", b.fn("pointerover", func(_ js.Value, a []js.Value) any {
 		b.pointerIn.Store(a[0].Get("target").Get("tagName").String() == "CANVAS")
+		wake()
 		return nil
 	}))
 	doc.Call("addEventListener", "pointerout", b.fn("pointerout", func(_ js.Value, a []js.Value) any {
 		if !a[0].Get("relatedTarget").Truthy() {
 			b.pointerIn.Store(false)
+			wake()
 		}
 		return nil
 	}))
+	// Nobody can see the canvas: a hidden tab, or an embed scrolled out of its reader's view
+	// (an IntersectionObserver without a root measures against the top-level viewport, through
+	// the iframe). Time stops there and runs on when it is seen again.
+	b.hidden.Store(doc.Get("hidden").Truthy())
+	doc.Call("addEventListener", "visibilitychange", b.fn("visibilitychange", func(js.Value, []js.Value) any {
+		b.hidden.Store(doc.Get("hidden").Truthy())
+		wake()
+		return nil
+	}))
+	if io := global.Get("IntersectionObserver"); io.Type() == js.TypeFunction {
+		target := canvasElement()
+		if !target.Truthy() {
+			target = doc.Get("body")
+		}
+		if target.Truthy() {
+			io.New(b.fn("intersection", func(_ js.Value, a []js.Value) any {
+				entries := a[0]
+				last := entries.Index(entries.Length() - 1)
+				b.offscreen.Store(!last.Get("isIntersecting").Truthy())
+				wake()
+				return nil
+			})).Call("observe", target)
+		}
+	}
 }
+
+// shown reports whether anyone can see the canvas (watchPage).
+func (b *bridge) shown() bool { return !b.hidden.Load() && !b.offscreen.Load() }
 
 // setLayout publishes the layout and menu for layout(). Called from Update.
 func (b *bridge) setLayout(l *view.Layout, m *view.Menu) {
@@ -144,6 +203,7 @@ func (b *bridge) counters(js.Value, []js.Value) any {
 		"frames": b.g.frames.Load(), "ticks": b.g.ticks.Load(),
 		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
 		"updateMs": float64(b.g.updateUs.Load()) / 1000, "drawMs": float64(b.g.drawUs.Load()) / 1000,
+		"running": b.g.runningNow.Load(),
 	})
 }
 

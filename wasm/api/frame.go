@@ -101,6 +101,15 @@ func (a *API) Frame(in Input) Out {
 	return out
 }
 
+// Pending reports whether a frame has something left to tell the page: a change whose
+// state push waits for StateEveryMs, or a lesson's new status. A game loop that runs only
+// when asked (paused, nothing moving) keeps asking for frames while it holds.
+func (a *API) Pending() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.Sess.Version() != a.out.version || a.out.lessonVer != a.out.lessonSent
+}
+
 // marksUpTo keeps the marks up to the last sample: a later one comes with the samples after
 // it, so that no push repeats a mark.
 func marksUpTo(d series.Data) series.Data {

@@ -61,6 +61,40 @@ func TestFramePushesWhatChanged(t *testing.T) {
 	}
 }
 
+// Pending holds while a frame has something left to tell (a paced state push, a lesson's
+// status) and clears once a frame told it: a loop that runs only when asked relies on it.
+func TestFramePendingUntilTold(t *testing.T) {
+	a := New(session.NewDefault())
+	tick(t, a, 16, 0)
+	if a.Pending() {
+		t.Fatal("Pending after the first frame pushed everything")
+	}
+	// Running: the second frame's change waits for StateEveryMs.
+	if out := tick(t, a, 16, 16); out.State != nil {
+		t.Fatal("a running frame 16 ms after a push pushed the state again")
+	}
+	if !a.Pending() {
+		t.Error("not Pending with a change whose push waits")
+	}
+	tick(t, a, 0, 17, `{"type":"pause"}`)
+	if a.Pending() {
+		t.Error("Pending after the pause's frame pushed the paused state")
+	}
+	if out := tick(t, a, 16, 5000); !out.Empty() || a.Pending() {
+		t.Errorf("paused and untouched: frame %+v, Pending %v; want nothing", out, a.Pending())
+	}
+	call(t, a, "lessonStart", `{"id":"idle-consumers"}`)
+	if !a.Pending() {
+		t.Error("not Pending after lessonStart: its status and scenario wait for a frame")
+	}
+	if out := tick(t, a, 16, 5016); out.Lesson == nil || out.State == nil {
+		t.Errorf("the frame after lessonStart: lesson %s, state %v; want both", out.Lesson, out.State != nil)
+	}
+	if a.Pending() {
+		t.Error("Pending after the lesson's frame told it")
+	}
+}
+
 // Series pushes carry only the samples recorded since the last push; put together they are
 // the recorder's whole series, every sample once.
 func TestFrameSeriesAreTheNewSamplesOnly(t *testing.T) {

@@ -1,0 +1,109 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type pgCounters struct {
+	Frames  float64 `json:"frames"`
+	Ticks   float64 `json:"ticks"`
+	Running bool    `json:"running"`
+}
+
+// countersAfter reads lbscope.counters() after waitMs of page time.
+func countersAfter(t testing.TB, ctx context.Context, waitMs int) pgCounters {
+	t.Helper()
+	return eval[pgCounters](t, ctx, fmt.Sprintf(`new Promise(r => setTimeout(() => r(window.lbscope.counters()), %d))`, waitMs))
+}
+
+// Paused and untouched, the playground draws no frame and runs no update; a dispatch on the
+// paused page still takes effect, resolves, redraws the canvas and reaches the page's store;
+// then it is still again.
+func TestBrowserIdleWhenPausedAndRedrawnOnDispatch(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	playing := countersAfter(t, ctx, 0)
+	assert.True(t, playing.Running, "a shown playground that plays runs every frame")
+	moved := countersAfter(t, ctx, 500)
+	assert.Greater(t, moved.Frames, playing.Frames, "frames are drawn while it plays")
+
+	dispatch(t, ctx, `{type: "pause"}`)
+	dispatch(t, ctx, `{type: "step", ms: 5000}`) // settled, paused
+	before := screenshot(t, ctx)
+	// A rebalance's slide (400 ms) may still be finishing: let it.
+	settled := countersAfter(t, ctx, 1000)
+	assert.False(t, settled.Running)
+	still := countersAfter(t, ctx, 1500)
+	assert.Equal(t, settled.Frames, still.Frames, "frames drawn in 1.5 s paused and untouched")
+	assert.Equal(t, settled.Ticks, still.Ticks, "updates run in 1.5 s paused and untouched")
+	// Reads do not wake it.
+	eval[bool](t, ctx, `(window.lbscope.state(), window.lbscope.layout(), window.lbscope.share(), true)`)
+	read := countersAfter(t, ctx, 300)
+	assert.Equal(t, still.Frames, read.Frames, "frames drawn for state(), layout() and share()")
+
+	l := layout(t, ctx)
+	require.NotEmpty(t, l.Consumers)
+	victim := l.Consumers[0].ID
+	_, owned := consumer(state(t, ctx), victim)
+	require.NotEmpty(t, owned)
+	dispatch(t, ctx, fmt.Sprintf(`{type: "killConsumer", id: %q}`, victim))
+	status, _ := consumer(state(t, ctx), victim)
+	assert.Equal(t, "killed", status, "the kill took effect on the paused page")
+	assert.Equal(t, "killed", eval[string](t, ctx, fmt.Sprintf(`LB.store.state.consumers.find(c => c.id === %q).status`, victim)),
+		"the page's store got the frame of the kill")
+	dispatch(t, ctx, `{type: "step", ms: 2000}`) // the survivors rebalance
+	woke := countersAfter(t, ctx, 1000)
+	assert.Greater(t, woke.Frames, still.Frames, "the dispatches drew frames")
+	assert.False(t, woke.Running, "still paused")
+	after := screenshot(t, ctx)
+	changed := 0
+	for _, q := range layout(t, ctx).Queues {
+		if contains(owned, q.Queue) && colourAt(before, q) != colourAt(after, q) {
+			changed++
+		}
+	}
+	assert.Positive(t, changed, "the killed consumer's queue cells are redrawn in their new owners' colours")
+	again := countersAfter(t, ctx, 1500)
+	assert.Equal(t, woke.Frames, again.Frames, "frames drawn after the redraw, paused and untouched")
+
+	// Input draws: a pointer move over the canvas (hover) draws the next frame.
+	c := l.Consumers[0]
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, c.X+c.W/2, c.Y+c.H/2)))
+	hovered := countersAfter(t, ctx, 300)
+	assert.Greater(t, hovered.Frames, again.Frames, "a pointer move drew a frame")
+
+	// Play runs every frame again.
+	dispatch(t, ctx, `{type: "play"}`)
+	t0 := state(t, ctx).TimeMs
+	waitFor(t, ctx, fmt.Sprintf(`window.lbscope.state().timeMs > %d && window.lbscope.counters().running`, t0))
+	assert.Empty(t, con.Errors())
+}
+
+// A hidden page stops its loop, and a shown one runs on.
+func TestBrowserIdleWhenHidden(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	require.True(t, countersAfter(t, ctx, 0).Running)
+	// Headless Chromium never hides a tab: tell the game the page went hidden as a browser would.
+	hide := `(v) => { Object.defineProperty(document, "hidden", {configurable: true, get: () => v});
+		document.dispatchEvent(new Event("visibilitychange")); }`
+	eval[bool](t, ctx, `((`+hide+`)(true), true)`)
+	hidden := countersAfter(t, ctx, 300)
+	assert.False(t, hidden.Running, "a hidden page's loop runs only when asked")
+	later := countersAfter(t, ctx, 1000)
+	assert.Equal(t, hidden.Frames, later.Frames, "frames drawn in 1 s hidden")
+	// A command still resolves (a script may drive a hidden page).
+	dispatch(t, ctx, `{type: "setSpeed", x: 2}`)
+	assert.Equal(t, 2.0, state(t, ctx).Speed)
+	eval[bool](t, ctx, `((`+hide+`)(false), true)`)
+	waitFor(t, ctx, `window.lbscope.counters().running`)
+	assert.Empty(t, con.Errors())
+}
