@@ -89,6 +89,7 @@ func (g *game) fail(err error) {
 	if g.failed == nil {
 		g.failed = err
 	}
+	wake() // the loop must run to end with it, even from a frame drawn for input while idle
 }
 
 func (g *game) failure() error {
@@ -221,18 +222,24 @@ func (g *game) pace(st session.State) {
 		}
 	}
 	if running {
+		releaseFrames()
 		return
 	}
 	// The next run starts with one frame's time, not the whole pause (see Update's dt).
 	g.lastTick = time.Time{}
 	if !g.readyDone || st.Reaching != nil || g.bridge.api.Pending() {
 		wake()
+		return
 	}
+	holdFrames()
 }
 
 // wake asks for one more Update and Draw when the loop runs only when asked; harmless
 // otherwise. Safe from the bridge's callbacks.
-func wake() { ebiten.ScheduleFrame() }
+func wake() {
+	ebiten.ScheduleFrame()
+	releaseFrames()
+}
 
 func (g *game) Draw(screen *ebiten.Image) {
 	if g.failure() != nil {

@@ -21,6 +21,25 @@ func mark(name string) float64 {
 	return perf.Call("now").Float()
 }
 
+// frameGate is web/loader.js's lbscopeFrameGate (undefined on a page without it): it holds
+// the animation frame Ebitengine's loop asks for while the game is idle, so that an idle
+// playground costs the browser no frames at all, not even empty ones.
+var frameGate = js.Global().Get("lbscopeFrameGate")
+
+// holdFrames holds Ebitengine's next animation frame until releaseFrames.
+func holdFrames() {
+	if frameGate.Type() == js.TypeObject && !frameGate.Get("idle").Bool() {
+		frameGate.Set("idle", true)
+	}
+}
+
+// releaseFrames lets Ebitengine's loop run again, with the frame it asked for meanwhile.
+func releaseFrames() {
+	if frameGate.Type() == js.TypeObject && (frameGate.Get("idle").Bool() || frameGate.Get("parked").Truthy()) {
+		frameGate.Call("release")
+	}
+}
+
 // canvasElement is the canvas Ebitengine added to the body.
 func canvasElement() js.Value {
 	return js.Global().Get("document").Call("querySelector", "body > canvas")

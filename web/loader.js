@@ -339,14 +339,38 @@
     var app = document.getElementById("app");
     if (app) app.removeAttribute("aria-busy");
     emit("lbscope:started");
+    // The frame gate. Ebitengine asks for an animation frame every display frame, even
+    // when the game has nothing to draw (paused: wasm/game_js.go's pace), and each one wakes
+    // the wasm and the browser's frame machinery. Ebitengine keeps the requestAnimationFrame
+    // it finds when its package starts, inside go.run: it gets this gated one, the page keeps
+    // the browser's. While the game says idle, the frame it asks for is held until it
+    // releases it (a command, input, a page change: wake in the wasm).
+    var nativeRAF = window.requestAnimationFrame;
+    var gate = { idle: false, parked: null };
+    gate.release = function () {
+      gate.idle = false;
+      var cb = gate.parked;
+      gate.parked = null;
+      if (cb) nativeRAF.call(window, cb);
+    };
+    window.lbscopeFrameGate = gate;
     var run;
     try {
       if (window.performance && performance.mark) performance.mark("lbscope:go-run");
+      window.requestAnimationFrame = function (cb) {
+        if (gate.idle) {
+          gate.parked = cb;
+          return 0;
+        }
+        return nativeRAF.call(window, cb);
+      };
       run = go.run(instance);
     } catch (err) {
+      window.requestAnimationFrame = nativeRAF;
       fail(s("loader.cannotStart", describe(err)));
       return;
     }
+    window.requestAnimationFrame = nativeRAF;
     run.then(function () {
       fail(why());
     }, function (err) {
