@@ -132,6 +132,24 @@ func baseline() float64 {
 
 // glyphIndex is r's glyph, or '?”s for a rune the font file lacks.
 func glyphIndex(r rune) int {
+	if r >= 0 && r < 128 {
+		return int(asciiGlyphs()[r])
+	}
+	return searchGlyph(r)
+}
+
+// asciiGlyphs is glyphIndex of every ASCII rune, most of what is drawn, found without a
+// search: a frame of the large preset draws thousands of glyphs.
+var asciiGlyphs = sync.OnceValue(func() *[128]int32 {
+	var t [128]int32
+	for r := range rune(len(t)) {
+		t[r] = int32(searchGlyph(r))
+	}
+	return &t
+})
+
+// searchGlyph is glyphIndex by a binary search of the font's runes.
+func searchGlyph(r rune) int {
 	gs := outlines().Glyphs
 	if i, ok := slices.BinarySearchFunc(gs, r, func(g Outline, r rune) int { return int(g.Rune - r) }); ok {
 		return i
@@ -139,7 +157,7 @@ func glyphIndex(r rune) int {
 	if r == '?' {
 		return 0
 	}
-	return glyphIndex('?')
+	return searchGlyph('?')
 }
 
 // HasGlyph reports whether r draws as itself rather than as '?'.
