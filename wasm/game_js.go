@@ -186,6 +186,10 @@ func (g *game) Update() (err error) {
 		dt = min(float64(now.Sub(g.lastTick).Microseconds())/1000, maxTickMs)
 	}
 	g.lastTick = now
+	if !g.bridge.shown() {
+		// Nobody sees it: time waits (a frame drawn for a command applies the command only).
+		dt = 0
+	}
 	results := g.sess.Tick(dt)
 	g.bridge.frame(results, append(g.sess.DrainEvents(), g.refused...))
 	g.refused = g.refused[:0]

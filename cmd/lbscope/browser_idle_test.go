@@ -98,12 +98,49 @@ func TestBrowserIdleWhenHidden(t *testing.T) {
 	eval[bool](t, ctx, `((`+hide+`)(true), true)`)
 	hidden := countersAfter(t, ctx, 300)
 	assert.False(t, hidden.Running, "a hidden page's loop runs only when asked")
+	at := state(t, ctx).TimeMs
 	later := countersAfter(t, ctx, 1000)
 	assert.Equal(t, hidden.Frames, later.Frames, "frames drawn in 1 s hidden")
-	// A command still resolves (a script may drive a hidden page).
+	// A command still resolves (a script may drive a hidden page); time still waits.
 	dispatch(t, ctx, `{type: "setSpeed", x: 2}`)
-	assert.Equal(t, 2.0, state(t, ctx).Speed)
+	s := state(t, ctx)
+	assert.Equal(t, 2.0, s.Speed)
+	assert.Equal(t, at, s.TimeMs, "virtual time ran while hidden")
+	assert.False(t, s.Paused, "hidden is not paused: it plays on when shown")
 	eval[bool](t, ctx, `((`+hide+`)(false), true)`)
 	waitFor(t, ctx, `window.lbscope.counters().running`)
 	assert.Empty(t, con.Errors())
+}
+
+// An embed scrolled out of its reader's view stops its loop, and plays on when scrolled back.
+func TestBrowserIdleWhenEmbedScrolledAway(t *testing.T) {
+	ctx := playground(t)
+	con := watchConsole(t, ctx)
+	// A host page of the same origin (any small file of the site will do) with the embed at
+	// its top and a long article below.
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1000, 700), chromedp.Navigate(browserEnv.url+"embed.css")))
+	eval[bool](t, ctx, `(() => {
+		document.body.textContent = "";
+		const f = document.createElement("iframe");
+		f.id = "embed"; f.src = "embed.html?autoplay=1"; f.style.cssText = "width: 800px; height: 450px; border: 0; display: block";
+		const article = document.createElement("div"); article.style.height = "4000px";
+		document.body.append(f, article);
+		return true;
+	})()`)
+	inner := `document.getElementById("embed").contentWindow`
+	waitFor(t, ctx, inner+`.lbscope !== undefined`)
+	eval[bool](t, ctx, inner+`.lbscope.ready.then(() => true)`)
+	waitFor(t, ctx, inner+`.lbscope.counters().running`)
+	hostErrors := len(con.Errors()) // the host page (a stylesheet shown as a page) has no favicon: a 404
+	eval[bool](t, ctx, `(window.scrollTo(0, 2000), true)`)
+	waitFor(t, ctx, `!`+inner+`.lbscope.counters().running`)
+	away := eval[float64](t, ctx, inner+`.lbscope.state().timeMs`)
+	frames := eval[float64](t, ctx, inner+`.lbscope.counters().frames`)
+	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 1000))`)
+	assert.Equal(t, frames, eval[float64](t, ctx, inner+`.lbscope.counters().frames`), "frames drawn in 1 s out of view")
+	assert.Equal(t, away, eval[float64](t, ctx, inner+`.lbscope.state().timeMs`), "time ran out of view")
+	assert.False(t, eval[bool](t, ctx, inner+`.lbscope.state().paused`), "out of view is not paused: it plays on when seen")
+	eval[bool](t, ctx, `(window.scrollTo(0, 0), true)`)
+	waitFor(t, ctx, inner+`.lbscope.counters().running && `+inner+fmt.Sprintf(`.lbscope.state().timeMs > %v`, away))
+	assert.Empty(t, con.Errors()[hostErrors:])
 }
