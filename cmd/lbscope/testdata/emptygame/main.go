@@ -2,11 +2,14 @@
 
 // Command emptygame is the browser benchmark's baseline: an Ebitengine game that only fills
 // its screen, so the playground's frame rate can be compared with what Ebitengine alone
-// reaches in the same browser.
+// reaches in the same browser. With ?tuned it runs with the playground's settings (no
+// screen clear or filter of Ebitengine's own, the canvas's context without antialias and
+// depth: wasm/main_js.go and wasm/page_js.go), the fair baseline for the playground's ratio.
 package main
 
 import (
 	"image/color"
+	"strings"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -24,4 +27,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 
 func (g *game) Layout(w, h int) (int, int) { return w, h }
 
-func main() { ebiten.RunGame(&game{}) }
+func main() {
+	if strings.Contains(js.Global().Get("location").Get("search").String(), "tuned") {
+		ebiten.SetScreenClearedEveryFrame(false)
+		ebiten.SetScreenFilterEnabled(false)
+		if c := js.Global().Get("document").Call("querySelector", "body > canvas"); c.Truthy() {
+			c.Call("getContext", "webgl2", map[string]any{
+				"alpha": true, "premultipliedAlpha": true, "stencil": true, "antialias": false, "depth": false})
+		}
+	}
+	ebiten.RunGame(&game{})
+}
