@@ -22,11 +22,9 @@ import (
 // frameMs is one Update's share of wall time when Ebitengine keeps its 60 ticks a second.
 const frameMs = 1000.0 / 60
 
-// maxTickMs bounds the wall time one Update may account for, so that a stall (a tab left in
-// the background, a machine busy elsewhere) does not jump minutes ahead. It is four frames a
-// second's worth: a software GPU drawing the large preset can be that slow, and 10× must stay
-// 10× there (one Update per frame).
-const maxTickMs = 250.0
+// maxTickMs bounds the wall time one Update may account for, so that a tab left in the
+// background does not jump minutes ahead when it comes back.
+const maxTickMs = 100.0
 
 // stageEvery is how often, in ticks, the stage's rectangle is read from the page; it is read
 // at once when the bridge's ResizeObserver sees #stage change.
