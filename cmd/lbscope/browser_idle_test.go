@@ -30,6 +30,12 @@ func countersAfter(t testing.TB, ctx context.Context, waitMs int) pgCounters {
 func TestBrowserIdleWhenPausedAndRedrawnOnDispatch(t *testing.T) {
 	ctx := playground(t)
 	con := open(t, ctx, "")
+	// The canvas's context is the playground's own, without antialias or depth (page_js.go's
+	// createContext): what a software GPU pays for on every frame.
+	attrs := eval[map[string]any](t, ctx, `document.querySelector("body > canvas").getContext("webgl2").getContextAttributes()`)
+	assert.Equal(t, false, attrs["antialias"], "the canvas's context: %v", attrs)
+	assert.Equal(t, false, attrs["depth"], "the canvas's context: %v", attrs)
+	assert.Equal(t, true, attrs["stencil"], "the canvas's context keeps what Ebitengine asks for: %v", attrs)
 	playing := countersAfter(t, ctx, 0)
 	assert.True(t, playing.Running, "a shown playground that plays runs every frame")
 	moved := countersAfter(t, ctx, 500)
