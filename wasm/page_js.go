@@ -110,6 +110,8 @@ func (b *bridge) watchPage() {
 			ro.New(moved).Call("observe", stage)
 		}
 	}
+	// The canvas is fixed to the viewport: a scroll moves #stage on it without resizing it.
+	global.Call("addEventListener", "scroll", moved, map[string]any{"passive": true})
 	// theme.js and the presenter button set data-theme and data-present on <html>.
 	if mo := global.Get("MutationObserver"); mo.Type() == js.TypeFunction {
 		mo.New(moved).Call("observe", doc.Get("documentElement"), map[string]any{
