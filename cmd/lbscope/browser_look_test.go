@@ -86,7 +86,7 @@ func TestBrowserLookDeviceResolution(t *testing.T) {
 	ctx := playground(t)
 	con := openScaled(t, ctx, "?lang=en&theme=dark", 1280, 720, 2)
 	dispatch(t, ctx, `{type: "step", ms: 5000}`)
-	waitFor(t, ctx, `window.lbscope.counters().frames > 5`)
+	waitFor(t, ctx, `window.lbscope.counters().frames > 1`) // paused: the loop draws no more until asked
 	canvas := eval[map[string]float64](t, ctx, `(() => { const c = document.querySelector("body > canvas"), r = c.getBoundingClientRect();
 		return {w: c.width, h: c.height, cssW: r.width, cssH: r.height, dpr: window.devicePixelRatio}; })()`)
 	require.Equal(t, 2.0, canvas["dpr"], "the emulation took")
@@ -163,7 +163,7 @@ func TestBrowserLookLightTheme(t *testing.T) {
 	ctx := playground(t)
 	con := openScaled(t, ctx, "?lang=en&theme=light", 1280, 720, 1)
 	dispatch(t, ctx, `{type: "step", ms: 5000}`)
-	waitFor(t, ctx, `window.lbscope.counters().frames > 5`)
+	waitFor(t, ctx, `window.lbscope.counters().frames > 1`) // paused: the loop draws no more until asked
 	img := screenshot(t, ctx)
 	l := lookOf(t, ctx)
 	bg := func(img image.Image) float64 { // just inside the stage's top-left corner, over nothing
