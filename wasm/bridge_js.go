@@ -251,6 +251,13 @@ func (b *bridge) dispatch(_ js.Value, args []js.Value) any {
 	return p
 }
 
+// awaiting reports whether a dispatch's promise waits for its command to be applied.
+func (b *bridge) awaiting() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.pending) > 0
+}
+
 // resolve settles the promises of applied commands. Called from Update.
 func (b *bridge) resolve(results []session.Result) {
 	if len(results) == 0 {

@@ -231,7 +231,9 @@ func (g *game) pace(st session.State) {
 	}
 	// The next run starts with one frame's time, not the whole pause (see Update's dt).
 	g.lastTick = time.Time{}
-	if !g.readyDone || st.Reaching != nil || g.bridge.api.Pending() {
+	// A command sent while the session was on its way to a moment waits for the frame after
+	// its arrival: a dispatch still unanswered keeps the loop going.
+	if !g.readyDone || st.Reaching != nil || g.bridge.api.Pending() || g.bridge.awaiting() {
 		wake()
 		return
 	}
