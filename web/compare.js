@@ -38,7 +38,8 @@ function mount() {
   // ---- The variant pickers ----
 
   const bySel = h("select", { id: "compare-by" },
-    option("strategy", "", "compare.by.strategy"), option("fault", "", "compare.by.fault"));
+    option("strategy", "", "compare.by.strategy"), option("fault", "", "compare.by.fault"),
+    option("client", "", "compare.by.client"));
 
   function picker(name, defaults) {
     const p = "compare-" + name.toLowerCase() + "-";
@@ -56,13 +57,19 @@ function mount() {
     const strategyBox = h("div", { class: "compare-strategy" }, field("compare.strategy", strategy), vnodesField, innerField);
     const faultBox = h("div", { class: "compare-fault" }, field("compare.table", table),
       h("div", { class: "check" }, fault, h("label", { for: fault.id, t: "compare.latencyFault" })));
+    // By client: every consumer of the run on one profile (the panel's add-consumer choices).
+    const client = h("select", { id: p + "client" },
+      option("java", "", "panel.client.java"), option("java-4.9", "Java 4.9"), option("go-2.1.2", "Go 2.1.2"));
+    client.value = defaults.client;
+    const clientBox = h("div", { class: "compare-client" }, field("compare.client", client));
     const legend = h("legend");
     i18n.bind(legend, "compare.variant", { name });
-    const el = h("fieldset", { class: "compare-variant" }, legend, strategyBox, faultBox);
+    const el = h("fieldset", { class: "compare-variant" }, legend, strategyBox, faultBox, clientBox);
     function show() {
       const byStrategy = bySel.value === "strategy";
       strategyBox.hidden = !byStrategy;
-      faultBox.hidden = byStrategy;
+      faultBox.hidden = bySel.value !== "fault";
+      clientBox.hidden = bySel.value !== "client";
       vnodesField.hidden = strategy.value !== "CONSISTENT_HASH" && !(strategy.value === "MACHINE_ROOM_NEARBY" && inner.value === "CONSISTENT_HASH");
       innerField.hidden = strategy.value !== "MACHINE_ROOM_NEARBY";
     }
@@ -70,6 +77,7 @@ function mount() {
     inner.addEventListener("change", show);
     function variant() {
       if (bySel.value === "fault") return { faultTable: table.value, latencyFault: fault.checked };
+      if (bySel.value === "client") return { client: client.value };
       const v = { strategy: strategy.value };
       const n = Number(vnodes.value);
       if (strategy.value === "CONSISTENT_HASH") v.params = { virtualNodeCnt: n };
@@ -82,8 +90,8 @@ function mount() {
     return { el, show, variant };
   }
 
-  const pickA = picker("A", { strategy: "AVG", table: "current" });
-  const pickB = picker("B", { strategy: "CONSISTENT_HASH", table: "legacy-4x" });
+  const pickA = picker("A", { strategy: "AVG", table: "current", client: "java" });
+  const pickB = picker("B", { strategy: "CONSISTENT_HASH", table: "legacy-4x", client: "go-2.1.2" });
   bySel.addEventListener("change", () => {
     pickA.show();
     pickB.show();

@@ -112,3 +112,51 @@ func TestBrowserCompareTab(t *testing.T) {
 	}
 	assert.Empty(t, con.Errors(), "console errors")
 }
+
+// By client: a Go consumer joins the Java group under CONSISTENT_HASH, so the group has
+// queues doubled or orphaned (rocketmq-client-go#419); compared with every consumer on Java
+// and every consumer on Go, each grid has every queue with one owner.
+func TestBrowserCompareByClient(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	dispatch(t, ctx, `{type: "setStrategy", strategy: "CONSISTENT_HASH"}`)
+	dispatch(t, ctx, `{type: "step", ms: 10000}`)
+	dispatch(t, ctx, `{type: "addConsumer", client: "go-2.1.2"}`)
+	dispatch(t, ctx, `{type: "step", ms: 30000}`)
+	require.Positive(t, eval[int](t, ctx, `lbscope.state().consumers.filter(c => c.client === "go-2.1.2").length`))
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("tab-button-compare"))))
+	waitFor(t, ctx, `!document.getElementById("tab-compare").hidden`)
+	eval[bool](t, ctx, `(() => {
+		const set = (id, v) => { const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); };
+		set("compare-by", "client");
+		set("compare-a-client", "java");
+		set("compare-b-client", "go-2.1.2");
+		return true; })()`)
+	assert.False(t, eval[bool](t, ctx, `document.getElementById("compare-a-client").closest(".compare-client").hidden`), "the client choice shows")
+	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-a-strategy").closest(".compare-strategy").hidden`), "the strategy choice hides")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Focus(chromedp.ID("compare-run")), chromedp.KeyEvent("\r")))
+	waitFor(t, ctx, `document.querySelector("#compare-table tbody tr[data-key=movedTotal]")`)
+
+	var got struct {
+		Labels   []string `json:"labels"`
+		Cells    []int    `json:"cells"`
+		Coloured []int    `json:"coloured"`
+	}
+	raw := eval[string](t, ctx, `JSON.stringify((() => {
+		const figs = [...document.querySelectorAll("#compare-results .compare-figure")];
+		return {
+			labels: [...document.querySelectorAll("#compare-table thead th")].slice(1).map(th => th.textContent),
+			cells: figs.map(f => f.querySelectorAll(".compare-cell").length),
+			coloured: figs.map(f => [...f.querySelectorAll(".compare-cell")].filter(c => c.style.background !== "").length),
+		}; })())`)
+	require.NoError(t, json.Unmarshal([]byte(raw), &got))
+	assert.Equal(t, []string{"java", "go-2.1.2"}, got.Labels)
+	assert.Equal(t, []int{32, 32}, got.Cells)
+	assert.Equal(t, []int{32, 32}, got.Coloured, "one client in the group: every queue has one owner")
+
+	eval[bool](t, ctx, `(LB.i18n.set("zh"), true)`)
+	assert.Equal(t, "客户端 SDK（所有消费者使用同一种）", eval[string](t, ctx, `document.querySelector("#compare-by option[value=client]").textContent`))
+	eval[bool](t, ctx, `(LB.i18n.set("en"), true)`)
+	assert.Empty(t, con.Errors(), "console errors")
+}

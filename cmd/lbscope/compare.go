@@ -16,7 +16,7 @@ import (
 )
 
 const compareUsage = `Usage:
-  lbscope compare --variants A,B[,C,D] [--by strategy|faultTable|latencyFault] [scenario flags]
+  lbscope compare --variants A,B[,C,D] [--by strategy|faultTable|latencyFault|client] [scenario flags]
   lbscope compare --variants A,B [flags] FILE.json
   lbscope compare --variants A,B --preset small|default|large [flags]
 
@@ -32,6 +32,8 @@ Variants (2 to 4, comma-separated), by what --by names (default strategy):
                  CONSISTENT_HASH/20 gives its virtual nodes per consumer
   faultTable     current or legacy-4x (the latency tier table, spec §2.3)
   latencyFault   on or off (sendLatencyFaultEnable)
+  client         the client profile every consumer runs: java, java-4.9 or go-2.1.2
+                 (go for short); the scenario's consumers and those its timeline adds
 
 Examples:
   lbscope compare --variants AVG,CONSISTENT_HASH --at 60s:killConsumer:c1
@@ -40,6 +42,7 @@ Examples:
   lbscope compare --by latencyFault --variants off,on --at 30s:slowBroker:broker-a:600 --until 2m
   lbscope compare --variants AVG,CONSISTENT_HASH --preset large --at 2m:killConsumer:c7 --json
   lbscope compare --variants AVG,CONSISTENT_HASH testdata/scenarios/partition.json
+  lbscope compare --by client --variants java,go-2.1.2,java-4.9 --strategy CONSISTENT_HASH --at 60s:killConsumer:c1
 
 The scenario flags are sim's (lbscope sim --help); with a scenario file or preset, --seed
 and --until replace its values and --at steps are added to its timeline.
@@ -56,7 +59,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		maxWork  workFlag
 	)
 	fs.StringVar(&list, "variants", "", "the variants, comma-separated, e.g. AVG,CONSISTENT_HASH (2 to 4)")
-	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable or latencyFault")
+	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable, latencyFault or client")
 	sf.register(fs, "allocation strategy of fault-table variants", "CONSISTENT_HASH: virtual nodes per consumer (with --strategy)",
 		"latency tier table of strategy variants: current or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON")
@@ -134,6 +137,9 @@ func compareText(s scenario.Scenario, c *scenario.Comparison) string {
 		c.Seed, plural(queues, "queue"), plural(len(s.Brokers), "broker"), plural(len(s.Consumers), "consumer"), plural(c.Actions, "action"), scenario.Clock(c.Until))
 	if c.Title != "" {
 		fmt.Fprintf(&b, "%s\n", c.Title)
+	}
+	if len(c.Rows) > 0 && c.Rows[0].Variant.Client != "" {
+		b.WriteString("each column runs every consumer under its client, in place of the scenario's own\n")
 	}
 	b.WriteString("\n")
 

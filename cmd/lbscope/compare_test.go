@@ -64,6 +64,33 @@ func TestCompareFaultTables(t *testing.T) {
 	assert.Contains(t, out, "note: latency fault tolerance is off in every variant")
 }
 
+// By client, the columns are the profiles, every consumer of the mixed file runs each in
+// turn, and the output says that the file's own clients are replaced.
+func TestCompareByClient(t *testing.T) {
+	out, errOut, status := lbscope(t, "", "compare", "--by", "client", "--variants", "java,go,java-4.9",
+		"../../testdata/scenarios/mixed-clients-consistent-hash.json", "--json")
+	require.Equal(t, 0, status, errOut)
+	var c struct {
+		Rows []struct {
+			Label      string              `json:"label"`
+			Assignment map[string][]string `json:"assignment"`
+		} `json:"rows"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &c))
+	require.Len(t, c.Rows, 3)
+	for i, want := range []string{"java", "go-2.1.2", "java-4.9"} {
+		assert.Equal(t, want, c.Rows[i].Label)
+		for q, owners := range c.Rows[i].Assignment {
+			assert.Len(t, owners, 1, "%s: %s owned by %v; one client in the group agrees with itself", want, q, owners)
+		}
+	}
+	out, errOut, status = lbscope(t, "", "compare", "--by", "client", "--variants", "java,go-2.1.2,java-4.9",
+		"../../testdata/scenarios/mixed-clients-consistent-hash.json")
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "each column runs every consumer under its client")
+	assert.Regexp(t, `COST +java +go-2\.1\.2 +java-4\.9\n`, out)
+}
+
 func TestCompareBadFlagsAreOneLine(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -79,6 +106,8 @@ func TestCompareBadFlagsAreOneLine(t *testing.T) {
 		{[]string{"compare", "--variants", "AVG,CONFIG", "--queues", "x"}, `lbscope compare: invalid value "x" for flag -queues`},
 		{[]string{"compare", "--variants", "AVG,CONFIG", "--preset", "huge"}, `lbscope compare: --preset "huge"`},
 		{[]string{"compare", "--variants", "AVG,CONFIG", "--at", "60s:explode"}, `lbscope compare: --at "60s:explode"`},
+		{[]string{"compare", "--by", "client", "--variants", "java,go-3"}, `lbscope compare: --variants item 2 (go-3): client: unknown client profile "go-3"`},
+		{[]string{"compare", "--by", "client", "--variants", "java,AVG"}, `lbscope compare: --variants item 2 (AVG): client: unknown client profile "AVG"`},
 	}
 	for _, tc := range tests {
 		out, errOut, status := lbscope(t, "", tc.args...)
@@ -94,6 +123,7 @@ func TestCompareHelpShowsExamples(t *testing.T) {
 	require.Equal(t, 0, status)
 	assert.Contains(t, out, "lbscope compare --variants AVG,CONSISTENT_HASH --at 60s:killConsumer:c1")
 	assert.Contains(t, out, "--by faultTable --variants current,legacy-4x")
+	assert.Contains(t, out, "--by client --variants java,go-2.1.2,java-4.9")
 	assert.Contains(t, out, "-variants")
 	top, _, _ := lbscope(t, "", "--help")
 	assert.Contains(t, top, "compare")

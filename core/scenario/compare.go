@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/profile"
 )
 
 // Bounds of a comparison: two variants side by side, or a few more on a wide screen.
@@ -18,15 +19,19 @@ const (
 	MaxVariants = 4
 )
 
-// Variant is one alternative initial configuration of a scenario. It changes either the
-// allocation strategy (Strategy with its Params) or the producers' fault settings (FaultTable
-// and/or LatencyFault), never both, so that a row of the comparison has one cause.
+// Variant is one alternative initial configuration of a scenario. It changes the allocation
+// strategy (Strategy with its Params), the producers' fault settings (FaultTable and/or
+// LatencyFault) or the client profile every consumer runs (Client), one of the three, so
+// that a row of the comparison has one cause.
 type Variant struct {
 	Label        string           `json:"label,omitempty"` // "" takes Name()
 	Strategy     string           `json:"strategy,omitempty"`
 	Params       *allocate.Params `json:"params,omitempty"`
 	FaultTable   string           `json:"faultTable,omitempty"`
 	LatencyFault *bool            `json:"latencyFault,omitempty"`
+	// Client is the profile (java, java-4.9, go-2.1.2 or an alias) of every consumer of the
+	// run: those of the scenario and those its timeline adds or restarts (spec §9).
+	Client string `json:"client,omitempty"`
 }
 
 // Fault reports whether v changes the producers' fault settings (rather than the strategy).
@@ -65,6 +70,13 @@ func (v Variant) Name() string {
 	if v.LatencyFault != nil {
 		parts = append(parts, "latencyFault="+onOff(*v.LatencyFault))
 	}
+	if v.Client != "" {
+		name := v.Client
+		if p, err := profile.Lookup(v.Client); err == nil {
+			name = string(p.Name) // "go" is go-2.1.2
+		}
+		parts = append(parts, name)
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -87,6 +99,8 @@ func validateVariants(vs []Variant) error {
 			return fmt.Errorf("%s.label: %d characters long; the limit is %d", p, len(v.Label), MaxNameLen)
 		}
 		switch {
+		case v.Client != "" && (v.Strategy != "" || v.Fault()):
+			return fmt.Errorf("%s: a variant changes the client, the strategy or the fault settings, one of them", p)
 		case v.Strategy != "" && v.Fault():
 			return fmt.Errorf("%s: a variant changes the strategy or the fault settings, not both", p)
 		case v.Strategy == "" && v.Params != nil:
@@ -103,8 +117,15 @@ func validateVariants(vs []Variant) error {
 			if err := checkTable(p+".faultTable", v.FaultTable); err != nil {
 				return err
 			}
+		case v.Client != "":
+			if len(v.Client) > MaxNameLen {
+				return fmt.Errorf("%s.client: %d characters long; the limit is %d", p, len(v.Client), MaxNameLen)
+			}
+			if _, err := profile.Lookup(v.Client); err != nil {
+				return fmt.Errorf("%s.client: %w", p, err)
+			}
 		case v.LatencyFault == nil:
-			return fmt.Errorf("%s: empty; set strategy (with params), faultTable or latencyFault", p)
+			return fmt.Errorf("%s: empty; set strategy (with params), faultTable, latencyFault or client", p)
 		}
 	}
 	return nil
@@ -124,6 +145,20 @@ func (v Variant) apply(s Scenario) Scenario {
 	}
 	if v.LatencyFault != nil {
 		s.LatencyFault = *v.LatencyFault
+	}
+	if v.Client != "" {
+		// Every member runs the variant's client: the scenario's consumers and those its
+		// timeline adds or restarts (a restart that names no client keeps the process's).
+		s.Consumers = slices.Clone(s.Consumers)
+		for i := range s.Consumers {
+			s.Consumers[i].Client = v.Client
+		}
+		s.Timeline = slices.Clone(s.Timeline)
+		for i, st := range s.Timeline {
+			if st.Type == "addConsumer" || st.Type == "restartConsumer" && st.Client != "" {
+				s.Timeline[i].Client = v.Client
+			}
+		}
 	}
 	return s
 }
@@ -246,6 +281,14 @@ func ComparePaused(s Scenario, variants []Variant, progress func(variant int, ms
 		cmp.Fault = cmp.Fault || v.Fault()
 	}
 	for i, v := range variants {
+		if v.Client != "" {
+			// A client may be unable to run the scenario's strategy (spec §9.1.3): say which.
+			if err := v.apply(s).Validate(); err != nil {
+				return nil, fmt.Errorf("variants[%d] (client %s): %w", i, v.Client, err)
+			}
+		}
+	}
+	for i, v := range variants {
 		var p func(int64)
 		if progress != nil {
 			p = func(ms int64) { progress(i, ms) }
@@ -264,10 +307,11 @@ func ComparePaused(s Scenario, variants []Variant, progress func(variant int, ms
 
 func notes(s Scenario, variants []Variant, rows []Row) []Note {
 	out := []Note{}
-	strategy, faults := false, false
+	strategy, faults, clients := false, false, false
 	for _, v := range variants {
 		strategy = strategy || v.Strategy != ""
 		faults = faults || v.Fault()
+		clients = clients || v.Client != ""
 	}
 	for _, st := range s.Timeline {
 		switch {
@@ -280,6 +324,9 @@ func notes(s Scenario, variants []Variant, rows []Row) []Note {
 		case faults && st.Type == "setLatencyFault" && st.On != nil:
 			out = append(out, Note{Code: "timelineSetsLatencyFault", T: st.At.Ms(), Value: onOff(*st.On),
 				Text: fmt.Sprintf("the timeline turns latency fault tolerance %s at %s: from then on the variants' producers behave alike", onOff(*st.On), Clock(st.At.Ms()))})
+		case clients && (st.Type == "addConsumer" || st.Type == "restartConsumer") && st.Client != "":
+			out = append(out, Note{Code: "timelineNamesClient", T: st.At.Ms(), Value: st.Client,
+				Text: fmt.Sprintf("the timeline's %s at %s names the client %s: each variant runs its own client there instead", st.Type, Clock(st.At.Ms()), st.Client)})
 		}
 	}
 	// A fault table is read only while sendLatencyFaultEnable is on (spec §2.3).
@@ -546,7 +593,7 @@ func best(vs []float64, absent []int) []int {
 // ParseVariants reads the command line's --variants list. By "strategy" each item is a
 // strategy name, optionally with CONSISTENT_HASH's virtual nodes after a slash
 // ("CONSISTENT_HASH/20"); by "faultTable" each item is a table name; by "latencyFault" each
-// item is on or off.
+// item is on or off; by "client" each item is a client profile (java, java-4.9, go-2.1.2).
 func ParseVariants(list, by string) ([]Variant, error) {
 	var out []Variant
 	items := strings.Split(list, ",")
@@ -585,8 +632,10 @@ func ParseVariants(list, by string) ([]Variant, error) {
 			default:
 				return nil, fmt.Errorf("--variants %q: want on or off", it)
 			}
+		case "client":
+			v.Client = it
 		default:
-			return nil, fmt.Errorf("--by %q: want strategy, faultTable or latencyFault", by)
+			return nil, fmt.Errorf("--by %q: want strategy, faultTable, latencyFault or client", by)
 		}
 		out = append(out, v)
 	}

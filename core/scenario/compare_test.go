@@ -2,11 +2,13 @@ package scenario
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/route"
 )
 
@@ -250,6 +252,9 @@ func TestCompareValidation(t *testing.T) {
 		{[]Variant{{FaultTable: "newest"}, {FaultTable: "current"}}, "variants[0].faultTable"},
 		{[]Variant{{Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: ptr(5000)}}, {Strategy: "AVG"}}, "variants[0].params.virtualNodeCnt"},
 		{[]Variant{{Params: &allocate.Params{}}, {Strategy: "AVG"}}, "variants[0].params: given without strategy"},
+		{[]Variant{{Client: "java"}, {Client: "go-3"}}, `variants[1].client: unknown client profile "go-3"`},
+		{[]Variant{{Client: "java"}, {Client: "go", Strategy: "AVG"}}, "variants[1]: a variant changes the client, the strategy or the fault settings, one of them"},
+		{[]Variant{{Client: strings.Repeat("g", MaxNameLen+1)}, {Client: "go"}}, "variants[0].client: 65 characters long"},
 	}
 	for _, tc := range tests {
 		_, err := Compare(s, tc.vs)
@@ -267,6 +272,10 @@ func TestParseVariants(t *testing.T) {
 	if vs[1].Strategy != "CONSISTENT_HASH" || *vs[1].Params.VirtualNodeCnt != 20 || vs[1].Name() != "CONSISTENT_HASH virtualNodeCnt=20" {
 		t.Errorf("got %+v", vs[1])
 	}
+	vs, err = ParseVariants("java,go,java-4.9", "client")
+	if err != nil || vs[1].Client != "go" || vs[1].Name() != "go-2.1.2" || vs[2].Name() != "java-4.9" {
+		t.Errorf("client: %+v, %v", vs, err)
+	}
 	vs, err = ParseVariants("current,legacy-4x", "faultTable")
 	if err != nil || vs[1].FaultTable != "legacy-4x" {
 		t.Errorf("faultTable: %+v, %v", vs, err)
@@ -278,10 +287,78 @@ func TestParseVariants(t *testing.T) {
 		{"current,new", "faultTable", "--variants item 2 (new): faultTable"},
 		{"on,maybe", "latencyFault", `--variants "maybe": want on or off`},
 		{"AVG,CONFIG", "colour", `--by "colour"`},
+		{"java,go-3", "client", `--variants item 2 (go-3): client: unknown client profile "go-3" (want java, java-4.9, go-2.1.2`},
 	} {
 		_, err := ParseVariants(tc.list, tc.by)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("ParseVariants(%q, %q) = %v; want %q…", tc.list, tc.by, err, tc.want)
 		}
+	}
+}
+
+// By client, every member of the run — the scenario's and those the timeline adds — runs the
+// variant's client, so a mixed group's lasting conflicts (rocketmq-client-go#419) are gone in
+// every column, and Go's ring gives other owners than the Java ones (spec §4.3, §9.1.3).
+func TestCompareByClient(t *testing.T) {
+	s := Scenario{Version: Version, Config: cluster.Config{
+		Seed: 1, Topic: DefaultTopic, Group: DefaultGroup, Brokers: brokerConfigs(2, 8),
+		Consumers: []cluster.ConsumerConfig{{ID: "10.0.0.1@4012", Client: "java"}, {ID: "10.0.0.2@4013", Client: "go"},
+			{ID: "10.0.0.3@4011", Client: "java"}},
+		Producers: []cluster.ProducerConfig{{ID: "p1", Rate: 100}},
+		Strategy:  "CONSISTENT_HASH", MessageModel: cluster.Clustering, FaultTable: "current",
+	}, Until: Duration(120000), Timeline: []Step{{At: Duration(60000), Command: cluster.Command{Type: "addConsumer", ID: "10.0.0.4@4015", Client: "go"}}}}
+
+	// As written, the mixed group keeps queues doubled or orphaned to the end.
+	mixed, err := Run(s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conflicts := 0
+	for _, q := range mixed.Snapshot.Queues {
+		if len(q.Owners) != 1 {
+			conflicts++
+		}
+	}
+	if conflicts == 0 {
+		t.Fatalf("the mixed scenario has no doubled or orphaned queue at the end; the test needs one")
+	}
+
+	cmp, err := Compare(s, []Variant{{Client: "java"}, {Client: "go"}, {Client: "java-4.9"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := []string{}
+	for _, r := range cmp.Rows {
+		labels = append(labels, r.Label)
+	}
+	if !slices.Equal(labels, []string{"java", "go-2.1.2", "java-4.9"}) {
+		t.Errorf("labels %v", labels)
+	}
+	for _, r := range cmp.Rows {
+		if len(r.Result.Snapshot.Consumers) != 4 {
+			t.Fatalf("%s: %d consumers; the timeline adds a fourth", r.Label, len(r.Result.Snapshot.Consumers))
+		}
+		for _, k := range r.Result.Snapshot.Consumers {
+			if k.Client != r.Label {
+				t.Errorf("%s: consumer %s runs %s", r.Label, k.ID, k.Client)
+			}
+		}
+		for q, owners := range r.Assignment {
+			if len(owners) != 1 {
+				t.Errorf("%s: %s owned by %v at the end; one client agrees with itself", r.Label, q, owners)
+			}
+		}
+	}
+	if !maps.EqualFunc(cmp.Rows[0].Assignment, cmp.Rows[2].Assignment, slices.Equal) {
+		t.Errorf("java and java-4.9 build the same MD5 ring; assignments differ:\n%v\n%v", cmp.Rows[0].Assignment, cmp.Rows[2].Assignment)
+	}
+	if maps.EqualFunc(cmp.Rows[0].Assignment, cmp.Rows[1].Assignment, slices.Equal) {
+		t.Errorf("the Go ring (CRC-32) gives the same owners as the Java one: %v", cmp.Rows[1].Assignment)
+	}
+	if len(cmp.Notes) != 1 || cmp.Notes[0].Code != "timelineNamesClient" || cmp.Notes[0].T != 60000 {
+		t.Errorf("notes %+v; want one timelineNamesClient at 60 s", cmp.Notes)
+	}
+	if cmp.Fault {
+		t.Error("client variants put the producers' fault lines in the table")
 	}
 }

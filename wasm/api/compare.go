@@ -99,7 +99,7 @@ type GridConsumer struct {
 
 func init() {
 	registerJob("compare", func(a *API, args json.RawMessage) (any, error) {
-		const want = `{variants: [{strategy: "AVG"}, {strategy: "CONSISTENT_HASH", params: {virtualNodeCnt: 10}}]} or faultTable/latencyFault variants`
+		const want = `{variants: [{strategy: "AVG"}, {strategy: "CONSISTENT_HASH", params: {virtualNodeCnt: 10}}]}, faultTable/latencyFault variants or client variants ({client: "go-2.1.2"})`
 		var in compareArgs
 		if err := decode(args, &in, want); err != nil {
 			return nil, err

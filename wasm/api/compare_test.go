@@ -110,6 +110,46 @@ func TestCompareRecordedSession(t *testing.T) {
 	}
 }
 
+// The page's "by client" runs what happened so far with every consumer on each profile: the
+// Go consumer the learner added runs Java in the Java column.
+func TestCompareByClientRecordedSession(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	compareTick(t, s, `{"type":"setStrategy","strategy":"CONSISTENT_HASH"}`)
+	compareTick(t, s, `{"type":"step","ms":10000}`)
+	compareTick(t, s, `{"type":"addConsumer","client":"go-2.1.2"}`)
+	compareTick(t, s, `{"type":"step","ms":30000}`)
+	out, err := a.Call("compare", []byte(`{"variants":[{"client":"java"},{"client":"go-2.1.2"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Rows []struct {
+			Label      string              `json:"label"`
+			Assignment map[string][]string `json:"assignment"`
+		} `json:"rows"`
+		Grids []struct {
+			Consumers []struct{ ID string } `json:"consumers"`
+		} `json:"grids"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 2 || got.Rows[0].Label != "java" || got.Rows[1].Label != "go-2.1.2" {
+		t.Fatalf("rows %+v", got.Rows)
+	}
+	for i, r := range got.Rows {
+		if len(got.Grids[i].Consumers) != 5 {
+			t.Errorf("%s: %d consumers; the added one is in the run", r.Label, len(got.Grids[i].Consumers))
+		}
+		for q, owners := range r.Assignment {
+			if len(owners) != 1 {
+				t.Errorf("%s: %s owned by %v; one client in the group agrees with itself", r.Label, q, owners)
+			}
+		}
+	}
+}
+
 func TestCompareErrors(t *testing.T) {
 	s := session.NewDefault()
 	a := New(s)
@@ -126,6 +166,7 @@ func TestCompareErrors(t *testing.T) {
 		{`{"variants":[{"strategy":"AVG"},{"strat":"AVG"}]}`, `unknown field "strat"`},
 		{`{"variants":[{"faultTable":"old"},{"faultTable":"current"}]}`, `variants[0].faultTable`},
 		{`{"variants":[{"strategy":"AVG"},{"strategy":"CONSISTENT_HASH","params":{"virtualNodeCnt":-1}}]}`, `variants[1].params.virtualNodeCnt`},
+		{`{"variants":[{"client":"java"},{"client":"go-9"}]}`, `variants[1].client: unknown client profile "go-9"`},
 	} {
 		_, err := a.Call("compare", []byte(tc.arg))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "lbscope.compare: ") {
