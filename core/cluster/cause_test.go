@@ -143,6 +143,21 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 			checkCause(t, e)
 		}
 	}
+	// A Go consumer healed after the brokers expired it asks one that does not list it yet
+	// (spec §3.13, §9.1.3): timed so that its round comes before its heartbeat.
+	cfg := smallConfig(100)
+	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012", Client: "go"}, {ID: "10.0.0.2@4013", Client: "go"}, {ID: "10.0.0.3@4014", Client: "go"}}
+	c := mustNew(t, cfg)
+	c.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	c.Advance(21000)
+	mustApply(t, c, Command{Type: "partitionConsumer", ID: "10.0.0.3@4014"})
+	c.Advance(151000)
+	mustApply(t, c, Command{Type: "healConsumer", ID: "10.0.0.3@4014"})
+	c.Advance(200000)
+
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {
 		if !seen[cause] {

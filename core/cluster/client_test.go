@@ -306,3 +306,100 @@ func TestABrokerWithoutTheGroupEmptiesAGoConsumer(t *testing.T) {
 		t.Errorf("Go holds %d queues after an error answer; want every queue dropped", n)
 	}
 }
+
+// Spec §3.13 item 4, §9.1.3, §9.1.5: a Go client has no heartbeat on a new connection. Healed
+// after the brokers expired it, it stays unlisted until its next periodic heartbeat; its own
+// round in between asks a broker whose list lacks it, logs "[BUG] ConsumerId not in cidAll"
+// and takes nothing, until the heartbeat brings it back. The current Java client heartbeats
+// the new connection at once and is listed again right away.
+func TestAHealedGoConsumerMissingFromTheListTakesNothing(t *testing.T) {
+	run := func(client string) *Cluster {
+		cfg := smallConfig(100)
+		cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012", Client: client}, {ID: "10.0.0.2@4013", Client: client}, {ID: "10.0.0.3@4014", Client: client}}
+		c := mustNew(t, cfg)
+		c.Advance(21000)
+		mustApply(t, c, Command{Type: "partitionConsumer", ID: "10.0.0.3@4014"})
+		c.Advance(151000) // past the brokers' 120 s expiry
+		for _, b := range c.Snapshot().Brokers {
+			if slices.Contains(b.Consumers, "10.0.0.3@4014") {
+				t.Fatalf("%s: %s still lists the cut-off consumer", client, b.Name)
+			}
+		}
+		mustApply(t, c, Command{Type: "healConsumer", ID: "10.0.0.3@4014"})
+		return c
+	}
+
+	c := run("go")
+	var seen []Event
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseNotInCidAll || e.Consumer == "10.0.0.3@4014" && (e.Kind == EventRebalance || e.Cause == CauseRegister) {
+			seen = append(seen, e)
+		}
+	})
+	if bs := listedBy(c.Snapshot(), "10.0.0.3@4014"); len(bs) != 0 {
+		t.Errorf("go: listed by %v right after the heal; a Go client has no heartbeat on connect", bs)
+	}
+	c.Advance(151000 + 31000)
+	i := slices.IndexFunc(seen, func(e Event) bool { return e.Cause == CauseNotInCidAll })
+	if i < 0 {
+		t.Fatalf("go: no [BUG] ConsumerId not in cidAll within 31 s of the heal: %+v", seen)
+	}
+	bug := seen[i]
+	if bug.Consumer != "10.0.0.3@4014" || bug.Broker == "" || bug.N != 2 || !strings.Contains(bug.Text, `"[BUG] ConsumerId not in cidAll"`) {
+		t.Errorf("go: the warning %+v; want the healed consumer, the broker asked and its 2 listed ids", bug)
+	}
+	// Right then it owns nothing, and its heartbeat later brings it back.
+	if i+1 >= len(seen) || seen[i+1].Kind != EventRebalance || len(seen[i+1].Queues) != 0 || seen[i+1].T != bug.T {
+		t.Errorf("go: after the warning %+v; want its rebalance to no queues at once", seen[i+1:])
+	}
+	back := false
+	for _, e := range seen[i:] {
+		back = back || e.Cause == CauseRegister
+	}
+	if s := c.Snapshot(); !back || len(listedBy(s, "10.0.0.3@4014")) != 2 || len(consumerView(t, s, "10.0.0.3@4014").Queues) == 0 {
+		t.Errorf("go: 31 s after the heal: registered again %v, listed by %v, queues %v", back, listedBy(s, "10.0.0.3@4014"), consumerView(t, s, "10.0.0.3@4014").Queues)
+	}
+
+	c = run("java")
+	if bs := listedBy(c.Snapshot(), "10.0.0.3@4014"); len(bs) != 2 {
+		t.Errorf("java: listed by %v right after the heal; the current client heartbeats a new connection at once", bs)
+	}
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseNotInCidAll {
+			t.Errorf("java: %+v; the warning is the Go client's", e)
+		}
+	})
+	c.Advance(151000 + 31000)
+}
+
+func listedBy(s Snapshot, cid string) []string {
+	var out []string
+	for _, b := range s.Brokers {
+		if slices.Contains(b.Consumers, cid) {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// Spec §5.4 step 2, §9.1.5: a joining Go consumer's start round follows its synchronous
+// heartbeat round, so it never asks a broker that has not registered it yet.
+func TestAJoiningGoConsumerIsListedBeforeItsFirstRound(t *testing.T) {
+	for seed := int64(1); seed <= 20; seed++ {
+		cfg := smallConfig(100)
+		cfg.Seed = seed
+		cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012", Client: "go"}, {ID: "10.0.0.2@4013", Client: "go"}}
+		c := mustNew(t, cfg)
+		c.SetObserver(func(e Event) {
+			if e.Cause == CauseNotInCidAll {
+				t.Errorf("seed %d: %+v", seed, e)
+			}
+		})
+		c.Advance(30000)
+		mustApply(t, c, Command{Type: "addConsumer", ID: "10.0.0.9@4020", Client: "go"})
+		c.Advance(35000)
+		if q := consumerView(t, c.Snapshot(), "10.0.0.9@4020").Queues; len(q) == 0 {
+			t.Errorf("seed %d: the newcomer holds nothing 5 s after joining", seed)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/profile"
+	"github.com/lbscope/lbscope/core/profile/goclient"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/sim"
 )
@@ -190,7 +191,13 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 	c.consumers = append(c.consumers, cs)
 	c.current[id] = cs
 	c.refreshConsumerRoute(cs)
-	c.heartbeatAll(cs, 0)
+	if hb := c.heartbeatAll(cs, 0); c.rebalanceSpacing(cs) == 0 && !c.starting {
+		// The start round follows the synchronous heartbeat round (spec §5.4 step 2, §9.1.5):
+		// without a spacing to wait for, it must not ask a broker its heartbeat has not
+		// reached yet. (The current Java client's 1 s spacing already waits longer, and the
+		// initial consumers are registered at 00:00.)
+		cs.roundEnd = c.now + hb
+	}
 	cs.next = c.now + c.t.RebalanceWaitInterval
 	cs.nextTick = cs.next // a fixed ticker's grid starts with the client (spec §9.1.5)
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
@@ -290,7 +297,13 @@ func (c *Cluster) reconnect(cs *consumer) {
 		woke = true
 		if ch == nil || !ch.registered {
 			b.dropChannel(cs.idx)
-			c.heartbeat(b, cs)
+			if cs.prof.Timing.HeartbeatOnConnect {
+				c.heartbeat(b, cs)
+			}
+			// Without the hook (Java ≤ 5.1.x, 4.9, Go) the broker learns of the new
+			// connection at the next periodic heartbeat, ≤ 30 s on; until then every round
+			// that asks it, the client's own included, leaves the client out (spec §3.13
+			// item 4, §9.1.5).
 			continue
 		}
 		b.dropChannel(cs.idx)
@@ -306,7 +319,7 @@ func (c *Cluster) reconnect(cs *consumer) {
 		c.change(b)
 	}
 	cs.closedTo = 0
-	if woke && !cs.prof.IsGo() { // a new connection is no trigger in Go (spec §9.1.5)
+	if woke && cs.prof.Timing.HeartbeatOnConnect { // the hook's rebalanceImmediately; none in 4.9 or Go (spec §3.13, §9.1.5)
 		c.wakeUp(cs)
 	}
 }
@@ -451,6 +464,13 @@ func (c *Cluster) rebalance(cs *consumer) {
 			r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
 		} else {
 			r = cs.prof.Rebalance(s, c.group, cs.cid, mqSet, list)
+			if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
+				// The broker asked does not list this process yet (its heartbeat has not
+				// reached it) or any more: Go's strategy returns nil, so it takes nothing
+				// and drops the topic's queues (spec §9.1.3, §9.1.4; Java gets [] too).
+				c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Broker: asked, N: int64(len(list)),
+					Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", cs.cid, goclient.NotInCidAllLog, asked, len(list))})
+			}
 		}
 		if r.Decided {
 			cs.view = newRebalanceView(cs.prof, asked, start, list, r.Target)

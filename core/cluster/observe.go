@@ -68,6 +68,7 @@ type Event struct {
 //	consumerCrashed    info       a Go client's strategy panicked: the process exits   Consumer, Arg = client profile
 //	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
 //	                              subscription on a broker: CHANGE (spec §5.7)
+//	notInCidAll        info       a Go client is not in the list the broker it asked gave: it takes nothing   Consumer, Broker, N = ids listed
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -87,6 +88,7 @@ const (
 	CauseStrategyThrew    = "strategyThrew"
 	CauseConsumerCrashed  = "consumerCrashed"
 	CauseSubscription     = "subscription"
+	CauseNotInCidAll      = "notInCidAll"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -119,6 +121,7 @@ var Causes = map[string]string{
 	CauseStrategyThrew:    EventInfo,
 	CauseConsumerCrashed:  EventInfo,
 	CauseSubscription:     EventChange,
+	CauseNotInCidAll:      EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

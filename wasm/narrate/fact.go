@@ -33,6 +33,7 @@ const (
 	factOverlap     // a queue pulled by several consumers (owners)
 	factExpiryAhead // info after a partition: when brokers will expire it (clock)
 	factThrew       // info: the strategy threw (arg = strategy)
+	factNotInCidAll // info: a Go consumer missing from the asked broker's list takes nothing (n = ids listed)
 	factError       // session: a refused command
 )
 
@@ -77,6 +78,7 @@ var causeFacts = map[string]int{
 	cluster.CauseOverlap:          factOverlap,
 	cluster.CauseExpiryAhead:      factExpiryAhead,
 	cluster.CauseStrategyThrew:    factThrew,
+	cluster.CauseNotInCidAll:      factNotInCidAll,
 	session.CauseRefused:          factError,
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/profile/goclient"
 	"github.com/lbscope/lbscope/wasm/words"
 )
 
@@ -36,7 +37,8 @@ const (
 
 // Frame narrates one frame's events in lang ("en" or "zh"; anything else is English):
 // a sentence for the actions with the rebalances they set off, then one for each expiry,
-// isolation, overlap, strategy failure and refused command. No events, no sentences.
+// isolation, overlap, strategy failure, Go consumer missing from its broker's list and refused
+// command. No events, no sentences.
 func Frame(events []cluster.Event, lang string) []string {
 	if lang != ZH {
 		lang = EN
@@ -52,6 +54,7 @@ func Frame(events []cluster.Event, lang string) []string {
 		ovOrder  []string
 		ov       = map[string]*overlap{}
 		threw    []string
+		missing  []string
 		errs     []string
 	)
 	for _, e := range events {
@@ -90,6 +93,8 @@ func Frame(events []cluster.Event, lang string) []string {
 			o.queues = append(o.queues, f.queues...)
 		case f.kind == factThrew:
 			threw = append(threw, threwText(f, lang))
+		case f.kind == factNotInCidAll:
+			missing = append(missing, say(lang, "narrate.notInCidAll", f.consumer, goclient.NotInCidAllLog, f.broker))
 		case f.kind == factError:
 			errs = append(errs, errorText(f, lang))
 		}
@@ -123,6 +128,7 @@ func Frame(events []cluster.Event, lang string) []string {
 	}
 	out = append(out, capped(rest, maxOthers, lang, "narrate.more.overlaps")...)
 	out = append(out, capped(threw, maxOthers, lang, "narrate.more.threw")...)
+	out = append(out, capped(missing, maxOthers, lang, "narrate.more.notInCidAll")...)
 	out = append(out, capped(errs, maxOthers, lang, "narrate.more.refused")...)
 	return out
 }
@@ -178,6 +184,8 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.expiryAhead", f.clock, c)
 	case factThrew:
 		return threwText(f, lang)
+	case factNotInCidAll:
+		return say(lang, "narrate.log.notInCidAll", c, goclient.NotInCidAllLog, b, f.n)
 	case factError:
 		return errorText(f, lang)
 	}

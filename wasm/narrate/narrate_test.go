@@ -399,3 +399,47 @@ func TestNarrationIgnoresWording(t *testing.T) {
 		t.Errorf("only %d sentences in the whole run", said)
 	}
 }
+
+// A Go consumer healed after the brokers expired it asks a broker that does not list it yet:
+// the narration says it takes nothing with the client's own log line, in both languages, and
+// the event log's English is the engine's text.
+func TestNotInCidAllIsNarrated(t *testing.T) {
+	s := scenario.Presets()["small"]
+	s.Consumers = []cluster.ConsumerConfig{{ID: "10.0.0.1@4012", Client: "go"}, {ID: "10.0.0.2@4013", Client: "go"}, {ID: "10.0.0.3@4014", Client: "go"}}
+	s.Timeline = []scenario.Step{
+		{At: 21000, Command: cluster.Command{Type: "partitionConsumer", ID: "10.0.0.3@4014"}},
+		{At: 151000, Command: cluster.Command{Type: "healConsumer", ID: "10.0.0.3@4014"}},
+	}
+	s.Until = 200000
+	r, err := scenario.Run(s, scenario.RunOptions{Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(r.Events, func(e cluster.Event) bool { return e.Cause == cluster.CauseNotInCidAll })
+	if i < 0 {
+		t.Fatal("no notInCidAll event in the run")
+	}
+	e := r.Events[i]
+	if got := logText(read(e), EN); got != e.Text {
+		t.Errorf("the dictionary's English log line %q; the engine says %q", got, e.Text)
+	}
+	zh := Event(e, ZH)
+	if !strings.Contains(zh, "[BUG] ConsumerId not in cidAll") || !strings.Contains(zh, "10.0.0.3@4014") || !hasChinese(zh) {
+		t.Errorf("Event(zh) = %q", zh)
+	}
+	for lang, want := range map[string]string{EN: `10.0.0.3@4014 takes nothing: "[BUG] ConsumerId not in cidAll" (` + e.Broker + ` does not list it)`, ZH: "10.0.0.3@4014 分不到任何队列"} {
+		got := Frame([]cluster.Event{e}, lang)
+		if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+			t.Errorf("Frame(%s) = %q; want %q…", lang, got, want)
+		}
+	}
+}
+
+func hasChinese(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}

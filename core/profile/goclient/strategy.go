@@ -47,6 +47,22 @@ func guard(currentCID string, mqAll []route.MessageQueue, cidAll []string) (inde
 	return -1, false // logged as a warning by the client; Java returns []
 }
 
+// NotInCidAllLog is the warning rocketmq-client-go logs when a consumer's own id is not in
+// the list the broker gave (consumer/strategy.go).
+const NotInCidAllLog = "[BUG] ConsumerId not in cidAll"
+
+// NotInCidAll reports whether calling s logs rocketmq-client-go's warning "[BUG] ConsumerId
+// not in cidAll" (spec §9.1.3): the guard's inputs are there but currentCID is not among the
+// ids, so the strategy returns nil and the consumer drops every queue of the topic. CONFIG
+// has no guard and never logs it.
+func NotInCidAll(s Strategy, currentCID string, mqAll []route.MessageQueue, cidAll []string) bool {
+	if _, ok := s.(ByConfig); ok || currentCID == "" || len(mqAll) == 0 || len(cidAll) == 0 {
+		return false
+	}
+	_, ok := guard(currentCID, mqAll, cidAll)
+	return !ok
+}
+
 // Averagely is AllocateByAveragely, "AVG": the Java arithmetic of spec §4.1 behind the Go
 // guard.
 type Averagely struct{}
