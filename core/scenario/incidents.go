@@ -122,6 +122,69 @@ func Registry() []Incident {
 			},
 		},
 		{
+			Name:  "incident-java-and-go-consistent-hash",
+			Title: Words{"Java and Go consumers under CONSISTENT_HASH", "CONSISTENT_HASH 下的 Java 与 Go 消费者"},
+			Text: Words{
+				"Java and Go consumers in one group under CONSISTENT_HASH double some queues and leave others to " +
+					"nobody. Two Java consumers and two Go consumers (rocketmq-client-go v2.1.2) share 16 queues; " +
+					"each client builds its own ring from the same ids, Java with MD5 of \"<id>-<k>\", Go with CRC-32 " +
+					"of \"<k><id>\", so their shares overlap and leave gaps, and every round computes the same " +
+					"disagreement again. At 60 s a Go consumer stops: the doubled and orphaned queues move, but do " +
+					"not go away.",
+				"同一消费组中的 Java 与 Go 消费者在 CONSISTENT_HASH 下，有的队列被拉取两次，有的无人拉取。两个 Java 消费者和" +
+					"两个 Go 消费者（rocketmq-client-go v2.1.2）分享 16 个队列；每种客户端都用同样的 ID 构建自己的哈希环，Java 用 " +
+					"MD5 计算 \"<id>-<k>\"，Go 用 CRC-32 计算 \"<k><id>\"，于是各自的份额相互重叠又留下空档，而且每一轮都会" +
+					"再次算出同样的分歧。60 秒时一个 Go 消费者停止：被重复拉取和无人拉取的队列换了位置，但不会消失。",
+			},
+			Cites: []Cite{{"apache/rocketmq-client-go", 419}},
+			build: func() Scenario {
+				// Java and Go members each compute their share by their own client's ring
+				// (spec §4.3, §9.1.3); at 60 s a Go member stops.
+				s := incident(2, 8, []string{"10.0.0.1@4012#81902731", "10.0.0.2@4013", "10.0.0.3@4011#77312055", "10.0.0.4@4015"},
+					[]Step{{At: 60 * Second, Command: cluster.Command{Type: "stopConsumer", ID: "10.0.0.4@4015"}}})
+				s.Strategy = "CONSISTENT_HASH"
+				for i, client := range []string{"java", "go-2.1.2", "java", "go-2.1.2"} {
+					s.Consumers[i].Client = client
+				}
+				return s
+			},
+		},
+		{
+			Name:  "incident-go-containers-same-ip-pid",
+			Title: Words{"Go consumers in containers: one IP@PID twice", "容器中的 Go 消费者：同一个 IP@PID 出现两次"},
+			Text: Words{
+				"\"Load balancing is all routed to the first consumer\": a Go consumer's id is IP@PID, and a " +
+					"container's process is PID 1. Three Go consumers run in containers with host networking. At 30 s " +
+					"the host of 10.0.1.1@1 loses its network and a replacement container starts on it at 31 s: same " +
+					"IP, PID 1 again, so the same id, with nothing configured. The brokers list 10.0.1.1@1 twice until " +
+					"the old connection expires, 120 s after its last heartbeat; rocketmq-client-go's strategy takes " +
+					"the first position of its id, so the new process computes the first block and the block of the " +
+					"second copy is pulled by nobody. (Containers that really share an id stay like this for ever; " +
+					"the simulation keeps consumer ids unique, so it shows the duplicate for as long as the brokers " +
+					"list it.)",
+				"“负载均衡全部落到第一个消费者上”：Go 消费者的 ID 是 IP@PID，而容器里的进程是 PID 1。三个 Go 消费者运行在使用主机" +
+					"网络的容器里。30 秒时 10.0.1.1@1 所在主机断网，31 秒时在这台主机上启动一个替代容器：IP 相同，又是 PID 1，于是 ID " +
+					"也相同，无需任何配置。在旧连接过期之前（最后一次心跳后 120 秒），Broker 把 10.0.1.1@1 列出两次；" +
+					"rocketmq-client-go 的分配策略取该 ID 第一次出现的位置，于是新进程算出第一段队列，第二个副本那一段无人拉取。" +
+					"（真正共用一个 ID 的容器会一直如此；模拟中消费者 ID 保持唯一，所以只在 Broker 列出重复 ID 的期间展示它。）",
+			},
+			Cites: []Cite{{"apache/rocketmq-client-go", 536}, {"apache/rocketmq", 2760}},
+			build: func() Scenario {
+				// rocketmq-client-go's id is IP@PID with no setting that changes it (spec
+				// §9.1.2): a replacement container on the same host's network is the same id
+				// without a fixed name.
+				s := incident(2, 4, []string{"10.0.1.1@1", "10.0.1.2@1", "10.0.1.3@1"},
+					[]Step{
+						{At: 30 * Second, Command: cluster.Command{Type: "partitionConsumer", ID: "10.0.1.1@1"}},
+						{At: 31 * Second, Command: cluster.Command{Type: "restartConsumer", ID: "10.0.1.1@1"}},
+					})
+				for i := range s.Consumers {
+					s.Consumers[i].Client = "go-2.1.2"
+				}
+				return s
+			},
+		},
+		{
 			Name:  "incident-more-consumers-than-queues",
 			Title: Words{"More consumers than queues", "消费者多于队列"},
 			Text: Words{

@@ -76,6 +76,47 @@ func TestIncidentsReproduceTheirReports(t *testing.T) {
 		t.Errorf("same client id: no lasting orphan while the id is listed twice; anomalies %+v", r.Anomalies)
 	}
 
+	// Java and Go under CONSISTENT_HASH: doubled and orphaned queues from the first rounds to
+	// the end, before and after the Go member stops (rocketmq-client-go#419).
+	r = runIncident(t, "incident-java-and-go-consistent-hash")
+	lasting := map[string]bool{}
+	for _, a := range r.Anomalies {
+		if a.Start <= 1000 && a.End == 0 {
+			lasting[a.Kind] = true
+		}
+	}
+	if !lasting["overlap"] || !lasting["orphan"] {
+		t.Errorf("java and go: an overlap and an orphan from the start to the end; got %v in %+v", lasting, r.Anomalies)
+	}
+	clients := map[string]int{}
+	for _, k := range r.Snapshot.Consumers {
+		clients[k.Client]++
+	}
+	if clients["java"] != 2 || clients["go-2.1.2"] != 2 {
+		t.Errorf("java and go: clients %v; want 2 and 2", clients)
+	}
+
+	// Go containers: the replacement process has the same IP@PID with no fixed name; while
+	// the brokers list it twice, the block of the second copy is pulled by nobody.
+	for _, k := range Incidents()["incident-go-containers-same-ip-pid"].Consumers {
+		if k.FixedInstanceName {
+			t.Fatal("go containers: the incident must not need a fixed instance name")
+		}
+	}
+	r = runIncident(t, "incident-go-containers-same-ip-pid")
+	if k := r.Snapshot.Consumers[0]; k.ID != "10.0.1.1@1" || k.ClientID != "10.0.1.1@1" || k.Status != "alive" {
+		t.Errorf("go containers: the replacement is %s %s %s; want 10.0.1.1@1 alive with the same client id", k.ID, k.ClientID, k.Status)
+	}
+	orphan = false
+	for _, a := range r.Anomalies {
+		if a.Kind == "orphan" && a.Start >= 30000 && a.Start < 40000 && a.End-a.Start > 60000 {
+			orphan = true
+		}
+	}
+	if !orphan {
+		t.Errorf("go containers: no orphan lasting over a minute after the restart; anomalies %+v", r.Anomalies)
+	}
+
 	// Six consumers, four queues: two hold nothing at the end.
 	r = runIncident(t, "incident-more-consumers-than-queues")
 	idle := 0
