@@ -207,6 +207,36 @@ func listedBy(s cluster.Snapshot, id string) []string {
 	return bs
 }
 
+// listedTwice says a live broker lists client id cid on more than one connection (spec §5.1).
+func listedTwice(s cluster.Snapshot, cid string) bool {
+	for _, b := range s.Brokers {
+		n := 0
+		for _, id := range b.Consumers {
+			if id == cid {
+				n++
+			}
+		}
+		if !b.Down && n > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// orphaned says a queue of a live broker is pulled by nobody.
+func orphaned(s cluster.Snapshot) bool {
+	down := map[string]bool{}
+	for _, b := range s.Brokers {
+		down[b.Name] = b.Down
+	}
+	for _, q := range s.Queues {
+		if !down[q.Broker] && len(q.Owners) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func liveBrokers(s cluster.Snapshot) int {
 	n := 0
 	for _, b := range s.Brokers {

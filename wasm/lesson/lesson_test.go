@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/wasm/narrate"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
@@ -25,6 +27,9 @@ var plays = map[string][]action{
 	"consistent-hash": {{cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG"}`}},
 		{wait: 25000, cmds: []string{`{"type":"addConsumer"}`}}},
 	"mixed-clients": {{}, {cmds: []string{`{"type":"addConsumer","client":"go-2.1.2"}`}}, {}},
+	"go-same-id":    {{}, {cmds: []string{`{"type":"partitionConsumer","id":"10.0.1.1@1"}`, `{"type":"restartConsumer","id":"10.0.1.1@1"}`}}, {}},
+	"go-not-in-cidall": {{}, {cmds: []string{`{"type":"partitionConsumer","id":"10.0.0.3@4014"}`}},
+		{wait: 0, cmds: []string{`{"type":"healConsumer","id":"10.0.0.3@4014"}`}}},
 	"circle-vs-avg": {{}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE"}`}}, {cmds: []string{`{"type":"addConsumer"}`}}},
 	"machine-room":  {{}, {cmds: []string{`{"type":"killConsumer","id":"sh-c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"sh-c1"}`}}},
 	"slow-broker": {{cmds: []string{`{"type":"slowBroker","broker":"broker-b","latencyMs":2000}`}},
@@ -223,6 +228,66 @@ func TestEveryScenarioIsValidAndSmall(t *testing.T) {
 		}
 		if q > 16 || len(s.Consumers) > 6 {
 			t.Errorf("%s: %d queues and %d consumers; a lesson's cluster should be small enough to watch", l.ID, q, len(s.Consumers))
+		}
+	}
+}
+
+// The cut-off Go consumer, healed, is missing from the brokers' lists until its next periodic
+// heartbeat: whenever the learner heals it, the last step completes, and for most moments its
+// own round comes first and the narration gives the client's log line.
+func TestGoNotInCidAllLessonShowsTheLogLine(t *testing.T) {
+	l := ByID("go-not-in-cidall")
+	shown, tries := 0, 0
+	for wait := int64(0); wait < 40000; wait += 2300 {
+		ln := newLearner(t, l)
+		ln.run(60000, true)
+		ln.do(`{"type":"partitionConsumer","id":"10.0.0.3@4014"}`)
+		if !ln.run(6*60*1000, true) {
+			t.Fatalf("wait %d: the expiry step did not complete", wait)
+		}
+		ln.run(wait, false)
+		ln.do(`{"type":"healConsumer","id":"10.0.0.3@4014"}`)
+		if !ln.run(2*60*1000, true) || !ln.tr.Done() {
+			t.Fatalf("healed %d ms after the expiry: the lesson did not complete", wait)
+		}
+		tries++
+		for _, e := range ln.tr.ctx.All {
+			if e.Cause != cluster.CauseNotInCidAll {
+				continue
+			}
+			if e.Consumer != "10.0.0.3@4014" {
+				t.Errorf("wait %d: %+v; only the healed consumer is missing", wait, e)
+			}
+			for _, lang := range []string{narrate.EN, narrate.ZH} {
+				if got := strings.Join(narrate.Frame([]cluster.Event{e}, lang), " "); !strings.Contains(got, `"[BUG] ConsumerId not in cidAll"`) {
+					t.Errorf("wait %d: the %s narration %q lacks the log line", wait, lang, got)
+				}
+			}
+			shown++
+			break
+		}
+	}
+	t.Logf("the log line showed after %d of %d heals", shown, tries)
+	if shown*2 <= tries {
+		t.Errorf("the log line showed after %d of %d heals; the lesson says most", shown, tries)
+	}
+}
+
+// The duplicated id shows whenever the learner restarts the cut-off container before its old
+// connection expires.
+func TestGoSameIDLessonDoesNotDependOnWhenTheLearnerActs(t *testing.T) {
+	l := ByID("go-same-id")
+	for gap := int64(0); gap < 100000; gap += 9000 {
+		ln := newLearner(t, l)
+		ln.run(30000, true)
+		ln.do(`{"type":"partitionConsumer","id":"10.0.1.1@1"}`)
+		ln.run(gap, false)
+		ln.do(`{"type":"restartConsumer","id":"10.0.1.1@1"}`)
+		if ln.tr.Step() < 2 && !ln.run(30000, true) {
+			t.Fatalf("restarted %d ms after the cut: no duplicated id with an orphaned block", gap)
+		}
+		if !ln.run(4*60*1000, true) || !ln.tr.Done() {
+			t.Fatalf("restarted %d ms after the cut: the expiry step did not complete", gap)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // (core/rocketmq-client-lb.md, "spec §N") and the simulation's defaults (cluster.DefaultTiming).
 var lessons = []*Lesson{
 	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
-	mixedClients, circleVsAvg, machineRoom, slowBroker, brokerDown, offsetDuplicates, broadcasting,
+	mixedClients, goSameID, goNotInCidAll, circleVsAvg, machineRoom, slowBroker, brokerDown, offsetDuplicates, broadcasting,
 }
 
 var twoByFour = brokers(4, "broker-a", "broker-b")
@@ -297,6 +297,80 @@ var mixedClients = &Lesson{
 				}
 			}
 			return false
+		},
+	}},
+}
+
+// goClients makes every consumer of a lesson's scenario a rocketmq-client-go v2.1.2 one.
+func goClients(s *scenario.Scenario) {
+	for i := range s.Consumers {
+		s.Consumers[i].Client = "go-2.1.2"
+	}
+}
+
+var goSameID = &Lesson{
+	ID:    "go-same-id",
+	Title: Text{"Go consumers in containers: the same IP and PID", "容器中的 Go 消费者：相同的 IP 和 PID"},
+	Goal: Text{"See why a Go consumer restarted in a container comes back with the very same client id, and what a group does while the brokers list one id twice: a block of queues that nobody pulls.",
+		"观察为什么在容器中重启的 Go 消费者会带着完全相同的客户端 ID 回来，以及当 Broker 把同一个 ID 列出两次时消费组会怎样：有一段队列无人拉取。"},
+	Scenario: build("Lesson: Go consumers with the same IP@PID", twoByFour, []string{"10.0.1.1@1", "10.0.1.2@1", "10.0.1.3@1"}, 100, goClients),
+	Steps: []Step{{
+		Prompt: Text{"Three Go consumers run in containers with host networking; each process is PID 1, so each id is IP@1. Wait until every queue has exactly one owner.",
+			"三个 Go 消费者运行在使用主机网络的容器里；每个进程都是 PID 1，所以每个 ID 都是 IP@1。等到每个队列都恰好只有一个消费者。"},
+		Explain: Text{"A Go consumer's client id is ClientIP@PID: no #nanoTime as in the Java 5 client, and no option to choose the IP. In a container the process is PID 1 every time (spec §9.1.2).",
+			"Go 消费者的客户端 ID 是 ClientIP@PID：没有 Java 5 客户端那样的 #nanoTime，也不能指定 IP。在容器里进程每次都是 PID 1（spec §9.1.2）。"},
+		Check: func(c *Context) bool { return settled(c.Now) },
+	}, {
+		Prompt: Text{"The host of 10.0.1.1@1 loses its network: cut 10.0.1.1@1 off. Right after, the orchestrator starts a replacement container on the same host: restart 10.0.1.1@1.",
+			"10.0.1.1@1 所在主机断网：切断 10.0.1.1@1 的网络。紧接着编排系统在同一台主机上启动一个替代容器：重启 10.0.1.1@1。"},
+		Explain: Text{"The replacement has the same IP and is PID 1 again: the same id 10.0.1.1@1, with nothing configured. The brokers still hold the old connection, so they list the id twice. rocketmq-client-go's strategy takes the first position of its id, so the new process computes the first block and nobody computes the second copy's block: those queues are pulled by nobody (rocketmq-client-go#536, apache/rocketmq#2760, spec §9.1.3, §5.1).",
+			"替代容器的 IP 相同，进程又是 PID 1：ID 仍然是 10.0.1.1@1，无需任何配置。Broker 还保留着旧连接，所以把这个 ID 列出两次。rocketmq-client-go 的分配策略取该 ID 第一次出现的位置，于是新进程算出第一段队列，而第二个副本那一段没有人去算：这些队列无人拉取（rocketmq-client-go#536、apache/rocketmq#2760，spec §9.1.3、§5.1）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return listedTwice(c.Now, "10.0.1.1@1") && hasStatus(c.Now, "10.0.1.1@1", cluster.StatusAlive, cluster.StatusIdle) &&
+				orphaned(c.Now) && c.Now.TimeMs >= c.StepStart.TimeMs+2000
+		},
+	}, {
+		Prompt: Text{"Wait until the brokers expire the old connection, 120 s after its last heartbeat (speed 5× helps). Who pulls the orphaned queues then?",
+			"等到 Broker 使旧连接过期，即最后一次心跳后 120 秒（调到 5× 速度会快些）。之后谁来拉取无人拉取的队列？"},
+		Explain: Text{"The expiry notifies nobody, so the Go consumers notice at their next 20 s tick, and the block is taken again. Two containers that really share one id at the same time never get here: the second block stays unconsumed for as long as both run. Give each container its own InstanceName, the Go client's only way to a unique id (spec §5.1, §9.1.2, §9.1.5).",
+			"过期不通知任何人，所以 Go 消费者要到下一次 20 秒的定时重平衡才发现，那一段队列才重新有人拉取。真正同时共用一个 ID 的两个容器永远到不了这一步：只要两者都在运行，第二段队列就一直无人消费。给每个容器设置各自的 InstanceName，这是 Go 客户端得到唯一 ID 的唯一办法（spec §5.1、§9.1.2、§9.1.5）。"},
+		Speed: 5,
+		Check: func(c *Context) bool { return !listedTwice(c.Now, "10.0.1.1@1") && settled(c.Now) },
+	}},
+}
+
+var goNotInCidAll = &Lesson{
+	ID:    "go-not-in-cidall",
+	Title: Text{"A Go consumer missing from the broker's list takes nothing", "不在 Broker 列表中的 Go 消费者分不到队列"},
+	Goal: Text{"See when a Go consumer logs \"[BUG] ConsumerId not in cidAll\": it asks a broker for the group's members, its own id is not among them, and it drops every queue it held.",
+		"观察 Go 消费者何时打印 \"[BUG] ConsumerId not in cidAll\"：它向 Broker 查询消费组成员，自己的 ID 不在其中，于是丢掉手中所有队列。"},
+	Scenario: build("Lesson: a Go consumer not in cidAll", twoByFour, []string{"10.0.0.1@4012", "10.0.0.2@4013", "10.0.0.3@4014"}, 100, goClients),
+	Steps: []Step{{
+		Prompt: Text{"Three Go consumers share 8 queues. Wait until every queue has exactly one owner.",
+			"三个 Go 消费者分享 8 个队列。等到每个队列都恰好只有一个消费者。"},
+		Explain: Text{"In every round a Go consumer asks one broker, drawn at random, for the group's client ids (cidAll), sorts them and finds its own position in the list (spec §9.1.4).",
+			"每一轮重平衡，Go 消费者都随机选一个 Broker 查询消费组的客户端 ID 列表（cidAll），排序后找出自己在列表中的位置（spec §9.1.4）。"},
+		Check: func(c *Context) bool { return settled(c.Now) },
+	}, {
+		Prompt: Text{"Cut 10.0.0.3@4014 off and wait until both brokers have expired it, about 2 minutes (speed 5× helps).",
+			"切断 10.0.0.3@4014 的网络，等到两个 Broker 都使它过期，大约 2 分钟（调到 5× 速度会快些）。"},
+		Explain: Text{"With no heartbeat for 120 s each broker drops it without notifying anyone; the other two take its queues at their next 20 s tick. The cut-off process still runs and still believes in its old queues (spec §3.11, §5.1, §9.1.5).",
+			"120 秒没有心跳后，每个 Broker 都移除了它，且不通知任何人；另外两个消费者在下一次 20 秒的定时重平衡时接过它的队列。被切断的进程仍在运行，仍以为自己持有原来的队列（spec §3.11、§5.1、§9.1.5）。"},
+		Speed: 5,
+		Acts:  true,
+		Check: func(c *Context) bool {
+			return hasStatus(c.Now, "10.0.0.3@4014", cluster.StatusPartitioned) && len(listedBy(c.Now, "10.0.0.3@4014")) == 0 && settled(c.Now)
+		},
+	}, {
+		Prompt: Text{"Heal 10.0.0.3@4014 and watch the event log until it pulls queues again.",
+			"恢复 10.0.0.3@4014 的网络，观察事件日志，直到它重新拉取队列。"},
+		Explain: Text{"A Go client sends no heartbeat on a new connection (the Java client does since 5.2.0), so the brokers learn of it only at its next periodic heartbeat, up to 30 s later. A round of its own before that, most often its 20 s tick, asks a broker whose list lacks it: the strategy finds no position for its id, logs \"[BUG] ConsumerId not in cidAll\" and returns nil, and the consumer drops every queue it held and takes nothing. Its heartbeat then registers it, the brokers notify the group and everyone rebalances with it again (spec §3.13, §9.1.3, §9.1.4).",
+			"Go 客户端在新连接上不发送心跳（Java 客户端从 5.2.0 起会发送），所以 Broker 要到它下一次定期心跳才知道它，最多 30 秒之后。在此之前它自己的一轮重平衡（多半是 20 秒的定时重平衡）会问到一个列表里没有它的 Broker：分配策略找不到它的 ID，打印 \"[BUG] ConsumerId not in cidAll\" 并返回 nil，于是这个消费者丢掉手中所有队列，什么也分不到。随后它的心跳让 Broker 重新注册它，Broker 通知消费组，所有成员带上它重新平衡（spec §3.13、§9.1.3、§9.1.4）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			v := consumer(c.Now, "10.0.0.3@4014")
+			return running(c.Now, "10.0.0.3@4014") && len(listedBy(c.Now, "10.0.0.3@4014")) == liveBrokers(c.Now) && len(v.Queues) > 0 && settled(c.Now)
 		},
 	}},
 }
