@@ -520,9 +520,15 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, Warn)
 		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, Warn)
 	}
+	// The SDK it runs (J, J4, Go), once the group is not all the default Java client: in a
+	// tall box at the end of the status line, which keeps the room left of it; otherwise in
+	// the bottom corner.
+	mark, markW := "", 0.0
 	if mixedClients(f.Snap) && cv.ClientMark != "" && TextWidth(cv.ClientMark)+4 < r.W {
-		// The SDK it runs (J, J4, Go), once the group is not all the default Java client.
-		c.Text(LayerMarks, r.Right()-TextWidth(cv.ClientMark)-2, r.Bottom()-GlyphH, cv.ClientMark, ink.Alpha(0.8))
+		mark, markW = cv.ClientMark, TextWidth(cv.ClientMark)
+		if l.ConsumerMode != ConsumerTall {
+			c.Text(LayerMarks, r.Right()-markW-2, r.Bottom()-GlyphH, mark, ink.Alpha(0.8))
+		}
 	}
 	remaining := float64(cv.NextRebalanceMs - now)
 	if f.Reduced {
@@ -540,8 +546,13 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 		case cv.Status == cluster.StatusAlive && live:
 			line = Word(f.Lang, "canvas.countdown", max(0, int64(math.Ceil(remaining/1000))))
 		}
-		line = Fit(line, r.W-4)
-		c.Text(LayerMarks, r.X+(r.W-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
+		room := r.W
+		if mark != "" {
+			room -= markW + 3
+			c.Text(LayerMarks, r.Right()-markW-2, r.Y+3+GlyphH, mark, ink.Alpha(0.8))
+		}
+		line = Fit(line, room-4)
+		c.Text(LayerMarks, r.X+(room-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
 	case ConsumerCompact:
 		label := ConsumerLabel(b.ID, m)
 		c.Text(LayerMarks, r.X+(r.W-swatchW-TextWidth(label))/2, r.Y+1, label, ink)
