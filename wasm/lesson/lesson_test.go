@@ -238,7 +238,11 @@ func TestEveryScenarioIsValidAndSmall(t *testing.T) {
 func TestGoNotInCidAllLessonShowsTheLogLine(t *testing.T) {
 	l := ByID("go-not-in-cidall")
 	shown, tries := 0, 0
-	for wait := int64(0); wait < 40000; wait += 2300 {
+	step := int64(2300)
+	if testing.Short() {
+		step = 4600 // every other moment
+	}
+	for wait := int64(0); wait < 40000; wait += step {
 		ln := newLearner(t, l)
 		ln.run(60000, true)
 		ln.do(`{"type":"partitionConsumer","id":"10.0.0.3@4014"}`)
@@ -277,7 +281,11 @@ func TestGoNotInCidAllLessonShowsTheLogLine(t *testing.T) {
 // connection expires.
 func TestGoSameIDLessonDoesNotDependOnWhenTheLearnerActs(t *testing.T) {
 	l := ByID("go-same-id")
-	for gap := int64(0); gap < 100000; gap += 9000 {
+	step := int64(9000)
+	if testing.Short() {
+		step = 18000
+	}
+	for gap := int64(0); gap < 100000; gap += step {
 		ln := newLearner(t, l)
 		ln.run(30000, true)
 		ln.do(`{"type":"partitionConsumer","id":"10.0.1.1@1"}`)
