@@ -27,7 +27,8 @@ func inkMask(img *image.RGBA, r image.Rectangle, ink, fill Color) []bool {
 	return out
 }
 
-// On the rasterised canvas, at 1 and 2 device pixels per CSS pixel, each consumer of a group
+// On the rasterised canvas, at 1 and 2 device pixels per CSS pixel, on a laptop and a phone
+// in English and Chinese, each consumer of a group
 // mixing clients carries its SDK's mark (J, J4, Go) at the end of its status line, drawn as
 // the font draws that text alone on the box's colour, with nothing else over it; the three
 // marks are told apart; an all-Java group carries none.
@@ -39,10 +40,15 @@ func TestMixedGroupMarksOnThePNG(t *testing.T) {
 	plain := presetSnap(t, "small", 5000)
 	want := map[string]string{cfg.Consumers[0].ID: "J", cfg.Consumers[1].ID: "J4", cfg.Consumers[2].ID: "Go"}
 
-	for _, k := range []float64{1, 2} {
+	for _, v := range []struct {
+		k    float64
+		size Rect
+		lang string
+	}{{1, Rect{0, 0, 960, 720}, EN}, {2, Rect{0, 0, 960, 720}, EN}, {1, Rect{0, 0, 375, 560}, ZH}, {2, Rect{0, 0, 375, 560}, ZH}} {
+		k := v.k
 		for _, s := range []*cluster.Snapshot{&mixed, &plain} {
-			l := ComputeZoom(s, Rect{0, 0, 960, 720}, EN, 1)
-			img := render(Frame{Snap: s, Layout: l, Lang: EN, Paused: true}, k)
+			l := ComputeZoom(s, v.size, v.lang, 1)
+			img := render(Frame{Snap: s, Layout: l, Lang: v.lang, Paused: true}, k)
 			masks := map[string][]bool{}
 			for _, b := range l.Consumers {
 				cv := consumerOf(s, b.ID)
