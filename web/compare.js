@@ -1,9 +1,10 @@
 // compare.js: the Compare tab (#tab-compare). The reader picks two variants — two allocation
-// strategies (with their parameters), or two fault settings of the producers — and presses
-// "Compare up to now": lbscope.compare runs the session's recorded scenario (the same seed
-// and everything done so far) once per variant, and the tab shows each variant's allocation at
-// the end as a small grid (brokers as columns of queue cells coloured by owner, as on the
-// canvas) and the cost table, the better value of each line marked.
+// strategies (with their parameters), two fault settings of the producers, or two client SDKs
+// every consumer runs — and presses "Compare up to now": lbscope.compare runs the session's
+// recorded scenario (the same seed and everything done so far) once per variant, and the tab
+// shows each variant's allocation at the end as a small grid (brokers as columns of queue
+// cells coloured by owner, as on the canvas) and the cost table, the better value of each
+// line marked.
 //
 // The comparison runs in slices between the page's frames (lbscope.compare gives a Promise):
 // while it runs a progress bar (#compare-progress, lbscope.compareProgress()) and a Cancel
