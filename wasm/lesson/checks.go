@@ -267,3 +267,13 @@ func gained(events []cluster.Event, id string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// isolationBy returns the latest isolation of broker by producer among events.
+func isolationBy(events []cluster.Event, producer, broker string) (cluster.Event, bool) {
+	for i := len(events) - 1; i >= 0; i-- {
+		if e := events[i]; e.Kind == cluster.EventIsolation && e.Arg == producer && e.Broker == broker {
+			return e, true
+		}
+	}
+	return cluster.Event{}, false
+}

@@ -34,6 +34,8 @@ var plays = map[string][]action{
 	"machine-room":  {{}, {cmds: []string{`{"type":"killConsumer","id":"sh-c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"sh-c1"}`}}},
 	"slow-broker": {{cmds: []string{`{"type":"slowBroker","broker":"broker-b","latencyMs":2000}`}},
 		{cmds: []string{`{"type":"slowBroker","broker":"broker-b","latencyMs":100}`}}},
+	"producer-49-isolation": {{cmds: []string{`{"type":"slowBroker","broker":"broker-b","latencyMs":6000}`}},
+		{cmds: []string{`{"type":"slowBroker","broker":"broker-b","latencyMs":0}`}}, {}, {}},
 	"broker-down":       {{cmds: []string{`{"type":"killBroker","broker":"broker-b"}`}}, {}, {cmds: []string{`{"type":"restoreBroker","broker":"broker-b"}`}}},
 	"offset-duplicates": {{wait: 12000, cmds: []string{`{"type":"killConsumer","id":"c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"c1"}`}}},
 	"broadcasting":      {{}, {cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"setMessageModel","model":"CLUSTERING"}`}}},

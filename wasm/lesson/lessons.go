@@ -11,7 +11,7 @@ import (
 // (core/rocketmq-client-lb.md, "spec §N") and the simulation's defaults (cluster.DefaultTiming).
 var lessons = []*Lesson{
 	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
-	mixedClients, goSameID, goNotInCidAll, circleVsAvg, machineRoom, slowBroker, brokerDown, offsetDuplicates, broadcasting,
+	mixedClients, goSameID, goNotInCidAll, circleVsAvg, machineRoom, slowBroker, producer49, brokerDown, offsetDuplicates, broadcasting,
 }
 
 var twoByFour = brokers(4, "broker-a", "broker-b")
@@ -502,6 +502,70 @@ var slowBroker = &Lesson{
 		Check: func(c *Context) bool {
 			b, b0 := broker(c.Now, "broker-b"), broker(c.StepStart, "broker-b")
 			return b != nil && b0 != nil && b.LatencyMs < 550 && c.Now.TimeMs > b.IsolatedUntilMs && b.Sends-b0.Sends >= 50
+		},
+	}},
+}
+
+// twoProducers gives a lesson's scenario two producers at rate each, p-java on the current
+// client and p-java49 on the Java 4.9 one, with latency fault tolerance on.
+func twoProducers(rate int) func(*scenario.Scenario) {
+	return func(s *scenario.Scenario) {
+		s.LatencyFault = true
+		s.Producers = []cluster.ProducerConfig{{ID: "p-java", Rate: rate}, {ID: "p-java49", Rate: rate, Client: "java-4.9"}}
+	}
+}
+
+var producer49 = &Lesson{
+	ID:    "producer-49-isolation",
+	Title: Text{"The 4.9 producer avoids a broker for ten minutes", "4.9 生产者避开 Broker 十分钟"},
+	Goal: Text{"See one timed-out send make a Java 4.9 producer avoid a broker for ten minutes, long after it is fast again, where the current client comes back after ten seconds.",
+		"观察一次超时的发送如何让 Java 4.9 生产者避开一个 Broker 十分钟，即使它早已恢复；而当前客户端十秒后就回来了。"},
+	Scenario: build("Lesson: the 4.9 producer's ten minutes", threeBrokers, []string{"c1", "c2"}, 100, twoProducers(100)),
+	Steps: []Step{{
+		Prompt: Text{"Two producers send to three brokers with latency fault tolerance on: p-java runs the current Java client, p-java49 the 4.9 one. Click broker-b and slow it by 6000 ms.",
+			"两个生产者向三个 Broker 发送，延迟容错已开启：p-java 运行当前的 Java 客户端，p-java49 运行 4.9 客户端。点击 broker-b，让它慢 6000 毫秒。"},
+		Explain: Text{"Both producers' sends to broker-b time out after the 3000 ms sendMsgTimeout, a remoting exception that asks for isolation. The current client looks the tier up for 10000 ms and avoids broker-b for 10 s. The 4.9 client looks it up for 30000 ms in its own table (latencyMax 50, 100, 550, 1000, 2000, 3000, 15000; notAvailableDuration 0, 0, 30000, 60000, 120000, 180000, 600000): 600000 ms, ten minutes. The event log names each producer's deadline (spec §2.3, §2.5, §9.2).",
+			"两个生产者发往 broker-b 的消息都在 3000 毫秒的 sendMsgTimeout 后超时，这是一个要求隔离的网络异常。当前客户端按 10000 毫秒查档位，避开 broker-b 10 秒。4.9 客户端按 30000 毫秒查它自己的表（latencyMax 50、100、550、1000、2000、3000、15000；notAvailableDuration 0、0、30000、60000、120000、180000、600000）：600000 毫秒，十分钟。事件日志写出了每个生产者的截止时刻（spec §2.3、§2.5、§9.2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			b := broker(c.Now, "broker-b")
+			_, cur := isolationBy(c.Events, "p-java", "broker-b")
+			_, old := isolationBy(c.Events, "p-java49", "broker-b")
+			return cur && old && b != nil && b.LatencyMs >= 3000
+		},
+	}, {
+		Prompt: Text{"Make broker-b fast again (slow it by 0 ms) and watch which producer sends to it.",
+			"让 broker-b 恢复（设为慢 0 毫秒），观察哪个生产者向它发送。"},
+		Explain: Text{"p-java's isolation ended within 10 s; its next send to broker-b took under 550 ms, a tier of 0 ms, and broker-b is back in its round robin. p-java49 still avoids it: its selection walks the list to the first available broker and never tries broker-b, so it cannot learn that broker-b is fast. Only when no broker is available does the 4.9 client pick one anyway, round robin over the better half of its fault items (pickOneAtLeast) (spec §2.4, §9.2).",
+			"p-java 的隔离在 10 秒内结束；它下一次发往 broker-b 的消息耗时不到 550 毫秒，对应 0 毫秒的档位，broker-b 重新回到它的轮询中。p-java49 仍然避开它：它的选择沿列表找到第一个可用的 Broker，从不尝试 broker-b，所以无从得知 broker-b 已经变快。只有当没有任何 Broker 可用时，4.9 客户端才会在故障项中较好的一半里轮流选一个（pickOneAtLeast）（spec §2.4、§9.2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			b, b0 := broker(c.Now, "broker-b"), broker(c.StepStart, "broker-b")
+			cur, _ := isolationBy(c.All, "p-java", "broker-b")
+			old, ok := isolationBy(c.All, "p-java49", "broker-b")
+			return ok && b != nil && b0 != nil && b.LatencyMs < 550 && c.Now.TimeMs > cur.Until && c.Now.TimeMs < old.Until &&
+				b.Sends-b0.Sends >= 50
+		},
+	}, {
+		Prompt: Text{"Set the speed to 20× and watch five minutes of simulated time: broker-b is fast, does p-java49 send to it?",
+			"把速度调到 20×，观察 5 分钟模拟时间：broker-b 已经很快，p-java49 向它发送吗？"},
+		Explain: Text{"No: every message of p-java49 goes to broker-a and broker-c, so broker-b stores about a sixth of all messages instead of a third. In 4.9 client exceptions and broker errors isolate too, each for the same ten minutes: one short stall can empty a healthy broker of a whole fleet of 4.9 producers (spec §9.2).",
+			"不会：p-java49 的每条消息都发往 broker-a 和 broker-c，所以 broker-b 只存储了全部消息的大约六分之一，而不是三分之一。在 4.9 中，客户端异常和 Broker 返回的错误也会触发隔离，同样是十分钟：一次短暂的卡顿就可能让一整批 4.9 生产者都不再向一个健康的 Broker 发送（spec §9.2）。"},
+		Speed: 20,
+		Check: func(c *Context) bool {
+			old, ok := isolationBy(c.All, "p-java49", "broker-b")
+			return ok && c.Now.TimeMs >= old.T+5*60*1000
+		},
+	}, {
+		Prompt: Text{"Keep watching until p-java49 sends to broker-b again.",
+			"继续观察，直到 p-java49 重新向 broker-b 发送。"},
+		Explain: Text{"Ten minutes after the timeout broker-b is available to p-java49 again and its round robin includes it: broker-b stores a third of the messages again. Had broker-b still been slow, the first send would have timed out and isolated it for ten more minutes, as testdata/scenarios/producer-client-java49.json shows. The current client isolates a failure for 10 s, and since 5.1.4 extends an isolation without ever shortening it (spec §2.4, §2.6, §9.2).",
+			"超时十分钟后，broker-b 对 p-java49 重新可用，轮询又包含了它：broker-b 重新存储三分之一的消息。如果 broker-b 仍然很慢，第一次发送就会再次超时，再隔离十分钟，正如 testdata/scenarios/producer-client-java49.json 所示。当前客户端对失败只隔离 10 秒，并且从 5.1.4 起隔离只会延长、从不缩短（spec §2.4、§2.6、§9.2）。"},
+		Speed: 20,
+		Check: func(c *Context) bool {
+			b := broker(c.Now, "broker-b")
+			old, ok := isolationBy(c.All, "p-java49", "broker-b")
+			return ok && b != nil && b.LatencyMs < 550 && c.Now.TimeMs >= old.Until+cluster.SendWindowSeconds*1000 && b.Window.Share >= 0.3
 		},
 	}},
 }
