@@ -33,9 +33,10 @@ const stageEvery = 15
 // game is the Ebitengine game. Update owns the session's clock, the input and the layout;
 // Draw only reads them and keeps its own render caches (canvas, animator, vertices).
 type game struct {
-	sess   *session.Session
-	bridge *bridge
-	in     input
+	sess    *session.Session
+	bridge  *bridge
+	drawnAt float64 // wall ms of the last frame that drew the scene (see Draw)
+	in      input
 
 	// Update's state.
 	w, h      int // the screen size the stage was last read for
@@ -247,6 +248,9 @@ func wake() {
 	releaseFrames()
 }
 
+// reachingDrawMs is how often the scene is redrawn while the session is on its way to a moment.
+const reachingDrawMs = 250
+
 func (g *game) Draw(screen *ebiten.Image) {
 	if g.failure() != nil {
 		return
@@ -257,12 +261,22 @@ func (g *game) Draw(screen *ebiten.Image) {
 		}
 	}()
 	began := time.Now()
+	wall := float64(time.Since(g.start).Milliseconds())
+	st := g.sess.State()
+	// On the way to a far moment each frame already runs a slice of the simulation; drawing
+	// the scene on top of it, every frame, is what would hold the page's main thread past
+	// 100 ms on a large cluster. The screen is kept between frames (SetScreenClearedEveryFrame
+	// is off), so the scene is redrawn four times a second on the way — the timeline's bar
+	// shows the progress — and in full again at the moment reached.
+	if st.Reaching != nil && g.layout != nil && g.drawnAt > 0 && wall-g.drawnAt < reachingDrawMs {
+		return
+	}
+	g.drawnAt = wall
 	defer func() { smooth(&g.drawUs, time.Since(began)) }()
 	screen.Fill(toColor(view.Background))
 	if g.layout == nil {
 		return
 	}
-	wall := float64(time.Since(g.start).Milliseconds())
 	g.anim.Reduced = g.reduced
 	g.anim.Observe(&g.snap, wall)
 	if g.anim.Active(wall) {
@@ -276,7 +290,6 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.face, g.atlas = face, ebiten.NewImage(face.W, face.H)
 		g.atlas.WritePixels(face.Pix)
 	}
-	st := g.sess.State()
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
 		Anim: &g.anim, Menu: g.ctl.Menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
