@@ -121,6 +121,12 @@ func TestBrowserConsumerView(t *testing.T) {
 			c2Box = c
 		}
 	}
+	// The picture before any hover: the step's moment reached and drawn in full, the pointer
+	// off every consumer.
+	waitFor(t, ctx, `!window.lbscope.state().reaching`)
+	drawn := eval[float64](t, ctx, `window.lbscope.counters().frames`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, 2, 2)))
+	waitFor(t, ctx, fmt.Sprintf(`window.lbscope.counters().frames > %v`, drawn))
 	before := screenshot(t, ctx)
 
 	// Hover c1: the queues it computed are framed in its colour.
