@@ -2,6 +2,7 @@ package admin
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -460,6 +461,37 @@ func TestScenarioOfGroup(t *testing.T) {
 	}
 	if !slices.ContainsFunc(left, func(l string) bool { return strings.Contains(l, "%RETRY%G") }) {
 		t.Errorf("left out %q; want the retry topic", left)
+	}
+}
+
+// A member's connection line names its SDK and version: the scenario runs each member under
+// the profile its client is (spec §9) — Go as go-2.1.2, a Java 4.9 release as java-4.9, a
+// current Java release as the default — and names a language it has no profile for.
+func TestScenarioRunsEachMembersClient(t *testing.T) {
+	in := conn(
+		"001  10.0.0.1@1  10.0.0.1:1  GO    V4_5_2",
+		"002  10.0.0.2@1  10.0.0.2:1  JAVA  V4_9_4",
+		"003  10.0.0.3@1  10.0.0.3:1  JAVA  V5_3_2",
+		"004  10.0.0.4@1  10.0.0.4:1  CPP   V4_5_2",
+		"", "Below is subscription:001  Topic: Orders SubExpression: *")
+	rep, _ := Diagnose([]Input{in}, Options{Queues: "broker-a:4,broker-b:4"})
+	s, left, err := rep.Group.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range s.Consumers {
+		got[c.ID] = c.Client
+	}
+	want := map[string]string{"10.0.0.1@1": "go-2.1.2", "10.0.0.2@1": "java-4.9", "10.0.0.3@1": "", "10.0.0.4@1": ""}
+	if !maps.Equal(got, want) {
+		t.Errorf("clients %v; want %v", got, want)
+	}
+	if !slices.ContainsFunc(left, func(l string) bool { return strings.Contains(l, "CPP members") }) {
+		t.Errorf("left out %q; want the CPP members' client", left)
+	}
+	if slices.ContainsFunc(left, func(l string) bool { return strings.Contains(l, "GO members") }) {
+		t.Errorf("left out %q; the Go members run their own profile", left)
 	}
 }
 

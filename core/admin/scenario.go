@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
 )
@@ -117,7 +118,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 			}
 			continue
 		}
-		cfg.Consumers = append(cfg.Consumers, cluster.ConsumerConfig{ID: id})
+		cfg.Consumers = append(cfg.Consumers, cluster.ConsumerConfig{ID: id, Client: memberClient(m)})
 	}
 	for i, c := range cfg.Consumers {
 		if err := scenario.CheckClientID(c.ID); err != nil {
@@ -133,12 +134,12 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 	}
 	langs := map[string]bool{}
 	for _, m := range g.Members {
-		if m.Language != "" && m.Language != "JAVA" {
+		if m.Language != "" && !strings.EqualFold(m.Language, "JAVA") && !strings.EqualFold(m.Language, "GO") {
 			langs[m.Language] = true
 		}
 	}
-	for l := range langs {
-		left = append(left, "the "+l+" members run as Java clients (client profiles are not simulated yet)")
+	for _, l := range slices.Sorted(maps.Keys(langs)) {
+		left = append(left, "the "+l+" members' own client (no profile for it: they run as the current Java client)")
 	}
 	for _, t := range g.Topics {
 		if !t.Main {
@@ -210,4 +211,17 @@ func checkPlain(name string) error {
 		}
 	}
 	return nil
+}
+
+// memberClient is the client profile a member's connection names (spec §9): a Go client
+// reports language GO (and V4_5_2 whatever its release) and runs go-2.1.2; a Java client that
+// reports a 4.9 release runs java-4.9; every other member the current Java client, the default.
+func memberClient(m Member) string {
+	switch {
+	case strings.EqualFold(m.Language, "GO"):
+		return string(profile.Go212)
+	case (m.Language == "" || strings.EqualFold(m.Language, "JAVA")) && strings.HasPrefix(m.Version, "V4_9_"):
+		return string(profile.Java49)
+	}
+	return ""
 }
