@@ -2,6 +2,7 @@ package admin
 
 import (
 	"fmt"
+	"github.com/lbscope/lbscope/core/cluster"
 	"maps"
 	"os"
 	"path/filepath"
@@ -461,6 +462,32 @@ func TestScenarioOfGroup(t *testing.T) {
 	}
 	if !slices.ContainsFunc(left, func(l string) bool { return strings.Contains(l, "%RETRY%G") }) {
 		t.Errorf("left out %q; want the retry topic", left)
+	}
+	// The duplicated id stays duplicated when its copy restarts: its instance name is fixed.
+	for _, c := range s.Consumers {
+		if want := c.ID == "10.0.0.1@1"; c.FixedInstanceName != want {
+			t.Errorf("%s: fixedInstanceName %v, want %v", c.ID, c.FixedInstanceName, want)
+		}
+	}
+	c, err := cluster.New(s.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range s.Timeline {
+		c.Advance(int64(st.At) - c.Now())
+		if err := c.Apply(st.Command); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Advance(5000)
+	ids := 0
+	for _, cs := range c.Snapshot().Consumers {
+		if cs.ID == "10.0.0.1@1" && cs.ClientID == "10.0.0.1@1" {
+			ids++
+		}
+	}
+	if ids != 1 {
+		t.Errorf("the restarted copy of 10.0.0.1@1 has another client id (%d consumers keep it)", ids)
 	}
 }
 

@@ -120,6 +120,14 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 		}
 		cfg.Consumers = append(cfg.Consumers, cluster.ConsumerConfig{ID: id, Client: memberClient(m)})
 	}
+	// Processes that share one client id build it from a fixed instance name (or, for Go, an
+	// id that never changes): the copy restarted above must come back with the same id, not
+	// with the new #nanoTime suffix a default Java restart takes (spec §1.2, §9.1).
+	for i, c := range cfg.Consumers {
+		if seen[c.ID] > 1 {
+			cfg.Consumers[i].FixedInstanceName = true
+		}
+	}
 	for i, c := range cfg.Consumers {
 		if err := scenario.CheckClientID(c.ID); err != nil {
 			nid := "c" + strconv.Itoa(i+1)
