@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/lbscope/lbscope/wasm/view"
 )
@@ -77,10 +76,10 @@ func init() {
 			Palette   []string          `json:"palette"`
 		}{Consumers: map[string]string{}}
 		for id, m := range view.Marks(snap.Consumers) {
-			out.Consumers[id] = hex(m.Color)
+			out.Consumers[id] = m.Color.Hex()
 		}
 		for _, c := range view.Palette {
-			out.Palette = append(out.Palette, hex(c))
+			out.Palette = append(out.Palette, c.Hex())
 		}
 		return out, nil
 	})
@@ -90,10 +89,4 @@ type export struct {
 	Filename string `json:"filename"`
 	MIME     string `json:"mime"`
 	Text     string `json:"text"`
-}
-
-// hex is a colour's CSS form, #rrggbb.
-func hex(c view.Color) string {
-	b := func(v float32) int { return int(math.Round(float64(min(max(v, 0), 1)) * 255)) }
-	return fmt.Sprintf("#%02x%02x%02x", b(c.R), b(c.G), b(c.B))
 }
