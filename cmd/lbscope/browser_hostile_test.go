@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -112,12 +111,7 @@ func TestBrowserEmbedPostMessageHostileCommands(t *testing.T) {
 		"EMBED", browserEnv.url+"embed.html?autoplay=1&controls=min&origins="+host,
 		"FOREIGN", "about:blank",
 	).Replace(hostPage)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, page)
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	serveHTML(t, ln, page)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(host+"/")))
 	require.Equal(t, true, eval[map[string]any](t, ctx, `ask({type: "getState"})`)["ok"])
 

@@ -816,12 +816,7 @@ func serveLoopback(t *testing.T, body string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, body)
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	serveHTML(t, ln, body)
 	return "http://" + ln.Addr().String()
 }
 
@@ -839,12 +834,7 @@ func TestBrowserEmbedPostMessage(t *testing.T) {
 		"EMBED", browserEnv.url+"embed.html?autoplay=1&controls=min&origins="+host,
 		"FOREIGN", foreign+"/",
 	).Replace(hostPage)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, page)
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	serveHTML(t, ln, page)
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(host+"/")))
 	first := eval[map[string]any](t, ctx, `ask({type: "getState"})`)
@@ -876,4 +866,15 @@ func TestBrowserEmbedPostMessage(t *testing.T) {
 	assert.Contains(t, res["error"], "unknown message type")
 	waitFor(t, ctx, `window.events.some(e => e.event === "action")`)
 	assert.Empty(t, con.Errors())
+}
+
+// serveHTML serves page, as text/html, on ln until the test ends.
+func serveHTML(t *testing.T, ln net.Listener, page string) {
+	t.Helper()
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
 }
