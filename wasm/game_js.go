@@ -26,6 +26,11 @@ const frameMs = 1000.0 / 60
 // background does not jump minutes ahead when it comes back.
 const maxTickMs = 100.0
 
+// tickBudget is the simulation's share of one frame on the page's thread (session.SetBudget):
+// with the state pushed to the page and the scene drawn in the same frame, a frame stays well
+// within the 100 ms that would make it a long task, even on a slow machine.
+const tickBudget = 25 * time.Millisecond
+
 // stageEvery is how often, in ticks, the stage's rectangle is read from the page; it is read
 // at once when the bridge's ResizeObserver sees #stage change.
 const stageEvery = 15
@@ -56,7 +61,8 @@ type game struct {
 	readyDone bool
 	refused   []cluster.Event // the game's own commands the session could not queue, told with the frame
 	lastTick  time.Time
-	running   bool // the loop runs every display frame (pace)
+	tickStart time.Time // when this frame's simulation began (tickBudget)
+	running   bool      // the loop runs every display frame (pace)
 
 	// Draw's render caches.
 	atlas  *ebiten.Image
@@ -78,6 +84,7 @@ type game struct {
 func newGame(sess *session.Session) *game {
 	g := &game{sess: sess, start: time.Now(), w: 1, h: 1, lang: view.EN, dpr: 1}
 	g.snap = sess.Snapshot()
+	sess.SetBudget(func() bool { return time.Since(g.tickStart) > tickBudget })
 	g.reduced = prefersReducedMotion()
 	g.anim.Reduced = g.reduced
 	return g
@@ -191,6 +198,7 @@ func (g *game) Update() (err error) {
 		// Nobody sees it: time waits (a frame drawn for a command applies the command only).
 		dt = 0
 	}
+	g.tickStart = time.Now()
 	results := g.sess.Tick(dt)
 	g.bridge.frame(results, append(g.sess.DrainEvents(), g.refused...))
 	g.refused = g.refused[:0]

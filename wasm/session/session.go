@@ -128,6 +128,8 @@ type Session struct {
 	cpEvery    int64        // checkpoints are taken at multiples of it
 	quiet      bool         // a seek is replaying: what happens is not told again
 	reaching   *reach       // a moment on its way, a slice per frame (work.go)
+	over       func() bool  // the frame's budget is spent (SetBudget); nil: none
+	released   []Result     // results of commands whose moment was reached (or given up) this Tick
 	sampleNext int64        // the next multiple of the series interval to sample
 	markedN    int          // timeline steps (in record order) already marked in the series
 
@@ -221,7 +223,7 @@ func (s *Session) Tick(frameMs float64) []Result {
 		if s.dirty {
 			s.publish()
 		}
-		return nil
+		return s.takeReleased(nil)
 	}
 	queue := s.queue
 	s.queue = nil
@@ -231,14 +233,26 @@ func (s *Session) Tick(frameMs float64) []Result {
 	}
 
 	results := make([]Result, 0, len(queue))
-	for _, p := range queue {
+	for i, p := range queue {
+		before := s.reaching
 		id, err := s.apply(p.cmd)
 		if err != nil {
 			s.note(cluster.Event{T: s.c.Now(), Kind: EventError, Cause: CauseRefused, Arg: p.cmd.Type,
 				Consumer: p.cmd.ID, Broker: p.cmd.Broker, Text: err.Error()})
 		}
-		results = append(results, Result{Seq: p.seq, Err: err, ID: id})
+		r := Result{Seq: p.seq, Err: err, ID: id}
 		s.dirty = true
+		if s.reaching == nil || s.reaching == before {
+			results = append(results, r)
+			continue
+		}
+		// The command (a step, a seek) is on its way to a moment: it answers on arrival, and
+		// the commands after it wait for the moment as those sent meanwhile do.
+		s.reaching.held = append(s.reaching.held, r)
+		s.mu.Lock()
+		s.queue = append(slices.Clone(queue[i+1:]), s.queue...)
+		s.mu.Unlock()
+		break
 	}
 	if !s.paused && frameMs > 0 && !math.IsInf(frameMs, 0) {
 		s.carry += min(frameMs, 1000) * s.speed
@@ -251,12 +265,21 @@ func (s *Session) Tick(frameMs float64) []Result {
 				// loaded scenario's second always fits (checkLoad).
 				to = s.fitFrom(s.c.Now(), to)
 			}
-			s.advance(to)
+			// What does not fit in the frame's budget is not owed: a frame that cannot keep
+			// up runs slower than asked.
+			s.advanceSome(to)
 		}
 	}
 	if s.dirty {
 		s.publish()
 	}
+	return s.takeReleased(results)
+}
+
+// takeReleased appends to results those of the commands whose moment this Tick reached.
+func (s *Session) takeReleased(results []Result) []Result {
+	results = append(results, s.released...)
+	s.released = nil
 	return results
 }
 
@@ -488,7 +511,8 @@ func (s *Session) load(sc scenario.Scenario) error {
 	}
 	c.SetObserver(s.observe)
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
-	s.record, s.reaching = nil, nil
+	s.stopReaching()
+	s.record = nil
 	s.horizon, s.sampleNext, s.markedN = 0, 0, 0
 	s.cpEvery = firstCheckpointEvery
 	s.cps = []checkpoint{{t: 0, c: c.Clone()}}
@@ -508,10 +532,25 @@ func (s *Session) load(sc scenario.Scenario) error {
 // one instant the steps come first: a sample or a checkpoint at t shows every step due at t.
 // The playground runs past the scenario's until: it is a place to watch, not a test.
 func (s *Session) advance(to int64) {
+	over := s.over
+	s.over = nil
+	s.advanceSome(to)
+	s.over = over
+}
+
+// advanceSome is advance held to the frame's budget (SetBudget): when the budget is spent
+// it stops where the engine is — between two events, perhaps within one virtual millisecond —
+// and reports false; calling it again goes on from there, event for event the same run
+// (cluster.AdvanceSome). Without a budget it is advance.
+func (s *Session) advanceSome(to int64) bool {
 	if now := s.c.Now(); s.sampleNext < now {
 		iv := max(s.rec.IntervalMs(), 1)
 		s.sampleNext = (now + iv - 1) / iv * iv
 	}
+	defer func() {
+		s.horizon = max(s.horizon, s.c.Now())
+		s.dirty = true
+	}()
 	for {
 		t, step := to, false
 		if s.next < len(s.scn.Timeline) && s.scn.Timeline[s.next].At.Ms() <= t {
@@ -519,6 +558,9 @@ func (s *Session) advance(to int64) {
 		}
 		cp := s.nextCheckpoint()
 		if step && t <= min(s.sampleNext, cp) {
+			if !s.run(t) {
+				return false
+			}
 			s.applyStep()
 			continue
 		}
@@ -526,7 +568,9 @@ func (s *Session) advance(to int64) {
 		if t > to || t < s.c.Now() {
 			break
 		}
-		s.c.Advance(t)
+		if !s.run(t) {
+			return false
+		}
 		if t == s.sampleNext {
 			snap := s.c.Snapshot()
 			s.rec.Sample(&snap)
@@ -540,10 +584,35 @@ func (s *Session) advance(to int64) {
 			break
 		}
 	}
-	s.c.Advance(to)
-	s.horizon = max(s.horizon, s.c.Now())
-	s.dirty = true
+	return s.run(to)
 }
+
+// budgetEvents is how many engine events run between two looks at the budget: the costliest
+// of them, a rebalance of the largest group, takes well under a millisecond.
+const budgetEvents = scenario.PauseEvents * 4
+
+// run advances the cluster to t, in pieces while a budget is set; false when the budget ran
+// out first.
+func (s *Session) run(t int64) bool {
+	if s.over == nil {
+		s.c.Advance(t)
+		return true
+	}
+	for !s.c.AdvanceSome(t, budgetEvents) {
+		if s.over() {
+			return false
+		}
+	}
+	return true
+}
+
+// SetBudget bounds the simulation each Tick runs by the driver's clock, which the session
+// itself never reads: over reports whether this frame's time for it is spent (the page's
+// game loop: some milliseconds since the frame began). On the way to a far moment a slice
+// then ends where the budget does, and playing, a frame that cannot keep up with its speed
+// runs what fits — results are the same, only their frames differ. nil (tests, the command
+// line) runs every Tick to its end.
+func (s *Session) SetBudget(over func() bool) { s.over = over }
 
 // applyStep applies the next timeline step at its time.
 func (s *Session) applyStep() {

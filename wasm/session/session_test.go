@@ -32,16 +32,18 @@ func run(t *testing.T, s *Session, frameMs float64, cmds ...string) []Result {
 		}
 	}
 	res := s.Tick(frameMs)
-	arrive(s)
-	return res
+	return append(res, arrive(s)...)
 }
 
 // arrive ticks until the session has reached the moment it is on its way to, if any (a
-// link's, a seek's or a step's too far for one frame), as the page's frames do.
-func arrive(s *Session) {
+// link's, a seek's or a step's too far for one frame), as the page's frames do, and returns
+// the results those frames gave (the step's or seek's own, on arrival).
+func arrive(s *Session) []Result {
+	var res []Result
 	for s.State().Reaching != nil {
-		s.Tick(0)
+		res = append(res, s.Tick(0)...)
 	}
+	return res
 }
 
 func TestDecode(t *testing.T) {

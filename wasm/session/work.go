@@ -43,6 +43,7 @@ type reach struct {
 	Reaching
 	done  cluster.Event // what to say on arrival (a seek, an opened link); none when Cause is ""
 	quiet bool          // the way is not told (a seek, a link); a step's is
+	held  []Result      // the command that asked for the moment answers on arrival
 }
 
 // checkLoad refuses a scenario whose start or whose virtual second does not fit in a call.
@@ -140,19 +141,25 @@ func (s *Session) reachTo(to int64, done cluster.Event, quiet bool) {
 func (s *Session) reachSlice() {
 	r := s.reaching
 	s.quiet = r.quiet
-	s.advance(s.sliceFrom(s.c.Now(), r.ToMs))
+	end := s.sliceFrom(s.c.Now(), r.ToMs)
+	arrived := s.advanceSome(end) && end >= r.ToMs
 	s.quiet = false
 	r.AtMs = s.c.Now()
 	s.dirty = true
-	if r.AtMs >= r.ToMs {
+	if arrived {
 		s.reaching = nil
+		s.released = append(s.released, r.held...)
 		if r.done.Cause != "" {
 			s.say(r.done)
 		}
 	}
 }
 
-// stopReaching ends the way to a moment where it is, as load, reset and seek do.
+// stopReaching ends the way to a moment where it is, as load, reset and seek do; the command
+// that asked for it answers now.
 func (s *Session) stopReaching() {
+	if s.reaching != nil {
+		s.released = append(s.released, s.reaching.held...)
+	}
 	s.reaching = nil
 }

@@ -198,3 +198,87 @@ func TestEstimate(t *testing.T) {
 		t.Fatalf("Estimate(1 s) = %d, %d; want a second within one call", u, f)
 	}
 }
+
+// A frame's budget (the page's clock) cuts the work into more frames without changing it: a
+// step and the kill sent with it, held to the smallest budget (a look at the clock after every
+// few dozen engine events, each saying the time is up), arrive in many frames at exactly the
+// state of a session without a budget; the step answers on arrival and the kill waits for
+// the step's moment. Playing, a frame that cannot keep up runs less virtual time than asked,
+// and the same moment is still the same state.
+func TestABudgetSplitsFramesNotResults(t *testing.T) {
+	sc := scenario.Presets()["large"]
+	free, err := New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	looks := 0
+	held.SetBudget(func() bool { looks++; return true })
+	const step = 20000
+	cmds := []string{fmt.Sprintf(`{"type":"step","ms":%d}`, step), `{"type":"killConsumer","id":"c3"}`}
+	// answer sends cmds and ticks until each has answered: the frames it took, and the moment
+	// of each answer.
+	answer := func(s *Session, cmds ...string) (int, []int64) {
+		t.Helper()
+		seqs := map[uint64]int{}
+		for i, c := range cmds {
+			seq, err := s.Enqueue(mustDecode(t, c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seqs[seq] = i
+		}
+		at, n, frames := make([]int64, len(cmds)), 0, 0
+		for n < len(cmds) {
+			if frames++; frames > 100000 {
+				t.Fatalf("%v never answered", cmds)
+			}
+			for _, r := range s.Tick(0) {
+				if r.Err != nil {
+					t.Fatalf("%s: %v", cmds[seqs[r.Seq]], r.Err)
+				}
+				at[seqs[r.Seq]] = s.State().TimeMs
+				n++
+			}
+			if st := s.State(); st.Reaching != nil && n > 0 {
+				t.Fatalf("a command answered at %d while still on the way to %d", st.TimeMs, st.Reaching.ToMs)
+			}
+		}
+		return frames, at
+	}
+	answer(free, cmds...)
+	frames, at := answer(held, cmds...)
+	if frames < 10 || looks < frames/2 {
+		t.Fatalf("the step arrived in %d frames (%d looks at the budget); want it cut into many", frames, looks)
+	}
+	if at[0] != step || at[1] != step {
+		t.Fatalf("answered at %v; want the step and the kill both at %d", at, step)
+	}
+	if kill := held.Timeline().Actions; len(kill) == 0 || kill[len(kill)-1].T != step {
+		t.Fatalf("the kill was recorded at %v; want at the step's moment %d", kill, step)
+	}
+	if got, want := simState(t, held), simState(t, free); got != want {
+		t.Fatalf("with a budget the step arrived at\n%.300s\nwant the state without one\n%.300s", got, want)
+	}
+
+	answer(free, `{"type":"setSpeed","x":10}`, `{"type":"play"}`)
+	answer(held, `{"type":"setSpeed","x":10}`, `{"type":"play"}`)
+	for range 5 {
+		free.Tick(100)
+		held.Tick(100)
+	}
+	if f, h := free.State().TimeMs, held.State().TimeMs; h >= f || h <= step {
+		t.Fatalf("playing at 10×, five frames of 100 ms: %d ms with a budget, %d without; want less but some", h, f)
+	}
+	to := free.State().TimeMs + 1000
+	for _, s := range []*Session{free, held} {
+		answer(s, `{"type":"pause"}`)
+		answer(s, fmt.Sprintf(`{"type":"step","ms":%d}`, to-s.State().TimeMs))
+	}
+	if got, want := simState(t, held), simState(t, free); got != want {
+		t.Fatalf("at %d ms after playing with a budget:\n%.300s\nwant the state without one\n%.300s", to, got, want)
+	}
+}
