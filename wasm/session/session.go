@@ -572,7 +572,7 @@ func (s *Session) advanceSome(to int64) bool {
 			return false
 		}
 		if t == s.sampleNext {
-			snap := s.c.Snapshot()
+			snap := s.c.Counts() // what the series records, not the whole snapshot
 			s.rec.Sample(&snap)
 			iv := max(s.rec.IntervalMs(), 1)
 			s.sampleNext = (t/iv + 1) * iv
