@@ -17,7 +17,7 @@ import (
 // length of the record at that moment. A seek restores the latest checkpoint at or before its
 // target and replays from there, which the engine's determinism makes equal to a replay from
 // 00:00. Checkpoints are taken at multiples of an interval that doubles whenever there are more
-// than maxCheckpoints, keeping every other one, so a long session holds a bounded number and a
+// than maxCheckpoints (fewer for a large cluster, maxCheckpointsOf), keeping every other one, so a long session holds a bounded number and a
 // seek replays at most one interval. A copy of the default preset's cluster holds about 17 KB,
 // the large preset's about 240 KB (BenchmarkClone in core/cluster).
 //
@@ -39,7 +39,18 @@ type recorder interface {
 const (
 	firstCheckpointEvery = 5000 // virtual ms; doubled as the timeline grows
 	maxCheckpoints       = 48
+	minCheckpoints       = 8
+	// checkpointShape bounds what the checkpoints hold together, in queues and consumers (a
+	// copy holds about 750 bytes for each): the page's garbage collector marks every copy
+	// each cycle, in one stretch of the page's thread, so 48 copies of the large preset's
+	// cluster (11 MB) held the page about 50 ms a cycle. The large preset keeps 12.
+	checkpointShape = 4000
 )
+
+// maxCheckpointsOf is how many checkpoints a session of sc keeps.
+func maxCheckpointsOf(sc scenario.Scenario) int {
+	return min(maxCheckpoints, max(minCheckpoints, checkpointShape/max(queues(sc)+len(sc.Consumers), 1)))
+}
 
 type checkpoint struct {
 	t      int64
@@ -61,7 +72,7 @@ func (s *Session) nextCheckpoint() int64 {
 // keepCheckpoint copies the cluster as it is now and thins the list out when it is full.
 func (s *Session) keepCheckpoint() {
 	s.cps = append(s.cps, checkpoint{t: s.c.Now(), c: s.c.Clone(), recLen: len(s.record)})
-	for len(s.cps) > maxCheckpoints {
+	for len(s.cps) > maxCheckpointsOf(s.scn) {
 		s.cpEvery *= 2
 		s.cps = slices.DeleteFunc(s.cps, func(cp checkpoint) bool { return cp.t%s.cpEvery != 0 })
 	}

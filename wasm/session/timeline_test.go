@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -274,5 +275,42 @@ func TestCheckpointsAreBounded(t *testing.T) {
 		if cps[i] <= cps[i-1] {
 			t.Fatalf("checkpoints out of order: %v", cps)
 		}
+	}
+}
+
+// A large cluster keeps fewer checkpoints (their copies are what the page's garbage collector
+// marks every cycle), and a seek among them still lands in a straight run's state.
+func TestALargeClusterKeepsFewerCheckpoints(t *testing.T) {
+	sc := scenario.Presets()["large"]
+	if got := maxCheckpointsOf(sc); got != 12 {
+		t.Fatalf("the large preset keeps %d checkpoints; want 12", got)
+	}
+	if got := maxCheckpointsOf(scenario.Presets()["default"]); got != maxCheckpoints {
+		t.Fatalf("the default preset keeps %d checkpoints; want %d", got, maxCheckpoints)
+	}
+	s, err := New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := int64(10 * 60 * 1000)
+	if testing.Short() {
+		end = 3 * 60 * 1000
+	}
+	noErrors(t, run(t, s, 0, fmt.Sprintf(`{"type":"step","ms":%d}`, end)))
+	cps := s.Timeline().Checkpoints
+	if len(cps) > 12 || len(cps) < 6 {
+		t.Fatalf("%d checkpoints after %s of the large preset; want 6…12", len(cps), scenario.Clock(end))
+	}
+	back := cps[len(cps)/2] + 1234
+	noErrors(t, run(t, s, 0, fmt.Sprintf(`{"type":"seek","ms":%d}`, back)))
+	r, err := scenario.Run(func() scenario.Scenario { c := sc; c.Until = scenario.Duration(back); return c }(), scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.Snapshot
+	want.Sends = nil
+	wantJSON, _ := json.Marshal(want)
+	if got := simState(t, s); got != string(wantJSON) {
+		t.Fatalf("sought back to %d:\n%.300s\nwant a straight run's\n%.300s", back, got, wantJSON)
 	}
 }
