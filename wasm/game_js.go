@@ -26,10 +26,15 @@ const frameMs = 1000.0 / 60
 // background does not jump minutes ahead when it comes back.
 const maxTickMs = 100.0
 
-// tickBudget is the simulation's share of one frame on the page's thread (session.SetBudget):
-// with the state pushed to the page and the scene drawn in the same frame, a frame stays well
-// within the 100 ms that would make it a long task, even on a slow machine.
-const tickBudget = 25 * time.Millisecond
+// The simulation's share of one frame on the page's thread (session.SetBudget). On the way to
+// a far moment a frame either runs a slice (tickBudget) or, with a short one
+// (tickBudgetShared), pushes the state to the page or draws the scene: each of those costs
+// tens of milliseconds with the large preset, and together in one frame they made it a long
+// task.
+const (
+	tickBudget       = 25 * time.Millisecond
+	tickBudgetShared = 5 * time.Millisecond
+)
 
 // stageEvery is how often, in ticks, the stage's rectangle is read from the page; it is read
 // at once when the bridge's ResizeObserver sees #stage change.
@@ -61,8 +66,9 @@ type game struct {
 	readyDone bool
 	refused   []cluster.Event // the game's own commands the session could not queue, told with the frame
 	lastTick  time.Time
-	tickStart time.Time // when this frame's simulation began (tickBudget)
-	running   bool      // the loop runs every display frame (pace)
+	tickStart time.Time     // when this frame's simulation began
+	budget    time.Duration // and how long it may run (tickBudget)
+	running   bool          // the loop runs every display frame (pace)
 
 	// Draw's render caches.
 	atlas  *ebiten.Image
@@ -84,7 +90,7 @@ type game struct {
 func newGame(sess *session.Session) *game {
 	g := &game{sess: sess, start: time.Now(), w: 1, h: 1, lang: view.EN, dpr: 1}
 	g.snap = sess.Snapshot()
-	sess.SetBudget(func() bool { return time.Since(g.tickStart) > tickBudget })
+	sess.SetBudget(func() bool { return time.Since(g.tickStart) > g.budget })
 	g.reduced = prefersReducedMotion()
 	g.anim.Reduced = g.reduced
 	return g
@@ -198,7 +204,13 @@ func (g *game) Update() (err error) {
 		// Nobody sees it: time waits (a frame drawn for a command applies the command only).
 		dt = 0
 	}
-	g.tickStart = time.Now()
+	g.tickStart, g.budget = time.Now(), tickBudget
+	if st.Reaching != nil {
+		wall := float64(time.Since(g.start).Milliseconds())
+		if g.bridge.api.StateDue(float64(time.Since(g.start).Microseconds())/1000) || g.drawnAt == 0 || wall-g.drawnAt >= reachingDrawMs {
+			g.budget = tickBudgetShared // this frame pushes the state or draws the scene
+		}
+	}
 	results := g.sess.Tick(dt)
 	g.bridge.frame(results, append(g.sess.DrainEvents(), g.refused...))
 	g.refused = g.refused[:0]
@@ -256,8 +268,9 @@ func wake() {
 	releaseFrames()
 }
 
-// reachingDrawMs is how often the scene is redrawn while the session is on its way to a moment.
-const reachingDrawMs = 250
+// reachingDrawMs is how often the scene is redrawn while the session is on its way to a moment
+// (the timeline's bar shows the progress meanwhile).
+const reachingDrawMs = 500
 
 func (g *game) Draw(screen *ebiten.Image) {
 	if g.failure() != nil {
@@ -274,7 +287,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	// On the way to a far moment each frame already runs a slice of the simulation; drawing
 	// the scene on top of it, every frame, is what would hold the page's main thread past
 	// 100 ms on a large cluster. The screen is kept between frames (SetScreenClearedEveryFrame
-	// is off), so the scene is redrawn four times a second on the way — the timeline's bar
+	// is off), so the scene is redrawn twice a second on the way — the timeline's bar
 	// shows the progress — and in full again at the moment reached.
 	if st.Reaching != nil && g.layout != nil && g.drawnAt > 0 && wall-g.drawnAt < reachingDrawMs {
 		return

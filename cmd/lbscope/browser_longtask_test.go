@@ -88,8 +88,10 @@ func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
 	con := open(t, ctx, "#s="+link)
 	ready := eval[float64](t, ctx, `performance.now()`) // the first frame is drawn: the page is up
 	require.Nil(t, eval[any](t, ctx, `lbscope.linkError`))
-	eval[bool](t, ctx, fmt.Sprintf(`new Promise((ok, fail) => { const t0 = performance.now(); const poll = () => {
-		const st = lbscope.state(); if (!st.reaching && st.timeMs === %d) return ok(true);
+	// Watched as a reader does, on the timeline's bar (a state() every 100 ms would be work of
+	// the test's own on the page's thread), then checked once.
+	eval[bool](t, ctx, fmt.Sprintf(`new Promise((ok, fail) => { const t0 = performance.now(); const bar = document.getElementById("timeline-reaching"); const poll = () => {
+		const st = bar.hidden ? lbscope.state() : {reaching: true}; if (!st.reaching && st.timeMs === %d) return ok(true);
 		if (performance.now() - t0 > 120000) return fail(new Error("the link's moment was not reached: " + JSON.stringify(st.reaching)));
 		setTimeout(poll, 100); }; poll(); })`, fits))
 	logLongTasks(t, ctx, "replaying the link", ready)

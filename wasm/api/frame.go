@@ -101,6 +101,16 @@ func (a *API) Frame(in Input) Out {
 	return out
 }
 
+// StateDue reports whether a frame at wall time wallMs would push the state if it changed: a
+// game loop on its way to a far moment gives such a frame less simulation, so that the push
+// and the slice do not add up in one frame.
+func (a *API) StateDue(wallMs float64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	o := &a.out
+	return !o.pushed || wallMs-o.wallMs >= StateEveryMs || wallMs < o.wallMs
+}
+
 // Pending reports whether a frame has something left to tell the page: a change whose
 // state push waits for StateEveryMs, or a lesson's new status. A game loop that runs only
 // when asked (paused, nothing moving) keeps asking for frames while it holds.
