@@ -66,6 +66,7 @@ type RebalanceView struct {
 	AtMs   int64  `json:"at"`     // when that round ran
 	// Cids are the client ids it answered, in the order the client sorted them (duplicates
 	// kept: a broker lists a reconnected client twice until its old channel goes, spec §5.1).
+	// Shared with the cluster and every other snapshot of the round: do not write it.
 	Cids []string `json:"cids"`
 	// NowBroker and Now are the list a broker holds now, sorted the same way: the answering
 	// broker's while it is up, else the first live broker's ("" and []: none is up). The
@@ -73,7 +74,7 @@ type RebalanceView struct {
 	NowBroker string   `json:"nowBroker"`
 	Now       []string `json:"now"`
 	Stale     bool     `json:"stale"`    // Cids differs from Now
-	Computed  []string `json:"computed"` // the queues the strategy gave it, sorted
+	Computed  []string `json:"computed"` // the queues the strategy gave it, sorted (shared, as Cids)
 	// Pulled are the queues whose pulls reach their broker now: its process queues, none
 	// while it is cut off (its requests go nowhere), none on a broker that is down.
 	Pulled []string `json:"pulled"`
@@ -95,7 +96,9 @@ func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string, listed []Broker
 	if v == nil || cs.dead || c.model == Broadcasting {
 		return RebalanceView{}
 	}
-	out := RebalanceView{Broker: v.broker, AtMs: v.at, Cids: orEmpty(slices.Clone(v.cids)), Computed: slices.Clone(v.computed),
+	// The round's lists are never written after it (a later round makes a new view), so every
+	// snapshot shares them, as its views share Now.
+	out := RebalanceView{Broker: v.broker, AtMs: v.at, Cids: v.cids, Computed: v.computed,
 		Now: []string{}, Pulled: []string{},
 		LastAskMs: cs.lastAsk.at, LastAskBroker: cs.lastAsk.broker, LastAnswer: cs.lastAsk.answer}
 	b := c.brokerBy[v.broker]
