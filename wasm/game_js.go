@@ -269,8 +269,9 @@ func wake() {
 }
 
 // reachingDrawMs is how often the scene is redrawn while the session is on its way to a moment
-// (the timeline's bar shows the progress meanwhile).
-const reachingDrawMs = 500
+// (the timeline's bar shows the progress meanwhile): a frame that draws the large preset's
+// scene in a software-rendered browser holds the page's thread tens of milliseconds by itself.
+const reachingDrawMs = 2000
 
 func (g *game) Draw(screen *ebiten.Image) {
 	if g.failure() != nil {
@@ -287,7 +288,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	// On the way to a far moment each frame already runs a slice of the simulation; drawing
 	// the scene on top of it, every frame, is what would hold the page's main thread past
 	// 100 ms on a large cluster. The screen is kept between frames (SetScreenClearedEveryFrame
-	// is off), so the scene is redrawn twice a second on the way — the timeline's bar
+	// is off), so the scene is redrawn every two seconds on the way — the timeline's bar
 	// shows the progress — and in full again at the moment reached.
 	if st.Reaching != nil && g.layout != nil && g.drawnAt > 0 && wall-g.drawnAt < reachingDrawMs {
 		return
