@@ -69,7 +69,11 @@ func (c *Cluster) noteOwnership() {
 
 // owners maps each queue to the consumers pulling it, in process order.
 func (c *Cluster) owners() map[route.MessageQueue][]string {
-	m := map[route.MessageQueue][]string{}
+	n := 0
+	for _, b := range c.brokers {
+		n += b.queues
+	}
+	m := make(map[route.MessageQueue][]string, n) // sized once: growing it was a tenth of a frame's snapshot
 	for _, cs := range c.consumers {
 		if cs.dead || cs.partitioned {
 			continue
