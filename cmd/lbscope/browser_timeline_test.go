@@ -190,9 +190,35 @@ func TestBrowserFarSeekShowsProgressAndStops(t *testing.T) {
 	st := state(t, ctx)
 	assert.Less(t, st.TimeMs, int64(86400000), "stopped on the way, before 24 h")
 	assert.True(t, st.Paused, "stopped paused at the moment reached")
+	assert.Equal(t, map[string]any{"ok": true}, eval[map[string]any](t, ctx, `window.farSeek`), "the stopped seek's promise answers")
 	// The page goes on: a command after the stop is applied at once.
 	dispatch(t, ctx, `{type: "killConsumer", id: "c1"}`)
 	status, _ := consumer(state(t, ctx), "c1")
 	assert.Equal(t, "killed", status)
+	assert.Empty(t, con.Errors())
+}
+
+// A step too far for one frame answers when it gets there: after the await the page is at the
+// moment asked, and a command sent with it is applied there, not on the way.
+func TestBrowserFarStepAnswersOnArrival(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "")
+	got := eval[map[string]any](t, ctx, `(async () => {
+		const api = window.lbscope;
+		await api.dispatch({type: "pause"});
+		const t0 = api.state().timeMs, seen = [];
+		const off = api.on("frame", f => { if (f.state && f.state.reaching) seen.push(f.state.reaching.atMs); });
+		const [step, kill] = await Promise.all([api.dispatch({type: "step", ms: 3600000}), api.dispatch({type: "killConsumer", id: "c2"})]);
+		off();
+		const st = api.state(), tl = api.timeline();
+		return {step, kill, stepped: st.timeMs - t0, reaching: st.reaching || null, slices: seen.length,
+			killAt: tl.actions.filter(a => a.text.includes("c2")).map(a => a.t - t0)};
+	})()`)
+	assert.Equal(t, map[string]any{"ok": true}, got["step"])
+	assert.Equal(t, map[string]any{"ok": true}, got["kill"])
+	assert.Equal(t, 3600000.0, got["stepped"], "after the step's await the page is an hour on")
+	assert.Nil(t, got["reaching"])
+	assert.Positive(t, got["slices"], "the hour was reached over several frames")
+	assert.Equal(t, []any{3600000.0}, got["killAt"], "the kill sent with the step is applied at the step's moment")
 	assert.Empty(t, con.Errors())
 }
