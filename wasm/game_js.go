@@ -32,8 +32,8 @@ const maxTickMs = 100.0
 // tens of milliseconds with the large preset, and together in one frame they made it a long
 // task.
 const (
-	tickBudget       = 25 * time.Millisecond
-	tickBudgetShared = 5 * time.Millisecond
+	tickBudget       = 20 * time.Millisecond
+	tickBudgetShared = 4 * time.Millisecond
 )
 
 // stageEvery is how often, in ticks, the stage's rectangle is read from the page; it is read
@@ -46,7 +46,11 @@ type game struct {
 	sess    *session.Session
 	bridge  *bridge
 	drawnAt float64 // wall ms of the last frame that drew the scene (see Draw)
-	in      input
+	// drawNext: this frame arrived at a far moment; the scene is drawn, and answerNext (the
+	// results of the commands that waited for it) told, in the next.
+	drawNext   bool
+	answerNext []session.Result
+	in         input
 
 	// Update's state.
 	w, h      int // the screen size the stage was last read for
@@ -205,13 +209,24 @@ func (g *game) Update() (err error) {
 		dt = 0
 	}
 	g.tickStart, g.budget = time.Now(), tickBudget
-	if st.Reaching != nil {
-		wall := float64(time.Since(g.start).Milliseconds())
-		if g.bridge.api.StateDue(float64(time.Since(g.start).Microseconds())/1000) || g.drawnAt == 0 || wall-g.drawnAt >= reachingDrawMs {
+	wasReaching := st.Reaching != nil
+	if wasReaching {
+		// The push comes after the slice: due by the time a whole slice would end.
+		pushAt := float64(time.Since(g.start).Microseconds())/1000 + float64(tickBudget.Milliseconds())
+		if g.bridge.api.StateDue(pushAt) || g.drawnAt == 0 {
 			g.budget = tickBudgetShared // this frame pushes the state or draws the scene
 		}
 	}
 	results := g.sess.Tick(dt)
+	// The frame that arrives at a far moment has run a slice: the scene is drawn in the next
+	// one, and the commands that waited for the moment answer there, so that a promise that
+	// answers finds the moment drawn.
+	g.drawNext = wasReaching && g.sess.State().Reaching == nil
+	if g.drawNext {
+		g.answerNext, results = append(g.answerNext, results...), nil
+	} else if len(g.answerNext) > 0 {
+		results, g.answerNext = append(g.answerNext, results...), nil
+	}
 	g.bridge.frame(results, append(g.sess.DrainEvents(), g.refused...))
 	g.refused = g.refused[:0]
 
@@ -254,7 +269,7 @@ func (g *game) pace(st session.State) {
 	g.lastTick = time.Time{}
 	// A command sent while the session was on its way to a moment waits for the frame after
 	// its arrival: a dispatch still unanswered keeps the loop going.
-	if !g.readyDone || st.Reaching != nil || g.bridge.api.Pending() || g.bridge.awaiting() {
+	if !g.readyDone || st.Reaching != nil || g.drawNext || len(g.answerNext) > 0 || g.bridge.api.Pending() || g.bridge.awaiting() {
 		wake()
 		return
 	}
@@ -268,11 +283,6 @@ func wake() {
 	releaseFrames()
 }
 
-// reachingDrawMs is how often the scene is redrawn while the session is on its way to a moment
-// (the timeline's bar shows the progress meanwhile): a frame that draws the large preset's
-// scene in a software-rendered browser holds the page's thread tens of milliseconds by itself.
-const reachingDrawMs = 2000
-
 func (g *game) Draw(screen *ebiten.Image) {
 	if g.failure() != nil {
 		return
@@ -285,12 +295,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 	began := time.Now()
 	wall := float64(time.Since(g.start).Milliseconds())
 	st := g.sess.State()
-	// On the way to a far moment each frame already runs a slice of the simulation; drawing
-	// the scene on top of it, every frame, is what would hold the page's main thread past
-	// 100 ms on a large cluster. The screen is kept between frames (SetScreenClearedEveryFrame
-	// is off), so the scene is redrawn every two seconds on the way — the timeline's bar
-	// shows the progress — and in full again at the moment reached.
-	if st.Reaching != nil && g.layout != nil && g.drawnAt > 0 && wall-g.drawnAt < reachingDrawMs {
+	// On the way to a far moment each frame already runs a slice of the simulation; a frame
+	// that draws the large preset's scene in a software-rendered browser holds the page's
+	// thread tens of milliseconds by itself, and on top of a slice past 100 ms. The screen is
+	// kept between frames (SetScreenClearedEveryFrame is off), so the scene keeps its last
+	// picture on the way — the timeline's bar shows the progress — and is drawn again at the
+	// moment reached.
+	if (st.Reaching != nil || g.drawNext) && g.layout != nil && g.drawnAt > 0 {
+		g.drawNext = false
 		return
 	}
 	g.drawnAt = wall
