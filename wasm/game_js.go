@@ -267,9 +267,9 @@ func (g *game) pace(st session.State) {
 	}
 	// The next run starts with one frame's time, not the whole pause (see Update's dt).
 	g.lastTick = time.Time{}
-	// A command sent while the session was on its way to a moment waits for the frame after
-	// its arrival: a dispatch still unanswered keeps the loop going.
-	if !g.readyDone || st.Reaching != nil || g.drawNext || len(g.answerNext) > 0 || g.bridge.api.Pending() || g.bridge.awaiting() {
+	// Commands still queued (those that wait for a far moment, or past a frame's budget) and a
+	// dispatch still unanswered keep the loop going.
+	if !g.readyDone || st.Reaching != nil || g.drawNext || len(g.answerNext) > 0 || g.sess.Queued() > 0 || g.bridge.api.Pending() || g.bridge.awaiting() {
 		wake()
 		return
 	}

@@ -212,6 +212,13 @@ func (s *Session) Enqueue(cmd Command) (uint64, error) {
 	return s.seq, nil
 }
 
+// Queued is how many commands wait for a Tick. Safe from any goroutine.
+func (s *Session) Queued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
 // Tick is one frame of the game loop: it applies every queued command in order, then, unless
 // paused, advances virtual time by frameMs × speed. It returns the commands' results.
 func (s *Session) Tick(frameMs float64) []Result {
@@ -234,6 +241,14 @@ func (s *Session) Tick(frameMs float64) []Result {
 
 	results := make([]Result, 0, len(queue))
 	for i, p := range queue {
+		if i > 0 && s.over != nil && s.over() {
+			// The frame's budget is spent: the rest wait for the next frame, in order (a page
+			// that sends hundreds of commands at once gets them applied over a few frames).
+			s.mu.Lock()
+			s.queue = append(slices.Clone(queue[i:]), s.queue...)
+			s.mu.Unlock()
+			break
+		}
 		before := s.reaching
 		id, err := s.apply(p.cmd)
 		if err != nil {

@@ -282,3 +282,30 @@ func TestABudgetSplitsFramesNotResults(t *testing.T) {
 		t.Fatalf("at %d ms after playing with a budget:\n%.300s\nwant the state without one\n%.300s", to, got, want)
 	}
 }
+
+// Commands sent at once are applied within the frame's budget too: the first every frame,
+// the rest in order in the frames after, each answering in the frame that applied it.
+func TestABudgetSpreadsAFloodOfCommands(t *testing.T) {
+	s := NewDefault()
+	s.SetBudget(func() bool { return true })
+	var seqs []uint64
+	for i := range 10 {
+		seq, err := s.Enqueue(mustDecode(t, fmt.Sprintf(`{"type":"addConsumer","id":"x%d"}`, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, seq)
+	}
+	for i, want := range seqs {
+		res := s.Tick(0)
+		if len(res) != 1 || res[0].Seq != want || res[0].Err != nil {
+			t.Fatalf("frame %d: %+v; want command %d applied alone", i, res, want)
+		}
+		if q := s.Queued(); q != len(seqs)-i-1 {
+			t.Fatalf("frame %d: %d commands wait; want %d", i, q, len(seqs)-i-1)
+		}
+	}
+	if n := len(s.State().Consumers); n != 14 {
+		t.Fatalf("%d consumers; want the 4 of the default preset and the 10 added", n)
+	}
+}
