@@ -108,8 +108,9 @@ func itoa(n int) string {
 	return string([]byte{byte('0' + n/100%10), byte('0' + n/10%10), byte('0' + n%10)})
 }
 
-// raster fills one triangle, sampling the atlas at the nearest texel (as the GPU does with
-// FilterNearest) and blending premultiplied colour over the image.
+// raster fills one triangle within img's bounds (a sub-image clips it), sampling the atlas at
+// the nearest texel (as the GPU does with FilterNearest) and blending premultiplied colour
+// over the image.
 func raster(img *image.RGBA, a, b, c Vertex, aw, ah int, atlas []byte) {
 	minX := int(math.Floor(float64(min(a.X, b.X, c.X))))
 	maxX := int(math.Ceil(float64(max(a.X, b.X, c.X))))
@@ -119,8 +120,8 @@ func raster(img *image.RGBA, a, b, c Vertex, aw, ah int, atlas []byte) {
 	if area == 0 {
 		return
 	}
-	for y := max(minY, 0); y < min(maxY, img.Rect.Dy()); y++ {
-		for x := max(minX, 0); x < min(maxX, img.Rect.Dx()); x++ {
+	for y := max(minY, img.Rect.Min.Y); y < min(maxY, img.Rect.Max.Y); y++ {
+		for x := max(minX, img.Rect.Min.X); x < min(maxX, img.Rect.Max.X); x++ {
 			px, py := float32(x)+0.5, float32(y)+0.5
 			w0 := ((b.X-px)*(c.Y-py) - (c.X-px)*(b.Y-py)) / area
 			w1 := ((c.X-px)*(a.Y-py) - (a.X-px)*(c.Y-py)) / area
