@@ -75,16 +75,21 @@ type game struct {
 	running   bool          // the loop runs every display frame (pace)
 
 	// Draw's render caches.
-	atlas  *ebiten.Image
-	face   *view.Face // the atlas's glyphs: rasterised for dpr × zoom
-	canvas view.Canvas
-	anim   view.Animator
-	verts  []ebiten.Vertex
-	start  time.Time
+	atlas   *ebiten.Image
+	face    *view.Face // the atlas's glyphs: rasterised for dpr × zoom
+	canvas  view.Canvas
+	anim    view.Animator
+	verts   []ebiten.Vertex
+	start   time.Time
+	damage  view.Damage   // what changed since the frame on the screen
+	shown   *ebiten.Image // the screen image that frame was drawn on
+	shownBg color.RGBA    // and its background
 
 	// Counters for tests, read by the bridge from another goroutine.
 	frames, ticks, heldPolls, clicks atomic.Int64
 	updateUs, drawUs                 atomic.Int64 // smoothed durations, microseconds
+	fullFrames, partFrames           atomic.Int64 // frames drawn whole, and only where they changed
+	drawnPpm                         atomic.Int64 // the share of the screen the last frame drew, per million
 	runningNow                       atomic.Bool  // running, for counters()
 
 	failMu sync.Mutex
@@ -289,6 +294,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
+			g.damage.Invalidate() // what it left on the screen is not a frame
 			g.fail(recovered("Draw", r))
 		}
 	}()
@@ -307,8 +313,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	g.drawnAt = wall
 	defer func() { smooth(&g.drawUs, time.Since(began)) }()
-	screen.Fill(toColor(view.Background))
+	bg := toColor(view.Background)
 	if g.layout == nil {
+		screen.Fill(bg)
+		g.damage.Invalidate()
 		return
 	}
 	g.anim.Reduced = g.reduced
@@ -323,24 +331,62 @@ func (g *game) Draw(screen *ebiten.Image) {
 		}
 		g.face, g.atlas = face, ebiten.NewImage(face.W, face.H)
 		g.atlas.WritePixels(face.Pix)
+		g.damage.Invalidate()
 	}
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
 		Anim: &g.anim, Menu: g.ctl.Menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
 		Lang: g.lang, Reduced: g.reduced,
 	})
+	g.drawScene(screen, bg)
+	g.frames.Add(1)
+}
+
+// drawScene puts the canvas's meshes on the screen. The screen keeps the last frame drawn
+// (SetScreenClearedEveryFrame is off), so only the rectangles where this frame's triangles
+// differ from that one's are drawn again, each filled with the background and drawn over
+// with the triangles that reach it, clipped to it (see view.Damage); all of it when the
+// screen image, its size, the atlas or the background changed, or most of it did. Under a
+// software GPU every pixel filled and every triangle set up is the page's main thread's time.
+func (g *game) drawScene(screen *ebiten.Image, bg color.RGBA) {
+	if screen != g.shown || bg != g.shownBg {
+		g.shown, g.shownBg = screen, bg
+		g.damage.Invalidate()
+	}
+	b := screen.Bounds()
+	rects, full := g.damage.Frame(&g.canvas, b.Dx(), b.Dy())
+	g.drawnPpm.Store(int64(g.damage.Share()*1e6 + 0.5))
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
-	for l := range view.NumLayers {
-		for _, m := range g.canvas.Meshes(l) {
-			g.verts = g.verts[:0]
-			for _, v := range m.Vertices {
-				g.verts = append(g.verts, ebiten.Vertex{DstX: v.X, DstY: v.Y, SrcX: v.SrcX, SrcY: v.SrcY,
-					ColorR: v.R, ColorG: v.G, ColorB: v.B, ColorA: v.A})
+	if full {
+		g.fullFrames.Add(1)
+		screen.Fill(bg)
+		for l := range view.NumLayers {
+			for _, m := range g.canvas.Meshes(l) {
+				screen.DrawTriangles(g.vertices(m), m.Indices, g.atlas, op)
 			}
-			screen.DrawTriangles(g.verts, m.Indices, g.atlas, op)
+		}
+		return
+	}
+	g.partFrames.Add(1)
+	// The fill is a quad from the atlas's white texel, not Fill: one source image for all,
+	// so Ebitengine sends every rectangle's triangles as one batch.
+	for _, r := range rects {
+		sub := screen.SubImage(r).(*ebiten.Image)
+		for _, m := range g.damage.Clip(&g.canvas, r, view.Background) {
+			sub.DrawTriangles(g.vertices(m), m.Indices, g.atlas, op)
 		}
 	}
-	g.frames.Add(1)
+}
+
+// vertices is m's vertices as Ebitengine's, in a buffer reused from call to call
+// (DrawTriangles copies them).
+func (g *game) vertices(m view.Mesh) []ebiten.Vertex {
+	g.verts = g.verts[:0]
+	for _, v := range m.Vertices {
+		g.verts = append(g.verts, ebiten.Vertex{DstX: v.X, DstY: v.Y, SrcX: v.SrcX, SrcY: v.SrcY,
+			ColorR: v.R, ColorG: v.G, ColorB: v.B, ColorA: v.A})
+	}
+	return g.verts
 }
 
 // smooth folds d into an exponentially weighted average.

@@ -224,7 +224,9 @@ func (b *bridge) counters(js.Value, []js.Value) any {
 		"frames": b.g.frames.Load(), "ticks": b.g.ticks.Load(),
 		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
 		"updateMs": float64(b.g.updateUs.Load()) / 1000, "drawMs": float64(b.g.drawUs.Load()) / 1000,
-		"running": b.g.runningNow.Load(),
+		"running":    b.g.runningNow.Load(),
+		"fullFrames": b.g.fullFrames.Load(), "partialFrames": b.g.partFrames.Load(),
+		"drawnShare": float64(b.g.drawnPpm.Load()) / 1e6,
 	})
 }
 

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"math"
 	"testing"
@@ -240,4 +241,68 @@ func posterColours(t *testing.T, ctx context.Context, th view.Theme) {
 		want = append(want, c.Hex())
 	}
 	assert.Equal(t, want, got["owners"], "the %s poster's owners take the canvas's palette", th.Name)
+}
+
+// The canvas draws again only where a frame changed (view.Damage): after the large preset
+// played at 10× on such frames, what the screen shows is what a frame drawn whole shows.
+// Nothing moves while paused with reduced motion; a switch of the system's colour scheme
+// (theme=auto) to light and back draws the same moment whole again.
+func TestBrowserPartialRedrawsLeaveTheFullFrame(t *testing.T) {
+	ctx := playground(t)
+	media := func(scheme string) {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}, {Name: "prefers-reduced-motion", Value: "reduce"}},
+			})
+			return err
+		})))
+	}
+	media("dark")
+	con := open(t, ctx, "?lang=en&theme=auto")
+	dispatch(t, ctx, `{type: "load", preset: "large"}`)
+	dispatch(t, ctx, `{type: "setSpeed", x: 10}`)
+	dispatch(t, ctx, `{type: "step", ms: 20000}`) // past the start-up rebalancing
+	dispatch(t, ctx, `{type: "killConsumer", id: "c7"}`)
+	dispatch(t, ctx, `{type: "play"}`)
+	played := eval[map[string]float64](t, ctx, `new Promise(r => { let least = 1; const c0 = window.lbscope.counters();
+		const sample = setInterval(() => least = Math.min(least, window.lbscope.counters().drawnShare), 50);
+		setTimeout(() => { clearInterval(sample); const c = window.lbscope.counters();
+			r({frames: c.frames - c0.frames, partial: c.partialFrames - c0.partialFrames, least}); }, 3000); })`)
+	dispatch(t, ctx, `{type: "pause"}`)
+	t.Logf("playing: %v frames, %v drawn only where they changed, down to %.1f%% of the screen", played["frames"], played["partial"], 100*played["least"])
+	require.Positive(t, played["frames"])
+	assert.Greater(t, played["partial"], played["frames"]/2, "most frames are drawn only where they changed")
+	assert.Less(t, played["least"], 0.5, "a partial frame draws a part of the screen")
+
+	settle := func() {
+		waitFor(t, ctx, `!window.lbscope.counters().running`)
+		eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 300))`)
+	}
+	settle()
+	st := eval[map[string]float64](t, ctx, `window.lbscope.layout().stage`)
+	stage := image.Rect(int(st["x"]), int(st["y"]), int(st["x"]+st["w"]), int(st["y"]+st["h"]))
+	require.False(t, stage.Empty(), "the stage %v", st)
+	before := screenshot(t, ctx)
+	full := eval[float64](t, ctx, `window.lbscope.counters().fullFrames`)
+	media("light")
+	waitFor(t, ctx, fmt.Sprintf(`document.documentElement.dataset.theme === "light" && window.lbscope.counters().fullFrames > %v`, full))
+	media("dark")
+	waitFor(t, ctx, fmt.Sprintf(`document.documentElement.dataset.theme === "dark" && window.lbscope.counters().fullFrames > %v`, full+1))
+	settle()
+	after := screenshot(t, ctx)
+	assert.Equal(t, 1.0, eval[float64](t, ctx, `window.lbscope.counters().drawnShare`), "the last frame was drawn whole")
+
+	diff, where := 0, image.Rectangle{}
+	for y := stage.Min.Y; y < stage.Max.Y; y++ {
+		for x := stage.Min.X; x < stage.Max.X; x++ {
+			r0, g0, b0, _ := before.At(x, y).RGBA()
+			r1, g1, b1, _ := after.At(x, y).RGBA()
+			if r0 != r1 || g0 != g1 || b0 != b1 {
+				diff++
+				where = where.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	assert.Zero(t, diff, "pixels of the stage %v differ between the partly redrawn frame and the full one, within %v", stage, where)
+	assert.Empty(t, con.Errors())
 }

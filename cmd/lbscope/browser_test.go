@@ -540,8 +540,9 @@ func TestBrowserPhoneLayout(t *testing.T) {
 // every frame, and an Ebitengine game that only fills its screen (testdata/emptygame), with
 // Ebitengine's defaults and with the playground's settings ("tuned", measured just before and
 // just after the playground, the fair baseline of its ratio). The Go time of a frame is
-// counters()'s updateMs and drawMs, sampled while it plays. scripts/bench-browser.sh prints
-// the figures with targets.
+// counters()'s updateMs and drawMs, sampled while it plays, with the share of its frames drawn
+// only where they changed and the share of the screen a frame draws (drawnShare).
+// scripts/bench-browser.sh prints the figures with targets.
 func BenchmarkBrowserPlayground(b *testing.B) {
 	ctx := playground(b)
 	var firstFrame []float64
@@ -559,13 +560,14 @@ func BenchmarkBrowserPlayground(b *testing.B) {
 	eval[bool](b, ctx, `new Promise(r => setTimeout(() => r(true), 2000))`) // warm up
 	m := eval[map[string]float64](b, ctx, `(async () => {
 		const c0 = window.lbscope.counters(), s0 = window.lbscope.state().timeMs, t0 = performance.now();
-		let update = 0, draw = 0, n = 0;
-		const sample = setInterval(() => { const c = window.lbscope.counters(); update += c.updateMs; draw += c.drawMs; n++; }, 100);
+		let update = 0, draw = 0, drawn = 0, n = 0;
+		const sample = setInterval(() => { const c = window.lbscope.counters(); update += c.updateMs; draw += c.drawMs; drawn += c.drawnShare; n++; }, 100);
 		await new Promise(r => setTimeout(r, 5000));
 		clearInterval(sample);
 		const c1 = window.lbscope.counters(), s1 = window.lbscope.state().timeMs, t1 = performance.now();
 		return {fps: (c1.frames - c0.frames) * 1000 / (t1 - t0), tps: (c1.ticks - c0.ticks) * 1000 / (t1 - t0),
-			speed: (s1 - s0) / (t1 - t0), updateMs: update / n, drawMs: draw / n};
+			speed: (s1 - s0) / (t1 - t0), updateMs: update / n, drawMs: draw / n, drawn: drawn / n,
+			partial: (c1.partialFrames - c0.partialFrames) / (c1.frames - c0.frames)};
 	})()`)
 	tunedAfter := empty(ctx, "?tuned")
 	plain := empty(ctx, "")
@@ -590,6 +592,8 @@ func BenchmarkBrowserPlayground(b *testing.B) {
 	b.ReportMetric(m["speed"], "virtual-ms/ms")
 	b.ReportMetric(m["updateMs"], "update-ms")
 	b.ReportMetric(m["drawMs"], "draw-ms")
+	b.ReportMetric(m["partial"], "partial-frames")
+	b.ReportMetric(m["drawn"], "screen-drawn")
 }
 
 // emptyGame builds testdata/emptygame and serves it; the function it returns measures its
