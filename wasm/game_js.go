@@ -370,9 +370,9 @@ func (g *game) drawScene(screen *ebiten.Image, bg color.RGBA) {
 	g.partFrames.Add(1)
 	// The fill is a quad from the atlas's white texel, not Fill: one source image for all,
 	// so Ebitengine sends every rectangle's triangles as one batch.
-	for _, r := range rects {
+	for i, r := range rects {
 		sub := screen.SubImage(r).(*ebiten.Image)
-		for _, m := range g.damage.Clip(&g.canvas, r, view.Background) {
+		for _, m := range g.damage.Clip(i, view.Background) {
 			sub.DrawTriangles(g.vertices(m), m.Indices, g.atlas, op)
 		}
 	}

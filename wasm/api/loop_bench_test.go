@@ -10,8 +10,9 @@ import (
 
 // BenchmarkPlaygroundFrameLarge10x is the Go side of one playground frame with the large
 // preset at 10×, as wasm/game_js.go runs it (natively here, so that a CPU profile can say
-// where the time goes): Update's tick, push to the page and layout, then Draw's animator and
-// meshes. The wasm's own figures are counters().updateMs and drawMs.
+// where the time goes): Update's tick, push to the page and layout, then Draw's animator,
+// meshes and what changed since the last frame (view.Damage, with the triangles of each
+// rectangle to redraw). The wasm's own figures are counters().updateMs and drawMs.
 func BenchmarkPlaygroundFrameLarge10x(b *testing.B) {
 	sess := session.NewDefault()
 	a := New(sess)
@@ -29,6 +30,7 @@ func BenchmarkPlaygroundFrameLarge10x(b *testing.B) {
 	stage := view.Rect{W: 1280, H: 720}
 	var anim view.Animator
 	var cv view.Canvas
+	var damage view.Damage
 	wall := 0.0
 	frame := func() {
 		wall += frameMs
@@ -41,6 +43,10 @@ func BenchmarkPlaygroundFrameLarge10x(b *testing.B) {
 		cv.SetScale(1)
 		st := sess.State()
 		view.Draw(&cv, view.Frame{Snap: &snap, Layout: l, Speed: st.Speed, WallMs: wall, Anim: &anim, Lang: view.EN})
+		rects, _ := damage.Frame(&cv, int(stage.W), int(stage.H))
+		for i := range rects {
+			damage.Clip(i, view.Background)
+		}
 	}
 	for range 120 {
 		frame() // past the start-up rebalancing

@@ -17,6 +17,8 @@ const DamageTile = 16
 // and a draw call of its own, and a triangle that meets two of them is drawn twice.
 const DamageRects = 32
 
+var _ [64 - DamageRects]struct{} // a rectangle is a bit of a uint64 (see assign)
+
 // DamageFull is the share of the screen beyond which a redraw is done in full: the
 // rectangles would then cost more than the one full frame they replace.
 const DamageFull = 0.6
@@ -41,9 +43,19 @@ type Damage struct {
 	rects      []image.Rectangle
 	drawn      float64
 
+	// reach's.
+	lo, hi   []int
+	xlo, xhi []float64
+
 	// merge's buffers.
 	alive       []bool
 	best, waste []int
+
+	// The frame's meshes, the triangles that reach each rectangle (indices in boxes), and
+	// for each tile the rectangles over it (a bit each).
+	meshes []Mesh
+	lists  [][]int32
+	masks  []uint64
 
 	// Clip's buffers.
 	clip  []Mesh
@@ -105,6 +117,7 @@ func (d *Damage) Frame(c *Canvas, w, h int) (rects []image.Rectangle, full bool)
 		return nil, true
 	}
 	d.drawn = float64(area) / float64(w*h)
+	d.assign()
 	return d.rects, false
 }
 
@@ -128,42 +141,163 @@ func vertexHash(h uint64, v Vertex) uint64 {
 	return fold(h, uint64(b(v.B))<<32|uint64(b(v.A)))
 }
 
-// hash fills cur with each tile's hash of c's triangles and boxes with their pixels.
+// hash fills cur with each tile's hash of c's triangles, meshes with c's meshes and boxes
+// with the pixels of their triangles.
 func (d *Damage) hash(c *Canvas) {
 	for i := range d.cur {
 		d.cur[i] = hashSeed
 	}
 	d.boxes = d.boxes[:0]
-	screen := image.Rect(0, 0, d.w, d.h)
+	d.meshes = d.meshes[:0]
 	for l := range NumLayers {
-		for _, m := range c.Meshes(l) {
-			vs, is := m.Vertices, m.Indices
-			for t := 0; t+2 < len(is); t += 3 {
-				a, b, e := vs[is[t]], vs[is[t+1]], vs[is[t+2]]
-				box := pixelBox(a, b, e).Intersect(screen)
-				d.boxes = append(d.boxes, box)
+		d.meshes = append(d.meshes, c.Meshes(l)...)
+	}
+	screen := image.Rect(0, 0, d.w, d.h)
+	for _, m := range d.meshes {
+		vs, is := m.Vertices, m.Indices
+		for t := 0; t+2 < len(is); t += 3 {
+			a, b, e := vs[is[t]], vs[is[t+1]], vs[is[t+2]]
+			box := pixelBox(a, b, e).Intersect(screen)
+			if quad(is, t) {
+				// Two triangles of one quad: one hash for both, over the tiles the quad
+				// reaches (all of its box when it is an upright rectangle or a glyph).
+				q := vs[is[t] : is[t]+4]
+				box = box.Union(pixelBox(q[0], q[2], q[3])).Intersect(screen)
+				d.boxes = append(d.boxes, box, box)
+				t += 3
 				if box.Empty() {
 					continue
 				}
-				th := vertexHash(vertexHash(vertexHash(hashSeed, a), b), e)
-				c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
-				r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
-				if c0 == c1 && r0 == r1 {
-					d.cur[r0*d.cols+c0] = fold(d.cur[r0*d.cols+c0], th)
-					continue
-				}
-				sh := shapeOf(a, b, e)
-				for row := r0; row <= r1; row++ {
-					for col := c0; col <= c1; col++ {
-						tl := image.Rect(col*DamageTile, row*DamageTile, col*DamageTile+DamageTile, row*DamageTile+DamageTile)
-						if sh.meets(tl) {
-							d.cur[row*d.cols+col] = fold(d.cur[row*d.cols+col], th)
+				th := vertexHash(vertexHash(vertexHash(vertexHash(hashSeed, q[0]), q[1]), q[2]), q[3])
+				if upright(vs, is, t-3) {
+					for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
+						for i := row*d.cols + box.Min.X/DamageTile; i <= row*d.cols+(box.Max.X-1)/DamageTile; i++ {
+							d.cur[i] = fold(d.cur[i], th)
 						}
 					}
+					continue
+				}
+				d.reach(box, [][2]Vertex{{q[0], q[1]}, {q[1], q[2]}, {q[2], q[3]}, {q[3], q[0]}, {q[0], q[2]}})
+				for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
+					for i := row*d.cols + d.lo[row]; i <= row*d.cols+d.hi[row]; i++ {
+						d.cur[i] = fold(d.cur[i], th)
+					}
+				}
+				continue
+			}
+			d.boxes = append(d.boxes, box)
+			if box.Empty() {
+				continue
+			}
+			th := vertexHash(vertexHash(vertexHash(hashSeed, a), b), e)
+			d.reach(box, [][2]Vertex{{a, b}, {b, e}, {e, a}})
+			for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
+				for i := row*d.cols + d.lo[row]; i <= row*d.cols+d.hi[row]; i++ {
+					d.cur[i] = fold(d.cur[i], th)
 				}
 			}
 		}
 	}
+}
+
+// reach sets lo[row]…hi[row], for each row of tiles that box (the pixels of a polygon with
+// the edges es, within the screen) meets, to the columns of the tiles the polygon reaches
+// in that row (lo > hi for none). A polygon's part in a row's band is widest at one of its
+// corners there or where an edge crosses the band's top or bottom: the columns span those.
+func (d *Damage) reach(box image.Rectangle, es [][2]Vertex) {
+	c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
+	r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
+	if len(d.lo) < d.rows {
+		d.lo, d.hi = make([]int, d.rows), make([]int, d.rows)
+		d.xlo, d.xhi = make([]float64, d.rows), make([]float64, d.rows)
+	}
+	if r1-r0 <= 1 && c1-c0 <= 1 { // a small one takes the tiles of its box
+		for row := r0; row <= r1; row++ {
+			d.lo[row], d.hi[row] = c0, c1
+		}
+		return
+	}
+	for row := r0; row <= r1; row++ {
+		d.xlo[row], d.xhi[row] = math.Inf(1), math.Inf(-1)
+	}
+	add := func(row int, x float64) {
+		if x < d.xlo[row] {
+			d.xlo[row] = x
+		}
+		if x > d.xhi[row] {
+			d.xhi[row] = x
+		}
+	}
+	const tile = float64(DamageTile)
+	for _, e := range es {
+		p, q := e[0], e[1]
+		if p.Y > q.Y {
+			p, q = q, p
+		}
+		px, py, qx, qy := float64(p.X), float64(p.Y), float64(q.X), float64(q.Y)
+		if py != py || qy != qy || px != px || qx != qx {
+			for row := r0; row <= r1; row++ { // not a number: all of the box
+				d.lo[row], d.hi[row] = c0, c1
+			}
+			return
+		}
+		if r := floorInt(py / tile); r >= r0 && r <= r1 {
+			add(r, px)
+		}
+		if r := floorInt(qy / tile); r >= r0 && r <= r1 {
+			add(r, qx)
+		}
+		if qy == py {
+			continue
+		}
+		slope := (qx - px) / (qy - py)
+		// The tops of the bands strictly between the ends, within r0+1…r1 (the screen's
+		// own top and bottom bound the box).
+		for k := max(floorInt(py/tile)+1, r0+1); k <= min(ceilInt(qy/tile)-1, r1); k++ {
+			x := px + slope*(float64(k)*tile-py)
+			add(k-1, x)
+			add(k, x)
+		}
+		// Where the edge leaves the screen's band of rows, at its top or bottom.
+		for _, y := range [2]float64{float64(r0) * tile, float64(r1+1) * tile} {
+			if py < y && y < qy {
+				x := px + slope*(y-py)
+				if y == float64(r0)*tile {
+					add(r0, x)
+				} else {
+					add(r1, x)
+				}
+			}
+		}
+	}
+	for row := r0; row <= r1; row++ {
+		if d.xlo[row] > d.xhi[row] {
+			d.lo[row], d.hi[row] = 1, 0
+			continue
+		}
+		d.lo[row] = max(c0, floorInt(d.xlo[row])/DamageTile)
+		d.hi[row] = min(c1, (ceilInt(d.xhi[row])-1)/DamageTile)
+	}
+}
+
+// upright tells whether the triangles at t and t+3 of is are a quad (see quad) that is an
+// axis-aligned rectangle, so that together they cover its box.
+func upright(vs []Vertex, is []uint16, t int) bool {
+	if !quad(is, t) {
+		return false
+	}
+	q := vs[is[t] : is[t]+4]
+	return q[0].Y == q[1].Y && q[1].X == q[2].X && q[2].Y == q[3].Y && q[3].X == q[0].X
+}
+
+// quad tells whether the triangles at t and t+3 of is are a quad as Canvas makes them:
+// corners b…b+3, triangles b, b+1, b+2 and b, b+2, b+3.
+func quad(is []uint16, t int) bool {
+	if t+5 >= len(is) {
+		return false
+	}
+	b := is[t]
+	return is[t+1] == b+1 && is[t+2] == b+2 && is[t+3] == b && is[t+4] == b+2 && is[t+5] == b+3
 }
 
 // shape is a triangle's edges, to tell the rectangles its box meets that it cannot reach (a
@@ -171,7 +305,12 @@ func (d *Damage) hash(c *Canvas) {
 type shape struct {
 	n         int // the edges that count: none for a triangle of no area
 	nx, ny, c [3]float64
+	edges     [3]edge
 }
+
+// edge is a side of a triangle from its top (ya) to its bottom (yb) end, with x at the top
+// and the change of x per unit of y (0 for a horizontal one, which ends at xb).
+type edge struct{ xa, ya, xb, yb, slope float64 }
 
 // shapeOf is the edges of the triangle abc, each with the inside where nx·x + ny·y ≥ c.
 func shapeOf(a, b, c Vertex) shape {
@@ -181,12 +320,19 @@ func shapeOf(a, b, c Vertex) shape {
 		return shape{} // a line or a point, or not a number: its box alone decides
 	}
 	side := math.Copysign(1, twice)
-	var s shape
-	s.n = 3
+	s := shape{n: 3}
 	for i := range 3 {
 		from, to := p[i], p[(i+1)%3]
 		s.nx[i], s.ny[i] = -(to[1]-from[1])*side, (to[0]-from[0])*side
 		s.c[i] = s.nx[i]*from[0] + s.ny[i]*from[1]
+		if from[1] > to[1] {
+			from, to = to, from
+		}
+		e := edge{xa: from[0], ya: from[1], xb: to[0], yb: to[1]}
+		if to[1] > from[1] {
+			e.slope = (to[0] - from[0]) / (to[1] - from[1])
+		}
+		s.edges[i] = e
 	}
 	return s
 }
@@ -210,22 +356,95 @@ func (s *shape) meets(r image.Rectangle) bool {
 	return true
 }
 
+// span is the least and the greatest x of the part of the triangle between y0 and y1 (ok
+// false when it has none there): the ends of its edges cut to that band.
+func (s *shape) span(y0, y1 float64) (x0, x1 float64, ok bool) {
+	x0, x1 = math.Inf(1), math.Inf(-1)
+	for _, e := range s.edges {
+		if e.yb < y0 || e.ya > y1 {
+			continue
+		}
+		xa, xb := e.xa, e.xb
+		if e.slope != 0 {
+			xa, xb = e.xa+e.slope*(max(y0, e.ya)-e.ya), e.xa+e.slope*(min(y1, e.yb)-e.ya)
+		} else if e.yb > e.ya {
+			xb = e.xa // upright
+		}
+		if xa > xb {
+			xa, xb = xb, xa
+		}
+		if xa < x0 {
+			x0 = xa
+		}
+		if xb > x1 {
+			x1 = xb
+		}
+	}
+	return x0, x1, x0 <= x1
+}
+
 // pixelBox is the pixels a triangle may cover: its bounding box widened to whole pixels (the
 // whole screen when a coordinate is not a number).
 func pixelBox(a, b, c Vertex) image.Rectangle {
-	x0, x1 := min(a.X, b.X, c.X), max(a.X, b.X, c.X)
-	y0, y1 := min(a.Y, b.Y, c.Y), max(a.Y, b.Y, c.Y)
+	x0, x1 := minmax(a.X, b.X, c.X)
+	y0, y1 := minmax(a.Y, b.Y, c.Y)
 	if x0 != x0 || x1 != x1 || y0 != y0 || y1 != y1 {
 		return image.Rect(-1<<30, -1<<30, 1<<30, 1<<30)
 	}
 	return image.Rect(pixelFloor(x0), pixelFloor(y0), pixelCeil(x1), pixelCeil(y1))
 }
 
-func pixelFloor(v float32) int { return pixelInt(math.Floor(float64(v))) }
-func pixelCeil(v float32) int  { return pixelInt(math.Ceil(float64(v))) }
+func pixelFloor(v float32) int { return floorInt(float64(v)) }
+func pixelCeil(v float32) int  { return ceilInt(float64(v)) }
 
-// pixelInt is v as an int, within ±2³⁰ (past any screen, and an int on every platform).
-func pixelInt(v float64) int { return int(math.Min(math.Max(v, -1<<30), 1<<30)) }
+// minmax is the least and the greatest of a, b, c (NaN when one is).
+func minmax(a, b, c float32) (lo, hi float32) {
+	if a != a || b != b || c != c {
+		return a + b + c, a + b + c
+	}
+	lo, hi = a, a
+	if b < lo {
+		lo = b
+	} else if b > hi {
+		hi = b
+	}
+	if c < lo {
+		lo = c
+	} else if c > hi {
+		hi = c
+	}
+	return lo, hi
+}
+
+// floorInt and ceilInt round v down and up to an int within ±2³⁰ (past any screen, and an
+// int on every platform); v is a number.
+func floorInt(v float64) int {
+	v = clampPx(v)
+	i := int(v)
+	if float64(i) > v {
+		i--
+	}
+	return i
+}
+
+func ceilInt(v float64) int {
+	v = clampPx(v)
+	i := int(v)
+	if float64(i) < v {
+		i++
+	}
+	return i
+}
+
+func clampPx(v float64) float64 {
+	if v < -1<<30 {
+		return -1 << 30
+	}
+	if v > 1<<30 {
+		return 1 << 30
+	}
+	return v
+}
 
 // runs appends the dirty tiles as rectangles, at f tiles to a side (a block is dirty when a
 // tile of it is): each row's runs of dirty blocks, a run joined with the one below when they
@@ -354,11 +573,74 @@ const mergeFree = 2 * DamageTile * DamageTile
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
-// Clip returns what redraws r (a part of the screen of c's last Frame), to be drawn clipped
-// to r: a quad over r in the opaque colour bg (the screen's background), then, in draw
-// order, the triangles of c whose pixels meet r, as meshes of their own with the vertices
-// they use (at most one mesh for each of c's). They are valid until the next call.
-func (d *Damage) Clip(c *Canvas, r image.Rectangle, bg Color) []Mesh {
+// assign lists, for each rectangle, the triangles that reach it, in draw order: a small
+// triangle (its box within 2×2 tiles) those its box's tiles are in, a larger one those its
+// edges let it reach.
+func (d *Damage) assign() {
+	n := len(d.rects)
+	d.lists = slices.Grow(d.lists[:0], n)[:n]
+	for i := range d.lists {
+		d.lists[i] = d.lists[i][:0]
+	}
+	d.masks = slices.Grow(d.masks[:0], len(d.prev))[:len(d.prev)]
+	clear(d.masks)
+	for i, r := range d.rects {
+		for row := r.Min.Y / DamageTile; row <= (r.Max.Y-1)/DamageTile; row++ {
+			for col := r.Min.X / DamageTile; col <= (r.Max.X-1)/DamageTile; col++ {
+				d.masks[row*d.cols+col] |= 1 << i
+			}
+		}
+	}
+	t := 0
+	for _, m := range d.meshes {
+		vs, is := m.Vertices, m.Indices
+		pair := false // the triangle at k is the second of an upright pair
+		for k := 0; k+2 < len(is); k, t = k+3, t+1 {
+			box := d.boxes[t]
+			fills := pair || upright(vs, is, k)
+			pair = !pair && fills
+			if box.Empty() {
+				continue
+			}
+			c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
+			r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
+			var mask uint64
+			switch {
+			case (r1-r0+1)*(c1-c0+1) <= 4 || fills && (r1-r0+1)*(c1-c0+1) <= 16:
+				for row := r0; row <= r1; row++ {
+					for col := c0; col <= c1; col++ {
+						mask |= d.masks[row*d.cols+col]
+					}
+				}
+			case fills:
+				for i, r := range d.rects {
+					if box.Overlaps(r) {
+						mask |= 1 << i
+					}
+				}
+			default:
+				sh := shapeOf(vs[is[k]], vs[is[k+1]], vs[is[k+2]])
+				for i, r := range d.rects {
+					if box.Overlaps(r) && (box.In(r) || sh.meets(r)) {
+						mask |= 1 << i
+					}
+				}
+			}
+			for ; mask != 0; mask &= mask - 1 {
+				i := bits.TrailingZeros64(mask)
+				d.lists[i] = append(d.lists[i], int32(t))
+			}
+		}
+	}
+}
+
+// Clip returns what redraws the i-th rectangle r of the last Frame, to be drawn clipped to r,
+// while the canvas still holds that frame: a quad over r in the opaque colour bg (the
+// screen's background), then, in draw order, the triangles that reach r, as meshes of their
+// own with the vertices they use (at most one mesh for each of the canvas's). They are valid
+// until the next call.
+func (d *Damage) Clip(i int, bg Color) []Mesh {
+	r := d.rects[i]
 	d.clip = d.clip[:0]
 	fill := d.out()
 	cr, cg, cb, ca := premul(bg)
@@ -367,42 +649,37 @@ func (d *Damage) Clip(c *Canvas, r image.Rectangle, bg Color) []Mesh {
 		fill.Vertices = append(fill.Vertices, Vertex{X: p[0], Y: p[1], SrcX: whiteX, SrcY: whiteY, R: cr, G: cg, B: cb, A: ca})
 	}
 	fill.Indices = append(fill.Indices, 0, 1, 2, 0, 2, 3)
-	t := 0 // index in boxes
-	for l := range NumLayers {
-		for _, m := range c.Meshes(l) {
-			if len(d.stamp) < len(m.Vertices) {
-				d.stamp = make([]uint32, len(m.Vertices))
-				d.remap = make([]uint16, len(m.Vertices))
-				d.gen = 0
-			}
-			d.gen++
-			if d.gen == 0 { // wrapped: no stamp may look current
-				clear(d.stamp)
-				d.gen = 1
-			}
-			out := d.out()
-			for i := 0; i+2 < len(m.Indices); i, t = i+3, t+1 {
-				if t >= len(d.boxes) || !d.boxes[t].Overlaps(r) {
-					continue
+	list := d.lists[i]
+	first := 0 // the index of the mesh's first triangle
+	for _, m := range d.meshes {
+		end := first + len(m.Indices)/3
+		if len(list) == 0 || int(list[0]) >= end {
+			first = end
+			continue
+		}
+		if len(d.stamp) < len(m.Vertices) {
+			d.stamp = make([]uint32, len(m.Vertices))
+			d.remap = make([]uint16, len(m.Vertices))
+			d.gen = 0
+		}
+		d.gen++
+		if d.gen == 0 { // wrapped: no stamp may look current
+			clear(d.stamp)
+			d.gen = 1
+		}
+		out := d.out()
+		for len(list) > 0 && int(list[0]) < end {
+			k := 3 * (int(list[0]) - first)
+			list = list[1:]
+			for _, v := range m.Indices[k : k+3] {
+				if d.stamp[v] != d.gen {
+					d.stamp[v], d.remap[v] = d.gen, uint16(len(out.Vertices))
+					out.Vertices = append(out.Vertices, m.Vertices[v])
 				}
-				if box := d.boxes[t]; !box.In(r) {
-					sh := shapeOf(m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]])
-					if !sh.meets(r) {
-						continue
-					}
-				}
-				for _, v := range m.Indices[i : i+3] {
-					if d.stamp[v] != d.gen {
-						d.stamp[v], d.remap[v] = d.gen, uint16(len(out.Vertices))
-						out.Vertices = append(out.Vertices, m.Vertices[v])
-					}
-					out.Indices = append(out.Indices, d.remap[v])
-				}
-			}
-			if len(out.Indices) == 0 {
-				d.clip = d.clip[:len(d.clip)-1]
+				out.Indices = append(out.Indices, d.remap[v])
 			}
 		}
+		first = end
 	}
 	return d.clip
 }

@@ -206,24 +206,35 @@ func TestDamageFullWhenMostChangedOrTheScreenDid(t *testing.T) {
 	}
 }
 
-// Clip keeps, in order, the triangles whose pixels meet the rectangle, with their vertices.
+// Clip keeps, in order, the triangles that reach a rectangle to redraw, with their vertices,
+// after a quad of the background over it.
 func TestDamageClipKeepsTheTrianglesThatMeetTheRect(t *testing.T) {
-	var c Canvas
-	c.SetScale(1)
-	c.Rect(LayerBack, Rect{0, 0, 100, 100}, Color{R: 1, A: 1})
-	c.Rect(LayerCells, Rect{200, 0, 10, 10}, Color{G: 1, A: 1})
-	c.Rect(LayerCells, Rect{10, 10, 10, 10}, Color{B: 1, A: 1})
-	c.Line(LayerMarks, 5, 95, 95, 5, 2, Color{R: 1, G: 1, A: 1}) // its box meets the rect, it does not
-	c.Line(LayerMarks, 5, 5, 95, 95, 2, Color{R: 1, G: 1, B: 1, A: 1})
+	scene := func(added bool) *Canvas {
+		var c Canvas
+		c.SetScale(1)
+		c.Rect(LayerBack, Rect{0, 0, 100, 100}, Color{R: 1, A: 1})
+		c.Rect(LayerCells, Rect{200, 0, 10, 10}, Color{G: 1, A: 1})
+		if added {
+			c.Rect(LayerCells, Rect{10, 10, 10, 10}, Color{B: 1, A: 1}) // over tiles (0…1, 0…1)
+		}
+		c.Line(LayerMarks, 5, 95, 95, 5, 2, Color{R: 1, G: 1, A: 1}) // its box meets the tiles, it does not
+		c.Line(LayerMarks, 5, 5, 95, 95, 2, Color{R: 1, G: 1, B: 1, A: 1})
+		return &c
+	}
 	var d Damage
-	d.Frame(&c, 640, 360)
+	d.Frame(scene(false), 640, 360)
+	c := scene(true)
+	rs, full := d.Frame(c, 640, 360)
+	if full || len(rs) != 1 || rs[0] != image.Rect(0, 0, 2*DamageTile, 2*DamageTile) {
+		t.Fatalf("rects %v, full %v; want the new quad's 2×2 tiles", rs, full)
+	}
 	bg := Color{R: 0.5, G: 0.5, B: 0.5, A: 1}
-	ms := d.Clip(&c, image.Rect(0, 0, 32, 32), bg)
+	ms := d.Clip(0, bg)
 	if len(ms) != 4 {
 		t.Fatalf("%d meshes; want the fill's, the back's, the cells' and the marks'", len(ms))
 	}
 	fill := ms[0]
-	if len(fill.Indices) != 6 || fill.Vertices[0].X != 0 || fill.Vertices[2].X != 32 || fill.Vertices[2].Y != 32 || fill.Vertices[1].R != 0.5 || fill.Vertices[3].SrcX != whiteX {
+	if len(fill.Indices) != 6 || fill.Vertices[0].X != 0 || fill.Vertices[2].X != 2*DamageTile || fill.Vertices[2].Y != 2*DamageTile || fill.Vertices[1].R != 0.5 || fill.Vertices[3].SrcX != whiteX {
 		t.Errorf("the fill %v; want a quad over the rect in the background from the white texel", fill)
 	}
 	ms = ms[1:]
@@ -236,14 +247,11 @@ func TestDamageClipKeepsTheTrianglesThatMeetTheRect(t *testing.T) {
 	cells := c.Meshes(LayerCells)[0]
 	for i, ix := range ms[1].Indices {
 		if got, want := ms[1].Vertices[ix], cells.Vertices[cells.Indices[6+i]]; got != want {
-			t.Errorf("cells' vertex %d: %v; want the second quad's %v", i, got, want)
+			t.Errorf("cells' vertex %d: %v; want the new quad's %v", i, got, want)
 		}
 	}
 	if len(ms[1].Vertices) != 4 {
 		t.Errorf("%d vertices; a quad's two triangles share 4", len(ms[1].Vertices))
-	}
-	if ms := d.Clip(&c, image.Rect(300, 300, 320, 320), bg); len(ms) != 1 {
-		t.Errorf("nothing there: %d meshes; want the fill only", len(ms))
 	}
 }
 
@@ -313,8 +321,8 @@ func TestDamagePartialRedrawsMatchFullFrames(t *testing.T) {
 			partial++
 			drawnShare += d.Share()
 			n := 0
-			for _, r := range rs {
-				ms := d.Clip(&cv, r, Background)
+			for i, r := range rs {
+				ms := d.Clip(i, Background)
 				for _, m := range ms[1:] {
 					n += len(m.Indices) / 3
 				}
