@@ -138,6 +138,48 @@ func mapsEqual(a, b map[[2]int]bool) bool {
 	return true
 }
 
+// A long slanted line that changes colour dirties the tiles it covers pixels of, and not the
+// rest of its box.
+func TestDamageLongLineDirtiesTheTilesItCrosses(t *testing.T) {
+	const w, h = 640, 360
+	line := func(c Color) *Canvas {
+		var cv Canvas
+		cv.SetScale(1)
+		cv.Line(LayerLines, 3, 7, 401.5, 296.25, 2.5, c)
+		return &cv
+	}
+	var d Damage
+	d.Frame(line(Color{R: 1, A: 1}), w, h)
+	cv := line(Color{G: 1, A: 1})
+	rs, full := d.Frame(cv, w, h)
+	if full {
+		t.Fatal("full redraw")
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	face := cv.Face()
+	m := cv.Meshes(LayerLines)[0]
+	for i := 0; i+2 < len(m.Indices); i += 3 {
+		raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], face.W, face.H, face.Pix)
+	}
+	got, inked := covered(rs), map[[2]int]bool{}
+	for y := range h {
+		for x := range w {
+			if img.Pix[img.PixOffset(x, y)+3] != 0 {
+				inked[[2]int{x / DamageTile, y / DamageTile}] = true
+			}
+		}
+	}
+	for tl := range inked {
+		if !got[tl] {
+			t.Errorf("tile %v has the line's pixels and is not redrawn", tl)
+		}
+	}
+	box := (401/DamageTile + 1) * (297/DamageTile + 1)
+	if len(got) > 2*len(inked) || len(got) >= box/4 {
+		t.Errorf("%d tiles redrawn for a line over %d tiles of a box of %d", len(got), len(inked), box)
+	}
+}
+
 // Scattered changes are merged into at most DamageRects rectangles that cover every one.
 func TestDamageMergesScatteredChangesIntoFewRects(t *testing.T) {
 	const w, h = 1280, 720
