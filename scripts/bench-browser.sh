@@ -58,6 +58,7 @@ END {
 	if (empty > 0) printf "%-48s %11.2f\n", "playground / empty Ebitengine frame rate", fps / empty
 	if (tuned > 0) printf "%-48s %11.2f     >= 0.95 %s\n", "playground / empty Ebitengine, same settings", fps / tuned, (fps / tuned >= 0.95 ? "met" : "MISSED")
 	printf "%-48s %11.2f ms  of a %.0f ms frame (%.0f%%): Update %.2f, Draw %.2f\n", "Go per frame (Update + Draw)", v["update-ms"] + v["draw-ms"], frame, (frame > 0 ? 100 * (v["update-ms"] + v["draw-ms"]) / frame : 0), v["update-ms"], v["draw-ms"]
+	printf "%-48s %11.1f ms  (all its processes)\n", "browser CPU time per frame, large preset at 10x", v["browser-cpu-ms/frame"]
 	printf "%-48s %11.2f     (the rest drawn whole)\n", "frames drawn only where they changed", v["partial-frames"]
 	printf "%-48s %11.2f\n", "share of the screen a frame draws", v["screen-drawn"]
 	printf "%-48s %11.1f     (1 per frame)\n", "Updates per drawn frame", (fps > 0 ? v["ticks/s"] / fps : 0)
