@@ -246,8 +246,15 @@ func posterColours(t *testing.T, ctx context.Context, th view.Theme) {
 // The canvas draws again only where a frame changed (view.Damage): after the large preset
 // played at 10× on such frames, what the screen shows is what a frame drawn whole shows.
 // Nothing moves while paused with reduced motion; a switch of the system's colour scheme
-// (theme=auto) to light and back draws the same moment whole again.
+// (theme=auto) to light and back draws the same moment whole again. At one device pixel per
+// CSS pixel and at 1.5, where the tiles' edges fall between CSS pixels.
 func TestBrowserPartialRedrawsLeaveTheFullFrame(t *testing.T) {
+	for _, scale := range []float64{1, 1.5} {
+		t.Run(fmt.Sprint(scale), func(t *testing.T) { partialRedrawsLeaveTheFullFrame(t, scale) })
+	}
+}
+
+func partialRedrawsLeaveTheFullFrame(t *testing.T, scale float64) {
 	ctx := playground(t)
 	media := func(scheme string) {
 		require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -258,7 +265,7 @@ func TestBrowserPartialRedrawsLeaveTheFullFrame(t *testing.T) {
 		})))
 	}
 	media("dark")
-	con := open(t, ctx, "?lang=en&theme=auto")
+	con := openScaled(t, ctx, "?lang=en&theme=auto", 1280, 720, scale)
 	dispatch(t, ctx, `{type: "load", preset: "large"}`)
 	dispatch(t, ctx, `{type: "setSpeed", x: 10}`)
 	dispatch(t, ctx, `{type: "step", ms: 20000}`) // past the start-up rebalancing
@@ -280,9 +287,10 @@ func TestBrowserPartialRedrawsLeaveTheFullFrame(t *testing.T) {
 	}
 	settle()
 	st := eval[map[string]float64](t, ctx, `window.lbscope.layout().stage`)
-	stage := image.Rect(int(st["x"]), int(st["y"]), int(st["x"]+st["w"]), int(st["y"]+st["h"]))
+	stage := image.Rect(int(math.Ceil(st["x"]*scale)), int(math.Ceil(st["y"]*scale)), int((st["x"]+st["w"])*scale), int((st["y"]+st["h"])*scale))
 	require.False(t, stage.Empty(), "the stage %v", st)
 	before := screenshot(t, ctx)
+	require.Equal(t, int(1280*scale), before.Bounds().Dx(), "a screenshot in device pixels")
 	full := eval[float64](t, ctx, `window.lbscope.counters().fullFrames`)
 	media("light")
 	waitFor(t, ctx, fmt.Sprintf(`document.documentElement.dataset.theme === "light" && window.lbscope.counters().fullFrames > %v`, full))
