@@ -40,27 +40,44 @@ func longTasksSince(t *testing.T, ctx context.Context, from float64) []longTask 
 	return out
 }
 
-// logLongTasks reports the long tasks since from. It does not assert a bound: in headless
-// Chromium with software WebGL one frame of the large preset alone holds the main thread 50 to
-// 110 ms on a 2-core machine, whatever the page's own work, so a bound on every task would
-// measure the renderer. What the page's own work may take is asserted where it can be told
-// apart: each API call's own time (TestBrowserThousandsOfHostileCalls) and the slices' budget
-// (wasm/session, wasm/api tests).
-func logLongTasks(t *testing.T, ctx context.Context, what string, from float64) {
+// The page's goal is that no task holds its main thread over longTaskGoalMs. In headless
+// Chromium with software WebGL on a 2-core machine, a frame that draws the large preset's
+// scene comes close to it by itself (the longest tasks measured here: 85–130 ms replaying the
+// link, 60–75 ms comparing, 60–99 ms for the hostile calls), so the tests log every task over
+// the goal and fail at longTaskFailMs: what the page did before its frames were held to a
+// budget (a 500 ms slice on the way to a link, a whole flood of commands in one frame).
+const (
+	longTaskGoalMs = 100
+	longTaskFailMs = 250
+)
+
+// noLongTask logs the long tasks (over 50 ms) since from, those over longTaskGoalMs by name,
+// and fails when one held the main thread over longTaskFailMs.
+func noLongTask(t *testing.T, ctx context.Context, what string, from float64) {
 	t.Helper()
 	tasks := longTasksSince(t, ctx, from)
 	worst := 0.0
+	var over, failed []longTask
 	for _, lt := range tasks {
 		worst = max(worst, lt.Ms)
+		if lt.Ms > longTaskGoalMs {
+			over = append(over, lt)
+		}
+		if lt.Ms > longTaskFailMs {
+			failed = append(failed, lt)
+		}
 	}
-	t.Logf("%s: %d long tasks, the longest %.0f ms", what, len(tasks), worst)
+	t.Logf("%s: %d long tasks, the longest %.0f ms; over %d ms (ms after navigation: length): %v", what, len(tasks), worst, longTaskGoalMs, over)
+	if len(failed) > 0 {
+		t.Errorf("%s: %d tasks held the page's main thread over %d ms: %v", what, len(failed), longTaskFailMs, failed)
+	}
 }
 
 // The heaviest things the page lets a reader ask for run in slices, with the page answering
 // meanwhile: opening a share link to half an hour of the large preset (replayed a slice per
 // frame), and the biggest comparison the page allows at that moment (run a slice per task,
 // with its progress and Cancel) — whose numbers are the command line's for the same scenario —
-// and cancelling one. The main thread's long tasks are logged (see logLongTasks).
+// and cancelling one, none holding the page's main thread long (noLongTask).
 func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
 	ctx := playground(t)
 	watchLongTasks(t, ctx)
@@ -94,7 +111,7 @@ func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
 		const st = bar.hidden ? lbscope.state() : {reaching: true}; if (!st.reaching && st.timeMs === %d) return ok(true);
 		if (performance.now() - t0 > 120000) return fail(new Error("the link's moment was not reached: " + JSON.stringify(st.reaching)));
 		setTimeout(poll, 100); }; poll(); })`, fits))
-	logLongTasks(t, ctx, "replaying the link", ready)
+	noLongTask(t, ctx, "replaying the link", ready)
 
 	// The biggest comparison, from the Compare tab as a reader runs it.
 	eval[bool](t, ctx, `document.getElementById("tab-button-compare").click(), true`)
@@ -106,7 +123,7 @@ func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
 		if (document.querySelector("#compare-table tbody tr[data-key=movedTotal]")) return ok(true);
 		if (performance.now() - t0 > 120000) return fail(new Error("no comparison: " + document.getElementById("compare-status").textContent));
 		setTimeout(poll, 100); }; poll(); })`)
-	logLongTasks(t, ctx, "the biggest comparison", from)
+	noLongTask(t, ctx, "the biggest comparison", from)
 	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-progress").hidden && document.getElementById("compare-cancel").hidden`))
 	var page map[string][]float64
 	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify(Object.fromEntries(
@@ -142,6 +159,6 @@ func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
 	assert.Contains(t, eval[string](t, ctx, `document.getElementById("compare-status").textContent`), "cancelled")
 	assert.Nil(t, eval[any](t, ctx, `lbscope.compareProgress()`))
 	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-progress").hidden`))
-	logLongTasks(t, ctx, "a cancelled comparison", from)
+	noLongTask(t, ctx, "a cancelled comparison", from)
 	assert.Empty(t, con.Errors())
 }
