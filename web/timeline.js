@@ -116,7 +116,12 @@ function mount() {
     if (tl && !tl.error) render(tl);
   }
 
-  // Only the latest target is sent; while one seek runs, newer targets replace each other.
+  const SEEK_WAIT_MS = 100;
+
+  // Only the latest target is sent; while one seek runs, newer targets replace each other. A
+  // seek's promise answers when its moment is reached, which for a far one takes frames: a
+  // newer target waits for it at most SEEK_WAIT_MS (a seek sent on the way stops the way and
+  // runs at once).
   async function pump() {
     if (inFlight) return;
     inFlight = true;
@@ -124,7 +129,7 @@ function mount() {
       while (pending !== null) {
         const ms = pending;
         pending = null;
-        await api.dispatch({ type: "seek", ms });
+        await Promise.race([api.dispatch({ type: "seek", ms }), new Promise((r) => setTimeout(r, SEEK_WAIT_MS))]);
       }
     } finally {
       inFlight = false;
