@@ -21,6 +21,23 @@ func simState(t *testing.T, s *Session) string {
 	return string(data)
 }
 
+// straightRun is the state a run of sc from 00:00 straight to ms reaches, as simState gives it.
+func straightRun(t *testing.T, sc scenario.Scenario, ms int64) string {
+	t.Helper()
+	sc.Until = scenario.Duration(ms)
+	r, err := scenario.Run(sc, scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.Snapshot
+	want.Sends = nil
+	data, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 func noErrors(t *testing.T, rs []Result) {
 	t.Helper()
 	for _, r := range rs {
