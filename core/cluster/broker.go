@@ -22,6 +22,9 @@ type broker struct {
 	down      bool
 	qs        []*brokerQueue // by queue id; never shrinks, so messages of removed queues stay counted
 	chans     map[int]*channel
+	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
+	// until the channels change (see registeredView); nil: not made yet. Read-only once made.
+	listed *listedIDs
 	// subTopic is the topic of the group's subscription table here, as the last heartbeat
 	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
 	subTopic string
@@ -115,6 +118,7 @@ func (b *broker) dropChannel(inst int) {
 	if ch := b.chans[inst]; ch != nil {
 		ch.gone = true
 		delete(b.chans, inst)
+		b.listed = nil
 	}
 }
 
@@ -174,6 +178,24 @@ func (c *Cluster) registeredIDs(b *broker) []string {
 	return ids
 }
 
+// listedIDs is a broker's registered ids as a snapshot shows them, with the sorts of them that
+// the consumers' views compare against (Java's, Go's), each made when first asked for.
+type listedIDs struct {
+	ids    []string
+	sorted [2][]string
+}
+
+// registeredView is registeredIDs for snapshots: the same list, made once for as long as the
+// broker's channels stay as they are, and shared by every snapshot since, so it must not be
+// written to. The playground takes a snapshot every frame; the list changes at a register or
+// a dropped channel (the only writes to chans and registered, which reset it).
+func (c *Cluster) registeredView(b *broker) *listedIDs {
+	if b.listed == nil {
+		b.listed = &listedIDs{ids: orEmpty(c.registeredIDs(b))}
+	}
+	return b.listed
+}
+
 // channelOrder is the broker's channels in a fixed order (process start order); Java's map
 // order is not part of the contract (spec §6.12).
 func (b *broker) channelOrder() []int {
@@ -221,6 +243,7 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	}
 	if !ch.registered {
 		ch.registered = true
+		b.listed = nil
 		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1);

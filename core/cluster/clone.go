@@ -63,6 +63,7 @@ func (c *Cluster) Clone() *Cluster {
 			nb.qs[j] = &cp
 			bqs[q] = &cp
 		}
+		nb.listed = nil // the copy fills in its own sorts: nothing is written to the original's
 		nb.chans = make(map[int]*channel, len(b.chans))
 		for k, ch := range b.chans {
 			cp := *ch

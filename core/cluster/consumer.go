@@ -310,6 +310,7 @@ func (c *Cluster) reconnect(cs *consumer) {
 		nch := c.channelFor(b, cs)
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
+		b.listed = nil
 		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 		if c.model == Broadcasting {

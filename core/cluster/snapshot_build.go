@@ -46,7 +46,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			}
 			continue
 		}
-		bv.Consumers = orEmpty(c.registeredIDs(b))
+		bv.Consumers = c.registeredView(b).ids // shared by snapshots: read-only
 		for _, p := range c.producers {
 			// The broker is as isolated as the producer that avoids it longest.
 			if until, latency, ok := p.faultItem(b.name); ok && until > bv.IsolatedUntilMs {
@@ -72,7 +72,6 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 				SentAt: ps.sentAt, ArriveAt: ps.arriveAt, Resend: ps.resend || ps.tries > 0, Late: ps.late})
 		}
 	}
-	sortedIDs := make([][2][]string, len(c.brokers)) // each broker's list as Java and Go sort it
 	ids := c.consumerIDs()
 	if len(ids) > 0 {
 		s.Consumers = make([]ConsumerView, 0, len(ids))
@@ -95,7 +94,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, ClientID: cs.cid, Status: c.status(cs),
 			Queues: queues, NextRebalanceMs: next, Consumed: cs.consumed,
 			Cached: int(cached), ConsumeRate: cs.rate, Client: string(cs.prof.Name), ClientMark: cs.prof.Mark,
-			View: c.rebalanceViewOf(cs, queues, s.Brokers, sortedIDs), Subscription: cs.subTopic})
+			View: c.rebalanceViewOf(cs, queues), Subscription: cs.subTopic})
 	}
 	if !full {
 		return s

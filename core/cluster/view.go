@@ -88,10 +88,9 @@ type RebalanceView struct {
 func (v RebalanceView) IsZero() bool { return v.Cids == nil }
 
 // rebalanceViewOf is cs's RebalanceView now; the zero view before its first decided round.
-// listed holds each broker's registered ids, by broker index (the snapshot's BrokerViews');
-// sorted caches them sorted, by broker index and sort (Java's, Go's). queues are cs's process
-// queues' short names, in pqList order.
-func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string, listed []BrokerView, sorted [][2][]string) RebalanceView {
+// The list the brokers hold now is the broker's registeredView, sorted as cs's client sorts
+// it. queues are cs's process queues' short names, in pqList order.
+func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
 	v := cs.view
 	if v == nil || cs.dead || c.model == Broadcasting {
 		return RebalanceView{}
@@ -117,13 +116,14 @@ func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string, listed []Broker
 		if cs.prof.IsGo() {
 			k = 1
 		}
-		now := sorted[b.idx][k]
+		lv := c.registeredView(b)
+		now := lv.sorted[k]
 		if now == nil {
-			_, now = cs.prof.SortInputs(nil, listed[b.idx].Consumers)
+			_, now = cs.prof.SortInputs(nil, lv.ids)
 			now = orEmpty(now)
-			sorted[b.idx][k] = now
+			lv.sorted[k] = now
 		}
-		out.Now = now // one slice per broker and sort in a snapshot, shared by its views: read-only
+		out.Now = now // one slice per broker and sort until its channels change, shared by views and snapshots: read-only
 	}
 	out.Stale = !slices.Equal(out.Cids, out.Now)
 	if !cs.partitioned {
