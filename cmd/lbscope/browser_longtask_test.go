@@ -40,36 +40,30 @@ func longTasksSince(t *testing.T, ctx context.Context, from float64) []longTask 
 	return out
 }
 
-// The page's goal is that no task holds its main thread over longTaskGoalMs. In headless
-// Chromium with software WebGL on a 2-core machine, a frame that draws the large preset's
-// scene comes close to it by itself (the longest tasks measured here: 85–130 ms replaying the
-// link, 60–75 ms comparing, 60–99 ms for the hostile calls), so the tests log every task over
-// the goal and fail at longTaskFailMs: what the page did before its frames were held to a
-// budget (a 500 ms slice on the way to a link, a whole flood of commands in one frame).
-const (
-	longTaskGoalMs = 100
-	longTaskFailMs = 250
-)
+// No task may hold the page's main thread over longTaskMs (the playground's "never frozen").
+// In headless Chromium with software WebGL on a 2-core machine the longest tasks measured
+// here, with the machine to themselves as scripts/test.sh runs these tests, are 60–76 ms
+// replaying the link, up to 70 ms comparing and 70–76 ms for the hostile calls: a frame
+// that draws the whole large-preset scene. Before the frames were held to a budget they were
+// 500 ms (the first slice on the way to a link) and seconds (a flood of commands in one frame).
+const longTaskMs = 100
 
-// noLongTask logs the long tasks (over 50 ms) since from, those over longTaskGoalMs by name,
-// and fails when one held the main thread over longTaskFailMs.
+// noLongTask logs the long tasks (over 50 ms) since from and fails when one held the main
+// thread over longTaskMs.
 func noLongTask(t *testing.T, ctx context.Context, what string, from float64) {
 	t.Helper()
 	tasks := longTasksSince(t, ctx, from)
 	worst := 0.0
-	var over, failed []longTask
+	var over []longTask
 	for _, lt := range tasks {
 		worst = max(worst, lt.Ms)
-		if lt.Ms > longTaskGoalMs {
+		if lt.Ms > longTaskMs {
 			over = append(over, lt)
 		}
-		if lt.Ms > longTaskFailMs {
-			failed = append(failed, lt)
-		}
 	}
-	t.Logf("%s: %d long tasks, the longest %.0f ms; over %d ms (ms after navigation: length): %v", what, len(tasks), worst, longTaskGoalMs, over)
-	if len(failed) > 0 {
-		t.Errorf("%s: %d tasks held the page's main thread over %d ms: %v", what, len(failed), longTaskFailMs, failed)
+	t.Logf("%s: %d long tasks, the longest %.0f ms; over %d ms (ms after navigation: length): %v", what, len(tasks), worst, longTaskMs, over)
+	if len(over) > 0 {
+		t.Errorf("%s: %d tasks held the page's main thread over %d ms: %v", what, len(over), longTaskMs, over)
 	}
 }
 
