@@ -187,8 +187,9 @@ type listedIDs struct {
 
 // registeredView is registeredIDs for snapshots: the same list, made once for as long as the
 // broker's channels stay as they are, and shared by every snapshot since, so it must not be
-// written to. The playground takes a snapshot every frame; the list changes at a register or
-// a dropped channel (the only writes to chans and registered, which reset it).
+// written to. The playground takes a snapshot every frame; the list changes only at a
+// register (heartbeat, reconnect) or a dropped channel, which reset it (a channel opened
+// and not yet registered is not listed).
 func (c *Cluster) registeredView(b *broker) *listedIDs {
 	if b.listed == nil {
 		b.listed = &listedIDs{ids: orEmpty(c.registeredIDs(b))}
