@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 )
@@ -353,6 +355,23 @@ func TestStateJSON(t *testing.T) {
 	for _, k := range []string{"produced", "consumed", "duplicates", "lost"} {
 		if _, ok := m["metrics"].(map[string]any)[k]; !ok {
 			t.Errorf("metrics has no %q", k)
+		}
+	}
+}
+
+// The lists a State names are what a user can load, pick and send, in every State; they are
+// shared by all States, so each is capped at its length: a caller's append copies it instead
+// of writing into the array every other State reads.
+func TestStateListsArePresetsStrategiesAndCommands(t *testing.T) {
+	s := NewDefault()
+	for i := range 3 {
+		s.Tick(frame)
+		st := s.State()
+		if !slices.Equal(st.Presets, scenario.PresetNames()) || !slices.Equal(st.Strategies, allocate.Names) || !slices.Equal(st.Commands, Types()) {
+			t.Fatalf("frame %d: presets %v, strategies %v, commands %v", i, st.Presets, st.Strategies, st.Commands)
+		}
+		if cap(st.Presets) != len(st.Presets) || cap(st.Strategies) != len(st.Strategies) || cap(st.Commands) != len(st.Commands) {
+			t.Fatalf("frame %d: a State's lists have room for an append that every other State would see", i)
 		}
 	}
 }
