@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/sim"
 )
 
@@ -25,6 +26,9 @@ type broker struct {
 	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
 	// until the channels change (see registeredView); nil: not made yet. Read-only once made.
 	listed *listedIDs
+	// shorts are its queues' short names ("broker-a:0") by id, made once each: a name never
+	// changes. Append-only; a clone's copy is capped at its length.
+	shorts []string
 	// subTopic is the topic of the group's subscription table here, as the last heartbeat
 	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
 	subTopic string
@@ -153,6 +157,17 @@ func (c *Cluster) setQueueNums(b *broker, read, write int) {
 	}
 	b.queues, b.readQ, b.writeQ = n, read, write
 	c.routeVersion++
+}
+
+// short is route.MessageQueue{BrokerName: b.name, QueueID: id}.Short(), made once per id.
+func (b *broker) short(id int32) string {
+	if id < 0 {
+		return route.MessageQueue{BrokerName: b.name, QueueID: id}.Short()
+	}
+	for len(b.shorts) <= int(id) {
+		b.shorts = append(b.shorts, route.MessageQueue{BrokerName: b.name, QueueID: int32(len(b.shorts))}.Short())
+	}
+	return b.shorts[id]
 }
 
 // access is queue id's kind when read and write counts differ (QueueView.Access).

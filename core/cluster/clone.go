@@ -64,6 +64,7 @@ func (c *Cluster) Clone() *Cluster {
 			bqs[q] = &cp
 		}
 		nb.listed = nil // the copy fills in its own sorts: nothing is written to the original's
+		nb.shorts = b.shorts[:len(b.shorts):len(b.shorts)]
 		nb.chans = make(map[int]*channel, len(b.chans))
 		for k, ch := range b.chans {
 			cp := *ch

@@ -31,6 +31,7 @@ type consumer struct {
 	fixedName   bool   // a fixed instanceName: a restart keeps the client id
 	rate        int    // messages per second it can consume
 	dead        bool   // killed or stopped: the process is gone
+	first       bool   // the first process of its id (consumerIDs' order)
 	killed      bool
 	partitioned bool   // alive but cut off: no packet in or out, no connection closes
 	hung        bool   // alive and heart-beating, listener stuck
@@ -174,6 +175,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
 	cs.cid = id
 	cs.subTopic = topic
+	cs.first = c.current[id] == nil
 	if prev := c.current[id]; prev != nil {
 		cs.subTopic = prev.subTopic // the same program starts again
 		// A new process: with the default instance name, a new client id (spec §1.2).
