@@ -9,9 +9,9 @@ import (
 )
 
 // A snapshot's queue names, owners and consumer lists (built in one array per snapshot, from
-// names made once per queue) are what the owners map, the queues' short names and the client
-// ids' start order say, through kills, restarts, partitions, queue count changes and clones;
-// Counts lists the same; and an earlier snapshot's lists stay as they were.
+// names made once per queue) are what the owners map, the queues' short names, the brokers up
+// and the client ids' start order say, through kills, restarts, partitions, queue count
+// changes and clones; Counts lists the same; and an earlier snapshot's lists stay as they were.
 func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 	seeds := 20
 	if testing.Short() {
@@ -73,6 +73,18 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 				want := orEmpty(shortNames(cs.queues()))
 				if cv.ID != id || counts.Consumers[j].ID != id || !slices.Equal(cv.Queues, want) || !slices.Equal(counts.Consumers[j].Queues, want) || cv.Queues == nil {
 					t.Fatalf("seed %d %s at %s: consumer %d is %s with %#v (counts %s with %v), want %s with %v", seed, where, clock(c.now), j, cv.ID, cv.Queues, counts.Consumers[j].ID, counts.Consumers[j].Queues, id, want)
+				}
+				if cv.View.IsZero() {
+					continue
+				}
+				pulled := []string{}
+				for _, pq := range cs.pqList {
+					if !cs.partitioned && !pq.b.down {
+						pulled = append(pulled, pq.mq.Short())
+					}
+				}
+				if cv.View.Pulled == nil || !slices.Equal(cv.View.Pulled, pulled) {
+					t.Fatalf("seed %d %s at %s: %s's view pulls %#v, want %v", seed, where, clock(c.now), id, cv.View.Pulled, pulled)
 				}
 			}
 			return s

@@ -89,7 +89,8 @@ func (v RebalanceView) IsZero() bool { return v.Cids == nil }
 
 // rebalanceViewOf is cs's RebalanceView now; the zero view before its first decided round.
 // The list the brokers hold now is the broker's registeredView, sorted as cs's client sorts
-// it. queues are cs's process queues' short names, in pqList order.
+// it. queues are cs's process queues' short names, in pqList order, never nil; the view's
+// Pulled may be queues itself.
 func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
 	v := cs.view
 	if v == nil || cs.dead || c.model == Broadcasting {
@@ -127,9 +128,17 @@ func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
 	}
 	out.Stale = !slices.Equal(out.Cids, out.Now)
 	if !cs.partitioned {
-		for i, pq := range cs.pqList {
-			if !pq.b.down {
-				out.Pulled = append(out.Pulled, queues[i])
+		down := false
+		for _, pq := range cs.pqList {
+			down = down || pq.b.down
+		}
+		if !down {
+			out.Pulled = queues // every queue: the snapshot's list, read-only, shared
+		} else {
+			for i, pq := range cs.pqList {
+				if !pq.b.down {
+					out.Pulled = append(out.Pulled, queues[i])
+				}
 			}
 		}
 	}
