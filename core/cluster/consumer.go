@@ -57,6 +57,9 @@ type consumer struct {
 
 	pqs    map[route.MessageQueue]*processQueue
 	pqList []*processQueue // the values of pqs sorted by queue: iteration never depends on map order
+	// queueNames are pqList's short names, made by a snapshot once per change of pqList (nil:
+	// not made since). Read-only once made: snapshots and clones share it.
+	queueNames []string
 
 	from      string // ConsumeFromWhere (spec §3.6)
 	timestamp int64  // TIMESTAMP's time
@@ -129,7 +132,7 @@ func (cs *consumer) queues() []route.MessageQueue {
 }
 
 func (cs *consumer) clearQueues() {
-	cs.pqs, cs.pqList = map[route.MessageQueue]*processQueue{}, nil
+	cs.pqs, cs.pqList, cs.queueNames = map[route.MessageQueue]*processQueue{}, nil, nil
 }
 
 func (cs *consumer) running() bool { return !cs.dead }
@@ -575,6 +578,7 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 		changed = true
 	}
 	slices.SortFunc(cs.pqList, func(a, b *processQueue) int { return route.Compare(a.mq, b.mq) })
+	cs.queueNames = nil
 	return changed, balanced, cost
 }
 
@@ -665,6 +669,7 @@ func (c *Cluster) dropQueue(cs *consumer, pq *processQueue, upload bool) {
 	}
 	delete(cs.pqs, pq.mq)
 	cs.pqList = slices.DeleteFunc(cs.pqList, func(x *processQueue) bool { return x == pq })
+	cs.queueNames = nil
 }
 
 // finishRunning delivers the messages whose listener calls are running at this instant: the

@@ -94,13 +94,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		if cs.dead {
 			next = 0
 		}
-		queues := []string{}
-		if len(cs.pqList) > 0 {
-			queues = make([]string, len(cs.pqList))
-			for i, pq := range cs.pqList {
-				queues[i] = pq.b.short(pq.mq.QueueID) // pq.b is the broker pq.mq names
-			}
-		}
+		queues := cs.shortQueues()
 		if !full {
 			s.Consumers = append(s.Consumers, ConsumerView{ID: cs.id, Status: c.status(cs), Queues: queues, Consumed: cs.consumed})
 			continue
@@ -199,6 +193,19 @@ func (c *Cluster) queueOwners(n int) queueOwners {
 		}
 	}
 	return o
+}
+
+// shortQueues is cs's process queues' short names in pqList order, never nil; made once per
+// change of pqList and shared by every snapshot until the next: read-only.
+func (cs *consumer) shortQueues() []string {
+	if cs.queueNames == nil {
+		names := make([]string, len(cs.pqList))
+		for i, pq := range cs.pqList {
+			names[i] = pq.b.short(pq.mq.QueueID) // pq.b is the broker pq.mq names
+		}
+		cs.queueNames = names
+	}
+	return cs.queueNames
 }
 
 func orEmpty(s []string) []string {
