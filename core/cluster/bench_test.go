@@ -73,3 +73,17 @@ func BenchmarkRetainedHeap(b *testing.B) {
 	b.ReportMetric(at10, "heapMB@10m")
 	b.ReportMetric(at60, "heapMB@60m")
 }
+
+// BenchmarkSnapshot is the snapshot the playground publishes every frame, of the large preset
+// (16 brokers × 16 queues, 64 consumers, 2000 msg/s) once it is running.
+func BenchmarkSnapshot(b *testing.B) {
+	c, err := New(benchConfig(16, 16, 64, 2000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Advance(120000)
+	for b.Loop() {
+		c.Advance(c.Now() + 16)
+		_ = c.Snapshot()
+	}
+}
