@@ -75,6 +75,9 @@ type consumer struct {
 	// (replaced whole, never written: a clone shares it); lastAsk is the latest round's query.
 	view    *rebalanceView
 	lastAsk askRecord
+	// stale is the snapshot's last comparison of view's list with the brokers' (a value: a
+	// clone has its own).
+	stale equalMemo
 
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths

@@ -8,10 +8,11 @@ import (
 	"github.com/lbscope/lbscope/core/route"
 )
 
-// A snapshot's queue names, owners and consumer lists (built in one array per snapshot, from
-// names made once per queue) are what the owners map, the queues' short names, the brokers up
-// and the client ids' start order say, through kills, restarts, partitions, queue count
-// changes and clones; Counts lists the same; and an earlier snapshot's lists stay as they were.
+// A snapshot's queue names, owners, consumer lists and views (built in one array per
+// snapshot, from names and comparisons made once) are what the owners map, the queues' short
+// names, the brokers up, the client ids' start order and the views' lists say, through kills,
+// restarts, partitions, queue count changes and clones; Counts lists the same; and an earlier
+// snapshot's lists stay as they were.
 func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 	seeds := 20
 	if testing.Short() {
@@ -76,6 +77,9 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 				}
 				if cv.View.IsZero() {
 					continue
+				}
+				if cv.View.Stale != !slices.Equal(cv.View.Cids, cv.View.Now) {
+					t.Fatalf("seed %d %s at %s: %s's view is stale: %v, with list %v and %s now %v", seed, where, clock(c.now), id, cv.View.Stale, cv.View.Cids, cv.View.NowBroker, cv.View.Now)
 				}
 				pulled := []string{}
 				for _, pq := range cs.pqList {

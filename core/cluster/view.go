@@ -126,7 +126,7 @@ func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
 		}
 		out.Now = now // one slice per broker and sort until its channels change, shared by views and snapshots: read-only
 	}
-	out.Stale = !slices.Equal(out.Cids, out.Now)
+	out.Stale = !cs.stale.equal(out.Cids, out.Now)
 	if !cs.partitioned {
 		down := false
 		for _, pq := range cs.pqList {
@@ -143,6 +143,27 @@ func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
 		}
 	}
 	return out
+}
+
+// equalMemo remembers whether two lists that are never written again are equal: as long as a
+// consumer's view and the brokers' list stay the same slices, each snapshot's Stale is known
+// without comparing every id again.
+type equalMemo struct {
+	a, b []string
+	made bool // a and b were compared
+	eq   bool
+}
+
+func (m *equalMemo) equal(a, b []string) bool {
+	if !m.made || !sameSlice(a, m.a) || !sameSlice(b, m.b) {
+		*m = equalMemo{a: a, b: b, made: true, eq: slices.Equal(a, b)}
+	}
+	return m.eq
+}
+
+// sameSlice reports that x and y are the same elements of the same array (or both empty).
+func sameSlice(x, y []string) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
 
 // SendWindowSeconds is the span of a broker's send window: the current virtual second and
