@@ -90,17 +90,18 @@ func (v RebalanceView) IsZero() bool { return v.Cids == nil }
 // rebalanceViewOf is cs's RebalanceView now; the zero view before its first decided round.
 // The list the brokers hold now is the broker's registeredView, sorted as cs's client sorts
 // it. queues are cs's process queues' short names, in pqList order, never nil; the view's
-// Pulled may be queues itself.
-func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
+// Pulled may be queues itself. It fills out, which is zero (the snapshot's own element: no
+// view is built and copied into it).
+func (c *Cluster) rebalanceViewOf(out *RebalanceView, cs *consumer, queues []string) {
 	v := cs.view
 	if v == nil || cs.dead || c.model == Broadcasting {
-		return RebalanceView{}
+		return
 	}
 	// The round's lists are never written after it (a later round makes a new view), so every
 	// snapshot shares them, as its views share Now.
-	out := RebalanceView{Broker: v.broker, AtMs: v.at, Cids: v.cids, Computed: v.computed,
-		Now: []string{}, Pulled: []string{},
-		LastAskMs: cs.lastAsk.at, LastAskBroker: cs.lastAsk.broker, LastAnswer: cs.lastAsk.answer}
+	out.Broker, out.AtMs, out.Cids, out.Computed = v.broker, v.at, v.cids, v.computed
+	out.Now, out.Pulled = []string{}, []string{}
+	out.LastAskMs, out.LastAskBroker, out.LastAnswer = cs.lastAsk.at, cs.lastAsk.broker, cs.lastAsk.answer
 	b := c.brokerBy[v.broker]
 	if b == nil || b.down {
 		b = nil
@@ -142,7 +143,6 @@ func (c *Cluster) rebalanceViewOf(cs *consumer, queues []string) RebalanceView {
 			}
 		}
 	}
-	return out
 }
 
 // equalMemo remembers whether two lists that are never written again are equal: as long as a
