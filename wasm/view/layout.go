@@ -109,10 +109,10 @@ func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, b
 
 // ComputeLang is Compute for the words of lang (EN or ZH): boxes fit its status words.
 func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
+	ids := ConsumerOrder(s.Consumers)
 	l := &Layout{
-		Bounds: bounds, Marks: Marks(s.Consumers), Lang: lang, Zoom: 1,
-		cellAt: map[string]int{}, consumerAt: map[string]int{}, brokerAt: map[string]int{}, producerAt: map[string]int{},
-	}
+		Bounds: bounds, Marks: marksOf(ids), Lang: lang, Zoom: 1,
+	} // the lookup maps are made, to size, with the boxes (a nil one finds nothing)
 	pad := 8.0
 	if bounds.W < 600 || bounds.H < 400 {
 		pad = 4
@@ -131,7 +131,7 @@ func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	}
 
 	rest := Rect{inner.X, y, inner.W, inner.Bottom() - y}
-	consH := l.layoutConsumers(s, rest)
+	consH := l.layoutConsumers(s, ids, rest)
 	gap := clamp(0.08*bounds.H, 14, 48)
 	if consH == 0 {
 		gap = 0
@@ -153,6 +153,8 @@ func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
 		total = r.W + consumerG
 	}
 	x := r.X + (r.W-(total-consumerG))/2
+	l.Producers = make([]Box, 0, len(ps))
+	l.producerAt = make(map[string]int, len(ps))
 	for i, p := range ps {
 		bw := w
 		if w == 0 {
@@ -178,9 +180,8 @@ func ConsumerLabel(id string, m Mark) string {
 func Restarted(cv *cluster.ConsumerView) bool { return cv.ClientID != "" && cv.ClientID != cv.ID }
 
 // layoutConsumers places the consumer boxes in centred rows at the bottom of r and returns
-// the height they take.
-func (l *Layout) layoutConsumers(s *cluster.Snapshot, r Rect) float64 {
-	ids := ConsumerOrder(s.Consumers)
+// the height they take. ids are the consumers in ConsumerOrder.
+func (l *Layout) layoutConsumers(s *cluster.Snapshot, ids []string, r Rect) float64 {
 	n := len(ids)
 	if n == 0 {
 		return 0
@@ -244,6 +245,8 @@ func (l *Layout) layoutConsumers(s *cluster.Snapshot, r Rect) float64 {
 	rows := (n + perRow - 1) / perRow
 	height := float64(rows)*(chosen.h+g) - g
 	top := r.Bottom() - height
+	l.Consumers = make([]Box, 0, n)
+	l.consumerAt = make(map[string]int, n)
 	for i, id := range ids {
 		row, col := i/perRow, i%perRow
 		inRow := min(perRow, n-row*perRow)
@@ -331,6 +334,12 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	y0 := r.Y + math.Max(0, (r.H-gridH)/2)
 	l.CellW, l.CellH = cw, ch
 	l.CellText = cw >= TextWidth("c64")+2 && ch >= GlyphH
+	cells := 0
+	for _, b := range s.Brokers {
+		cells += max(b.Queues, 0)
+	}
+	l.Brokers, l.brokerAt = make([]BrokerBox, 0, n), make(map[string]int, n)
+	l.Cells, l.cellAt = make([]Cell, 0, cells), make(map[string]int, cells)
 	for i, b := range s.Brokers {
 		row, col := i/bc, i%bc
 		box := Rect{x0 + float64(col)*(bw+gapX), y0 + float64(row)*(bh+bgap), bw, bh}
@@ -345,11 +354,25 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 		for q := range b.Queues {
 			col, row := q/qr, q%qr // column-major: a broker reads as columns of its queues
 			cell := Rect{cx0 + float64(col)*(cw+g), box.Y + titleH + meter + brokerPad + float64(row)*(ch+g), cw, ch}
-			name := b.Name + ":" + strconv.Itoa(q)
+			name := queueName(s, len(l.Cells), b.Name, q)
 			l.cellAt[name] = len(l.Cells)
 			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell})
 		}
 	}
+}
+
+// queueName is "broker:q", the name of the k-th cell: the snapshot's own string where its
+// k-th queue is that one (a snapshot lists its queues broker by broker, in id order), so that
+// a frame's layout does not format a string per cell.
+func queueName(s *cluster.Snapshot, k int, broker string, q int) string {
+	var digits [20]byte
+	if k < len(s.Queues) {
+		if qv := &s.Queues[k]; qv.ID == q && len(qv.Queue) > len(broker) && qv.Queue[:len(broker)] == broker &&
+			qv.Queue[len(broker)] == ':' && qv.Queue[len(broker)+1:] == string(strconv.AppendInt(digits[:0], int64(q), 10)) {
+			return qv.Queue
+		}
+	}
+	return broker + ":" + strconv.Itoa(q)
 }
 
 func cellGap(cw, ch float64) float64 {

@@ -189,8 +189,10 @@ func ConsumerOrder(cs []cluster.ConsumerView) []string {
 
 // Marks assigns every consumer its mark. Labels are the ids themselves when all are at most
 // three characters (c1 … c64), otherwise 1-based positions in natural order.
-func Marks(cs []cluster.ConsumerView) map[string]Mark {
-	ids := ConsumerOrder(cs)
+func Marks(cs []cluster.ConsumerView) map[string]Mark { return marksOf(ConsumerOrder(cs)) }
+
+// marksOf is Marks for the consumers' ids in ConsumerOrder.
+func marksOf(ids []string) map[string]Mark {
 	short := true
 	for _, id := range ids {
 		if len(id) > 3 || !isASCII(id) {
