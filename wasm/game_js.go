@@ -59,6 +59,7 @@ type game struct {
 	stageAge  int
 	snap      cluster.Snapshot
 	layout    *view.Layout
+	layouts   view.Layouts          // the last layout, again while its inputs are the same
 	ctl       controller.Controller // the click menu and what input means
 	hoverX    float64
 	hoverY    float64
@@ -239,7 +240,7 @@ func (g *game) Update() (err error) {
 	// when it was worded in another or its target left.
 	g.lang = g.sess.Lang()
 	g.snap = g.sess.Snapshot()
-	g.layout = view.ComputeZoom(&g.snap, g.stage, g.lang, g.look.zoom())
+	g.layout = g.layouts.Compute(&g.snap, g.stage, g.lang, g.look.zoom())
 	st = g.sess.State()
 	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
 	g.bridge.setLayout(g.layout, g.ctl.Menu)

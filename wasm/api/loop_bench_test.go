@@ -28,6 +28,7 @@ func BenchmarkPlaygroundFrameLarge10x(b *testing.B) {
 	}
 	const frameMs = 1000.0 / 60
 	stage := view.Rect{W: 1280, H: 720}
+	var layouts view.Layouts
 	var anim view.Animator
 	var cv view.Canvas
 	var damage view.Damage
@@ -37,7 +38,7 @@ func BenchmarkPlaygroundFrameLarge10x(b *testing.B) {
 		rs := sess.Tick(frameMs)
 		a.Frame(Input{Results: rs, Events: sess.DrainEvents(), WallMs: wall})
 		snap := sess.Snapshot()
-		l := view.ComputeZoom(&snap, stage, view.EN, 1)
+		l := layouts.Compute(&snap, stage, view.EN, 1)
 		anim.Observe(&snap, wall)
 		cv.Reset()
 		cv.SetScale(1)

@@ -103,6 +103,95 @@ func ComputeZoom(s *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) 
 	return l
 }
 
+// Layouts computes a frame's layout (ComputeZoom) and hands out the previous one again
+// while everything a layout is computed from is unchanged: the stage, the zoom, the
+// language, the owners' colours (UseTheme), the brokers' names and queue counts, the
+// producers' ids and rates, and the consumers' ids and whether each was restarted. Those
+// change on a command or a rebalance's restart, not between the frames of a run, and a
+// layout of the large preset is thousands of boxes and lookups. A layout handed out is
+// shared (the controller and the page's layout() read it) and never changed: a change
+// makes a new one.
+type Layouts struct {
+	last *Layout
+	key  layoutKey
+}
+
+// layoutKey is what a layout is computed from. Its slices are its own: the snapshot's are
+// overwritten by the next frame's.
+type layoutKey struct {
+	stage      Rect
+	lang       string
+	zoom       float64
+	palette    [len(Palette)]Color
+	ink, white Color
+	brokers    []brokerKey
+	producers  []producerKey
+	consumers  []consumerKey
+}
+
+type brokerKey struct {
+	name   string
+	queues int
+}
+
+type producerKey struct {
+	id   string
+	rate int
+}
+
+type consumerKey struct {
+	id        string
+	restarted bool
+}
+
+// Compute is ComputeZoom(s, stageCSS, lang, zoom), the previous result when its inputs are
+// the same.
+func (c *Layouts) Compute(s *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) *Layout {
+	if c.last != nil && c.key.same(s, stageCSS, lang, zoom) {
+		return c.last
+	}
+	c.last = ComputeZoom(s, stageCSS, lang, zoom)
+	c.key.set(s, stageCSS, lang, zoom)
+	return c.last
+}
+
+func (k *layoutKey) same(s *cluster.Snapshot, stage Rect, lang string, zoom float64) bool {
+	if k.stage != stage || k.lang != lang || k.zoom != zoom || k.palette != Palette || k.ink != Ink || k.white != White ||
+		len(k.brokers) != len(s.Brokers) || len(k.producers) != len(s.Producers) || len(k.consumers) != len(s.Consumers) {
+		return false
+	}
+	for i := range s.Brokers {
+		if b := &s.Brokers[i]; k.brokers[i] != (brokerKey{b.Name, b.Queues}) {
+			return false
+		}
+	}
+	for i := range s.Producers {
+		if p := &s.Producers[i]; k.producers[i] != (producerKey{p.ID, p.Rate}) {
+			return false
+		}
+	}
+	for i := range s.Consumers {
+		if cv := &s.Consumers[i]; k.consumers[i] != (consumerKey{cv.ID, Restarted(cv)}) {
+			return false
+		}
+	}
+	return true
+}
+
+func (k *layoutKey) set(s *cluster.Snapshot, stage Rect, lang string, zoom float64) {
+	k.stage, k.lang, k.zoom, k.palette, k.ink, k.white = stage, lang, zoom, Palette, Ink, White
+	k.brokers, k.producers, k.consumers = k.brokers[:0], k.producers[:0], k.consumers[:0]
+	for i := range s.Brokers {
+		k.brokers = append(k.brokers, brokerKey{s.Brokers[i].Name, s.Brokers[i].Queues})
+	}
+	for i := range s.Producers {
+		k.producers = append(k.producers, producerKey{s.Producers[i].ID, s.Producers[i].Rate})
+	}
+	for i := range s.Consumers {
+		k.consumers = append(k.consumers, consumerKey{s.Consumers[i].ID, Restarted(&s.Consumers[i])})
+	}
+}
+
 // Compute lays the snapshot out in bounds, for English words: a header line, the producers,
 // the brokers' blocks of queue cells, and the consumers' boxes along the bottom.
 func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, bounds, EN) }
@@ -469,12 +558,13 @@ type HitBoxes struct {
 	LinePx float64 `json:"linePx"`
 }
 
-// Boxes returns the layout's hit boxes, and the open menu's items when m is not nil.
+// Boxes returns the layout's hit boxes, and the open menu's items when m is not nil. They
+// are copies: the caller may move them (Shift), the layout is shared and stays as it is.
 func (l *Layout) Boxes(m *Menu) HitBoxes {
 	h := HitBoxes{
 		Width: l.Bounds.Right(), Height: l.Bounds.Bottom(),
-		Consumers: nonNil(l.Consumers), Brokers: nonNil(l.Brokers), Queues: nonNil(l.Cells),
-		Producers: nonNil(l.Producers), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
+		Consumers: nonNil(slices.Clone(l.Consumers)), Brokers: nonNil(slices.Clone(l.Brokers)), Queues: nonNil(slices.Clone(l.Cells)),
+		Producers: nonNil(slices.Clone(l.Producers)), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
 	}
 	if m != nil {
 		for _, it := range m.Items {
@@ -483,12 +573,12 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 	}
 	if z := l.Zoom; z > 0 && z != 1 {
 		h.Width, h.Height, h.TextPx, h.LinePx = h.Width*z, h.Height*z, h.TextPx*z, h.LinePx*z
-		h.Consumers, h.Producers, h.Menu = zoomBoxes(h.Consumers, z), zoomBoxes(h.Producers, z), zoomBoxes(h.Menu, z)
-		h.Brokers = slices.Clone(h.Brokers)
+		zoomBoxes(h.Consumers, z)
+		zoomBoxes(h.Producers, z)
+		zoomBoxes(h.Menu, z)
 		for i := range h.Brokers {
 			h.Brokers[i].Rect, h.Brokers[i].Title = h.Brokers[i].Rect.Scale(z), h.Brokers[i].Title.Scale(z)
 		}
-		h.Queues = slices.Clone(h.Queues)
 		for i := range h.Queues {
 			h.Queues[i].Rect = h.Queues[i].Rect.Scale(z)
 		}
@@ -496,12 +586,10 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 	return h
 }
 
-func zoomBoxes(bs []Box, z float64) []Box {
-	out := slices.Clone(bs)
-	for i := range out {
-		out[i].Rect = out[i].Rect.Scale(z)
+func zoomBoxes(bs []Box, z float64) {
+	for i := range bs {
+		bs[i].Rect = bs[i].Rect.Scale(z)
 	}
-	return out
 }
 
 func nonNil[T any](s []T) []T {
