@@ -18,8 +18,15 @@ type Animator struct {
 
 	time   int64
 	seen   bool
-	owners map[string][]string // queue → owners at the last snapshot
+	owners map[string]queueOwners // queue → owners at the last snapshot
 	slides map[slideKey]slide
+	gen    uint64 // counts Observe's calls: which queues the latest snapshot listed
+}
+
+// queueOwners is a queue's owners at the snapshot of Observe call gen.
+type queueOwners struct {
+	owners []string
+	gen    uint64
 }
 
 type slideKey struct{ queue, owner string }
@@ -33,7 +40,7 @@ type slide struct {
 // that changed hands. A snapshot from an earlier time (a reset or a load) starts afresh.
 func (a *Animator) Observe(s *cluster.Snapshot, wallMs float64) {
 	if a.owners == nil {
-		a.owners = map[string][]string{}
+		a.owners = map[string]queueOwners{}
 		a.slides = map[slideKey]slide{}
 	}
 	fresh := !a.seen || s.TimeMs < a.time
@@ -46,10 +53,14 @@ func (a *Animator) Observe(s *cluster.Snapshot, wallMs float64) {
 			delete(a.slides, k)
 		}
 	}
-	present := make(map[string]bool, len(s.Queues))
+	a.gen++
+	present := 0 // the distinct queues of s: when the map holds more, some left
 	for _, q := range s.Queues {
-		present[q.Queue] = true
-		old, had := a.owners[q.Queue]
+		e, had := a.owners[q.Queue]
+		old := e.owners
+		if e.gen != a.gen {
+			present++
+		}
 		if !fresh && had && !a.Reduced && !slices.Equal(old, q.Owners) {
 			var gone []string
 			for _, o := range old {
@@ -68,11 +79,13 @@ func (a *Animator) Observe(s *cluster.Snapshot, wallMs float64) {
 				a.slides[slideKey{q.Queue, o}] = slide{from: from, start: wallMs}
 			}
 		}
-		a.owners[q.Queue] = append(a.owners[q.Queue][:0], q.Owners...)
+		a.owners[q.Queue] = queueOwners{append(old[:0], q.Owners...), a.gen}
 	}
-	for q := range a.owners {
-		if !present[q] {
-			delete(a.owners, q)
+	if len(a.owners) > present {
+		for q, e := range a.owners {
+			if e.gen != a.gen {
+				delete(a.owners, q)
+			}
 		}
 	}
 }

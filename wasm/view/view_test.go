@@ -315,6 +315,18 @@ func TestAnimator(t *testing.T) {
 	if _, p := a.From("b:0", "c9", 2000); p != 1 {
 		t.Errorf("a reset animates: %g", p)
 	}
+	// A queue that leaves (a broker's queues shrink) and comes back under another owner
+	// appears there, as any new queue does: no slide from its owner before it left.
+	a.Observe(snap(3000, "c1", "c1", "c1"), 9000)
+	a.Observe(snap(3100, "c1"), 9100)
+	a.Observe(snap(3200, "c1", "c1", "c2"), 9200)
+	if from, p := a.From("b:2", "c2", 9200); from != "c2" || p != 1 {
+		t.Errorf("a queue back after it left slides from its old owner: %s %g", from, p)
+	}
+	a.Observe(snap(3300, "c1", "c1", "c1"), 9300)
+	if from, p := a.From("b:2", "c1", 9300); from != "c2" || p != 0 {
+		t.Errorf("a queue back after it left does not slide on its next change: %s %g", from, p)
+	}
 	// Reduced motion: no slides.
 	r := Animator{Reduced: true}
 	r.Observe(snap(0, "c1"), 0)
