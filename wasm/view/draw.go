@@ -40,7 +40,7 @@ const (
 func Draw(c *Canvas, f Frame) {
 	s, l := f.Snap, f.Layout
 	brokers := brokerViews(s)
-	consumers := map[string]*cluster.ConsumerView{}
+	consumers := make(map[string]*cluster.ConsumerView, len(s.Consumers))
 	for i := range s.Consumers {
 		consumers[s.Consumers[i].ID] = &s.Consumers[i]
 	}
