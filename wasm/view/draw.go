@@ -96,9 +96,10 @@ func Draw(c *Canvas, f Frame) {
 	if !f.Reduced {
 		drawMessages(c, f)
 	}
+	mixed := mixedClients(s)
 	for _, b := range l.Consumers {
 		if cv := consumers[b.ID]; cv != nil {
-			drawConsumer(c, f, b, cv, hoverKind == HitConsumer && hoverID == b.ID)
+			drawConsumer(c, f, b, cv, hoverKind == HitConsumer && hoverID == b.ID, mixed)
 		}
 	}
 	// A consumer's view card: beside its open menu, or where the pointer hovers it.
@@ -497,7 +498,8 @@ func StatusText(status string) string { return statusWord(EN, status) }
 // StatusTextIn is StatusText in lang.
 func StatusTextIn(lang, status string) string { return statusWord(lang, status) }
 
-func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover bool) {
+// drawConsumer draws a consumer's box; mixed is mixedClients of the frame's snapshot.
+func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mixed bool) {
 	l, now := f.Layout, f.Snap.TimeMs
 	m := l.Marks[b.ID]
 	r := b.Rect
@@ -524,7 +526,7 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover boo
 	// tall box at the end of the status line, which keeps the room left of it; otherwise in
 	// the bottom corner.
 	mark, markW := "", 0.0
-	if mixedClients(f.Snap) && cv.ClientMark != "" && TextWidth(cv.ClientMark)+4 < r.W {
+	if mixed && cv.ClientMark != "" && TextWidth(cv.ClientMark)+4 < r.W {
 		mark, markW = cv.ClientMark, TextWidth(cv.ClientMark)
 		if l.ConsumerMode != ConsumerTall {
 			c.Text(LayerMarks, r.Right()-markW-2, r.Bottom()-GlyphH, mark, ink.Alpha(0.8))

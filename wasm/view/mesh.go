@@ -135,19 +135,17 @@ func (c *Canvas) quadPx(l Layer, xs, ys [4]float64, s *Rect, col Color) {
 	m := c.room(l, 4)
 	r, g, b, a := premul(col)
 	base := uint16(len(m.Vertices))
-	for i := range 4 {
-		sx, sy := float32(whiteX), float32(whiteY)
-		if s != nil {
-			sx, sy = float32(s.X), float32(s.Y)
-			if i == 1 || i == 2 {
-				sx += float32(s.W)
-			}
-			if i >= 2 {
-				sy += float32(s.H)
-			}
-		}
-		m.Vertices = append(m.Vertices, Vertex{X: float32(xs[i]), Y: float32(ys[i]), SrcX: sx, SrcY: sy, R: r, G: g, B: b, A: a})
+	sx0, sy0, sx1, sy1 := float32(whiteX), float32(whiteY), float32(whiteX), float32(whiteY)
+	if s != nil {
+		sx0, sy0 = float32(s.X), float32(s.Y)
+		sx1, sy1 = sx0+float32(s.W), sy0+float32(s.H)
 	}
+	// One append of the four corners: a frame of the large preset adds thousands of quads.
+	m.Vertices = append(m.Vertices,
+		Vertex{X: float32(xs[0]), Y: float32(ys[0]), SrcX: sx0, SrcY: sy0, R: r, G: g, B: b, A: a},
+		Vertex{X: float32(xs[1]), Y: float32(ys[1]), SrcX: sx1, SrcY: sy0, R: r, G: g, B: b, A: a},
+		Vertex{X: float32(xs[2]), Y: float32(ys[2]), SrcX: sx1, SrcY: sy1, R: r, G: g, B: b, A: a},
+		Vertex{X: float32(xs[3]), Y: float32(ys[3]), SrcX: sx0, SrcY: sy1, R: r, G: g, B: b, A: a})
 	m.Indices = append(m.Indices, base, base+1, base+2, base, base+2, base+3)
 }
 
