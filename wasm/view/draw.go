@@ -66,7 +66,7 @@ func Draw(c *Canvas, f Frame) {
 	runs, inRun := ownerRuns(s, l, brokers, anomaly)
 	for i := range s.Queues {
 		q := &s.Queues[i]
-		cell, ok := l.Cell(q.Queue)
+		cell, ok := l.cellOf(i, q.Queue)
 		if !ok {
 			continue
 		}
@@ -247,8 +247,8 @@ func anchor(b Box) (float64, float64) { return b.X + b.W/2, b.Y }
 
 func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, hoverKind, hoverID string) {
 	l := f.Layout
-	for _, q := range f.Snap.Queues {
-		cell, ok := l.Cell(q.Queue)
+	for i, q := range f.Snap.Queues {
+		cell, ok := l.cellOf(i, q.Queue)
 		if !ok {
 			continue
 		}

@@ -131,9 +131,13 @@ func baseline() float64 {
 }
 
 // glyphIndex is r's glyph, or '?”s for a rune the font file lacks.
-func glyphIndex(r rune) int {
+func glyphIndex(r rune) int { return glyphIn(asciiGlyphs(), r) }
+
+// glyphIn is glyphIndex with asciiGlyphs at hand: a loop over a string's runes fetches the
+// table once, not once a rune.
+func glyphIn(ascii *[128]int32, r rune) int {
 	if r >= 0 && r < 128 {
-		return int(asciiGlyphs()[r])
+		return int(ascii[r])
 	}
 	return searchGlyph(r)
 }
@@ -169,10 +173,10 @@ func HasGlyph(r rune) bool {
 
 // TextWidth is the width of s in layout units: the sum of its glyphs' advances.
 func TextWidth(s string) float64 {
-	gs := outlines().Glyphs
+	gs, ascii := outlines().Glyphs, asciiGlyphs()
 	n := 0
 	for _, r := range s {
-		n += gs[glyphIndex(r)].Advance
+		n += gs[glyphIn(ascii, r)].Advance
 	}
 	return float64(n) * emScale()
 }

@@ -58,6 +58,7 @@ type Layout struct {
 	Zoom float64
 
 	cellAt     map[string]int
+	cellsOnce  bool // every cell's queue is another: Cells[i] is the cell of its queue
 	consumerAt map[string]int
 	brokerAt   map[string]int
 	producerAt map[string]int
@@ -448,6 +449,7 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell})
 		}
 	}
+	l.cellsOnce = len(l.cellAt) == len(l.Cells)
 }
 
 // queueName is "broker:q", the name of the k-th cell: the snapshot's own string where its
@@ -524,6 +526,15 @@ func (l *Layout) Cell(queue string) (Cell, bool) {
 		return Cell{}, false
 	}
 	return l.Cells[i], true
+}
+
+// cellOf is Cell(queue) for the snapshot's i-th queue: the i-th cell when that is the
+// queue's (the cells follow the snapshot's queues), without hashing its name.
+func (l *Layout) cellOf(i int, queue string) (Cell, bool) {
+	if l.cellsOnce && i < len(l.Cells) && l.Cells[i].Queue == queue {
+		return l.Cells[i], true
+	}
+	return l.Cell(queue)
 }
 
 func (l *Layout) Broker(name string) (BrokerBox, bool) {

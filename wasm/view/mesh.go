@@ -212,12 +212,12 @@ func (c *Canvas) Disc(l Layer, cx, cy, radius float64, col Color) {
 // returns the width in layout units.
 func (c *Canvas) Text(l Layer, x, y float64, s string, col Color) float64 {
 	k, f := c.k(), c.Face()
-	gs := outlines().Glyphs
+	gs, ascii := outlines().Glyphs, asciiGlyphs()
 	base := math.Round((y + baseline()) * k)
 	adv := emScale()
 	pen := x
 	for _, r := range s {
-		i := glyphIndex(r)
+		i := glyphIn(ascii, r)
 		if g := f.glyphs[i]; g.ink {
 			gx, gy := math.Round(pen*k)+g.dx, base+g.dy
 			c.quadPx(l, [4]float64{gx, gx + g.src.W, gx + g.src.W, gx}, [4]float64{gy, gy, gy + g.src.H, gy + g.src.H}, &g.src, col)
