@@ -58,7 +58,7 @@ type Layout struct {
 	Zoom float64
 
 	cellAt     map[string]int
-	cellsOnce  bool // every cell's queue is another: Cells[i] is the cell of its queue
+	cellsOnce  bool // no two cells name the same queue: Cells[i] is what Cell finds for its queue
 	consumerAt map[string]int
 	brokerAt   map[string]int
 	producerAt map[string]int
@@ -200,9 +200,8 @@ func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, b
 // ComputeLang is Compute for the words of lang (EN or ZH): boxes fit its status words.
 func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	ids := ConsumerOrder(s.Consumers)
-	l := &Layout{
-		Bounds: bounds, Marks: marksOf(ids), Lang: lang, Zoom: 1,
-	} // the lookup maps are made, to size, with the boxes (a nil one finds nothing)
+	// The lookup maps are made to size with the boxes (a nil one finds nothing).
+	l := &Layout{Bounds: bounds, Marks: marksOf(ids), Lang: lang, Zoom: 1}
 	pad := 8.0
 	if bounds.W < 600 || bounds.H < 400 {
 		pad = 4
