@@ -39,11 +39,7 @@ const (
 // Draw adds the frame's triangles to c, layer by layer. It only reads f.
 func Draw(c *Canvas, f Frame) {
 	s, l := f.Snap, f.Layout
-	brokers := brokerViews(s)
-	consumers := make(map[string]*cluster.ConsumerView, len(s.Consumers))
-	for i := range s.Consumers {
-		consumers[s.Consumers[i].ID] = &s.Consumers[i]
-	}
+	brokers, consumers := c.lookups(s)
 	anomaly := map[string]string{}
 	for _, a := range s.Anomalies {
 		if a.End == 0 {
@@ -314,6 +310,25 @@ func brokerViews(s *cluster.Snapshot) map[string]*cluster.BrokerView {
 		brokers[s.Brokers[i].Name] = &s.Brokers[i]
 	}
 	return brokers
+}
+
+// lookups indexes the snapshot's brokers (as brokerViews) and consumers by name, for Draw,
+// in maps the canvas keeps from frame to frame: made anew, they were most of what a frame's
+// drawing allocated.
+func (c *Canvas) lookups(s *cluster.Snapshot) (map[string]*cluster.BrokerView, map[string]*cluster.ConsumerView) {
+	if c.brokers == nil {
+		c.brokers = make(map[string]*cluster.BrokerView, len(s.Brokers))
+		c.consumers = make(map[string]*cluster.ConsumerView, len(s.Consumers))
+	}
+	clear(c.brokers)
+	clear(c.consumers)
+	for i := range s.Brokers {
+		c.brokers[s.Brokers[i].Name] = &s.Brokers[i]
+	}
+	for i := range s.Consumers {
+		c.consumers[s.Consumers[i].ID] = &s.Consumers[i]
+	}
+	return c.brokers, c.consumers
 }
 
 // ownerRun is a column of consecutive queues of one broker with the same single owner.

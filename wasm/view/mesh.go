@@ -1,6 +1,10 @@
 package view
 
-import "math"
+import (
+	"math"
+
+	"github.com/lbscope/lbscope/core/cluster"
+)
 
 // Vertex is one corner of a triangle: position in device pixels, atlas texel and
 // premultiplied colour.
@@ -37,6 +41,9 @@ type Canvas struct {
 	layers [NumLayers][]Mesh
 	scale  float64
 	face   *Face
+	// Draw's index of the frame's snapshot (lookups), kept for its memory.
+	brokers   map[string]*cluster.BrokerView
+	consumers map[string]*cluster.ConsumerView
 }
 
 // SetScale sets the device pixels per layout unit (the device pixel ratio times the zoom)

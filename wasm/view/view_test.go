@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -600,5 +601,35 @@ func TestRestartedConsumerIsShown(t *testing.T) {
 	}
 	if got := TooltipLines(Frame{Snap: &s}, HitConsumer, "c2"); slices.ContainsFunc(got, func(x string) bool { return strings.Contains(x, "restarted") }) {
 		t.Errorf("c2 never restarted, but its tooltip says %q", got)
+	}
+}
+
+// A canvas drawn again draws what a new one does: what it keeps of the last frame's snapshot
+// (its lookups) is that frame's only. Here a partitioned consumer leaves the snapshot while
+// its queues still name it.
+func TestCanvasDrawnAgainDrawsTheNewSnapshot(t *testing.T) {
+	a := presetSnap(t, "small", 30000)
+	a.Consumers = slices.Clone(a.Consumers)
+	a.Consumers[1].Status = cluster.StatusPartitioned
+	b := a
+	b.Consumers = slices.Delete(slices.Clone(a.Consumers), 1, 2)
+	draw := func(c *Canvas, s *cluster.Snapshot) [NumLayers][]Vertex {
+		c.Reset()
+		Draw(c, Frame{Snap: s, Layout: Compute(&a, sizes[0]), Speed: 1, Lang: EN})
+		var out [NumLayers][]Vertex
+		for l := range NumLayers {
+			for _, m := range c.Meshes(l) {
+				out[l] = append(out[l], m.Vertices...)
+			}
+		}
+		return out
+	}
+	var reused, fresh Canvas
+	draw(&reused, &a)
+	if again, want := draw(&reused, &b), draw(&fresh, &b); !reflect.DeepEqual(again, want) {
+		t.Error("a canvas drawn again draws what the last snapshot had")
+	}
+	if want, fromA := draw(&fresh, &b), draw(&Canvas{}, &a); reflect.DeepEqual(want, fromA) {
+		t.Error("the two snapshots draw the same: the test tells nothing")
 	}
 }
