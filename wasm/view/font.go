@@ -130,6 +130,19 @@ func baseline() float64 {
 	return (GlyphH-float64(o.Ascent-o.Descent)*s)/2 + float64(o.Ascent)*s
 }
 
+// textMetrics is what every Text and TextWidth reads of the font, found once rather than
+// through the font's sync.OnceValue a few times a string.
+type textMetrics struct {
+	glyphs   []Outline
+	ascii    *[128]int32 // asciiGlyphs
+	em       float64     // emScale
+	baseline float64     // baseline
+}
+
+var metrics = sync.OnceValue(func() *textMetrics {
+	return &textMetrics{glyphs: outlines().Glyphs, ascii: asciiGlyphs(), em: emScale(), baseline: baseline()}
+})
+
 // glyphIndex is r's glyph, or '?”s for a rune the font file lacks.
 func glyphIndex(r rune) int { return glyphIn(asciiGlyphs(), r) }
 
@@ -173,12 +186,12 @@ func HasGlyph(r rune) bool {
 
 // TextWidth is the width of s in layout units: the sum of its glyphs' advances.
 func TextWidth(s string) float64 {
-	gs, ascii := outlines().Glyphs, asciiGlyphs()
+	t := metrics()
 	n := 0
 	for _, r := range s {
-		n += gs[glyphIn(ascii, r)].Advance
+		n += t.glyphs[glyphIn(t.ascii, r)].Advance
 	}
-	return float64(n) * emScale()
+	return float64(n) * t.em
 }
 
 // The atlas: a 3×3 white block in its corner, whose centre texel solid shapes sample (so

@@ -219,12 +219,13 @@ func (c *Canvas) Disc(l Layer, cx, cy, radius float64, col Color) {
 // returns the width in layout units.
 func (c *Canvas) Text(l Layer, x, y float64, s string, col Color) float64 {
 	k, f := c.k(), c.Face()
-	gs, ascii := outlines().Glyphs, asciiGlyphs()
-	base := math.Round((y + baseline()) * k)
-	adv := emScale()
+	t := metrics()
+	gs := t.glyphs
+	base := math.Round((y + t.baseline) * k)
+	adv := t.em
 	pen := x
 	for _, r := range s {
-		i := glyphIn(ascii, r)
+		i := glyphIn(t.ascii, r)
 		if g := f.glyphs[i]; g.ink {
 			gx, gy := math.Round(pen*k)+g.dx, base+g.dy
 			c.quadPx(l, [4]float64{gx, gx + g.src.W, gx + g.src.W, gx}, [4]float64{gy, gy, gy + g.src.H, gy + g.src.H}, &g.src, col)

@@ -550,6 +550,20 @@ func BenchmarkFrameLarge(b *testing.B) {
 	}
 }
 
+// BenchmarkDrawLarge is one frame's meshes of the large preset at 1280×720, with its layout
+// made once, as a run's frames share it (Layouts).
+func BenchmarkDrawLarge(b *testing.B) {
+	s := presetSnap(b, "large", 61000)
+	l := ComputeZoom(&s, sizes[0], EN, 1)
+	var a Animator
+	a.Observe(&s, 0)
+	var cv Canvas
+	for b.Loop() {
+		cv.Reset()
+		Draw(&cv, Frame{Snap: &s, Layout: l, Anim: &a, Speed: 10, WallMs: 100, Lang: EN})
+	}
+}
+
 // Queues beyond a broker's write or read count, and a member subscribing another topic, say
 // so in their tooltips, in both languages.
 func TestTooltipsOfQueueCountsAndSubscriptions(t *testing.T) {
