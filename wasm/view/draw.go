@@ -303,6 +303,26 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 	}
 }
 
+type countdownKey struct {
+	lang string
+	s    int64
+}
+
+// countdown is Word(lang, "canvas.countdown", s), formatted once and kept: every tall box
+// says its countdown each frame, and it changes once a second.
+func (c *Canvas) countdown(lang string, s int64) string {
+	k := countdownKey{lang, s}
+	if w, ok := c.countdowns[k]; ok {
+		return w
+	}
+	if c.countdowns == nil || len(c.countdowns) >= 256 {
+		c.countdowns = make(map[countdownKey]string) // a few dozen in use: the rebalance interval's seconds
+	}
+	w := Word(lang, "canvas.countdown", s)
+	c.countdowns[k] = w
+	return w
+}
+
 // brokerViews indexes the snapshot's brokers by name.
 func brokerViews(s *cluster.Snapshot) map[string]*cluster.BrokerView {
 	brokers := make(map[string]*cluster.BrokerView, len(s.Brokers))
@@ -561,7 +581,7 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 		case cv.Status == cluster.StatusAlive && Restarted(cv):
 			line = Word(f.Lang, "canvas.restarted") // a new process with a new client id (spec §1.2)
 		case cv.Status == cluster.StatusAlive && live:
-			line = Word(f.Lang, "canvas.countdown", max(0, int64(math.Ceil(remaining/1000))))
+			line = c.countdown(f.Lang, max(0, int64(math.Ceil(remaining/1000))))
 		}
 		room := r.W
 		if mark != "" {

@@ -44,6 +44,8 @@ type Canvas struct {
 	// Draw's index of the frame's snapshot (lookups), kept for its memory.
 	brokers   map[string]*cluster.BrokerView
 	consumers map[string]*cluster.ConsumerView
+	// The consumers' countdown lines, by language and seconds (countdown).
+	countdowns map[countdownKey]string
 }
 
 // SetScale sets the device pixels per layout unit (the device pixel ratio times the zoom)

@@ -647,3 +647,39 @@ func TestCanvasDrawnAgainDrawsTheNewSnapshot(t *testing.T) {
 		t.Error("the two snapshots draw the same: the test tells nothing")
 	}
 }
+
+// A canvas that keeps its countdown lines draws, frame after frame and language after
+// language, what a new canvas draws.
+func TestCanvasCountdownsFollowTimeAndLanguage(t *testing.T) {
+	s := presetSnap(t, "small", 30000)
+	l := Compute(&s, sizes[0])
+	if l.ConsumerMode != ConsumerTall {
+		t.Fatalf("mode %d: want tall boxes, which show the countdown", l.ConsumerMode)
+	}
+	draw := func(c *Canvas, lang string, ms int64) []Vertex {
+		snap := s
+		snap.TimeMs = ms
+		c.Reset()
+		Draw(c, Frame{Snap: &snap, Layout: l, Speed: 1, Lang: lang})
+		var out []Vertex
+		for layer := range NumLayers {
+			for _, m := range c.Meshes(layer) {
+				out = append(out, m.Vertices...)
+			}
+		}
+		return out
+	}
+	var kept Canvas
+	var prev []Vertex
+	for i, lang := range []string{EN, ZH, EN, ZH, ZH, EN} {
+		ms := s.TimeMs + int64(i/2)*1000 // a second later every other frame
+		got, want := draw(&kept, lang, ms), draw(&Canvas{}, lang, ms)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("frame %d (%s, %d ms): the kept canvas draws another countdown", i, lang, ms)
+		}
+		if i > 0 && reflect.DeepEqual(got, prev) {
+			t.Fatalf("frame %d draws what frame %d did: the test tells nothing", i, i-1)
+		}
+		prev = got
+	}
+}
