@@ -42,6 +42,7 @@ type Damage struct {
 	valid      bool
 	prev, cur  []uint64
 	boxes      []image.Rectangle // each triangle's pixels, in draw order (all layers, meshes)
+	kinds      []uint8           // and its kind (kindTriangle, …)
 	dirty      []bool
 	rects      []image.Rectangle
 	drawn      float64
@@ -144,13 +145,14 @@ func vertexHash(h uint64, v Vertex) uint64 {
 	return fold(h, uint64(b(v.B))<<32|uint64(b(v.A)))
 }
 
-// hash fills cur with each tile's hash of c's triangles, meshes with c's meshes and boxes
-// with the pixels of their triangles.
+// hash fills cur with each tile's hash of c's triangles, meshes with c's meshes, and boxes
+// and kinds with the pixels and the kind of each of their triangles.
 func (d *Damage) hash(c *Canvas) {
 	for i := range d.cur {
 		d.cur[i] = hashSeed
 	}
 	d.boxes = d.boxes[:0]
+	d.kinds = d.kinds[:0]
 	d.meshes = d.meshes[:0]
 	for l := range NumLayers {
 		d.meshes = append(d.meshes, c.Meshes(l)...)
@@ -159,20 +161,23 @@ func (d *Damage) hash(c *Canvas) {
 	for _, m := range d.meshes {
 		vs, is := m.Vertices, m.Indices
 		for t := 0; t+2 < len(is); t += 3 {
-			a, b, e := vs[is[t]], vs[is[t+1]], vs[is[t+2]]
-			box := pixelBox(a, b, e).Intersect(screen)
 			if quad(is, t) {
 				// Two triangles of one quad: one hash for both, over the tiles the quad
 				// reaches (all of its box when it is an upright rectangle or a glyph).
-				q := vs[is[t] : is[t]+4]
-				box = box.Union(pixelBox(q[0], q[2], q[3])).Intersect(screen)
+				q := vs[is[t] : is[t]+4 : is[t]+4]
+				box := quadBox(q).Intersect(screen)
+				th, up := quadHash(q)
 				d.boxes = append(d.boxes, box, box)
+				if up {
+					d.kinds = append(d.kinds, kindFill, kindFillPair)
+				} else {
+					d.kinds = append(d.kinds, kindTriangle, kindTriangle)
+				}
 				t += 3
 				if box.Empty() {
 					continue
 				}
-				th := vertexHash(vertexHash(vertexHash(vertexHash(hashSeed, q[0]), q[1]), q[2]), q[3])
-				if upright(vs, is, t-3) {
+				if up {
 					for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
 						for i := row*d.cols + box.Min.X/DamageTile; i <= row*d.cols+(box.Max.X-1)/DamageTile; i++ {
 							d.cur[i] = fold(d.cur[i], th)
@@ -180,7 +185,7 @@ func (d *Damage) hash(c *Canvas) {
 					}
 					continue
 				}
-				d.reach(box, [][2]Vertex{{q[0], q[1]}, {q[1], q[2]}, {q[2], q[3]}, {q[3], q[0]}, {q[0], q[2]}})
+				d.reach(box, q[0], q[1], q[2], q[3], true)
 				for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
 					for i := row*d.cols + d.lo[row]; i <= row*d.cols+d.hi[row]; i++ {
 						d.cur[i] = fold(d.cur[i], th)
@@ -188,12 +193,15 @@ func (d *Damage) hash(c *Canvas) {
 				}
 				continue
 			}
+			a, b, e := vs[is[t]], vs[is[t+1]], vs[is[t+2]]
+			box := pixelBox(a, b, e).Intersect(screen)
 			d.boxes = append(d.boxes, box)
+			d.kinds = append(d.kinds, kindTriangle)
 			if box.Empty() {
 				continue
 			}
 			th := vertexHash(vertexHash(vertexHash(hashSeed, a), b), e)
-			d.reach(box, [][2]Vertex{{a, b}, {b, e}, {e, a}})
+			d.reach(box, a, b, e, Vertex{}, false)
 			for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
 				for i := row*d.cols + d.lo[row]; i <= row*d.cols+d.hi[row]; i++ {
 					d.cur[i] = fold(d.cur[i], th)
@@ -203,11 +211,59 @@ func (d *Damage) hash(c *Canvas) {
 	}
 }
 
-// reach sets lo[row]…hi[row], for each row of tiles that box (the pixels of a polygon with
-// the edges es, within the screen) meets, to the columns of the tiles the polygon reaches
-// in that row (lo > hi for none). A polygon's part in a row's band is widest at one of its
-// corners there or where an edge crosses the band's top or bottom: the columns span those.
-func (d *Damage) reach(box image.Rectangle, es [][2]Vertex) {
+// The kinds of triangle assign tells apart: one that fills its box (half of an upright
+// quad; the second half reaches the rectangles the first does), and any other.
+const (
+	kindTriangle uint8 = iota
+	kindFill
+	kindFillPair
+)
+
+// rectSeed starts the hash of an upright quad of one colour and an upright source
+// rectangle — a rectangle or a glyph, most of a scene — which its first and third corners
+// describe whole; other quads hash all four corners from hashSeed.
+const rectSeed = 0x84222325cbf29ce4
+
+// quadHash is the hash of the quad q (four corners as Canvas makes them) and whether it is
+// upright (an axis-aligned rectangle, so that its two triangles cover its box). Two quads
+// with the same hash draw the same pixels.
+func quadHash(q []Vertex) (uint64, bool) {
+	a, b, c, e := q[0], q[1], q[2], q[3]
+	up := a.Y == b.Y && b.X == c.X && c.Y == e.Y && e.X == a.X
+	if up && a.SrcX == e.SrcX && b.SrcX == c.SrcX && a.SrcY == b.SrcY && c.SrcY == e.SrcY &&
+		a.R == b.R && a.G == b.G && a.B == b.B && a.A == b.A &&
+		a.R == c.R && a.G == c.G && a.B == c.B && a.A == c.A &&
+		a.R == e.R && a.G == e.G && a.B == e.B && a.A == e.A {
+		f := math.Float32bits
+		h := fold(rectSeed, uint64(f(a.X))<<32|uint64(f(a.Y)))
+		h = fold(h, uint64(f(c.X))<<32|uint64(f(c.Y)))
+		h = fold(h, uint64(f(a.SrcX))<<32|uint64(f(a.SrcY)))
+		h = fold(h, uint64(f(c.SrcX))<<32|uint64(f(c.SrcY)))
+		h = fold(h, uint64(f(a.R))<<32|uint64(f(a.G)))
+		return fold(h, uint64(f(a.B))<<32|uint64(f(a.A))), true
+	}
+	return vertexHash(vertexHash(vertexHash(vertexHash(hashSeed, a), b), c), e), up
+}
+
+// quadBox is the pixels a quad may cover: the box of its corners widened to whole pixels
+// (the whole screen when a coordinate is not a number).
+func quadBox(q []Vertex) image.Rectangle {
+	x0, x1 := minmax(q[0].X, q[1].X, q[2].X)
+	y0, y1 := minmax(q[0].Y, q[1].Y, q[2].Y)
+	x, y := q[3].X, q[3].Y
+	if x0 != x0 || x1 != x1 || y0 != y0 || y1 != y1 || x != x || y != y {
+		return image.Rect(-1<<30, -1<<30, 1<<30, 1<<30)
+	}
+	x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+	return image.Rect(pixelFloor(x0), pixelFloor(y0), pixelCeil(x1), pixelCeil(y1))
+}
+
+// reach sets lo[row]…hi[row], for each row of tiles that box (the pixels of a polygon within
+// the screen) meets, to the columns of the tiles the polygon reaches in that row (lo > hi for
+// none). The polygon is the triangle a, b, c, or with quad the two triangles a, b, c and a,
+// c, e. A polygon's part in a row's band is widest at one of its corners there or where an
+// edge crosses the band's top or bottom: the columns span those.
+func (d *Damage) reach(box image.Rectangle, a, b, c, e Vertex, quad bool) {
 	c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
 	r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
 	if len(d.lo) < d.rows {
@@ -223,55 +279,19 @@ func (d *Damage) reach(box image.Rectangle, es [][2]Vertex) {
 	for row := r0; row <= r1; row++ {
 		d.xlo[row], d.xhi[row] = math.Inf(1), math.Inf(-1)
 	}
-	add := func(row int, x float64) {
-		if x < d.xlo[row] {
-			d.xlo[row] = x
-		}
-		if x > d.xhi[row] {
-			d.xhi[row] = x
-		}
+	// The sides, and for a quad that is not clearly convex (a line's is) the diagonal too: the
+	// two triangles' union may then have it on its outline.
+	ok := d.edge(a, b, r0, r1) && d.edge(b, c, r0, r1)
+	if quad {
+		ok = ok && d.edge(c, e, r0, r1) && d.edge(e, a, r0, r1) && (convex(a, b, c, e) || d.edge(a, c, r0, r1))
+	} else {
+		ok = ok && d.edge(c, a, r0, r1)
 	}
-	const tile = float64(DamageTile)
-	for _, e := range es {
-		p, q := e[0], e[1]
-		if p.Y > q.Y {
-			p, q = q, p
+	if !ok {
+		for row := r0; row <= r1; row++ { // not a number: all of the box
+			d.lo[row], d.hi[row] = c0, c1
 		}
-		px, py, qx, qy := float64(p.X), float64(p.Y), float64(q.X), float64(q.Y)
-		if py != py || qy != qy || px != px || qx != qx {
-			for row := r0; row <= r1; row++ { // not a number: all of the box
-				d.lo[row], d.hi[row] = c0, c1
-			}
-			return
-		}
-		if r := floorInt(py / tile); r >= r0 && r <= r1 {
-			add(r, px)
-		}
-		if r := floorInt(qy / tile); r >= r0 && r <= r1 {
-			add(r, qx)
-		}
-		if qy == py {
-			continue
-		}
-		slope := (qx - px) / (qy - py)
-		// The tops of the bands strictly between the ends, within r0+1…r1 (the screen's
-		// own top and bottom bound the box).
-		for k := max(floorInt(py/tile)+1, r0+1); k <= min(ceilInt(qy/tile)-1, r1); k++ {
-			x := px + slope*(float64(k)*tile-py)
-			add(k-1, x)
-			add(k, x)
-		}
-		// Where the edge leaves the screen's band of rows, at its top or bottom.
-		for _, y := range [2]float64{float64(r0) * tile, float64(r1+1) * tile} {
-			if py < y && y < qy {
-				x := px + slope*(y-py)
-				if y == float64(r0)*tile {
-					add(r0, x)
-				} else {
-					add(r1, x)
-				}
-			}
-		}
+		return
 	}
 	for row := r0; row <= r1; row++ {
 		if d.xlo[row] > d.xhi[row] {
@@ -283,14 +303,72 @@ func (d *Damage) reach(box image.Rectangle, es [][2]Vertex) {
 	}
 }
 
-// upright tells whether the triangles at t and t+3 of is are a quad (see quad) that is an
-// axis-aligned rectangle, so that together they cover its box.
-func upright(vs []Vertex, is []uint16, t int) bool {
-	if !quad(is, t) {
+// convex tells whether the quad a, b, c, e turns the same way, by at least half a square
+// pixel, at each of its corners: then the triangles a, b, c and a, c, e make up the convex
+// polygon of its sides.
+func convex(a, b, c, e Vertex) bool {
+	turn := func(p, q, r Vertex) float64 {
+		return float64(q.X-p.X)*float64(r.Y-q.Y) - float64(q.Y-p.Y)*float64(r.X-q.X)
+	}
+	t0, t1, t2, t3 := turn(a, b, c), turn(b, c, e), turn(c, e, a), turn(e, a, b)
+	const least = 0.5
+	return t0 > least && t1 > least && t2 > least && t3 > least ||
+		t0 < -least && t1 < -least && t2 < -least && t3 < -least
+}
+
+// edge widens xlo and xhi in rows r0…r1 to where the edge pq is in each row's band: its ends
+// and its crossings of the bands' tops and bottoms. It is false when a coordinate is not a
+// number.
+func (d *Damage) edge(p, q Vertex, r0, r1 int) bool {
+	if p.Y > q.Y {
+		p, q = q, p
+	}
+	px, py, qx, qy := float64(p.X), float64(p.Y), float64(q.X), float64(q.Y)
+	if py != py || qy != qy || px != px || qx != qx {
 		return false
 	}
-	q := vs[is[t] : is[t]+4]
-	return q[0].Y == q[1].Y && q[1].X == q[2].X && q[2].Y == q[3].Y && q[3].X == q[0].X
+	xlo, xhi := d.xlo[r0:r1+1], d.xhi[r0:r1+1] // indexed by row - r0
+	const tile = float64(DamageTile)
+	rp, rq := floorInt(py/tile), floorInt(qy/tile)
+	if rp >= r0 && rp <= r1 {
+		widen(xlo, xhi, rp-r0, px)
+	}
+	if rq >= r0 && rq <= r1 {
+		widen(xlo, xhi, rq-r0, qx)
+	}
+	if qy == py {
+		return true
+	}
+	slope := (qx - px) / (qy - py)
+	// The tops of the bands strictly between the ends, within r0+1…r1 (the screen's own top
+	// and bottom bound the box).
+	for k := max(rp+1, r0+1); k <= min(ceilInt(qy/tile)-1, r1); k++ {
+		x := px + slope*(float64(k)*tile-py)
+		i := k - r0
+		widen(xlo, xhi, i-1, x)
+		widen(xlo, xhi, i, x)
+	}
+	// Where the edge leaves the screen's band of rows, at its top or bottom.
+	if y := float64(r0) * tile; py < y && y < qy {
+		x := px + slope*(y-py)
+		widen(xlo, xhi, 0, x)
+	}
+	if y := float64(r1+1) * tile; py < y && y < qy {
+		x := px + slope*(y-py)
+		i := r1 - r0
+		widen(xlo, xhi, i, x)
+	}
+	return true
+}
+
+// widen makes lo[i]…hi[i] take in x (not a number: left out).
+func widen(lo, hi []float64, i int, x float64) {
+	if x < lo[i] {
+		lo[i] = x
+	}
+	if x > hi[i] {
+		hi[i] = x
+	}
 }
 
 // quad tells whether the triangles at t and t+3 of is are a quad as Canvas makes them:
@@ -555,39 +633,43 @@ func (d *Damage) assign() {
 		}
 	}
 	t := 0
+	var last uint64 // the mask of the triangle before, for the second of an upright pair
 	for _, m := range d.meshes {
 		vs, is := m.Vertices, m.Indices
-		pair := false // the triangle at k is the second of an upright pair
 		for k := 0; k+2 < len(is); k, t = k+3, t+1 {
-			box := d.boxes[t]
-			fills := pair || upright(vs, is, k)
-			pair = !pair && fills
+			box, kind := d.boxes[t], d.kinds[t]
 			if box.Empty() {
 				continue
 			}
-			c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
-			r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
 			var mask uint64
-			switch {
-			case (r1-r0+1)*(c1-c0+1) <= 4 || fills && (r1-r0+1)*(c1-c0+1) <= 16:
-				for row := r0; row <= r1; row++ {
-					for col := c0; col <= c1; col++ {
-						mask |= d.masks[row*d.cols+col]
+			if kind == kindFillPair {
+				mask = last // the same box, filled as the first half fills it
+			} else {
+				fills := kind == kindFill
+				c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
+				r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
+				switch {
+				case (r1-r0+1)*(c1-c0+1) <= 4 || fills && (r1-r0+1)*(c1-c0+1) <= 16:
+					for row := r0; row <= r1; row++ {
+						for col := c0; col <= c1; col++ {
+							mask |= d.masks[row*d.cols+col]
+						}
+					}
+				case fills:
+					for i, r := range d.rects {
+						if box.Overlaps(r) {
+							mask |= 1 << i
+						}
+					}
+				default:
+					sh := shapeOf(vs[is[k]], vs[is[k+1]], vs[is[k+2]])
+					for i, r := range d.rects {
+						if box.Overlaps(r) && (box.In(r) || sh.meets(r)) {
+							mask |= 1 << i
+						}
 					}
 				}
-			case fills:
-				for i, r := range d.rects {
-					if box.Overlaps(r) {
-						mask |= 1 << i
-					}
-				}
-			default:
-				sh := shapeOf(vs[is[k]], vs[is[k+1]], vs[is[k+2]])
-				for i, r := range d.rects {
-					if box.Overlaps(r) && (box.In(r) || sh.meets(r)) {
-						mask |= 1 << i
-					}
-				}
+				last = mask
 			}
 			for ; mask != 0; mask &= mask - 1 {
 				i := bits.TrailingZeros64(mask)

@@ -394,3 +394,33 @@ func TestDamagePartialRedrawsMatchFullFrames(t *testing.T) {
 	t.Logf("%d full frames, %d partial; partial frames redraw %.0f%% of the screen and %.0f triangles (of %d) on average",
 		fullFrames, partial, 100*drawnShare/float64(partial), dirtyTri/float64(partial), cv.VertexCount()/2)
 }
+
+// BenchmarkDamageLarge10x is Damage alone (Frame, then Clip for every rectangle) over 60
+// frames of the large preset at 10× recorded first, as the playground draws them.
+func BenchmarkDamageLarge10x(b *testing.B) {
+	cl, err := cluster.New(scenario.Presets()["large"].Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cl.Advance(20000)
+	var anim Animator
+	frames := make([]Canvas, 60)
+	for i := range frames {
+		cl.Advance(cl.Now() + 160)
+		s := cl.Snapshot()
+		wall := float64(i) * 1000 / 60
+		anim.Observe(&s, wall)
+		cv := &frames[i]
+		cv.SetScale(1)
+		Draw(cv, Frame{Snap: &s, Layout: Compute(&s, Rect{W: 1280, H: 720}), Speed: 10, WallMs: wall, Anim: &anim})
+	}
+	var d Damage
+	i := 0
+	for b.Loop() {
+		rects, _ := d.Frame(&frames[i%len(frames)], 1280, 720)
+		for k := range rects {
+			d.Clip(k, Background)
+		}
+		i++
+	}
+}
