@@ -60,6 +60,7 @@ END {
 	ratio = v["fps-ratio-tuned"]
 	printf "%-48s %11.2f     >= 0.95 %s (median of %d rounds)\n", "playground / empty Ebitengine, same settings", ratio, (ratio >= 0.95 ? "met" : "MISSED"), v["fps-rounds"]
 	printf "%-48s %11.2f ms  of a %.0f ms frame (%.0f%%): Update %.2f, Draw %.2f\n", "Go per frame (Update + Draw)", v["update-ms"] + v["draw-ms"], frame, (frame > 0 ? 100 * (v["update-ms"] + v["draw-ms"]) / frame : 0), v["update-ms"], v["draw-ms"]
+	printf "%-48s %11.2f ms  (live heap %.1f MB)\n", "garbage collector per frame, large preset at 10x", v["gc-ms/frame"], v["heap-live-mb"]
 	printf "%-48s %11.1f ms  (all its processes)\n", "browser CPU time per frame, large preset at 10x", v["browser-cpu-ms/frame"]
 	printf "%-48s %11.2f     (the rest drawn whole)\n", "frames drawn only where they changed", v["partial-frames"]
 	printf "%-48s %11.2f\n", "share of the screen a frame draws", v["screen-drawn"]

@@ -21,12 +21,14 @@ package main
 //	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
 //	                producers, menu: [{id,…}] (the open click menu's items)}
 //	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs, running,
-//	                fullFrames, partialFrames, drawnShare}: for tests driving the canvas (see
-//	                input_js.go on synthetic clicks) and for timing; frames and ticks stand
-//	                still while the loop is idle (running false: paused, hidden or out of view,
-//	                nothing asked for a frame); the frames drawn whole and those drawn only
-//	                where they changed (game_js.go's drawScene), and the share of the screen
-//	                the last frame drew (1 for a full one)
+//	                fullFrames, partialFrames, drawnShare, gcCycles, gcMs, heapLiveMB}: for
+//	                tests driving the canvas (see input_js.go on synthetic clicks) and for
+//	                timing; frames and ticks stand still while the loop is idle (running
+//	                false: paused, hidden or out of view, nothing asked for a frame); the
+//	                frames drawn whole and those drawn only where they changed (game_js.go's
+//	                drawScene), and the share of the screen the last frame drew (1 for a full
+//	                one); the garbage collector's cycles and time so far, and the heap its
+//	                last cycle found live
 //	<method>(arg)   every method of package wasm/api (state, share, presets, timeline, series,
 //	                setLang, methods, …; see wasm/api and its files): the argument
 //	                crosses as JSON, the result comes back as a plain object, an error as

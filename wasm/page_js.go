@@ -5,6 +5,7 @@ package main
 // What the game reads from the page around the canvas.
 
 import (
+	"runtime/metrics"
 	"syscall/js"
 
 	"github.com/lbscope/lbscope/wasm/view"
@@ -220,6 +221,7 @@ type cardBox struct {
 }
 
 func (b *bridge) counters(js.Value, []js.Value) any {
+	metrics.Read(gcSample[:])
 	return js.ValueOf(map[string]any{
 		"frames": b.g.frames.Load(), "ticks": b.g.ticks.Load(),
 		"mouseHeldPolls": b.g.heldPolls.Load(), "clicks": b.g.clicks.Load(),
@@ -227,8 +229,14 @@ func (b *bridge) counters(js.Value, []js.Value) any {
 		"running":    b.g.runningNow.Load(),
 		"fullFrames": b.g.fullFrames.Load(), "partialFrames": b.g.partFrames.Load(),
 		"drawnShare": float64(b.g.drawnPpm.Load()) / 1e6,
+		"gcCycles":   gcSample[0].Value.Uint64(), "gcMs": gcSample[1].Value.Float64() * 1000,
+		"heapLiveMB": float64(gcSample[2].Value.Uint64()) / 1e6,
 	})
 }
+
+// gcSample is what counters() reads of the garbage collector: its cycles, the time it took
+// (an estimate the runtime keeps) and the heap that the last cycle found live.
+var gcSample = [...]metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/heap/live:bytes"}}
 
 // pageLook reads the theme and presenter mode the page asks for, from <html>'s data-theme
 // ("light" or "dark", set by web/theme.js with auto resolved) and data-present ("1").

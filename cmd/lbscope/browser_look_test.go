@@ -280,6 +280,10 @@ func partialRedrawsLeaveTheFullFrame(t *testing.T, scale float64) {
 	require.Positive(t, played["frames"])
 	assert.Greater(t, played["partial"], played["frames"]/2, "most frames are drawn only where they changed")
 	assert.Less(t, played["least"], 0.5, "a partial frame draws a part of the screen")
+	gc := eval[map[string]float64](t, ctx, `(({gcCycles, gcMs, heapLiveMB}) => ({gcCycles, gcMs, heapLiveMB}))(window.lbscope.counters())`)
+	assert.Positive(t, gc["gcCycles"], "the collector's cycles are counted")
+	assert.Positive(t, gc["gcMs"], "and their time")
+	assert.Greater(t, gc["heapLiveMB"], 1.0, "the large preset's live heap, in MB")
 
 	settle := func() {
 		waitFor(t, ctx, `!window.lbscope.counters().running`)

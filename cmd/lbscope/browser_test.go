@@ -542,7 +542,8 @@ func TestBrowserPhoneLayout(t *testing.T) {
 // Ebitengine's defaults and with the playground's settings ("tuned", measured just before and
 // just after the playground, the fair baseline of its ratio; FPS_ROUNDS rounds of the three,
 // default 5, the medians reported). The Go time of a frame is
-// counters()'s updateMs and drawMs, sampled while it plays, with the share of its frames drawn
+// counters()'s updateMs and drawMs, sampled while it plays, with the garbage collector's
+// time per frame and the live heap, with the share of its frames drawn
 // only where they changed and the share of the screen a frame draws (drawnShare); the CPU
 // time the whole browser spends per frame (from /proc) holds better than the frame rate when
 // other work shares the machine.
@@ -584,7 +585,7 @@ func BenchmarkBrowserPlayground(b *testing.B) {
 		await new Promise(r => setTimeout(r, 5000));
 		clearInterval(sample);
 		const c1 = window.lbscope.counters(), s1 = window.lbscope.state().timeMs, t1 = performance.now();
-		return {frames: c1.frames - c0.frames, fps: (c1.frames - c0.frames) * 1000 / (t1 - t0), tps: (c1.ticks - c0.ticks) * 1000 / (t1 - t0),
+		return {gcMs: (c1.gcMs - c0.gcMs) / (c1.frames - c0.frames), heapMB: c1.heapLiveMB, frames: c1.frames - c0.frames, fps: (c1.frames - c0.frames) * 1000 / (t1 - t0), tps: (c1.ticks - c0.ticks) * 1000 / (t1 - t0),
 			speed: (s1 - s0) / (t1 - t0), updateMs: update / n, drawMs: draw / n, drawn: drawn / n,
 			partial: (c1.partialFrames - c0.partialFrames) / (c1.frames - c0.frames)};
 	})()`)
@@ -631,6 +632,8 @@ func BenchmarkBrowserPlayground(b *testing.B) {
 	b.ReportMetric(metric("speed"), "virtual-ms/ms")
 	b.ReportMetric(metric("updateMs"), "update-ms")
 	b.ReportMetric(metric("drawMs"), "draw-ms")
+	b.ReportMetric(metric("gcMs"), "gc-ms/frame")
+	b.ReportMetric(metric("heapMB"), "heap-live-mb")
 	b.ReportMetric(metric("partial"), "partial-frames")
 	b.ReportMetric(metric("drawn"), "screen-drawn")
 }
