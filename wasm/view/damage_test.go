@@ -2,6 +2,7 @@ package view
 
 import (
 	"image"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -422,5 +423,58 @@ func BenchmarkDamageLarge10x(b *testing.B) {
 			d.Clip(k, Background)
 		}
 		i++
+	}
+}
+
+// Quads of any shape — convex or not, crossed, thin lines at any angle, partly off the
+// screen — that change colour dirty every tile they ink.
+func TestDamageAnyQuadDirtiesTheTilesItInks(t *testing.T) {
+	const w, h = 320, 200
+	rng := rand.New(rand.NewPCG(7, 9))
+	coord := func(n float64) float64 { return rng.Float64()*(n+80) - 40 }
+	for k := range 300 {
+		var xs, ys [4]float64
+		for i := range 4 {
+			xs[i], ys[i] = coord(w), coord(h)
+		}
+		if k%3 == 0 { // a line's quad: a thin rotated rectangle
+			var cv Canvas
+			cv.SetScale(1)
+			cv.Line(LayerLines, xs[0], ys[0], xs[1], ys[1], 0.5+3*rng.Float64(), Color{R: 1, A: 1})
+			m := cv.Meshes(LayerLines)
+			if len(m) == 0 {
+				continue
+			}
+			for i, v := range m[0].Vertices[:4] {
+				xs[i], ys[i] = float64(v.X), float64(v.Y)
+			}
+		}
+		frame := func(c Color) *Canvas {
+			var cv Canvas
+			cv.SetScale(1)
+			cv.quadPx(LayerLines, xs, ys, nil, c)
+			return &cv
+		}
+		var d Damage
+		d.Frame(frame(Color{R: 1, A: 1}), w, h)
+		cv := frame(Color{G: 1, A: 1})
+		rs, full := d.Frame(cv, w, h)
+		if full {
+			continue
+		}
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		face := cv.Face()
+		m := cv.Meshes(LayerLines)[0]
+		for i := 0; i+2 < len(m.Indices); i += 3 {
+			raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], face.W, face.H, face.Pix)
+		}
+		got := covered(rs)
+		for y := range h {
+			for x := range w {
+				if img.Pix[img.PixOffset(x, y)+3] != 0 && !got[[2]int{x / DamageTile, y / DamageTile}] {
+					t.Fatalf("quad %d %v %v: pixel (%d, %d) is inked and its tile is not redrawn", k, xs, ys, x, y)
+				}
+			}
+		}
 	}
 }
