@@ -47,9 +47,11 @@ type Damage struct {
 	rects      []image.Rectangle
 	drawn      float64
 
-	// reach's.
-	lo, hi   []int
-	xlo, xhi []float64
+	// reach's, and reached's for this frame and the one before.
+	lo, hi           []int
+	xlo, xhi         []float64
+	memo, memoPrev   []reachMemo
+	spans, spansPrev []span
 
 	// merge's buffers.
 	alive       []bool
@@ -153,6 +155,9 @@ func (d *Damage) hash(c *Canvas) {
 	}
 	d.boxes = d.boxes[:0]
 	d.kinds = d.kinds[:0]
+	// What reached found in this frame is for the next one to look up.
+	d.memo, d.memoPrev = d.memoPrev[:0], d.memo
+	d.spans, d.spansPrev = d.spansPrev[:0], d.spans
 	d.meshes = d.meshes[:0]
 	for l := range NumLayers {
 		d.meshes = append(d.meshes, c.Meshes(l)...)
@@ -185,9 +190,8 @@ func (d *Damage) hash(c *Canvas) {
 					}
 					continue
 				}
-				d.reach(box, q[0], q[1], q[2], q[3], true)
-				for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
-					for i := row*d.cols + d.lo[row]; i <= row*d.cols+d.hi[row]; i++ {
+				for _, sp := range d.reached(box, q) {
+					for i := sp.row*d.cols + sp.lo; i <= sp.row*d.cols+sp.hi; i++ {
 						d.cur[i] = fold(d.cur[i], th)
 					}
 				}
@@ -209,6 +213,39 @@ func (d *Damage) hash(c *Canvas) {
 			}
 		}
 	}
+}
+
+// reached is the tiles a quad that is not upright reaches (see reach), as spans of columns
+// in rows. A scene's lines stay where they are from frame to frame while their colours
+// change: the n-th such quad of a frame whose corners and box are those of the n-th of the
+// frame before reaches the same tiles, found again by its spans.
+func (d *Damage) reached(box image.Rectangle, q []Vertex) []span {
+	n := len(d.memo)
+	geom := [8]float32{q[0].X, q[0].Y, q[1].X, q[1].Y, q[2].X, q[2].Y, q[3].X, q[3].Y}
+	from := int32(len(d.spans))
+	if n < len(d.memoPrev) && d.memoPrev[n].geom == geom && d.memoPrev[n].box == box {
+		p := d.memoPrev[n]
+		d.spans = append(d.spans, d.spansPrev[p.from:p.to]...)
+	} else {
+		d.reach(box, q[0], q[1], q[2], q[3], true)
+		for row := box.Min.Y / DamageTile; row <= (box.Max.Y-1)/DamageTile; row++ {
+			if d.lo[row] <= d.hi[row] {
+				d.spans = append(d.spans, span{row: row, lo: d.lo[row], hi: d.hi[row]})
+			}
+		}
+	}
+	d.memo = append(d.memo, reachMemo{geom: geom, box: box, from: from, to: int32(len(d.spans))})
+	return d.spans[from:]
+}
+
+// span is the tiles lo…hi of a row.
+type span struct{ row, lo, hi int }
+
+// reachMemo is what reached found for one quad: its corners, its box and its spans.
+type reachMemo struct {
+	geom     [8]float32
+	box      image.Rectangle
+	from, to int32
 }
 
 // The kinds of triangle assign tells apart: one that fills its box (half of an upright

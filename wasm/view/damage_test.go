@@ -478,3 +478,37 @@ func TestDamageAnyQuadDirtiesTheTilesItInks(t *testing.T) {
 		}
 	}
 }
+
+// A line turned about within the same box, from one diagonal to the other, dirties the tiles
+// it now inks: the tiles a line reaches are looked up from the frame before only for the
+// same corners.
+func TestDamageTurnedLineDirtiesItsNewTiles(t *testing.T) {
+	const w, h = 640, 360
+	line := func(x0, y0, x1, y1 float64) *Canvas {
+		var cv Canvas
+		cv.SetScale(1)
+		cv.Line(LayerLines, x0, y0, x1, y1, 2, Color{R: 1, A: 1})
+		return &cv
+	}
+	var d Damage
+	d.Frame(line(20, 20, 400, 300), w, h)
+	cv := line(400, 20, 20, 300)
+	rs, full := d.Frame(cv, w, h)
+	if full {
+		t.Fatal("full redraw")
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	face := cv.Face()
+	m := cv.Meshes(LayerLines)[0]
+	for i := 0; i+2 < len(m.Indices); i += 3 {
+		raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], face.W, face.H, face.Pix)
+	}
+	got := covered(rs)
+	for y := range h {
+		for x := range w {
+			if img.Pix[img.PixOffset(x, y)+3] != 0 && !got[[2]int{x / DamageTile, y / DamageTile}] {
+				t.Fatalf("pixel (%d, %d) of the turned line is not redrawn", x, y)
+			}
+		}
+	}
+}
