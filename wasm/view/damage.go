@@ -170,13 +170,13 @@ func (d *Damage) hash(c *Canvas) {
 				// Two triangles of one quad: one hash for both, over the tiles the quad
 				// reaches (all of its box when it is an upright rectangle or a glyph).
 				q := vs[is[t] : is[t]+4 : is[t]+4]
-				box := quadBox(q).Intersect(screen)
 				th, up := quadHash(q)
+				box := quadBox(q, up).Intersect(screen)
 				d.boxes = append(d.boxes, box, box)
 				if up {
-					d.kinds = append(d.kinds, kindFill, kindFillPair)
+					d.kinds = append(d.kinds, kindFill, kindPair)
 				} else {
-					d.kinds = append(d.kinds, kindTriangle, kindTriangle)
+					d.kinds = append(d.kinds, kindSlant, kindPair)
 				}
 				t += 3
 				if box.Empty() {
@@ -248,12 +248,15 @@ type reachMemo struct {
 	from, to int32
 }
 
-// The kinds of triangle assign tells apart: one that fills its box (half of an upright
-// quad; the second half reaches the rectangles the first does), and any other.
+// The kinds of triangle assign tells apart: the first half of an upright quad, which fills
+// its box; the first half of another quad, which reaches the rectangles over the tiles
+// reached found for the quad; the second half of either, which reaches the rectangles the
+// first does; and a triangle alone.
 const (
 	kindTriangle uint8 = iota
 	kindFill
-	kindFillPair
+	kindSlant
+	kindPair
 )
 
 // rectSeed starts the hash of an upright quad of one colour and an upright source
@@ -283,8 +286,15 @@ func quadHash(q []Vertex) (uint64, bool) {
 }
 
 // quadBox is the pixels a quad may cover: the box of its corners widened to whole pixels
-// (the whole screen when a coordinate is not a number).
-func quadBox(q []Vertex) image.Rectangle {
+// (the whole screen when a coordinate is not a number). An upright one's first and third
+// corners span it.
+func quadBox(q []Vertex, upright bool) image.Rectangle {
+	if upright {
+		a, c := q[0], q[2]
+		if a.X == a.X && a.Y == a.Y && c.X == c.X && c.Y == c.Y {
+			return image.Rect(pixelFloor(min(a.X, c.X)), pixelFloor(min(a.Y, c.Y)), pixelCeil(max(a.X, c.X)), pixelCeil(max(a.Y, c.Y)))
+		}
+	}
 	x0, x1 := minmax(q[0].X, q[1].X, q[2].X)
 	y0, y1 := minmax(q[0].Y, q[1].Y, q[2].Y)
 	x, y := q[3].X, q[3].Y
@@ -472,8 +482,29 @@ func pixelBox(a, b, c Vertex) image.Rectangle {
 	return image.Rect(pixelFloor(x0), pixelFloor(y0), pixelCeil(x1), pixelCeil(y1))
 }
 
-func pixelFloor(v float32) int { return floorInt(float64(v)) }
-func pixelCeil(v float32) int  { return ceilInt(float64(v)) }
+// pixelFloor and pixelCeil are floorInt and ceilInt of a float32 (exact: a float32 past
+// 2²⁴ is a whole number).
+func pixelFloor(v float32) int {
+	if v > -1<<30 && v < 1<<30 {
+		i := int(v)
+		if float32(i) > v {
+			i--
+		}
+		return i
+	}
+	return floorInt(float64(v))
+}
+
+func pixelCeil(v float32) int {
+	if v > -1<<30 && v < 1<<30 {
+		i := int(v)
+		if float32(i) < v {
+			i++
+		}
+		return i
+	}
+	return ceilInt(float64(v))
+}
 
 // minmax is the least and the greatest of a, b, c (NaN when one is).
 func minmax(a, b, c float32) (lo, hi float32) {
@@ -669,8 +700,8 @@ func (d *Damage) assign() {
 			}
 		}
 	}
-	t := 0
-	var last uint64 // the mask of the triangle before, for the second of an upright pair
+	t, slant := 0, 0
+	var last uint64 // the mask of the triangle before, for the second of a quad
 	for _, m := range d.meshes {
 		vs, is := m.Vertices, m.Indices
 		for k := 0; k+2 < len(is); k, t = k+3, t+1 {
@@ -678,10 +709,24 @@ func (d *Damage) assign() {
 			if box.Empty() {
 				continue
 			}
+			if kind == kindSlant {
+				slant++ // the quad's spans are reached's memo[slant-1]
+			}
 			var mask uint64
-			if kind == kindFillPair {
-				mask = last // the same box, filled as the first half fills it
-			} else {
+			switch kind {
+			case kindPair:
+				mask = last // the same quad's first half reaches the same rectangles
+			case kindSlant:
+				// The rectangles over the tiles the quad reaches: a rectangle is whole tiles,
+				// so one that a pixel of either half is in holds that pixel's tile.
+				p := d.memo[slant-1]
+				for _, sp := range d.spans[p.from:p.to] {
+					for _, m := range d.masks[sp.row*d.cols+sp.lo : sp.row*d.cols+sp.hi+1] {
+						mask |= m
+					}
+				}
+				last = mask
+			default:
 				fills := kind == kindFill
 				c0, c1 := box.Min.X/DamageTile, (box.Max.X-1)/DamageTile
 				r0, r1 := box.Min.Y/DamageTile, (box.Max.Y-1)/DamageTile
