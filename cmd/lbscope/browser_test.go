@@ -306,6 +306,8 @@ func TestBrowserPageLoadsWithoutErrors(t *testing.T) {
 	assert.Len(t, s.Brokers, 4, "the default scenario has 4 brokers")
 	assert.Len(t, s.Consumers, 4)
 	assert.Equal(t, "AVG", s.Strategy)
+	// Ebitengine polls the gamepads every frame; the playground takes none (web/loader.js).
+	assert.Equal(t, 0.0, eval[float64](t, ctx, `navigator.getGamepads().length`), "no gamepad slots to poll")
 	assert.Empty(t, con.Errors(), "console errors")
 }
 

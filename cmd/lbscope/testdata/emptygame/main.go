@@ -4,7 +4,8 @@
 // its screen, so the playground's frame rate can be compared with what Ebitengine alone
 // reaches in the same browser. With ?tuned it runs with the playground's settings (no
 // screen clear or filter of Ebitengine's own, the canvas's context without antialias and
-// depth: wasm/main_js.go and wasm/page_js.go), the fair baseline for the playground's ratio.
+// depth, no gamepads to poll: wasm/main_js.go, wasm/page_js.go, web/loader.js and run.js),
+// the fair baseline for the playground's ratio.
 package main
 
 import (
