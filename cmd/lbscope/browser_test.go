@@ -306,6 +306,14 @@ func TestBrowserPageLoadsWithoutErrors(t *testing.T) {
 	assert.Len(t, s.Brokers, 4, "the default scenario has 4 brokers")
 	assert.Len(t, s.Consumers, 4)
 	assert.Equal(t, "AVG", s.Strategy)
+	// The wasm came as the build's brotli (a 16 MB window, site.go's brotliWindow), decoded.
+	m, err := readManifest(browserEnv.dir)
+	require.NoError(t, err)
+	wasm := m.Files[wasmName]
+	got := eval[map[string]float64](t, ctx, `(() => { const e = performance.getEntriesByType("resource").find(e => e.name.endsWith("/`+wasmName+`"));
+		return {encoded: e.encodedBodySize, decoded: e.decodedBodySize}; })()`)
+	assert.Equal(t, float64(wasm.Brotli), got["encoded"], "the wasm's bytes on the wire")
+	assert.Equal(t, float64(wasm.Raw), got["decoded"], "the wasm's bytes decoded")
 	// Ebitengine polls the gamepads every frame; the playground takes none (web/loader.js).
 	assert.Equal(t, 0.0, eval[float64](t, ctx, `navigator.getGamepads().length`), "no gamepad slots to poll")
 	assert.Empty(t, con.Errors(), "console errors")

@@ -367,9 +367,14 @@ func gzipBytes(raw []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// brotliWindow is the base-2 logarithm of the brotli window, the largest RFC 7932 allows
+// and every browser decodes: the wasm is about 15 MB, and at the window brotli chooses by
+// itself (4 MB) it came out 1.2% larger at quality 11 (2,619,864 bytes against 2,589,221).
+const brotliWindow = 24
+
 func brotliBytes(raw []byte, quality int) ([]byte, error) {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, quality)
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: brotliWindow})
 	if _, err := w.Write(raw); err != nil {
 		return nil, err
 	}
