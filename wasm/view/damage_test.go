@@ -462,19 +462,8 @@ func TestDamageAnyQuadDirtiesTheTilesItInks(t *testing.T) {
 		if full {
 			continue
 		}
-		img := image.NewRGBA(image.Rect(0, 0, w, h))
-		face := cv.Face()
-		m := cv.Meshes(LayerLines)[0]
-		for i := 0; i+2 < len(m.Indices); i += 3 {
-			raster(img, m.Vertices[m.Indices[i]], m.Vertices[m.Indices[i+1]], m.Vertices[m.Indices[i+2]], face.W, face.H, face.Pix)
-		}
-		got := covered(rs)
-		for y := range h {
-			for x := range w {
-				if img.Pix[img.PixOffset(x, y)+3] != 0 && !got[[2]int{x / DamageTile, y / DamageTile}] {
-					t.Fatalf("quad %d %v %v: pixel (%d, %d) is inked and its tile is not redrawn", k, xs, ys, x, y)
-				}
-			}
+		if p, missed := inkMissed(cv, rs, w, h); missed {
+			t.Fatalf("quad %d %v %v: pixel %v is inked and its tile is not redrawn", k, xs, ys, p)
 		}
 	}
 }
@@ -497,6 +486,14 @@ func TestDamageTurnedLineDirtiesItsNewTiles(t *testing.T) {
 	if full {
 		t.Fatal("full redraw")
 	}
+	if p, missed := inkMissed(cv, rs, w, h); missed {
+		t.Fatalf("pixel %v of the turned line is not redrawn", p)
+	}
+}
+
+// inkMissed rasterises cv's lines layer on a w×h screen and returns a pixel it inks whose
+// tile none of rs redraws, if there is one.
+func inkMissed(cv *Canvas, rs []image.Rectangle, w, h int) (image.Point, bool) {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	face := cv.Face()
 	m := cv.Meshes(LayerLines)[0]
@@ -507,8 +504,9 @@ func TestDamageTurnedLineDirtiesItsNewTiles(t *testing.T) {
 	for y := range h {
 		for x := range w {
 			if img.Pix[img.PixOffset(x, y)+3] != 0 && !got[[2]int{x / DamageTile, y / DamageTile}] {
-				t.Fatalf("pixel (%d, %d) of the turned line is not redrawn", x, y)
+				return image.Pt(x, y), true
 			}
 		}
 	}
+	return image.Point{}, false
 }
