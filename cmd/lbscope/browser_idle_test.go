@@ -24,6 +24,26 @@ func countersAfter(t testing.TB, ctx context.Context, waitMs int) pgCounters {
 	return eval[pgCounters](t, ctx, fmt.Sprintf(`new Promise(r => setTimeout(() => r(window.lbscope.counters()), %d))`, waitMs))
 }
 
+// settledCounters waits until the playground in window w ("window", or a frame's
+// contentWindow) has stopped its loop and drawn no frame for a whole second of page time —
+// the last state push, paced at 250 ms, or a rebalance's 400 ms slide finished however slow
+// the machine — and reads its counters then. waitForGuardMs bounds the wait, coarsely.
+func settledCounters(t testing.TB, ctx context.Context, w string) pgCounters {
+	t.Helper()
+	return eval[pgCounters](t, ctx, fmt.Sprintf(`new Promise((ok, fail) => { const t0 = performance.now();
+		let frames = -1, since = t0; const poll = () => { const c = %[1]s.lbscope.counters(), now = performance.now();
+			if (c.running || c.frames !== frames) { frames = c.frames; since = now; }
+			else if (now - since >= 1000) return ok(c);
+			if (now - t0 > %[2]d) return fail(new Error("the playground did not settle in %[3]d s (a coarse guard, not a speed bound): " + JSON.stringify(c)));
+			setTimeout(poll, 50); }; poll(); })`, w, waitForGuardMs, waitForGuardMs/1000))
+}
+
+// framesPast waits until the playground has drawn a frame past frames (waitFor's guard).
+func framesPast(t testing.TB, ctx context.Context, frames float64) {
+	t.Helper()
+	waitFor(t, ctx, fmt.Sprintf(`window.lbscope.counters().frames > %v`, frames))
+}
+
 // Paused and untouched, the playground draws no frame and runs no update; a dispatch on the
 // paused page still takes effect, resolves, redraws the canvas and reaches the page's store;
 // then it is still again.
@@ -38,14 +58,13 @@ func TestBrowserIdleWhenPausedAndRedrawnOnDispatch(t *testing.T) {
 	assert.Equal(t, true, attrs["stencil"], "the canvas's context keeps what Ebitengine asks for: %v", attrs)
 	playing := countersAfter(t, ctx, 0)
 	assert.True(t, playing.Running, "a shown playground that plays runs every frame")
-	moved := countersAfter(t, ctx, 500)
-	assert.Greater(t, moved.Frames, playing.Frames, "frames are drawn while it plays")
+	framesPast(t, ctx, playing.Frames) // frames are drawn while it plays
 
 	dispatch(t, ctx, `{type: "pause"}`)
 	dispatch(t, ctx, `{type: "step", ms: 5000}`) // settled, paused
 	before := screenshot(t, ctx)
 	// A rebalance's slide (400 ms) may still be finishing: let it.
-	settled := countersAfter(t, ctx, 1000)
+	settled := settledCounters(t, ctx, "window")
 	assert.False(t, settled.Running)
 	still := countersAfter(t, ctx, 1500)
 	assert.Equal(t, settled.Frames, still.Frames, "frames drawn in 1.5 s paused and untouched")
@@ -68,7 +87,7 @@ func TestBrowserIdleWhenPausedAndRedrawnOnDispatch(t *testing.T) {
 	assert.Equal(t, "killed", eval[string](t, ctx, fmt.Sprintf(`window.pushed.length ? window.pushed[window.pushed.length - 1].consumers.find(c => c.id === %q).status : "no frame pushed"`, victim)),
 		"the page got the frame of the kill")
 	dispatch(t, ctx, `{type: "step", ms: 2000}`) // the survivors rebalance
-	woke := countersAfter(t, ctx, 1000)
+	woke := settledCounters(t, ctx, "window")
 	assert.Greater(t, woke.Frames, still.Frames, "the dispatches drew frames")
 	assert.False(t, woke.Running, "still paused")
 	after := screenshot(t, ctx)
@@ -85,8 +104,7 @@ func TestBrowserIdleWhenPausedAndRedrawnOnDispatch(t *testing.T) {
 	// Input draws: a pointer move over the canvas (hover) draws the next frame.
 	c := l.Consumers[0]
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, c.X+c.W/2, c.Y+c.H/2)))
-	hovered := countersAfter(t, ctx, 300)
-	assert.Greater(t, hovered.Frames, again.Frames, "a pointer move drew a frame")
+	framesPast(t, ctx, again.Frames) // a pointer move draws a frame
 
 	// Play runs every frame again.
 	dispatch(t, ctx, `{type: "play"}`)
@@ -104,7 +122,7 @@ func TestBrowserIdleWhenHidden(t *testing.T) {
 	hide := `(v) => { Object.defineProperty(document, "hidden", {configurable: true, get: () => v});
 		document.dispatchEvent(new Event("visibilitychange")); }`
 	eval[bool](t, ctx, `((`+hide+`)(true), true)`)
-	hidden := countersAfter(t, ctx, 600) // the last state push (paced at 250 ms) may still take a frame
+	hidden := settledCounters(t, ctx, "window") // the last state push (paced at 250 ms) may still take a frame
 	assert.False(t, hidden.Running, "a hidden page's loop runs only when asked")
 	at := state(t, ctx).TimeMs
 	later := countersAfter(t, ctx, 1000)
@@ -143,9 +161,8 @@ func TestBrowserIdleWhenEmbedScrolledAway(t *testing.T) {
 	eval[bool](t, ctx, `(window.scrollTo(0, 2000), true)`)
 	waitFor(t, ctx, `!`+inner+`.lbscope.counters().running`)
 	// The last state push (paced at 250 ms) may still take a frame or two.
-	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 600))`)
+	frames := settledCounters(t, ctx, inner).Frames
 	away := eval[float64](t, ctx, inner+`.lbscope.state().timeMs`)
-	frames := eval[float64](t, ctx, inner+`.lbscope.counters().frames`)
 	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 1000))`)
 	assert.Equal(t, frames, eval[float64](t, ctx, inner+`.lbscope.counters().frames`), "frames drawn in 1 s out of view")
 	assert.Equal(t, away, eval[float64](t, ctx, inner+`.lbscope.state().timeMs`), "time ran out of view")

@@ -28,8 +28,7 @@ func openScaled(t testing.TB, ctx context.Context, query string, w, h int64, sca
 		chromedp.EmulateViewport(w, h, chromedp.EmulateScale(scale)),
 		chromedp.Navigate(browserEnv.url+query),
 	))
-	eval[bool](t, ctx, `new Promise((ok, fail) => { let n = 0; const poll = () => window.lbscope ? window.lbscope.ready.then(() => ok(true), fail)
-		: (++n > 1200 ? fail(new Error("window.lbscope never appeared")) : setTimeout(poll, 50)); poll(); })`)
+	waitReady(t, ctx)
 	return con
 }
 
@@ -203,9 +202,10 @@ func TestBrowserLookLightTheme(t *testing.T) {
 	setScheme("dark")
 	openScaled(t, ctx, "?lang=en&theme=auto", 1280, 720, 1)
 	waitFor(t, ctx, `document.documentElement.dataset.theme === "dark" && window.lbscope.palette().palette[0] === "#e69f00"`)
+	full := eval[float64](t, ctx, `window.lbscope.counters().fullFrames`)
 	setScheme("light")
 	waitFor(t, ctx, `document.documentElement.dataset.theme === "light" && window.lbscope.palette().palette[0] === "#b87a00"`)
-	eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 300))`)
+	waitFor(t, ctx, fmt.Sprintf(`window.lbscope.counters().fullFrames > %v`, full)) // drawn in the new theme
 	assert.Greater(t, bg(screenshot(t, ctx)), 0.85, "the canvas turned light with the system")
 
 	// The embed's poster.
@@ -285,10 +285,7 @@ func partialRedrawsLeaveTheFullFrame(t *testing.T, scale float64) {
 	assert.Positive(t, gc["gcMs"], "and their time")
 	assert.Greater(t, gc["heapLiveMB"], 1.0, "the large preset's live heap, in MB")
 
-	settle := func() {
-		waitFor(t, ctx, `!window.lbscope.counters().running`)
-		eval[bool](t, ctx, `new Promise(r => setTimeout(() => r(true), 300))`)
-	}
+	settle := func() { settledCounters(t, ctx, "window") }
 	settle()
 	st := eval[map[string]float64](t, ctx, `window.lbscope.layout().stage`)
 	stage := image.Rect(int(math.Ceil(st["x"]*scale)), int(math.Ceil(st["y"]*scale)), int((st["x"]+st["w"])*scale), int((st["y"]+st["h"])*scale))

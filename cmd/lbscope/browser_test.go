@@ -129,7 +129,9 @@ func playground(t testing.TB) context.Context {
 	}
 	tab, cancel := chromedp.NewContext(browserEnv.browser)
 	t.Cleanup(cancel)
-	tab, cancelTimeout := context.WithTimeout(tab, 3*time.Minute)
+	// A coarse guard against a test that hangs, not a speed bound: the slowest test takes well
+	// under a minute on a healthy 2-core machine, and a busy one may take several times that.
+	tab, cancelTimeout := context.WithTimeout(tab, tabTimeout)
 	t.Cleanup(cancelTimeout)
 	return tab
 }
@@ -164,6 +166,16 @@ func (c *console) Errors() []string {
 	return append([]string(nil), c.errors...)
 }
 
+// Coarse guards on waiting, in wall time: a healthy machine, even a busy one, is many times
+// faster; each only turns a page that never gets there into a failure that says what it
+// waited for, instead of a hang. None of them measures speed: speed is for the benchmarks and
+// scripts/bench-*.sh.
+const (
+	tabTimeout     = 8 * time.Minute // one browser test's tab, all of it
+	openGuardMs    = 120000          // the playground's first frame after navigation
+	waitForGuardMs = 60000           // a condition waitFor polls for
+)
+
 // open navigates to the playground (with an optional query) and waits for the first frame.
 func open(t testing.TB, ctx context.Context, query string) *console {
 	t.Helper()
@@ -172,10 +184,17 @@ func open(t testing.TB, ctx context.Context, query string) *console {
 		chromedp.EmulateViewport(1280, 720),
 		chromedp.Navigate(browserEnv.url+query),
 	))
-	eval[bool](t, ctx, `window.lbscope ? window.lbscope.ready.then(() => true) : new Promise((ok, fail) => {
-		let n = 0; const poll = () => window.lbscope ? window.lbscope.ready.then(() => ok(true), fail)
-			: (++n > 1200 ? fail(new Error("window.lbscope never appeared")) : setTimeout(poll, 50)); poll(); })`)
+	waitReady(t, ctx)
 	return con
+}
+
+// waitReady waits, after a navigation, until the playground has drawn its first frame
+// (window.lbscope.ready), failing after openGuardMs of wall time.
+func waitReady(t testing.TB, ctx context.Context) {
+	t.Helper()
+	eval[bool](t, ctx, fmt.Sprintf(`window.lbscope ? window.lbscope.ready.then(() => true) : new Promise((ok, fail) => {
+		const t0 = performance.now(); const poll = () => window.lbscope ? window.lbscope.ready.then(() => ok(true), fail)
+			: (performance.now() - t0 > %d ? fail(new Error("window.lbscope never appeared in %d s (a coarse guard against a page that never starts, not a speed bound)")) : setTimeout(poll, 50)); poll(); })`, openGuardMs, openGuardMs/1000))
 }
 
 // eval runs JavaScript, awaiting a Promise, and decodes its value.
@@ -271,11 +290,12 @@ func click(t testing.TB, ctx context.Context, b box) {
 	))
 }
 
-// waitFor polls a JS condition (in page time) until it holds.
+// waitFor polls a JS condition (in page time) until it holds, failing after waitForGuardMs ms
+// of wall time (a coarse guard against a condition that never comes, not a speed bound).
 func waitFor(t testing.TB, ctx context.Context, cond string) {
 	t.Helper()
-	eval[bool](t, ctx, `new Promise((ok, fail) => { let n = 0; const poll = () =>
-		(`+cond+`) ? ok(true) : (++n > 600 ? fail(new Error("timed out waiting for: `+strings.ReplaceAll(cond, `"`, `'`)+`")) : setTimeout(poll, 20)); poll(); })`)
+	eval[bool](t, ctx, fmt.Sprintf(`new Promise((ok, fail) => { const t0 = performance.now(); const poll = () =>
+		(`+cond+`) ? ok(true) : (performance.now() - t0 > %d ? fail(new Error("not met in %d s (a coarse guard, not a speed bound): `+strings.ReplaceAll(cond, `"`, `'`)+`")) : setTimeout(poll, 20)); poll(); })`, waitForGuardMs, waitForGuardMs/1000))
 }
 
 func screenshot(t testing.TB, ctx context.Context) image.Image {
