@@ -16,7 +16,7 @@ import (
 
 // beforePageScripts runs script in every page the tab loads from now on, before the page's
 // own scripts (e.g. to make storage throw as a browser blocking it does).
-func beforePageScripts(t *testing.T, ctx context.Context, script string) {
+func beforePageScripts(t testing.TB, ctx context.Context, script string) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})

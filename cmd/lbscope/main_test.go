@@ -13,7 +13,7 @@ import (
 )
 
 // lbscope runs the command in-process as a user would from the shell.
-func lbscope(t *testing.T, stdin string, args ...string) (stdout, stderr string, status int) {
+func lbscope(t testing.TB, stdin string, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	status = run(args, strings.NewReader(stdin), &out, &errOut)
