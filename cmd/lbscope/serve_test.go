@@ -246,12 +246,12 @@ func startServer(t *testing.T, site string) string {
 		select {
 		case status := <-done:
 			assert.Equal(t, 0, status, stderr.String())
-		case <-time.After(10 * time.Second):
+		case <-time.After(60 * time.Second): // a coarse guard against a hang, not a speed bound
 			t.Error("serve did not stop")
 		}
 	})
 	base := "http://" + ln.Addr().String() + "/"
-	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "\n") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "\n") }, 60*time.Second, 10*time.Millisecond, "serve printed no URL in a minute (a coarse guard against a hang, not a speed bound)")
 	assert.Equal(t, "LBScope playground: "+base+"\n", stdout.String(), "exactly one line, with the URL")
 	return base
 }
@@ -516,7 +516,7 @@ func testServeBuildsThenServes(t *testing.T, st stubSite) {
 	select {
 	case status := <-done:
 		assert.Equal(t, 0, status, stderr.String())
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second): // a coarse guard against a hang, not a speed bound
 		t.Fatal("serve did not stop")
 	}
 	assert.Equal(t, "LBScope playground: "+url+"\n", stdout.String(), "still one line on stdout")
