@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -411,5 +413,64 @@ func TestREADMEBlocks(t *testing.T) {
 	}
 	if d := lineDiff("X.md", 1, nil, nil); d != "" {
 		t.Errorf("diff of nothing: %q", d)
+	}
+}
+
+// figure is a measured quantity as the README's Performance section writes one: a number with
+// a unit of time, size, rate or share.
+var figure = regexp.MustCompile(`\d[\d,.]*\s?(ns|µs|ms|s|KB|MB|GB|fps|cores|×|%)(\W|$)`)
+
+// measuredBy is a command that measures, or a sentence saying that none repeats the figure.
+var measuredBy = regexp.MustCompile("`(CI=1 )?go test |`scripts/[a-z-]+\\.sh|`(go run \\./cmd/)?lbscope [a-z]|`/usr/bin/time |`Benchmark[A-Za-z]+`|no command repeats")
+
+// A figure in the Performance section comes with the command that measures it and its
+// settings: each paragraph that quotes one names a command, and a table has one in the
+// paragraph before or after it, so a reader can measure again and compare.
+func TestREADMEFiguresNameTheirCommand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	start := slices.Index(lines, "## Performance")
+	if start < 0 {
+		t.Fatal(`README.md has no "## Performance" section`)
+	}
+	type para struct {
+		line  int
+		text  string
+		table bool
+	}
+	var paras []para
+	for i := start + 1; i < len(lines) && !strings.HasPrefix(lines[i], "## "); i++ {
+		if strings.TrimSpace(lines[i]) == "" {
+			continue
+		}
+		p := para{line: i + 1, table: strings.HasPrefix(lines[i], "|")}
+		for ; i < len(lines) && strings.TrimSpace(lines[i]) != "" && strings.HasPrefix(lines[i], "|") == p.table; i++ {
+			p.text += lines[i] + "\n"
+		}
+		i--
+		paras = append(paras, p)
+	}
+	figures := 0
+	for k, p := range paras {
+		f := figure.FindString(p.text)
+		if f == "" {
+			continue
+		}
+		figures++
+		named := measuredBy.MatchString(p.text)
+		if p.table {
+			named = k > 0 && !paras[k-1].table && measuredBy.MatchString(paras[k-1].text) ||
+				k+1 < len(paras) && !paras[k+1].table && measuredBy.MatchString(paras[k+1].text)
+		}
+		if !named {
+			t.Errorf("README.md:%d: %q and the rest of this %s name no command that measures them (a `go test …`, `scripts/….sh` or `lbscope …`, with its settings)",
+				p.line, strings.TrimSpace(f), map[bool]string{false: "paragraph", true: "table and the paragraphs around it"}[p.table])
+		}
+	}
+	if figures < 10 {
+		t.Errorf("found %d paragraphs with figures in the Performance section; the pattern no longer reads them", figures)
 	}
 }
