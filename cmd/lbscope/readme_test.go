@@ -474,3 +474,51 @@ func TestREADMEFiguresNameTheirCommand(t *testing.T) {
 		t.Errorf("found %d paragraphs with figures in the Performance section; the pattern no longer reads them", figures)
 	}
 }
+
+// What the documentation quotes of the program's output in its prose, with the command that
+// prints it: each quote must be in the file as written (line breaks aside) and in what the
+// command prints, so neither drifts alone.
+func TestREADMEQuotes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(file, []byte(`{"version": 1, "brokers": [{"name": "broker-a", "queues": 4}],
+		"consumers": [{"id": "c1"}], "until": "3m", "timeline": [
+		{"at": "10s", "type": "killConsumer", "id": "c1"}, {"at": "20s", "type": "restartConsumer", "id": "c1"},
+		{"at": "30s", "type": "slowBroker", "broker": "broker-a", "latencyMs": 100},
+		{"at": "40s", "type": "slowBroker", "broker": "broker-a", "latencyMs": 700000}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json") // as /dev/zero reads: more than a scenario may hold
+	if err := os.WriteFile(big, make([]byte, 1<<20+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		doc   string
+		args  []string
+		quote string
+	}{
+		{"README.md", []string{"sim", big}, "more than 1048576 bytes; a scenario file is at most 1048576 (1 MiB)"},
+		{"README.md", []string{"compare", "--variants", "AVG,CONSISTENT_HASH", big}, "more than 1048576 bytes; a scenario file is at most 1048576 (1 MiB)"},
+		{"README.md", []string{"diagnose", "--json", "testdata/admin/23-consumerConnection.txt"}, `"codes": ["loopback-client-ip"]`},
+		{"testdata/scenarios/README.md", []string{"sim", file}, "timeline[3].latencyMs: 700000; want 0…600000"},
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	root := filepath.Join("..", "..")
+	for _, tt := range tests {
+		data, err := os.ReadFile(filepath.Join(root, tt.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(string(data)), " "), tt.quote) {
+			t.Errorf("%s no longer quotes %q; change this test's quote with it", tt.doc, tt.quote)
+		}
+		args := slices.Clone(tt.args)
+		if i := len(args) - 1; strings.HasPrefix(args[i], "testdata/") {
+			args[i] = filepath.Join(root, args[i])
+		}
+		stdout, stderr, _ := lbscope(t, "", args...)
+		if !strings.Contains(squeeze(stdout+stderr), squeeze(tt.quote)) {
+			t.Errorf("%s quotes %q, but lbscope %s prints:\n%s%s", tt.doc, tt.quote, strings.Join(tt.args, " "), stdout, stderr)
+		}
+	}
+}
