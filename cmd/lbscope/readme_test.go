@@ -29,7 +29,7 @@ var rewriteREADME = flag.Bool("rewrite", false, "rewrite the output shown in the
 type readmeBlock struct {
 	file    string   // path from the module root
 	line    int      // the line of the "$ " command, 1-based
-	command string   // the command as shown, continuations joined
+	command string   // the command as written, continuations joined
 	first   int      // index in the file's lines of the output's first line
 	shown   []string // the output lines shown, without the closing "…"
 	cut     string   // the closing "…" line as written, when only the first lines are shown
@@ -37,6 +37,9 @@ type readmeBlock struct {
 }
 
 const readmeCommand = "go run ./cmd/lbscope"
+
+// oneLine is the command on one line, for messages.
+func (b readmeBlock) oneLine() string { return strings.Join(strings.Fields(b.command), " ") }
 
 // readmeBlocks finds the command blocks of one file's lines.
 func readmeBlocks(file string, lines []string) ([]readmeBlock, error) {
@@ -68,10 +71,7 @@ func readmeBlocks(file string, lines []string) ([]readmeBlock, error) {
 			if k >= end {
 				return nil, fmt.Errorf("%s:%d: the command's last line ends with a backslash", file, b.line)
 			}
-			cmd = strings.TrimSuffix(cmd, "\\") + strings.TrimSpace(lines[k])
-			if !strings.HasSuffix(cmd, "\\") {
-				cmd = strings.TrimRight(cmd, " ")
-			}
+			cmd = strings.TrimSuffix(cmd, "\\") + lines[k] // as a shell joins them
 			k++
 		}
 		b.command = cmd
@@ -312,11 +312,11 @@ func TestREADME(t *testing.T) {
 		for k, b := range blocks {
 			stdout, stderr, status, err := readmeRun(t, b.command)
 			if err != nil {
-				t.Errorf("%s:%d: %s: %v", b.file, b.line, b.command, err)
+				t.Errorf("%s:%d: %s: %v", b.file, b.line, b.oneLine(), err)
 				continue
 			}
 			if status != 0 {
-				t.Errorf("%s:%d: %s: exit status %d, stderr: %s", b.file, b.line, b.command, status, stderr)
+				t.Errorf("%s:%d: %s: exit status %d, stderr: %s", b.file, b.line, b.oneLine(), status, stderr)
 				continue
 			}
 			got := outputLines(stdout)
@@ -326,14 +326,14 @@ func TestREADME(t *testing.T) {
 			}
 			if !*rewriteREADME {
 				t.Errorf("%s:%d: the output shown for\n  $ %s\n%s(go test ./cmd/lbscope -run TestREADME -rewrite writes what the program prints into the block)",
-					b.file, b.line, b.command, msg)
+					b.file, b.line, b.oneLine(), msg)
 				continue
 			}
 			if b.cut != "" && len(got) > len(b.shown) {
 				got = append(got[:len(b.shown):len(b.shown)], b.cut)
 			}
 			rewrite[k] = got
-			t.Logf("%s:%d: rewrote the output of %s", b.file, b.line, b.command)
+			t.Logf("%s:%d: rewrote the output of %s", b.file, b.line, b.oneLine())
 		}
 		if len(rewrite) == 0 {
 			continue
@@ -365,12 +365,21 @@ func TestREADMEBlocks(t *testing.T) {
 		t.Fatalf("found %d command blocks, want 2: %+v", len(blocks), blocks)
 	}
 	b := blocks[0]
-	if b.line != 3 || b.command != `echo '{"a": 1}' | go run ./cmd/lbscope allocate --json` || b.cut != "…" ||
+	if b.line != 3 || b.oneLine() != `echo '{"a": 1}' | go run ./cmd/lbscope allocate --json` || b.cut != "…" ||
 		strings.Join(b.shown, "|") != "line 1|line 2" || b.first != 4 {
 		t.Errorf("first block read as %+v", b)
 	}
 	if blocks[1].cut != "" || len(blocks[1].shown) != 0 {
 		t.Errorf("second block read as %+v", blocks[1])
+	}
+	// A backslash joins the lines as a shell does: the next line's indentation still parts
+	// the words, and without it the words run together.
+	joined, err := readmeBlocks("X.md", []string{"```", "$ go run ./cmd/lbscope sim --until\\", "  1m --seed 4\\", "2", "```"})
+	if err != nil || len(joined) != 1 {
+		t.Fatalf("%v, %+v", err, joined)
+	}
+	if w, err := shellWords(joined[0].command); err != nil || strings.Join(w[0], "|") != "go|run|./cmd/lbscope|sim|--until|1m|--seed|42" || joined[0].first != 4 {
+		t.Errorf("joined as %q, %v, output from line index %d", w, err, joined[0].first)
 	}
 
 	stages, err := shellWords(b.command)
