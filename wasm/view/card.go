@@ -253,12 +253,31 @@ func ViewCard(f Frame, id string) *Card {
 		c.Rect = Rect{clamp(m.X, b.X, b.Right()-w), clamp(m.Y-4-h, b.Y, b.Bottom()-h), w, h}
 		return c
 	}
+	// Hovered: above the consumers' rows, under the pointer's column, so that neither the
+	// consumer nor its neighbours hide behind it; failing that, beside the pointer, clear of
+	// the consumer's box where it can be.
+	box, _ := f.Layout.Consumer(id)
+	top := box.Y
+	var others []Rect
+	for _, cb := range f.Layout.Consumers {
+		top = min(top, cb.Y)
+		others = append(others, cb.Rect)
+	}
 	x, y := f.HoverX+12, f.HoverY+14
 	if x+w > b.Right() {
 		x = f.HoverX - 12 - w
 	}
 	if y+h > b.Bottom() {
 		y = f.HoverY - 8 - h
+	}
+	cands := []Rect{
+		{f.HoverX - w/2, top - 4 - h, w, h},
+		{f.HoverX - w/2, box.Y - 4 - h, w, h},
+		{x, y, w, h},
+	}
+	if r, ok := clearSpot(cands, box.Rect, others, b); ok {
+		c.Rect = r
+		return c
 	}
 	c.Rect = Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
 	return c

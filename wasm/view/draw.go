@@ -624,12 +624,12 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 func drawMenu(c *Canvas, m *Menu, hx, hy float64, hoverOK bool) {
 	c.Rect(LayerOverlay, m.Rect, Tooltip)
 	c.Frame(LayerOverlay, m.Rect, 1, TextColor)
-	c.Text(LayerOverlay, m.X+menuPad, m.Y+menuPad+2, m.Title, Dim)
+	c.Text(LayerOverlay, m.X+menuPad, m.Y+menuPad+(menuItemH-GlyphH)/2, m.Title, Dim)
 	for i, it := range m.Items {
 		if hoverOK && m.Hit(hx, hy) == i {
 			c.Rect(LayerOverlay, it.Rect, Highlight)
 		}
-		c.Text(LayerOverlay, m.X+menuPad, it.Y+2, it.Label, TextColor)
+		c.Text(LayerOverlay, m.X+menuPad, it.Y+(menuItemH-GlyphH)/2, it.Label, TextColor)
 	}
 }
 
