@@ -355,12 +355,18 @@ func drawMeter(c *Canvas, b BrokerBox, bv *cluster.BrokerView, lang string) {
 	if bv.SendLatencyMs > 0 && !bv.Down {
 		lat = DurationIn(lang, bv.SendLatencyMs)
 	}
-	fixed := TextWidth(pct) + 4 + 24 // the percentage and a bar of at least 24 px
-	useWords := fixed+TextWidth(lat)+4+wordsW <= r.W
-	if !useWords && fixed+numsW > r.W {
-		counts = nil // no room even for the numbers: the bar alone
+	// What a narrow row gives up first: the counts' words for numbers, the bar, the
+	// counts, the latency; the percentage and the latency keep their units to the last.
+	pctW, latW := TextWidth(pct)+4, 0.0
+	if lat != "" {
+		latW = TextWidth(lat) + 4
 	}
-	if !useWords && fixed+TextWidth(lat)+4+numsW > r.W {
+	const bar = 24 // the bar's least width, where it is drawn at all
+	useWords := pctW+latW+wordsW+bar <= r.W
+	if !useWords && pctW+latW+numsW > r.W {
+		counts = nil
+	}
+	if !useWords && pctW+latW > r.W {
 		lat = ""
 	}
 	for i := len(counts) - 1; i >= 0; i-- {

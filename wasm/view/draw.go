@@ -182,7 +182,7 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 	case bv.Down:
 		status = Word(lang, "canvas.DOWN")
 	case bv.LatencyMs > 0:
-		status = "+" + strconv.Itoa(bv.LatencyMs)
+		status = "+" + Word(lang, "canvas.ms", bv.LatencyMs) // the added latency, with its unit
 	case isolated(bv, now) > 0:
 		status = DurationIn(lang, bv.IsolatedForMs) // the fault table's tier that isolated it
 	}
@@ -248,7 +248,6 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 		if !ok {
 			continue
 		}
-		qx, qy := cell.X+cell.W/2, cell.Bottom()
 		for _, o := range q.Owners {
 			to, ok := l.Consumer(o)
 			if !ok {
@@ -257,7 +256,7 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 			tx, ty := anchor(to)
 			from, t := f.Anim.From(q.Queue, o, f.WallMs)
 			if t < 1 {
-				fx, fy := qx, qy
+				fx, fy := l.wire(cell, tx, ty).exit() // a new owner's line grows from where it leaves the grid
 				if fb, ok := l.Consumer(from); ok && from != "" {
 					fx, fy = anchor(fb)
 				}
@@ -281,7 +280,7 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 			if t < 1 {
 				alpha, width = 1, 2
 			}
-			c.Line(LayerLines, qx, qy, tx, ty, width, m.Color.Alpha(alpha))
+			drawWire(c, l.wire(cell, tx, ty), width, m.Color.Alpha(alpha))
 		}
 	}
 	// A consumer cut off from the network still holds its process queues, but pulls nothing:
@@ -297,9 +296,17 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 		tx, ty := anchor(to)
 		for _, q := range cv.Queues {
 			if cell, ok := l.Cell(q); ok {
-				c.Line(LayerLines, cell.X+cell.W/2, cell.Bottom(), tx, ty, 1, l.Marks[cv.ID].Color.Alpha(0.2))
+				drawWire(c, l.wire(cell, tx, ty), 1, l.Marks[cv.ID].Color.Alpha(0.2))
 			}
 		}
+	}
+}
+
+// drawWire draws a line's path (Layout.wire) segment by segment.
+func drawWire(c *Canvas, w wire, width float64, col Color) {
+	for i := 1; i < w.n; i++ {
+		a, b := w.pts[i-1], w.pts[i]
+		c.Line(LayerLines, a[0], a[1], b[0], b[1], width, col)
 	}
 }
 

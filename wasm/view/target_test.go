@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/scenario"
 )
 
 // The canvas's menus are targets a finger and a mouse can hit: every item is at least 24×24
@@ -132,6 +134,97 @@ func TestHoverCardClearOfConsumers(t *testing.T) {
 						if card.Overlaps(o.Rect) {
 							t.Errorf("%s %gx%g zoom %g: %s's card %+v covers consumer %s %+v", name, size.W, size.H, zoom, cv.ID, card.Rect, o.ID, o.Rect)
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// No line from a queue to its consumer crosses another broker's block, whatever the grid of
+// blocks (one row, 2×2, 4×4) and at either zoom; the lines still end at their consumers.
+func TestLinesCrossNoOtherBroker(t *testing.T) {
+	grids := map[string]bool{}
+	for _, name := range scenario.PresetNames() {
+		s := presetSnap(t, name, 30000)
+		for _, size := range []Rect{{0, 0, 1280, 720}, {0, 0, 960, 600}, {0, 0, 800, 480}, {0, 0, 375, 667}, {0, 0, 640, 900}} {
+			for _, zoom := range []float64{1, PresentZoom} {
+				l := ComputeZoom(&s, size, EN, zoom)
+				cols, rows := map[float64]bool{}, map[float64]bool{}
+				for _, b := range l.Brokers {
+					cols[b.X], rows[b.Y] = true, true
+				}
+				grids[fmt.Sprintf("%dx%d", len(cols), len(rows))] = true
+				for _, q := range s.Queues {
+					cell, ok := l.Cell(q.Queue)
+					if !ok {
+						t.Fatalf("%s: no cell %s", name, q.Queue)
+					}
+					for _, o := range q.Owners {
+						to, _ := l.Consumer(o)
+						tx, ty := anchor(to)
+						w := l.wire(cell, tx, ty)
+						if got := w.pts[w.n-1]; got != [2]float64{tx, ty} {
+							t.Errorf("%s: %s's line ends at %v, not at %s", name, q.Queue, got, o)
+						}
+						for i := 1; i < w.n; i++ {
+							a, b := w.pts[i-1], w.pts[i]
+							for _, bb := range l.Brokers {
+								if bb.Name != q.Broker && segmentCrosses(a, b, bb.Rect) {
+									t.Errorf("%s %gx%g zoom %g: the line %s→%s crosses %s's block %+v (segment %v→%v)",
+										name, size.W, size.H, zoom, q.Queue, o, bb.Name, bb.Rect, a, b)
+								}
+							}
+							if !(Rect{a[0], a[1], 0, 0}).Within(l.Bounds) {
+								t.Errorf("%s: the line %s→%s leaves the stage at %v", name, q.Queue, o, a)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, g := range []string{"2x2", "4x1", "4x4"} {
+		if !grids[g] {
+			t.Errorf("no stage gave a %s grid of blocks (%v): the test misses its case", g, grids)
+		}
+	}
+}
+
+// segmentCrosses reports whether the segment a→b passes through r's inside (Liang–Barsky).
+func segmentCrosses(a, b [2]float64, r Rect) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	for _, e := range [][2]float64{{-dx, a[0] - r.X}, {dx, r.Right() - a[0]}, {-dy, a[1] - r.Y}, {dy, r.Bottom() - a[1]}} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q <= 0 {
+				return false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+	}
+	return t1-t0 > 1e-9
+}
+
+// In presenter mode the small and default clusters keep each broker's meter row, wide enough
+// for its share and its latency with their units ("100%", "999ms"), in both languages.
+func TestPresenterMetersKeepUnits(t *testing.T) {
+	for _, name := range []string{"small", "default", "incident-same-client-id"} {
+		s := presetSnap(t, name, 30000)
+		for _, size := range []Rect{{0, 0, 1280, 720}, {0, 0, 800, 480}, {0, 0, 375, 667}} {
+			for _, lang := range []string{EN, ZH} {
+				l := ComputeZoom(&s, size, lang, PresentZoom)
+				need := TextWidth("100%") + 4 + TextWidth(DurationIn(lang, 999)) + 4
+				for _, b := range l.Brokers {
+					if b.Meter.H == 0 || b.Meter.W < need {
+						t.Errorf("%s %gx%g %s: %s's meter row %+v; want one at least %g wide", name, size.W, size.H, lang, b.Name, b.Meter, need)
 					}
 				}
 			}
