@@ -573,7 +573,39 @@ func (l *Layout) HitTest(x, y float64) (kind, id string) {
 			return HitProducer, p.ID
 		}
 	}
+	// Near a consumer box smaller than a finger: the consumer whose box, grown to 24×24 CSS
+	// px around its centre (the target size of WCAG 2.2), holds the point, the nearest one
+	// where several do.
+	if id := l.nearConsumer(x, y); id != "" {
+		return HitConsumer, id
+	}
 	return "", ""
+}
+
+// minTargetCSS is the least size of a target in CSS pixels (WCAG 2.2, 2.5.8).
+const minTargetCSS = 24
+
+func (l *Layout) nearConsumer(x, y float64) string {
+	z := l.Zoom
+	if z <= 0 {
+		z = 1
+	}
+	side := minTargetCSS / z
+	best, bestD := "", math.Inf(1)
+	for _, c := range l.Consumers {
+		if c.W >= side && c.H >= side {
+			continue
+		}
+		cx, cy := c.Center()
+		w, h := max(c.W, side), max(c.H, side)
+		if math.Abs(x-cx) > w/2 || math.Abs(y-cy) > h/2 {
+			continue
+		}
+		if d := math.Hypot(x-cx, y-cy); d < bestD {
+			best, bestD = c.ID, d
+		}
+	}
+	return best
 }
 
 // Consumer, Cell, Broker and Producer look a box up by id.

@@ -231,3 +231,38 @@ func TestPresenterMetersKeepUnits(t *testing.T) {
 		}
 	}
 }
+
+// A consumer box smaller than a finger (the large preset's on a phone) is hit a little around
+// it too: every point of its box grown to 24×24 CSS px finds a consumer, this one or a nearer
+// one, and its own box always finds it; cells and brokers keep their own hits.
+func TestSmallConsumersHitAroundTheirBoxes(t *testing.T) {
+	s := presetSnap(t, "large", 30000)
+	for _, zoom := range []float64{1, PresentZoom} {
+		l := ComputeZoom(&s, Rect{0, 0, 375, 560}, EN, zoom)
+		if l.ConsumerMode == ConsumerTall {
+			t.Fatalf("zoom %g: tall consumer boxes on a phone; the test needs small ones", zoom)
+		}
+		side := 24 / zoom
+		for _, c := range l.Consumers {
+			cx, cy := c.Center()
+			for _, d := range [][2]float64{{0, 0}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}} {
+				x, y := cx+d[0]*side/2*0.99, cy+d[1]*side/2*0.99
+				kind, id := l.HitTest(x, y)
+				if d == [2]float64{0, 0} && id != c.ID {
+					t.Errorf("zoom %g: %s's centre hits %s %s", zoom, c.ID, kind, id)
+				}
+				if kind == "" {
+					t.Errorf("zoom %g: (%g, %g), within 12 CSS px of %s's centre, hits nothing", zoom, x, y, c.ID)
+				}
+			}
+		}
+		for _, cell := range l.Cells[:8] {
+			if kind, id := l.HitTest(cell.Center()); kind != HitQueue || id != cell.Queue {
+				t.Errorf("zoom %g: %s's centre hits %s %s", zoom, cell.Queue, kind, id)
+			}
+		}
+		if kind, _ := l.HitTest(1, l.Bounds.H/2); kind != "" {
+			t.Errorf("zoom %g: the stage's left edge hits a %s", zoom, kind)
+		}
+	}
+}
