@@ -733,8 +733,19 @@ func drawTooltip(c *Canvas, f Frame, kind, id string) {
 		lines[i] = Fit(s, b.W-12)
 		w = max(w, TextWidth(lines[i]))
 	}
-	w += 8
-	h := float64(len(lines))*GlyphH + 6
+	r := tooltipRect(f, kind, id, w+8, float64(len(lines))*GlyphH+6)
+	c.Rect(LayerOverlay, r, Tooltip.Alpha(0.95))
+	c.Frame(LayerOverlay, r, 1, Border)
+	for i, s := range lines {
+		c.Text(LayerOverlay, r.X+4, r.Y+3+float64(i*GlyphH), s, TextColor)
+	}
+}
+
+// tooltipRect places a w×h tooltip for what the pointer is over: under or over the queue's
+// cell, the broker's title or the producer's box, at the pointer's column, so that the thing
+// it tells of stays in sight; beside the pointer where neither fits.
+func tooltipRect(f Frame, kind, id string, w, h float64) Rect {
+	b, l := f.Layout.Bounds, f.Layout
 	x, y := f.HoverX+12, f.HoverY+14
 	if x+w > b.Right() {
 		x = f.HoverX - 12 - w
@@ -742,12 +753,29 @@ func drawTooltip(c *Canvas, f Frame, kind, id string) {
 	if y+h > b.Bottom() {
 		y = f.HoverY - 8 - h
 	}
-	r := Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
-	c.Rect(LayerOverlay, r, Tooltip.Alpha(0.95))
-	c.Frame(LayerOverlay, r, 1, Border)
-	for i, s := range lines {
-		c.Text(LayerOverlay, r.X+4, r.Y+3+float64(i*GlyphH), s, TextColor)
+	var target Rect
+	switch kind {
+	case HitQueue:
+		cell, _ := l.Cell(id)
+		target = cell.Rect
+	case HitBroker:
+		bb, _ := l.Broker(id)
+		target = bb.Title
+	case HitProducer:
+		p, _ := l.Producer(id)
+		target = p.Rect
 	}
+	if target.W > 0 {
+		cands := []Rect{
+			{f.HoverX - w/2, target.Bottom() + 4, w, h},
+			{f.HoverX - w/2, target.Y - 4 - h, w, h},
+			{x, y, w, h},
+		}
+		if r, ok := clearSpot(cands, target, nil, b); ok {
+			return r
+		}
+	}
+	return Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
 }
 
 // mixedClients reports whether some consumer runs another client than the default Java one:

@@ -266,3 +266,43 @@ func TestSmallConsumersHitAroundTheirBoxes(t *testing.T) {
 		}
 	}
 }
+
+// A tooltip leaves in sight what it tells of: hovered at its centre, a queue's cell, a
+// broker's title and the producer's box are not under their tooltip, which stays inside the
+// stage.
+func TestTooltipClearOfItsTarget(t *testing.T) {
+	s := presetSnap(t, "default", 30000)
+	for _, size := range []Rect{{0, 0, 1280, 720}, {0, 0, 375, 667}} {
+		for _, zoom := range []float64{1, PresentZoom} {
+			l := ComputeZoom(&s, size, EN, zoom)
+			type hover struct {
+				kind, id string
+				r        Rect
+			}
+			var hs []hover
+			for _, c := range l.Cells {
+				hs = append(hs, hover{HitQueue, c.Queue, c.Rect})
+			}
+			for _, b := range l.Brokers {
+				hs = append(hs, hover{HitBroker, b.Name, b.Title})
+			}
+			for _, p := range l.Producers {
+				hs = append(hs, hover{HitProducer, p.ID, p.Rect})
+			}
+			for _, hv := range hs {
+				x, y := hv.r.Center()
+				f := Frame{Snap: &s, Layout: l, Lang: EN, HoverX: x, HoverY: y, HoverOK: true}
+				if kind, id := l.HitTest(x, y); kind != hv.kind || id != hv.id {
+					t.Fatalf("the centre of %s %s hits %s %s", hv.kind, hv.id, kind, id)
+				}
+				r := tooltipRect(f, hv.kind, hv.id, 160, 4*GlyphH+6)
+				if r.Overlaps(hv.r) {
+					t.Errorf("%gx%g zoom %g: %s %s's tooltip %+v covers it %+v", size.W, size.H, zoom, hv.kind, hv.id, r, hv.r)
+				}
+				if !r.Within(l.Bounds) {
+					t.Errorf("%gx%g zoom %g: %s %s's tooltip %+v leaves the stage", size.W, size.H, zoom, hv.kind, hv.id, r)
+				}
+			}
+		}
+	}
+}
