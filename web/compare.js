@@ -144,6 +144,8 @@ function mount() {
     const most = Math.max(1, ...grid.brokers.map((b) => b.queues.length));
     const labelled = most <= 16 && grid.brokers.length <= 8;
     const pic = h("div", { class: "compare-grid", role: "img" });
+    const drawn = new Set(); // the consumers whose colour a cell carries
+    const marks = new Set(); // "overlap", "orphan": the marked cells the grid has
     pic.setAttribute("aria-label", i18n.t("compare.grid", { name: row.label, t: clock(t), queues, brokers: grid.brokers.length }));
     for (const b of grid.brokers) {
       const column = h("div", { class: "compare-broker" + (b.down ? " down" : "") },
@@ -155,11 +157,13 @@ function mount() {
         cell.title = i18n.t("compare.cell", { queue: q.queue, owners });
         if (q.owners.length === 1 && col[q.owners[0]]) {
           const c = col[q.owners[0]];
+          drawn.add(q.owners[0]);
           cell.style.background = c.color;
           cell.style.color = c.ink;
           if (labelled) cell.textContent = c.label;
         } else {
           cell.classList.add(q.owners.length ? "overlap" : "orphan");
+          marks.add(q.owners.length ? "overlap" : "orphan");
           if (labelled && q.owners.length) cell.textContent = q.owners.length + "×";
         }
         cells.append(cell);
@@ -170,9 +174,14 @@ function mount() {
     const legend = h("ul", { class: "compare-legend" });
     for (const c of grid.consumers) {
       if (c.status === "killed" || c.status === "stopped") continue;
-      const sw = h("span", { class: "compare-swatch" });
-      sw.style.background = col[c.id].color;
+      // A consumer no cell is coloured for (it pulls nothing, or only queues it shares) has
+      // an empty swatch: the legend names no colour that the grid lacks.
+      const sw = h("span", { class: "compare-swatch" + (drawn.has(c.id) ? "" : " none") });
+      if (drawn.has(c.id)) sw.style.background = col[c.id].color;
       legend.append(h("li", {}, sw, c.id + " · " + c.queues));
+    }
+    for (const m of ["overlap", "orphan"]) {
+      if (marks.has(m)) legend.append(h("li", { class: "compare-legend-" + m }, h("span", { class: "compare-swatch " + m }), i18n.t("compare.legend." + m)));
     }
     return h("figure", { class: "compare-figure" }, h("figcaption", { text: row.label }), pic, legend);
   }

@@ -202,6 +202,7 @@ function mount() {
       const full = opt.controls === "full";
       const styles = ["style.css", "panel.css"];
       if (full) styles.push("features.css", "timeline.css", "lessons.css", "charts.css", "compare.css");
+      styles.push("present.css"); // presenter mode (present=1) for the panel and the timeline
       await Promise.all(styles.map(addStyle));
       poster.remove();
       document.getElementById("app").hidden = false;

@@ -112,7 +112,7 @@ func (c *Controller) click(x, y float64, s Screen) Effect {
 	case view.HitConsumer:
 		for _, k := range s.Snap.Consumers {
 			if k.ID == id {
-				c.Menu, c.lang = view.ConsumerMenu(k, x, y, s.Stage, s.Lang), s.Lang
+				c.Menu, c.lang = view.ConsumerMenu(k, x, y, s.Stage, s.Lang).Beside(s.Layout, s.Stage), s.Lang
 			}
 		}
 	case view.HitBroker, view.HitQueue:
@@ -123,7 +123,7 @@ func (c *Controller) click(x, y float64, s Screen) Effect {
 		}
 		for _, b := range s.Snap.Brokers {
 			if b.Name == id {
-				c.Menu, c.lang = view.BrokerMenu(b, x, y, s.Stage, s.Lang), s.Lang
+				c.Menu, c.lang = view.BrokerMenu(b, x, y, s.Stage, s.Lang).Beside(s.Layout, s.Stage), s.Lang
 			}
 		}
 	}

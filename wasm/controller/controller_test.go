@@ -103,6 +103,22 @@ func TestClicksOpenMenusAndChooseCommands(t *testing.T) {
 			x, y = itemAt(t, c, "hangConsumer")
 			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)
 		}, "", "hangConsumer c1"},
+		{"a consumer's menu leaves its box in sight", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := consumerAt(t, s, "c2")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			if b, _ := s.Layout.Consumer("c2"); c.Menu.Overlaps(b.Rect) {
+				t.Fatalf("c2's menu %+v covers its box %+v", c.Menu.Rect, b.Rect)
+			}
+			return Effect{}
+		}, "consumer c2", ""},
+		{"a broker's menu leaves its block in sight", func(t *testing.T, c *Controller, s Screen) Effect {
+			x, y := brokerAt(t, s, "broker-b")
+			c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+			if b, _ := s.Layout.Broker("broker-b"); c.Menu.Overlaps(b.Rect) {
+				t.Fatalf("broker-b's menu %+v covers its block %+v", c.Menu.Rect, b.Rect)
+			}
+			return Effect{}
+		}, "broker broker-b", ""},
 		{"click a broker: its menu", func(t *testing.T, c *Controller, s Screen) Effect {
 			x, y := brokerAt(t, s, "broker-b")
 			return c.Handle(Event{Kind: Click, X: x, Y: y}, s)

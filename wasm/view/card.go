@@ -253,12 +253,31 @@ func ViewCard(f Frame, id string) *Card {
 		c.Rect = Rect{clamp(m.X, b.X, b.Right()-w), clamp(m.Y-4-h, b.Y, b.Bottom()-h), w, h}
 		return c
 	}
+	// Hovered: above the consumers' rows, under the pointer's column, so that neither the
+	// consumer nor its neighbours hide behind it; failing that, beside the pointer, clear of
+	// the consumer's box where it can be.
+	box, _ := f.Layout.Consumer(id)
+	top := box.Y
+	var others []Rect
+	for _, cb := range f.Layout.Consumers {
+		top = min(top, cb.Y)
+		others = append(others, cb.Rect)
+	}
 	x, y := f.HoverX+12, f.HoverY+14
 	if x+w > b.Right() {
 		x = f.HoverX - 12 - w
 	}
 	if y+h > b.Bottom() {
 		y = f.HoverY - 8 - h
+	}
+	cands := []Rect{
+		{f.HoverX - w/2, top - 4 - h, w, h},
+		{f.HoverX - w/2, box.Y - 4 - h, w, h},
+		{x, y, w, h},
+	}
+	if r, ok := clearSpot(cands, box.Rect, others, b); ok {
+		c.Rect = r
+		return c
 	}
 	c.Rect = Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
 	return c
@@ -336,12 +355,18 @@ func drawMeter(c *Canvas, b BrokerBox, bv *cluster.BrokerView, lang string) {
 	if bv.SendLatencyMs > 0 && !bv.Down {
 		lat = DurationIn(lang, bv.SendLatencyMs)
 	}
-	fixed := TextWidth(pct) + 4 + 24 // the percentage and a bar of at least 24 px
-	useWords := fixed+TextWidth(lat)+4+wordsW <= r.W
-	if !useWords && fixed+numsW > r.W {
-		counts = nil // no room even for the numbers: the bar alone
+	// What a narrow row gives up first: the counts' words for numbers, the bar, the
+	// counts, the latency; the percentage and the latency keep their units to the last.
+	pctW, latW := TextWidth(pct)+4, 0.0
+	if lat != "" {
+		latW = TextWidth(lat) + 4
 	}
-	if !useWords && fixed+TextWidth(lat)+4+numsW > r.W {
+	const bar = 24 // the bar's least width, where it is drawn at all
+	useWords := pctW+latW+wordsW+bar <= r.W
+	if !useWords && pctW+latW+numsW > r.W {
+		counts = nil
+	}
+	if !useWords && pctW+latW > r.W {
 		lat = ""
 	}
 	for i := len(counts) - 1; i >= 0; i-- {

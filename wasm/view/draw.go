@@ -182,7 +182,7 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 	case bv.Down:
 		status = Word(lang, "canvas.DOWN")
 	case bv.LatencyMs > 0:
-		status = "+" + strconv.Itoa(bv.LatencyMs)
+		status = "+" + Word(lang, "canvas.ms", bv.LatencyMs) // the added latency, with its unit
 	case isolated(bv, now) > 0:
 		status = DurationIn(lang, bv.IsolatedForMs) // the fault table's tier that isolated it
 	}
@@ -248,7 +248,6 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 		if !ok {
 			continue
 		}
-		qx, qy := cell.X+cell.W/2, cell.Bottom()
 		for _, o := range q.Owners {
 			to, ok := l.Consumer(o)
 			if !ok {
@@ -257,7 +256,7 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 			tx, ty := anchor(to)
 			from, t := f.Anim.From(q.Queue, o, f.WallMs)
 			if t < 1 {
-				fx, fy := qx, qy
+				fx, fy := l.wire(cell, tx, ty).exit() // a new owner's line grows from where it leaves the grid
 				if fb, ok := l.Consumer(from); ok && from != "" {
 					fx, fy = anchor(fb)
 				}
@@ -281,7 +280,7 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 			if t < 1 {
 				alpha, width = 1, 2
 			}
-			c.Line(LayerLines, qx, qy, tx, ty, width, m.Color.Alpha(alpha))
+			drawWire(c, l.wire(cell, tx, ty), width, m.Color.Alpha(alpha))
 		}
 	}
 	// A consumer cut off from the network still holds its process queues, but pulls nothing:
@@ -297,9 +296,17 @@ func drawLines(c *Canvas, f Frame, consumers map[string]*cluster.ConsumerView, h
 		tx, ty := anchor(to)
 		for _, q := range cv.Queues {
 			if cell, ok := l.Cell(q); ok {
-				c.Line(LayerLines, cell.X+cell.W/2, cell.Bottom(), tx, ty, 1, l.Marks[cv.ID].Color.Alpha(0.2))
+				drawWire(c, l.wire(cell, tx, ty), 1, l.Marks[cv.ID].Color.Alpha(0.2))
 			}
 		}
+	}
+}
+
+// drawWire draws a line's path (Layout.wire) segment by segment.
+func drawWire(c *Canvas, w wire, width float64, col Color) {
+	for i := 1; i < w.n; i++ {
+		a, b := w.pts[i-1], w.pts[i]
+		c.Line(LayerLines, a[0], a[1], b[0], b[1], width, col)
 	}
 }
 
@@ -624,12 +631,12 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 func drawMenu(c *Canvas, m *Menu, hx, hy float64, hoverOK bool) {
 	c.Rect(LayerOverlay, m.Rect, Tooltip)
 	c.Frame(LayerOverlay, m.Rect, 1, TextColor)
-	c.Text(LayerOverlay, m.X+menuPad, m.Y+menuPad+2, m.Title, Dim)
+	c.Text(LayerOverlay, m.X+menuPad, m.Y+menuPad+(menuItemH-GlyphH)/2, m.Title, Dim)
 	for i, it := range m.Items {
 		if hoverOK && m.Hit(hx, hy) == i {
 			c.Rect(LayerOverlay, it.Rect, Highlight)
 		}
-		c.Text(LayerOverlay, m.X+menuPad, it.Y+2, it.Label, TextColor)
+		c.Text(LayerOverlay, m.X+menuPad, it.Y+(menuItemH-GlyphH)/2, it.Label, TextColor)
 	}
 }
 
@@ -726,8 +733,19 @@ func drawTooltip(c *Canvas, f Frame, kind, id string) {
 		lines[i] = Fit(s, b.W-12)
 		w = max(w, TextWidth(lines[i]))
 	}
-	w += 8
-	h := float64(len(lines))*GlyphH + 6
+	r := tooltipRect(f, kind, id, w+8, float64(len(lines))*GlyphH+6)
+	c.Rect(LayerOverlay, r, Tooltip.Alpha(0.95))
+	c.Frame(LayerOverlay, r, 1, Border)
+	for i, s := range lines {
+		c.Text(LayerOverlay, r.X+4, r.Y+3+float64(i*GlyphH), s, TextColor)
+	}
+}
+
+// tooltipRect places a w×h tooltip for what the pointer is over: under or over the queue's
+// cell, the broker's title or the producer's box, at the pointer's column, so that the thing
+// it tells of stays in sight; beside the pointer where neither fits.
+func tooltipRect(f Frame, kind, id string, w, h float64) Rect {
+	b, l := f.Layout.Bounds, f.Layout
 	x, y := f.HoverX+12, f.HoverY+14
 	if x+w > b.Right() {
 		x = f.HoverX - 12 - w
@@ -735,12 +753,29 @@ func drawTooltip(c *Canvas, f Frame, kind, id string) {
 	if y+h > b.Bottom() {
 		y = f.HoverY - 8 - h
 	}
-	r := Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
-	c.Rect(LayerOverlay, r, Tooltip.Alpha(0.95))
-	c.Frame(LayerOverlay, r, 1, Border)
-	for i, s := range lines {
-		c.Text(LayerOverlay, r.X+4, r.Y+3+float64(i*GlyphH), s, TextColor)
+	var target Rect
+	switch kind {
+	case HitQueue:
+		cell, _ := l.Cell(id)
+		target = cell.Rect
+	case HitBroker:
+		bb, _ := l.Broker(id)
+		target = bb.Title
+	case HitProducer:
+		p, _ := l.Producer(id)
+		target = p.Rect
 	}
+	if target.W > 0 {
+		cands := []Rect{
+			{f.HoverX - w/2, target.Bottom() + 4, w, h},
+			{f.HoverX - w/2, target.Y - 4 - h, w, h},
+			{x, y, w, h},
+		}
+		if r, ok := clearSpot(cands, target, nil, b); ok {
+			return r
+		}
+	}
+	return Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
 }
 
 // mixedClients reports whether some consumer runs another client than the default Java one:

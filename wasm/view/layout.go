@@ -24,6 +24,13 @@ type BrokerBox struct {
 	// Meter is the row under the title for the broker's share of recent sends (zero when
 	// the stage has no height to spare: the share is then a strip along the title).
 	Meter Rect `json:"-"`
+
+	// Where the lines from its queues leave the grid of blocks (Layout.wire): below the last
+	// row, straight from under the block; above it, along the gap under the block (exitY)
+	// to the gutter left or right of its column, and down the gutter past the last row.
+	lastRow          bool
+	exitY            float64
+	gutterL, gutterR float64
 }
 
 // Cell is one queue's square in its broker's block.
@@ -31,6 +38,7 @@ type Cell struct {
 	Queue  string `json:"queue"` // "broker-a:0"
 	Broker string `json:"-"`
 	Rect
+	block int // its broker's index in Layout.Brokers
 }
 
 // Consumer box styles, by how much room there is.
@@ -57,6 +65,7 @@ type Layout struct {
 	// rectangle of the layout is in layout units; Boxes converts them to CSS pixels.
 	Zoom float64
 
+	gridBottom float64 // the bottom of the grid of broker blocks: lines run straight below it
 	cellAt     map[string]int
 	cellsOnce  bool // no two cells name the same queue: Cells[i] is what Cell finds for its queue
 	consumerAt map[string]int
@@ -363,29 +372,39 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 		bc, qc        int
 		cw, ch, score float64
 	}
-	best := fit{score: -1}
-	for bc := n; bc >= 1; bc-- { // on a tie, fewer rows of blocks
-		br := (n + bc - 1) / bc
-		bw := (r.W - float64(bc-1)*bgap) / float64(bc)
-		bh := (r.H - float64(br-1)*bgap) / float64(br)
-		iw, ih := bw-2*brokerPad, bh-titleH-2*brokerPad
-		if iw <= 0 || ih <= 0 {
-			continue
-		}
-		for qc := 1; qc <= qmax; qc++ {
-			qr := (qmax + qc - 1) / qc
-			g := cellGap(iw/float64(qc), ih/float64(qr))
-			cw := (iw - float64(qc-1)*g) / float64(qc)
-			ch := (ih - float64(qr-1)*g) / float64(qr)
-			if cw < 2 || ch < 2 {
+	search := func(meter float64) fit {
+		best := fit{score: -1}
+		for bc := n; bc >= 1; bc-- { // on a tie, fewer rows of blocks
+			br := (n + bc - 1) / bc
+			bw := (r.W - float64(bc-1)*bgap) / float64(bc)
+			bh := (r.H - float64(br-1)*bgap) / float64(br)
+			iw, ih := bw-2*brokerPad, bh-titleH-meter-2*brokerPad
+			if iw <= 0 || ih <= 0 {
 				continue
 			}
-			cw, ch = math.Min(cw, maxCellW), math.Min(ch, maxCellH)
-			score := math.Min(cw/cellAspect, ch)
-			if score > best.score+1e-9 {
-				best = fit{bc, qc, cw, ch, score}
+			for qc := 1; qc <= qmax; qc++ {
+				qr := (qmax + qc - 1) / qc
+				g := cellGap(iw/float64(qc), ih/float64(qr))
+				cw := (iw - float64(qc-1)*g) / float64(qc)
+				ch := (ih - float64(qr-1)*g) / float64(qr)
+				if cw < 2 || ch < 2 {
+					continue
+				}
+				cw, ch = math.Min(cw, maxCellW), math.Min(ch, maxCellH)
+				score := math.Min(cw/cellAspect, ch)
+				if score > best.score+1e-9 {
+					best = fit{bc, qc, cw, ch, score}
+				}
 			}
 		}
+		return best
+	}
+	// The meter row (each broker's share and latency, with their units) is worth a little of
+	// the cells' size: the cells keep their labels, or most of their size.
+	best := search(0)
+	if m := search(meterH); m.score >= 0 && (m.score >= 0.85*best.score ||
+		math.Floor(m.cw) >= TextWidth("c64")+2 && math.Floor(m.ch) >= GlyphH) {
+		best = m
 	}
 	if best.score < 0 {
 		return
@@ -402,7 +421,7 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	nameW := 0.0
 	for _, b := range s.Brokers {
 		// The name, a latency label and the isolation ring side by side.
-		nameW = max(nameW, TextWidth(b.Name)+TextWidth("+6000")+2*brokerPad+2*isolationRingRadius+10)
+		nameW = max(nameW, TextWidth(b.Name)+TextWidth("+"+Word(l.Lang, "canvas.ms", 6000))+2*brokerPad+2*isolationRingRadius+10)
 	}
 	bw = math.Max(bw, math.Min(share, nameW))
 	bh := titleH + 2*brokerPad + float64(qr)*ch + float64(qr-1)*g
@@ -429,12 +448,23 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	}
 	l.Brokers, l.brokerAt = make([]BrokerBox, 0, n), make(map[string]int, n)
 	l.Cells, l.cellAt = make([]Cell, 0, cells), make(map[string]int, cells)
+	l.gridBottom = y0 + gridH
+	// A gutter is the middle of the gap between two columns of blocks; the outer ones keep
+	// inside the stage.
+	edge := min(gapX/2, (x0-l.Bounds.X)/2, (l.Bounds.Right()-(x0+gridW))/2)
 	for i, b := range s.Brokers {
 		row, col := i/bc, i%bc
 		box := Rect{x0 + float64(col)*(bw+gapX), y0 + float64(row)*(bh+bgap), bw, bh}
 		title := Rect{box.X, box.Y, box.W, titleH}
 		l.brokerAt[b.Name] = len(l.Brokers)
-		bb := BrokerBox{Name: b.Name, Label: brokerLabel(b.Name, box.W-2*brokerPad-12), Rect: box, Title: title}
+		bb := BrokerBox{Name: b.Name, Label: brokerLabel(b.Name, box.W-2*brokerPad-12), Rect: box, Title: title,
+			lastRow: row == br-1, exitY: box.Bottom() + bgap/2, gutterL: box.X - gapX/2, gutterR: box.Right() + gapX/2}
+		if col == 0 {
+			bb.gutterL = box.X - edge
+		}
+		if col == bc-1 {
+			bb.gutterR = box.Right() + edge
+		}
 		if meter > 0 {
 			bb.Meter = Rect{box.X + brokerPad, title.Bottom(), box.W - 2*brokerPad, meter}
 		}
@@ -445,10 +475,46 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 			cell := Rect{cx0 + float64(col)*(cw+g), box.Y + titleH + meter + brokerPad + float64(row)*(ch+g), cw, ch}
 			name := queueName(s, len(l.Cells), b.Name, q)
 			l.cellAt[name] = len(l.Cells)
-			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell})
+			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell, block: i})
 		}
 	}
 	l.cellsOnce = len(l.cellAt) == len(l.Cells)
+}
+
+// wire is the path of a line from a queue's cell to (tx, ty), a point below the grid of
+// broker blocks (a consumer's anchor): down from the cell to under its block and, from a
+// block above the grid's last row, along the gap under it to the gutter on the side of
+// (tx, ty) and down the gutter, so that no line crosses another broker's block.
+type wire struct {
+	pts [5][2]float64
+	n   int
+}
+
+func (w *wire) add(x, y float64) { w.pts[w.n] = [2]float64{x, y}; w.n++ }
+
+// exit is where the wire leaves the grid: its last point before (tx, ty).
+func (w wire) exit() (float64, float64) { return w.pts[w.n-2][0], w.pts[w.n-2][1] }
+
+func (l *Layout) wire(cell Cell, tx, ty float64) wire {
+	var w wire
+	qx := cell.X + cell.W/2
+	w.add(qx, cell.Bottom())
+	if cell.block < len(l.Brokers) && l.Brokers[cell.block].Name == cell.Broker {
+		b := &l.Brokers[cell.block]
+		if b.lastRow {
+			w.add(qx, b.Bottom())
+		} else {
+			gx := b.gutterR
+			if tx < b.X+b.W/2 {
+				gx = b.gutterL
+			}
+			w.add(qx, b.exitY)
+			w.add(gx, b.exitY)
+			w.add(gx, l.gridBottom)
+		}
+	}
+	w.add(tx, ty)
+	return w
 }
 
 // queueName is "broker:q", the name of the k-th cell: the snapshot's own string where its
@@ -507,7 +573,39 @@ func (l *Layout) HitTest(x, y float64) (kind, id string) {
 			return HitProducer, p.ID
 		}
 	}
+	// Near a consumer box smaller than a finger: the consumer whose box, grown to 24×24 CSS
+	// px around its centre (the target size of WCAG 2.2), holds the point, the nearest one
+	// where several do.
+	if id := l.nearConsumer(x, y); id != "" {
+		return HitConsumer, id
+	}
 	return "", ""
+}
+
+// minTargetCSS is the least size of a target in CSS pixels (WCAG 2.2, 2.5.8).
+const minTargetCSS = 24
+
+func (l *Layout) nearConsumer(x, y float64) string {
+	z := l.Zoom
+	if z <= 0 {
+		z = 1
+	}
+	side := minTargetCSS / z
+	best, bestD := "", math.Inf(1)
+	for _, c := range l.Consumers {
+		if c.W >= side && c.H >= side {
+			continue
+		}
+		cx, cy := c.Center()
+		w, h := max(c.W, side), max(c.H, side)
+		if math.Abs(x-cx) > w/2 || math.Abs(y-cy) > h/2 {
+			continue
+		}
+		if d := math.Hypot(x-cx, y-cy); d < bestD {
+			best, bestD = c.ID, d
+		}
+	}
+	return best
 }
 
 // Consumer, Cell, Broker and Producer look a box up by id.

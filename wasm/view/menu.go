@@ -25,8 +25,11 @@ type Menu struct {
 }
 
 const (
-	menuItemH = GlyphH + 5
+	// menuItemH is an item's height in layout units: 24 CSS pixels at least (a layout unit is
+	// a CSS pixel or more), the target size a finger or a mouse hits (WCAG 2.2, 2.5.8).
+	menuItemH = 24
 	menuPad   = 4
+	menuGap   = 4 // between a menu and the box it acts on
 )
 
 // BrokerLatencies are the slow-broker choices of the broker menu, in milliseconds (the
@@ -109,7 +112,7 @@ func place(m *Menu, x, y float64, bounds Rect) *Menu {
 	for _, it := range m.Items {
 		w = max(w, TextWidth(it.Label))
 	}
-	w += 2 * menuPad
+	w = max(w+2*menuPad, menuItemH)
 	h := float64(len(m.Items)+1)*menuItemH + 2*menuPad
 	mx, my := x+6, y+6
 	if mx+w > bounds.Right() {
@@ -118,11 +121,89 @@ func place(m *Menu, x, y float64, bounds Rect) *Menu {
 	if my+h > bounds.Bottom() {
 		my = bounds.Bottom() - h
 	}
-	m.Rect = Rect{clamp(mx, bounds.X, bounds.Right()-w), clamp(my, bounds.Y, bounds.Bottom()-h), w, h}
+	m.moveTo(Rect{clamp(mx, bounds.X, bounds.Right()-w), clamp(my, bounds.Y, bounds.Bottom()-h), w, h})
+	return m
+}
+
+// moveTo puts the menu at r, its items under its title.
+func (m *Menu) moveTo(r Rect) {
+	m.Rect = r
 	for i := range m.Items {
 		m.Items[i].Rect = Rect{m.X + 1, m.Y + menuPad + float64(i+1)*menuItemH, m.W - 2, menuItemH}
 	}
+}
+
+// Beside moves the menu off the box it acts on, so that the consumer or broker stays in
+// sight while its menu is open: a consumer's menu goes above its box (clear of the other
+// consumers where it can), else beside or under it; a broker's beside its block, else under
+// or over it. Where no place in bounds is clear of the box (a block that fills the stage),
+// the menu stays where it was.
+func (m *Menu) Beside(l *Layout, bounds Rect) *Menu {
+	if l == nil {
+		return m
+	}
+	var target Rect
+	var others []Rect
+	switch m.Kind {
+	case HitConsumer:
+		b, ok := l.Consumer(m.Target)
+		if !ok {
+			return m
+		}
+		target = b.Rect
+		for _, c := range l.Consumers {
+			others = append(others, c.Rect)
+		}
+	case HitBroker:
+		b, ok := l.Broker(m.Target)
+		if !ok {
+			return m
+		}
+		target = b.Rect
+	default:
+		return m
+	}
+	w, h := m.W, m.H
+	above := Rect{target.X, target.Y - menuGap - h, w, h}
+	right := Rect{target.Right() + menuGap, target.Bottom() - h, w, h}
+	left := Rect{target.X - menuGap - w, target.Bottom() - h, w, h}
+	below := Rect{target.X, target.Bottom() + menuGap, w, h}
+	cands := []Rect{above, right, left, below}
+	if m.Kind == HitBroker {
+		right.Y, left.Y = target.Y, target.Y
+		cands = []Rect{right, left, below, above}
+	}
+	if r, ok := clearSpot(cands, target, others, bounds); ok {
+		m.moveTo(r)
+	}
 	return m
+}
+
+// clearSpot is the first of cands, each moved inside bounds, that covers neither target nor
+// any of others; failing that, the first that leaves target clear. ok is false when every
+// one covers target.
+func clearSpot(cands []Rect, target Rect, others []Rect, bounds Rect) (Rect, bool) {
+	for i := range cands {
+		cands[i].X = clamp(cands[i].X, bounds.X, bounds.Right()-cands[i].W)
+		cands[i].Y = clamp(cands[i].Y, bounds.Y, bounds.Bottom()-cands[i].H)
+	}
+	for _, all := range []bool{true, false} {
+	next:
+		for _, r := range cands {
+			if r.Overlaps(target) {
+				continue
+			}
+			if all {
+				for _, o := range others {
+					if r.Overlaps(o) {
+						continue next
+					}
+				}
+			}
+			return r, true
+		}
+	}
+	return Rect{}, false
 }
 
 // Hit returns the index of the item at (x, y); -1 when (x, y) is outside the menu, -2 when

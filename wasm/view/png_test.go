@@ -55,6 +55,7 @@ func TestRenderPNG(t *testing.T) {
 		vs = append(vs,
 			variant{"1280-present", Rect{0, 0, 1280, 720}, EN, PresentZoom, 1, DarkTheme},
 			variant{"375-present", Rect{0, 0, 375, 560}, EN, PresentZoom, 1, DarkTheme},
+			variant{"800-present-x2", Rect{0, 0, 800, 480}, EN, PresentZoom, 2, DarkTheme},
 			variant{"960-light", Rect{0, 0, 960, 720}, EN, 1, 1, LightTheme},
 			variant{"960-en-x2", Rect{0, 0, 960, 720}, EN, 1, 2, DarkTheme},
 			variant{"960-zh-x2-light", Rect{0, 0, 960, 720}, ZH, 1, 2, LightTheme})
@@ -65,7 +66,7 @@ func TestRenderPNG(t *testing.T) {
 			// The menu of the cut-off consumer, open beside its box.
 			mx, my := l.Consumers[1].Center()
 			img := render(Frame{Snap: &s, Layout: l, Speed: 10, HoverX: hx, HoverY: hy, HoverOK: true, Lang: v.lang, Paused: true,
-				Menu: ConsumerMenu(s.Consumers[1], mx, my, l.Bounds, v.lang)}, v.k*v.zoom)
+				Menu: ConsumerMenu(s.Consumers[1], mx, my, l.Bounds, v.lang).Beside(l, l.Bounds)}, v.k*v.zoom)
 			UseTheme(DarkTheme)
 			f, err := os.Create(filepath.Join(dir, name+"-"+v.name+".png"))
 			if err != nil {
