@@ -749,6 +749,7 @@ function mount() {
     const w = scenarioWords(st);
     scenarioName.textContent = w.title;
     scenarioDesc.textContent = w.desc;
+    scenarioDesc.title = w.desc; // the whole of a description cut to two lines
     scenarioDesc.hidden = !w.desc;
     scenarioKind.hidden = !w.kind;
     scenarioKind.textContent = w.kind ? t("scenario.kind." + w.kind) : "";
