@@ -37,16 +37,12 @@
 import { linkShape } from "./link.mjs";
 import { store, ready, clock, SPEEDS, look } from "./store.mjs";
 import { pickLang } from "./i18n.js";
+import { posterLayout, consumerLabel, PRESENT_ZOOM } from "./poster.mjs";
 
 function mount() {
   "use strict";
 
   const VERSION = 1;
-  const PRESETS = {
-    small: { title: "small", brokers: 2, queues: 4, consumers: 3 },
-    default: { title: "default", brokers: 4, queues: 8, consumers: 4 },
-    large: { title: "large", brokers: 16, queues: 16, consumers: 64 },
-  };
   const SVGNS = "http://www.w3.org/2000/svg";
   const MESSAGE_TYPES = ["play", "pause", "step", "seek", "load", "dispatch", "getState"];
   const EVENTS = ["rebalance", "isolation", "action"];
@@ -97,74 +93,133 @@ function mount() {
     return el;
   }
 
-  // drawPoster pictures a scenario settled under AVG: brokers as columns of queue cells, each
-  // coloured by the consumer that takes it, consumers along the bottom.
+  // posterStage is where the canvas will be once the playground runs, in CSS pixels of the
+  // page: the whole frame without controls, above the slim bar with controls=min (its height,
+  // BAR_H, is embed.css's), and with the full panel the whole frame too (the panel and the
+  // timeline then take their room: the picture is the same scenario, laid out a little larger).
+  const BAR_H = 43;
+  function posterStage() {
+    const w = document.documentElement.clientWidth, h = document.documentElement.clientHeight;
+    return { w, h: opt.controls === "min" ? Math.max(0, h - BAR_H) : h };
+  }
+
+  // avgOwners is who takes each queue once the group settles under AVG (spec §4.1): the
+  // consumers by id, the queues by broker and id, each consumer a contiguous run. It returns
+  // the owner's id by queue name.
+  function avgOwners(shape) {
+    const cids = shape.consumers.map((c) => c.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const qs = [];
+    for (const b of [...shape.brokers].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+      for (let q = 0; q < b.queues; q++) qs.push(b.name + ":" + q);
+    }
+    const owner = {};
+    const n = cids.length, total = qs.length;
+    if (!n) return owner;
+    const mod = total % n;
+    cids.forEach((id, k) => {
+      const size = total <= n ? 1 : mod > 0 && k < mod ? Math.floor(total / n) + 1 : Math.floor(total / n);
+      const start = mod > 0 && k < mod ? k * size : k * size + mod;
+      for (let i = start; i < Math.min(start + size, total); i++) owner[qs[i]] = id;
+    });
+    return owner;
+  }
+
+  // The canvas's font, as near as the page has it (the canvas draws WenQuanYi Micro Hei, whose
+  // Latin is Droid Sans), at its em.
+  const FONT = { "font-family": "'WenQuanYi Micro Hei', 'Droid Sans', 'Noto Sans', 'DejaVu Sans', sans-serif", "font-size": 12 };
+
+  // inkOn is black or white, whichever reads better on the colour hex (the canvas's inkOn).
+  function inkOn(hex) {
+    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    const l = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#111111" : "#ffffff";
+  }
+
+  // drawPoster pictures a scenario settled under AVG where and as the canvas will draw it
+  // (poster.mjs lays it out as wasm/view does): brokers as blocks of queue cells, each cell in
+  // the colour of the consumer that takes it, producers above, consumers along the bottom.
   function drawPoster(shape) {
     if (!poster.isConnected) return; // the playground replaced it before a link's shape came
     const L = look(root.dataset.theme), PALETTE = L.palette; // the canvas's (wasm/view's), from Go
-    const W = 1280, H = 720;
-    const pic = svg("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "xMidYMid meet" });
+    const stage = posterStage();
+    const zoom = root.dataset.present === "1" ? PRESENT_ZOOM : 1;
+    const lay = posterLayout(shape, stage.w, stage.h, posters.text || {}, lang, zoom);
+    const W = stage.w / zoom, H = stage.h / zoom;
+    const pic = svg("svg", { viewBox: "0 0 " + W + " " + H, width: stage.w, height: stage.h, preserveAspectRatio: "xMinYMin meet" });
     svg("rect", { width: W, height: H, fill: L.background }, pic);
-    const brokers = shape.brokers.slice(0, 64);
-    const consumers = shape.consumers.slice(0, 128);
-    const total = brokers.reduce((n, b) => n + b.queues, 0);
-    const colW = Math.min(120, (W - 80) / Math.max(brokers.length, 1));
-    const maxQ = Math.max(1, ...brokers.map((b) => b.queues));
-    const top = 70, areaH = 430;
-    const cellH = Math.min(32, areaH / maxQ);
-    const x0 = (W - colW * brokers.length) / 2;
-    // AVG: consumer i of n takes a contiguous run of the queues in order.
-    const n = consumers.length;
-    let q = 0;
-    brokers.forEach((b, bi) => {
-      const x = x0 + bi * colW;
-      svg("rect", { x: x + 4, y: top - 22, width: colW - 8, height: b.queues * cellH + 30, rx: 4, fill: L.panel, stroke: L.border }, pic);
-      if (colW >= 60) {
-        const t = svg("text", { x: x + 8, y: top - 8, fill: L.text, "font-size": 13, "font-family": "monospace" }, pic);
-        t.textContent = b.name;
+    const text = (x, y, s, fill, attrs) => {
+      const t = svg("text", Object.assign({ x, y, fill, "dominant-baseline": "hanging" }, FONT, attrs || {}), pic);
+      t.textContent = s;
+      return t;
+    };
+    for (const p of lay.producers) {
+      svg("rect", { x: p.x, y: p.y, width: p.w, height: p.h, fill: L.panel, stroke: L.border, "data-producer": p.id }, pic);
+      text(p.x + p.w / 2, p.y + 3, p.label, L.text, { "text-anchor": "middle" });
+    }
+    const owner = avgOwners(shape);
+    const colour = (id) => PALETTE[lay.marks[id].index % PALETTE.length];
+    for (const b of lay.brokers) {
+      svg("rect", { x: b.x, y: b.y, width: b.w, height: b.h, fill: L.panel, stroke: L.border, "data-broker": b.name }, pic);
+      if (b.label) text(b.x + 3, b.y + 1, b.label, L.text);
+    }
+    for (const c of lay.cells) {
+      const id = owner[c.queue];
+      const fill = id === undefined ? L.empty : colour(id);
+      svg("rect", { x: c.x, y: c.y, width: c.w, height: c.h, fill, "fill-opacity": 0.85, "data-queue": c.queue }, pic);
+      if (id !== undefined && lay.cellText) text(c.x + c.w / 2, c.y + (c.h - 13) / 2, lay.marks[id].label, inkOn(fill), { "text-anchor": "middle" });
+    }
+    for (const c of lay.consumers) {
+      const fill = colour(c.id);
+      svg("rect", { x: c.x, y: c.y, width: c.w, height: c.h, fill, stroke: fill, "data-consumer": c.id }, pic);
+      if (lay.consumerMode !== 2) {
+        const label = consumerLabel(c.id, lay.marks[c.id].label);
+        const room = lay.consumerMode === 1 ? c.w - 10 : c.w;
+        text(c.x + room / 2, c.y + (lay.consumerMode === 1 ? 1 : 3), label, inkOn(fill), { "text-anchor": "middle" });
       }
-      for (let i = 0; i < b.queues; i++, q++) {
-        const owner = n ? Math.min(n - 1, Math.floor(q * n / total)) : -1;
-        svg("rect", {
-          x: x + 10, y: top + i * cellH + 1, width: colW - 20, height: Math.max(1, cellH - 3), rx: 2,
-          fill: owner < 0 ? L.empty : PALETTE[owner % PALETTE.length], "fill-opacity": 0.85,
-        }, pic);
-      }
-    });
-    const boxW = Math.min(56, (W - 80) / Math.max(n, 1));
-    const cx0 = (W - boxW * n) / 2;
-    consumers.forEach((c, i) => {
-      svg("rect", { x: cx0 + i * boxW + 2, y: 560, width: boxW - 4, height: 34, rx: 3, fill: L.panel, stroke: PALETTE[i % PALETTE.length], "stroke-width": 2 }, pic);
-      if (boxW >= 40) {
-        const t = svg("text", { x: cx0 + i * boxW + boxW / 2, y: 582, fill: L.text, "font-size": 12, "font-family": "monospace", "text-anchor": "middle" }, pic);
-        t.textContent = c.id.length > 6 ? c.id.slice(0, 5) + "…" : c.id;
-      }
-    });
+    }
     const pictureEl = document.getElementById("poster-picture");
     pictureEl.replaceChildren(pic);
-    const known = ["small", "default", "large", "shared"].includes(shape.title);
-    titleEl.textContent = known ? S[shape.title] : shape.title || "LBScope";
+    titleEl.textContent = posterTitle(shape.title);
   }
 
-  function presetShape(name) {
-    const p = PRESETS[name] || PRESETS.default;
-    const letters = "abcdefghijklmnopqrstuvwxyz";
-    const brokers = [];
-    for (let i = 0; i < p.brokers; i++) {
-      brokers.push({ name: "broker-" + (p.brokers <= 26 ? letters[i] : String(i + 1).padStart(2, "0")), queues: p.queues });
-    }
-    const consumers = [];
-    for (let i = 1; i <= p.consumers; i++) consumers.push({ id: "c" + i });
-    return { title: p.title, brokers, consumers };
+  // posterTitle is a shape's title in the poster's language: a named scenario's own words
+  // ({en, zh}, from the posters), a preset's or "shared" in the page's, a link's as it is.
+  function posterTitle(title) {
+    if (title && typeof title === "object") return String(title[lang] || title.en || "LBScope");
+    if (["small", "default", "large", "shared"].includes(title)) return S[title];
+    return title || "LBScope";
   }
 
-  let posterShape = presetShape(opt.preset);
+  // The named scenarios' shapes (#lbscope-posters, which lbscope build puts in the page from
+  // the scenarios themselves): {presets: {name: shape}, lessons: {id: shape}}.
+  let posters = { presets: {}, lessons: {} };
+  try {
+    const block = document.getElementById("lbscope-posters");
+    if (block) posters = JSON.parse(block.textContent);
+  } catch (err) {
+    console.error("embed: #lbscope-posters: " + err.message);
+  }
+  const own = (o, k) => o && typeof k === "string" && Object.prototype.hasOwnProperty.call(o, k);
+
+  // firstShape is what plays first: the lesson asked for (lessons.js loads it with full
+  // controls), else the preset asked for, else the default cluster.
+  function firstShape() {
+    const id = params.get("lesson");
+    if (opt.controls === "full" && own(posters.lessons, id)) return posters.lessons[id];
+    if (own(posters.presets, opt.preset)) return posters.presets[opt.preset];
+    if (own(posters.presets, "default")) return posters.presets.default;
+    return { title: "default", brokers: [], consumers: [] };
+  }
+
+  let posterShape = firstShape();
   drawPoster(posterShape);
   if (opt.link) {
     linkShape(opt.link).then((shape) => { if (shape) drawPoster((posterShape = shape)); }).catch(() => {});
   }
-  // theme=auto follows the system while the poster shows (theme.js).
+  // theme=auto follows the system while the poster shows (theme.js), and the poster follows
+  // the frame's size, as the canvas does.
   if (window.LB && window.LB.look) window.LB.look.onChange(() => { if (poster.isConnected) drawPoster(posterShape); });
+  window.addEventListener("resize", () => { if (poster.isConnected) drawPoster(posterShape); });
 
   // ---- Starting the playground ----
 

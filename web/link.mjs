@@ -21,7 +21,8 @@ export function linkBytes(fragment) {
 }
 
 // posterShape is what the poster draws of a scenario: its title (a preset's name for the
-// presets' titles, "shared" without one), brokers with at most 64 queues each, consumers.
+// presets' titles, "shared" without one), brokers with at most 64 queues each, consumers,
+// producers.
 export function posterShape(sc) {
   if (!sc || typeof sc !== "object" || !Array.isArray(sc.brokers)) return null;
   const presets = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
@@ -29,6 +30,7 @@ export function posterShape(sc) {
     title: sc.title ? presets[sc.title] || String(sc.title) : "shared",
     brokers: sc.brokers.map((b) => ({ name: String(b && b.name), queues: Math.max(0, Math.min(64, (b && b.queues) | 0)) })),
     consumers: (Array.isArray(sc.consumers) ? sc.consumers : []).map((c) => ({ id: String(c && c.id) })),
+    producers: (Array.isArray(sc.producers) ? sc.producers : []).map((p) => ({ id: String(p && p.id), rate: Math.max(0, (p && p.rate) | 0) })),
   };
 }
 

@@ -214,6 +214,16 @@ function mount() {
   const scroller = h("div", { id: "panel-body", class: "panel-body" }, controls);
   panel.append(head, scroller);
 
+  // The loaded scenario's name and description, over the stage: a preset's, a lesson's or an
+  // incident's in the page's language, an imported group's, or a link's own.
+  const scenarioName = h("h1", { id: "scenario-title", class: "scenario-title" });
+  const scenarioKind = h("span", { id: "scenario-kind", class: "scenario-kind", hidden: true });
+  const scenarioDesc = h("p", { id: "scenario-desc", class: "scenario-desc" });
+  const scenarioHead = h("header", { id: "scenario-head", class: "scenario-head", hidden: true },
+    h("div", { class: "scenario-line" }, scenarioKind, scenarioName), scenarioDesc);
+  const mainCol = document.getElementById("main-col");
+  if (mainCol) mainCol.prepend(scenarioHead);
+
   // ---- Help overlay (window.lbscopeHelp, which the canvas's ? key calls) ----
 
   const helpClose = h("button", { type: "button", id: "help-close", t: "panel.close" });
@@ -303,7 +313,12 @@ function mount() {
   const embedControls = h("select", { id: "embed-controls" },
     toption("full", "embed.controls.full", true), toption("min", "embed.controls.min"), toption("none", "embed.controls.none"));
   const embedCode = h("textarea", { id: "embed-code", readonly: true, rows: 5, spellcheck: "false", "t:aria-label": "embed.code" });
-  const embedPreview = h("div", { class: "embed-preview", "aria-hidden": "true" }, h("span", {}, "16 : 9"));
+  // The preview is the snippet's own frame: the embed as a documentation page shows it, its
+  // poster until the reader presses play there.
+  const embedFrame = h("iframe", { id: "embed-preview-frame", "t:title": "embed.preview" });
+  const embedPreview = h("div", { id: "embed-preview", class: "embed-preview" }, embedFrame);
+  // Said when the snippet points at this computer: documentation needs the site's public address.
+  const embedLocal = h("p", { id: "embed-local", class: "hint embed-local", hidden: true });
   const embedCopy = h("button", { type: "button", id: "embed-copy", class: "primary", t: "embed.copy" });
   const embedClose = h("button", { type: "button", id: "embed-close", t: "panel.close" });
   const embedNote = h("p", { id: "embed-note", class: "hint", role: "status" });
@@ -314,12 +329,23 @@ function mount() {
       embedPreview,
       h("div", { class: "field" }, h("label", { for: "embed-controls", t: "embed.controls" }), embedControls),
       embedCode,
+      embedLocal,
       embedNote,
       h("div", { class: "row" }, embedCopy, embedClose)));
   document.body.append(embedDialog);
   let embedReturn = null;
 
-  function embedSnippet() {
+  // localHost says whether a host name is this computer or a private network's: an address
+  // the readers of a documentation page cannot reach.
+  function localHost(host) {
+    const name = host.replace(/^\[|\]$/g, "").toLowerCase();
+    return name === "localhost" || name.endsWith(".localhost") || name === "::1" || name === "0.0.0.0" ||
+      /^127\./.test(name) || /^10\./.test(name) || /^192\.168\./.test(name) || /^172\.(1[6-9]|2[0-9]|3[01])\./.test(name) ||
+      /^169\.254\./.test(name) || /^f[cd][0-9a-f]{2}:/.test(name) || /^fe80:/.test(name);
+  }
+
+  // embedURL is the address the snippet's frame loads, or null after showing why there is none.
+  function embedURL() {
     const link = shareLink();
     if (!link) return null;
     const url = new URL("embed.html", location.href);
@@ -329,31 +355,48 @@ function mount() {
     if (i18n.lang !== "en") q.set("lang", i18n.lang);
     url.search = q.toString() ? "?" + q.toString() : "";
     url.hash = link;
-    const title = t("embed.frameTitle", { title: last && last.title ? scenarioTitle(last.title) : t("embed.defaultTitle") });
+    return url;
+  }
+
+  function embedSnippet(url) {
+    if (!url) return null;
+    const title = t("embed.frameTitle", { title: last && last.title ? scenarioWords(last).title : t("embed.defaultTitle") });
     const esc = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
     return '<div style="position:relative;width:100%;aspect-ratio:16/9">' +
       '<iframe src="' + esc(url.href) + '" title="' + esc(title) + '" loading="lazy" ' +
       'style="position:absolute;inset:0;width:100%;height:100%;border:0"></iframe></div>';
   }
 
+  // showEmbed puts the current moment's snippet, its preview and the local-address note in
+  // the dialog; false when there is no link to give.
+  function showEmbed() {
+    const url = embedURL();
+    if (!url) return false;
+    embedCode.value = embedSnippet(url);
+    if (embedFrame.getAttribute("src") !== url.href) embedFrame.setAttribute("src", url.href);
+    embedLocal.hidden = !localHost(url.hostname);
+    if (!embedLocal.hidden) say(embedLocal, "embed.local", { host: url.host });
+    else unsay(embedLocal, "");
+    return true;
+  }
+
   function setEmbed(open) {
     if (open === !embedDialog.hidden) return;
     if (open) {
-      const code = embedSnippet();
-      if (!code) return;
-      embedCode.value = code;
+      if (!showEmbed()) return;
       unsay(embedNote, "");
       embedReturn = document.activeElement;
       embedDialog.hidden = false;
       embedCopy.focus();
     } else {
       embedDialog.hidden = true;
+      embedFrame.removeAttribute("src"); // a preview the reader played stops with the dialog
       if (embedReturn && typeof embedReturn.focus === "function") embedReturn.focus();
     }
   }
   embedBtn.addEventListener("click", () => setEmbed(true));
   embedClose.addEventListener("click", () => setEmbed(false));
-  embedControls.addEventListener("change", () => { embedCode.value = embedSnippet() || embedCode.value; });
+  embedControls.addEventListener("change", () => { showEmbed(); });
   embedCopy.addEventListener("click", async () => {
     if (await copyText(embedCode.value)) {
       say(embedNote, "embed.copied");
@@ -429,7 +472,8 @@ function mount() {
   stepBtn.addEventListener("click", () => send({ type: "step", ms: STEP_MS }));
   resetBtn.addEventListener("click", () => send({ type: "reset" }));
   speedSel.addEventListener("change", () => send({ type: "setSpeed", x: Number(speedSel.value) }));
-  loadBtn.addEventListener("click", () => send({ type: "load", preset: presetSel.value }).then((r) => {
+  loadBtn.addEventListener("click", () => send(presetSel.value === LOADED ? { type: "reset" } : { type: "load", preset: presetSel.value }).then((r) => {
+    if (presetSel.value === LOADED) return;
     if (r && r.ok) { log.replaceChildren(); addLog({ t: 0, kind: "action", text: t("panel.loaded", { preset: presetSel.value }) }); }
   }));
   addBtn.addEventListener("click", () => send(clientSel.value === "java" ? { type: "addConsumer" } : { type: "addConsumer", client: clientSel.value }).then((r) => {
@@ -658,10 +702,68 @@ function mount() {
       queuesInput.dataset.shown = String(queues);
       queuesInput.value = String(queues);
     }
-    if (presetSel.dataset.shown !== st.title) {
-      presetSel.dataset.shown = st.title;
-      const match = PRESET_TITLES[st.title];
-      if (match && !focused(presetSel)) presetSel.value = match;
+    showScenario(st);
+  }
+
+  // ---- The loaded scenario's name ----
+
+  // LOADED is the Scenario control's choice for what is loaded when it is none of the presets:
+  // named by it, and Load starts it again.
+  const LOADED = "loaded";
+  const loadedOpt = h("option", { value: LOADED, id: "preset-loaded" });
+
+  // scenarioWords names a state's scenario in the page's language: {kind, title, desc}, kind
+  // the dictionary's scenario.kind.* or "" for a scenario of its own (a link's, a file's).
+  function scenarioWords(st) {
+    const title = st.title || "";
+    const L = i18n.lang;
+    const tx = (w) => (w && (w[L] || w.en)) || "";
+    if (PRESET_TITLES[title]) {
+      const p = PRESET_TITLES[title];
+      return { kind: "preset", preset: p, title: t("panel.title." + p), desc: t("panel.desc." + p) };
+    }
+    const l = listOf("lessons").find((x) => x.scenario === title);
+    if (l) return { kind: "lesson", title: tx(l.title), desc: tx(l.goal) };
+    const inc = listOf("incidents").find((x) => x.title && x.title.en === title);
+    if (inc) return { kind: "incident", title: tx(inc.title), desc: tx(inc.text) };
+    const m = /^Imported group (.+)$/.exec(title);
+    if (m) return { kind: "import", title: t("scenario.imported", { group: m[1] }), desc: L === "en" ? st.description || "" : t("scenario.imported.desc") };
+    return { kind: "", title: title || t("scenario.untitled"), desc: st.description || "" };
+  }
+
+  // listOf is the wasm's list of the lessons or the incidents (their titles and texts in both
+  // languages), read once: they never change while the page runs.
+  const lists = {};
+  function listOf(name) {
+    if (!lists[name] && api && typeof api[name] === "function") {
+      const list = api[name]();
+      if (Array.isArray(list)) lists[name] = list;
+    }
+    return lists[name] || [];
+  }
+
+  function showScenario(st) {
+    const key = JSON.stringify([i18n.lang, st.title, st.description]);
+    if (scenarioHead.dataset.key === key) return;
+    scenarioHead.dataset.key = key;
+    const w = scenarioWords(st);
+    scenarioName.textContent = w.title;
+    scenarioDesc.textContent = w.desc;
+    scenarioDesc.title = w.desc; // the whole of a description cut to two lines
+    scenarioDesc.hidden = !w.desc;
+    scenarioKind.hidden = !w.kind;
+    scenarioKind.textContent = w.kind ? t("scenario.kind." + w.kind) : "";
+    scenarioHead.dataset.kind = w.kind;
+    scenarioHead.hidden = false;
+    // The Scenario control shows what is loaded: a preset as itself, anything else by name.
+    if (w.preset) {
+      loadedOpt.remove();
+      if (!focused(presetSel)) presetSel.value = w.preset;
+    } else {
+      loadedOpt.textContent = w.kind ? t("panel.preset.loadedKind", { kind: t("scenario.kind." + w.kind), title: w.title })
+        : t("panel.preset.loaded", { title: w.title });
+      if (!loadedOpt.isConnected) presetSel.prepend(loadedOpt);
+      if (!focused(presetSel)) presetSel.value = LOADED;
     }
   }
 
@@ -692,18 +794,6 @@ function mount() {
 
   // ---- Language ----
 
-  // scenarioTitle is a preset's title in the page's language; a scenario's own title as is.
-  function scenarioTitle(title) {
-    if (PRESET_TITLES[title]) return t("panel.title." + PRESET_TITLES[title]);
-    // An incident of the gallery (lessons.js) has its title in both languages.
-    if (!scenarioTitle.incidents && api && typeof api.incidents === "function") {
-      const list = api.incidents();
-      if (Array.isArray(list)) scenarioTitle.incidents = list;
-    }
-    const inc = (scenarioTitle.incidents || []).find((x) => x.title && x.title.en === title);
-    return inc ? (inc.title[i18n.lang] || title) : title;
-  }
-
   // index.html's own labels: the panel's landmark.
   i18n.bind(panel, "panel.label", null, "aria-label");
 
@@ -713,7 +803,7 @@ function mount() {
     for (const [el, s] of said) el.textContent = t(s.key, s.params);
     for (const o of speedSel.options) o.textContent = speedLabel(Number(o.value));
     pauseBtn.textContent = t(last && last.paused ? "panel.play" : "panel.pause");
-    if (!embedDialog.hidden) embedCode.value = embedSnippet() || embedCode.value;
+    if (!embedDialog.hidden) showEmbed();
     sync();
   });
 

@@ -458,8 +458,9 @@ type pageScript struct {
 // expandPartials puts the shared parts into a page: <!--#loader--> (or <!--#loader hidden-->)
 // becomes partials/loader.html, <!--#scripts--> the script elements of partials/scripts.json
 // (type="module", or defer for a classic one), <!--#scripts json--> that list as a JSON data
-// block, for a page that adds the scripts itself (the embed, on play), and <!--#palette-->
-// the canvas's colours (paletteJSON) as a JSON data block. Both pages load the same scripts
+// block, for a page that adds the scripts itself (the embed, on play), <!--#palette--> the
+// canvas's colours (paletteJSON) and <!--#posters--> the named scenarios' shapes
+// (postersJSON) as JSON data blocks. Both pages load the same scripts
 // from one list. Data blocks are not scripts: the Content-Security-Policy has nothing to allow.
 func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 	if !bytes.Contains(page, []byte("<!--#")) {
@@ -499,6 +500,7 @@ func expandPartials(webDir, name string, page []byte) ([]byte, error) {
 		"<!--#scripts-->\n", tags.String(),
 		"<!--#scripts json-->\n", `<script type="application/json" id="lbscope-scripts">`+string(compact)+"</script>\n",
 		"<!--#palette-->\n", `<script type="application/json" id="lbscope-palette">`+string(paletteJSON())+"</script>\n",
+		"<!--#posters-->\n", `<script type="application/json" id="lbscope-posters">`+string(postersJSON())+"</script>\n",
 	).Replace(string(page))
 	if i := strings.Index(out, "<!--#"); i >= 0 {
 		end := min(len(out), i+40)

@@ -8,8 +8,10 @@ const link = (obj) => "#s=1." + deflateRawSync(Buffer.from(JSON.stringify(obj)))
 
 test("linkShape: a link's scenario as the poster draws it", async () => {
   const shape = await linkShape(link({ scenario: { version: 1, title: "Default cluster",
-    brokers: [{ name: "broker-a", queues: 8 }, { name: "b", queues: 5000 }], consumers: [{ id: "c1" }, { id: "c2" }] }, timeMs: 5000 }));
-  assert.deepEqual(shape, { title: "default", brokers: [{ name: "broker-a", queues: 8 }, { name: "b", queues: 64 }], consumers: [{ id: "c1" }, { id: "c2" }] });
+    brokers: [{ name: "broker-a", queues: 8 }, { name: "b", queues: 5000 }], consumers: [{ id: "c1" }, { id: "c2" }],
+    producers: [{ id: "p1", rate: 200, threads: 2 }] }, timeMs: 5000 }));
+  assert.deepEqual(shape, { title: "default", brokers: [{ name: "broker-a", queues: 8 }, { name: "b", queues: 64 }], consumers: [{ id: "c1" }, { id: "c2" }],
+    producers: [{ id: "p1", rate: 200 }] });
 });
 
 test("linkShape: a scenario's own title, none, no consumers", async () => {

@@ -27,9 +27,12 @@ type lessonJSON struct {
 	ID    string      `json:"id"`
 	Title lesson.Text `json:"title"`
 	Goal  lesson.Text `json:"goal"`
-	Steps []stepJSON  `json:"steps"`
-	Step  *int        `json:"step,omitempty"`
-	Done  *bool       `json:"done,omitempty"`
+	// Scenario is the title of the lesson's scenario, as state().title carries it while the
+	// lesson's scenario is loaded: the page names it by the lesson's title and goal.
+	Scenario string     `json:"scenario"`
+	Steps    []stepJSON `json:"steps"`
+	Step     *int       `json:"step,omitempty"`
+	Done     *bool      `json:"done,omitempty"`
 }
 
 type stepJSON struct {
@@ -41,7 +44,7 @@ type stepJSON struct {
 }
 
 func describeLesson(l *lesson.Lesson, step int) lessonJSON {
-	out := lessonJSON{ID: l.ID, Title: l.Title, Goal: l.Goal}
+	out := lessonJSON{ID: l.ID, Title: l.Title, Goal: l.Goal, Scenario: l.Scenario().Title}
 	for i, s := range l.Steps {
 		out.Steps = append(out.Steps, stepJSON{Prompt: s.Prompt, Explain: s.Explain, Speed: s.Speed, Acts: s.Acts, Done: i < step})
 	}

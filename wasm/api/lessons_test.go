@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbscope/lbscope/wasm/lesson"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
@@ -69,10 +70,11 @@ func dispatchCmd(t *testing.T, a *API, js string) {
 func TestLessonsListsEveryLessonInBothLanguages(t *testing.T) {
 	a := New(session.NewDefault())
 	var list []struct {
-		ID    string            `json:"id"`
-		Title map[string]string `json:"title"`
-		Goal  map[string]string `json:"goal"`
-		Steps []struct {
+		ID       string            `json:"id"`
+		Title    map[string]string `json:"title"`
+		Goal     map[string]string `json:"goal"`
+		Scenario string            `json:"scenario"`
+		Steps    []struct {
 			Prompt  map[string]string `json:"prompt"`
 			Explain map[string]string `json:"explain"`
 		} `json:"steps"`
@@ -83,10 +85,19 @@ func TestLessonsListsEveryLessonInBothLanguages(t *testing.T) {
 	if len(list) < 12 {
 		t.Fatalf("lessons() lists %d; want at least 12", len(list))
 	}
+	scenarios := map[string]string{}
 	for _, l := range list {
 		if l.Title["en"] == "" || l.Title["zh"] == "" || l.Goal["en"] == "" || l.Goal["zh"] == "" || len(l.Steps) == 0 {
 			t.Errorf("lesson %q lacks a title, goal or steps in a language: %+v", l.ID, l)
 		}
+		// The page names a loaded scenario by the lesson whose scenario title it has.
+		if sc := lesson.ByID(l.ID); sc == nil || l.Scenario == "" || l.Scenario != sc.Scenario().Title {
+			t.Errorf("lesson %q: scenario %q, not its scenario's title", l.ID, l.Scenario)
+		}
+		if other, ok := scenarios[l.Scenario]; ok {
+			t.Errorf("lessons %q and %q have the same scenario title %q: the page could not tell them apart", other, l.ID, l.Scenario)
+		}
+		scenarios[l.Scenario] = l.ID
 		for _, s := range l.Steps {
 			if s.Prompt["zh"] == "" || s.Explain["en"] == "" {
 				t.Errorf("lesson %q has a step without text", l.ID)
