@@ -255,13 +255,18 @@ func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
 	}
 }
 
-// ConsumerLabel is the text on a consumer's box: its id, or its mark and the id's start when
-// the id is long.
+// ConsumerLabel is the text on a consumer's box: its id, or, when the id is long, its mark's
+// label (what its cells carry) and the part of the id that tells it apart from the others
+// ("3 ~@4012" for 127.0.0.1@4012): never the start that every id of a host shares.
 func ConsumerLabel(id string, m Mark) string {
-	if len(id) <= 8 {
+	if len(id) <= shortID || m.Label == id {
 		return id
 	}
-	return m.Label + ":" + id[:5] + "~"
+	part := m.Part
+	if part == "" {
+		part = id
+	}
+	return m.Label + " " + part
 }
 
 // Restarted reports whether the consumer's current process is a restart with a new client id
