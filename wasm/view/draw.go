@@ -533,29 +533,51 @@ func StatusText(status string) string { return statusWord(EN, status) }
 // StatusTextIn is StatusText in lang.
 func StatusTextIn(lang, status string) string { return statusWord(lang, status) }
 
+// ConsumerLook is how a consumer's box is drawn in a status: its fill (over the background),
+// its border, the ink of its id and marks, the ink of its status line, and the colour of
+// the cross over a killed one.
+type ConsumerLook struct {
+	Fill, Border, Ink, Status, Mark Color
+	BorderW                         float64
+}
+
+// ConsumerLookOf is a consumer's look in status: a live one in its mark's colours; an idle
+// one on the panel; a killed one on the panel, framed and crossed out in the warning colour,
+// its words on strips of the panel over the cross; a stopped one on the panel with a dim frame; a cut-off one a ghost
+// of its colour (brokers still list it) with its frame in its colour. Every status keeps
+// its words at 4.5:1 and its frame at 3:1 or more (TestThemeContrast).
+func ConsumerLookOf(status string, m Mark) ConsumerLook {
+	l := ConsumerLook{Fill: m.Color, Border: m.Color, Ink: m.Ink, Status: m.Ink, Mark: m.Ink, BorderW: 1}
+	switch status {
+	case cluster.StatusIdle:
+		l.Fill, l.Ink, l.Status, l.Mark = Panel, TextColor, TextColor, TextColor
+	case cluster.StatusKilled:
+		l.Fill, l.Border, l.Ink, l.Status, l.Mark, l.BorderW = Panel, Warn, TextColor, TextColor, Warn, 2
+	case cluster.StatusStopped:
+		l.Fill, l.Border, l.Ink, l.Status, l.Mark = Panel, Dim, TextColor, TextColor, Dim
+	case cluster.StatusPartitioned:
+		l.Fill = m.Color.Alpha(0.35) // a ghost: brokers still list it
+		l.Ink, l.Status, l.Mark = TextColor, TextColor, TextColor
+	}
+	return l
+}
+
 // drawConsumer draws a consumer's box; mixed is mixedClients of the frame's snapshot.
 func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mixed bool) {
 	l, now := f.Layout, f.Snap.TimeMs
 	m := l.Marks[b.ID]
 	r := b.Rect
-	fill, ink, border := m.Color, m.Ink, m.Color
-	switch cv.Status {
-	case cluster.StatusIdle:
-		fill, ink = Panel, TextColor
-	case cluster.StatusKilled, cluster.StatusStopped:
-		fill, ink, border = Dead, Dim, Dim
-	case cluster.StatusPartitioned:
-		fill = m.Color.Alpha(0.35) // a ghost: brokers still list it
-		ink = TextColor
-	}
-	c.Rect(LayerMarks, r, fill)
-	c.Frame(LayerMarks, r, 1, border)
+	look := ConsumerLookOf(cv.Status, m)
+	ink := look.Ink
+	c.Rect(LayerMarks, r, look.Fill)
+	c.Frame(LayerMarks, r, look.BorderW, look.Border)
 	if hover {
 		c.Frame(LayerMarks, r.Inset(-2), 1, Bright)
 	}
 	if cv.Status == cluster.StatusKilled {
-		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, Warn)
-		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, Warn)
+		// Crossed out under the words, which stay readable over it.
+		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, look.Mark)
+		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, look.Mark)
 	}
 	// The SDK it runs (J, J4, Go), once the group is not all the default Java client: in a
 	// tall box at the end of the status line, which keeps the room left of it; otherwise in
@@ -572,10 +594,17 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 		remaining = math.Ceil(remaining/1000) * 1000 // the bar moves in the countdown's steps
 	}
 	live := cv.Status != cluster.StatusKilled && cv.Status != cluster.StatusStopped && cv.NextRebalanceMs > 0
+	// The box's words; a killed one's on a strip of its fill, clear of the cross.
+	words := func(x, y float64, s string, col Color) {
+		if cv.Status == cluster.StatusKilled && s != "" {
+			c.Rect(LayerMarks, Rect{math.Round(x) - 2, math.Round(y), TextWidth(s) + 4, GlyphH}, look.Fill)
+		}
+		c.Text(LayerMarks, x, y, s, col)
+	}
 	switch l.ConsumerMode {
 	case ConsumerTall:
 		label := ConsumerLabel(b.ID, m)
-		c.Text(LayerMarks, r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
+		words(r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
 		line := StatusTextIn(f.Lang, cv.Status)
 		switch {
 		case cv.Status == cluster.StatusAlive && Restarted(cv):
@@ -589,10 +618,10 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 			c.Text(LayerMarks, r.Right()-markW-2, r.Y+3+GlyphH, mark, ink.Alpha(0.8))
 		}
 		line = Fit(line, room-4)
-		c.Text(LayerMarks, r.X+(room-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
+		words(r.X+(room-TextWidth(line))/2, r.Y+3+GlyphH, line, look.Status)
 	case ConsumerCompact:
 		label := ConsumerLabel(b.ID, m)
-		c.Text(LayerMarks, r.X+(r.W-swatchW-TextWidth(label))/2, r.Y+1, label, ink)
+		words(r.X+(r.W-swatchW-TextWidth(label))/2, r.Y+1, label, ink)
 		// A sample of the shape its cells carry when they are too small for its label.
 		sw := Rect{r.Right() - swatchW, r.Y + 3, swatchW - 3, r.H - 8}
 		c.Frame(LayerMarks, sw, 1, ink.Alpha(0.6))
