@@ -51,6 +51,7 @@ func Draw(c *Canvas, f Frame) {
 		hoverKind, hoverID = l.HitTest(f.HoverX, f.HoverY)
 	}
 
+	waiting := FirstRebalancePending(s)
 	drawHeader(c, f)
 	for _, b := range l.Brokers {
 		drawBroker(c, b, brokers[b.Name], s.TimeMs, f.Lang)
@@ -66,7 +67,7 @@ func Draw(c *Canvas, f Frame) {
 		if !ok {
 			continue
 		}
-		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue])
+		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting)
 	}
 	for _, r := range runs {
 		m := l.Marks[r.owner]
@@ -124,6 +125,42 @@ func SpeedText(x float64) string {
 	return "x" + strconv.FormatFloat(x, 'g', 4, 64)
 }
 
+// FirstRebalancePending reports whether the group is still on its way to its first
+// rebalance: every consumer started (alive, or idle with nothing yet), none holding a queue
+// or a decided round. Its queues are
+// then unassigned, not orphaned, and the canvas draws them so (no warning, no "?").
+func FirstRebalancePending(s *cluster.Snapshot) bool {
+	if len(s.Consumers) == 0 {
+		return false
+	}
+	for i := range s.Consumers {
+		cv := &s.Consumers[i]
+		if (cv.Status != cluster.StatusAlive && cv.Status != cluster.StatusIdle) || len(cv.Queues) > 0 || !cv.View.IsZero() {
+			return false
+		}
+	}
+	for _, a := range s.Anomalies {
+		if a.Kind == "orphan" {
+			return false
+		}
+	}
+	return true
+}
+
+// HeaderRight is what the header says at its right: the duplicates and the lost, the unread
+// when there are any, or, before the first rebalance, what the queues wait for.
+func HeaderRight(f Frame) string {
+	m := f.Snap.Metrics
+	switch {
+	case FirstRebalancePending(f.Snap):
+		return Word(f.Lang, "canvas.waiting")
+	case m.Unread > 0:
+		// Messages in write queues beyond the read count: nobody will ever read them.
+		return Word(f.Lang, "canvas.unread", m.Unread) + "  " + Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
+	}
+	return Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
+}
+
 func drawHeader(c *Canvas, f Frame) {
 	h := f.Layout.Header
 	if h.W <= 0 {
@@ -143,11 +180,7 @@ func drawHeader(c *Canvas, f Frame) {
 	left = Fit(left, h.W)
 	c.Text(LayerMarks, h.X, h.Y, left, TextColor)
 	m := f.Snap.Metrics
-	right := Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
-	if m.Unread > 0 {
-		// Messages in write queues beyond the read count: nobody will ever read them.
-		right = Word(f.Lang, "canvas.unread", m.Unread) + "  " + right
-	}
+	right := HeaderRight(f)
 	if free := h.W - TextWidth(left) - 14; TextWidth(right) <= free {
 		col := Dim
 		if m.Duplicates > 0 || m.Lost > 0 || m.Unread > 0 {
@@ -406,7 +439,7 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 	return runs, in
 }
 
-func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun bool) {
+func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting bool) {
 	r := cell.Rect
 	down := bv != nil && bv.Down
 	switch {
@@ -435,6 +468,11 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 	}
 	overlap := anomaly == "overlap" || len(q.Owners) > 1
 	orphan := anomaly == "orphan" || (len(q.Owners) == 0 && !down)
+	if orphan && waiting {
+		// Not yet assigned: the first rebalance is on its way.
+		c.Frame(LayerCells, r, 1, Border)
+		return
+	}
 	if overlap || orphan {
 		c.Frame(LayerCells, r, math.Max(1, math.Min(2, r.W/8)), Warn)
 	}
