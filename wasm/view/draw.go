@@ -25,6 +25,8 @@ type Frame struct {
 	// Reduced is the reader's prefers-reduced-motion: nothing moves but what the
 	// simulation's state moves (no travelling messages, countdowns in whole seconds).
 	Reduced bool
+	// Legend shows the legend of the canvas's marks (LegendCard).
+	Legend bool
 }
 
 // Limits of what a frame draws.
@@ -32,7 +34,7 @@ const (
 	MaxMessages         = 32    // travelling message dots
 	rebalancePeriodMs   = 20000 // RocketMQ's rebalance wait interval: the countdown bar's full width
 	fullBacklog         = 10000 // a backlog bar is full at this many messages (log scale)
-	messageDot          = 4.0
+	messageDot          = 8.0   // 12 CSS px in presenter mode
 	isolationRingRadius = 5.0
 )
 
@@ -110,9 +112,14 @@ func Draw(c *Canvas, f Frame) {
 			drawCard(c, f, card, consumers)
 		}
 	}
+	if f.Legend {
+		if lg := LegendCard(f); lg != nil {
+			drawLegend(c, f, lg)
+		}
+	}
 	if f.Menu != nil {
 		drawMenu(c, f.Menu, f.HoverX, f.HoverY, f.HoverOK)
-	} else if hoverKind != "" && hoverKind != HitConsumer {
+	} else if hoverKind != "" && hoverKind != HitConsumer && hoverKind != HitLegend {
 		drawTooltip(c, f, hoverKind, hoverID)
 	}
 }
@@ -162,6 +169,15 @@ func HeaderRight(f Frame) string {
 }
 
 func drawHeader(c *Canvas, f Frame) {
+	if lb := f.Layout.LegendButton; lb.W > 0 {
+		// The legend's button: pressed while the legend shows.
+		if f.Legend {
+			c.Rect(LayerMarks, lb, Highlight)
+		}
+		c.Frame(LayerMarks, lb, 1, Border)
+		word := Word(f.Lang, "canvas.legend.button")
+		c.Text(LayerMarks, lb.X+(lb.W-TextWidth(word))/2, lb.Y, word, TextColor)
+	}
 	h := f.Layout.Header
 	if h.W <= 0 {
 		return
@@ -534,19 +550,37 @@ func drawShape(c *Canvas, r Rect, shape int, col Color) {
 	}
 }
 
+// drawMessageDot draws a travelling message at (x, y): a square of messageDot units in col,
+// outlined in the background's colour so that it stands out on a cell of any colour.
+func drawMessageDot(c *Canvas, l Layer, x, y float64, col Color) {
+	const d = messageDot
+	c.Rect(l, Rect{x - d/2 - 1, y - d/2 - 1, d + 2, d + 2}, Background)
+	c.Rect(l, Rect{x - d/2, y - d/2, d, d}, col)
+}
+
+// drawMessages draws the messages on their way: the animator's flights, which last long
+// enough to be seen, or, without one, the snapshot's sends where the simulation has them.
+// The dots are drawn over the cells, their trails under them.
 func drawMessages(c *Canvas, f Frame) {
-	n := 0
-	for _, m := range f.Snap.Sends {
-		if n == MaxMessages {
-			break
+	flights := c.flights[:0]
+	if f.Anim != nil {
+		flights = f.Anim.Flights(f.Snap.TimeMs, f.WallMs, flights)
+	} else {
+		for _, m := range f.Snap.Sends {
+			if m.ArriveAt > m.SentAt && len(flights) < MaxMessages {
+				t := clamp(float64(f.Snap.TimeMs-m.SentAt)/float64(m.ArriveAt-m.SentAt), 0, 1)
+				flights = append(flights, Flight{Producer: m.Producer, Queue: m.Queue, Late: m.Late, Resend: m.Resend, T: t})
+			}
 		}
+	}
+	c.flights = flights
+	for _, m := range flights {
 		p, ok1 := f.Layout.Producer(m.Producer)
 		cell, ok2 := f.Layout.Cell(m.Queue)
-		if !ok1 || !ok2 || m.ArriveAt <= m.SentAt {
+		if !ok1 || !ok2 {
 			continue
 		}
-		n++
-		t := clamp(float64(f.Snap.TimeMs-m.SentAt)/float64(m.ArriveAt-m.SentAt), 0, 1)
+		t := m.T
 		px, py := p.X+p.W/2, p.Bottom()
 		qx, qy := cell.Center()
 		x, y := lerp(px, qx, t), lerp(py, qy, t)
@@ -554,13 +588,13 @@ func drawMessages(c *Canvas, f Frame) {
 		case m.Late:
 			// The producer already saw this send fail (a timeout); the broker stores it anyway.
 			c.Line(LayerLines, px, py, x, y, 1, Warn.Alpha(0.5))
-			c.Rect(LayerLines, Rect{x - messageDot/2 - 1, y - messageDot/2 - 1, messageDot + 2, messageDot + 2}, Warn)
+			drawMessageDot(c, LayerMarks, x, y, Warn)
 		case m.Resend:
 			// Sent again after an attempt on another broker failed.
 			c.Line(LayerLines, px, py, x, y, 1, Slow.Alpha(0.5))
-			c.Rect(LayerLines, Rect{x - messageDot/2 - 1, y - messageDot/2 - 1, messageDot + 2, messageDot + 2}, Slow)
+			drawMessageDot(c, LayerMarks, x, y, Slow)
 		default:
-			c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, Bright)
+			drawMessageDot(c, LayerMarks, x, y, Bright)
 		}
 	}
 }

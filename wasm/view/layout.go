@@ -44,6 +44,7 @@ const (
 type Layout struct {
 	Bounds       Rect
 	Header       Rect
+	LegendButton Rect // the header's button that shows the legend (LegendHit is its target)
 	Producers    []Box
 	Brokers      []BrokerBox // in snapshot order
 	Cells        []Cell      // in snapshot order
@@ -70,6 +71,7 @@ const (
 	HitBroker   = "broker"
 	HitQueue    = "queue"
 	HitProducer = "producer"
+	HitLegend   = "legend" // the header's legend button
 )
 
 // Spacing.
@@ -212,6 +214,10 @@ func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	}
 	y := inner.Y
 	l.Header = Rect{inner.X, y, inner.W, headerH}
+	if bw := legendButtonW(lang); inner.W >= 4*bw {
+		l.LegendButton = Rect{inner.Right() - bw, y, bw, headerH}
+		l.Header.W -= bw + 8
+	}
 	y += headerH + 4
 
 	if len(s.Producers) > 0 {
@@ -492,6 +498,9 @@ func brokerLabel(name string, w float64) string {
 // HitTest names what lies under (x, y): a consumer, a queue, a broker or a producer, or
 // ("", "") for nothing.
 func (l *Layout) HitTest(x, y float64) (kind, id string) {
+	if l.LegendHit().Contains(x, y) {
+		return HitLegend, HitLegend
+	}
 	for _, c := range l.Consumers {
 		if c.Contains(x, y) {
 			return HitConsumer, c.ID
@@ -567,6 +576,8 @@ type HitBoxes struct {
 	Queues    []Cell      `json:"queues"`
 	Producers []Box       `json:"producers"`
 	Menu      []Box       `json:"menu"` // the open menu's items, id = the command type
+	// LegendButton is the header's legend button's target (LegendHit).
+	LegendButton Rect `json:"legendButton"`
 	// TextPx is the labels' em and LinePx their line, in CSS pixels (EmSize and GlyphH
 	// times the zoom).
 	TextPx float64 `json:"textPx"`
@@ -580,6 +591,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		Width: l.Bounds.Right(), Height: l.Bounds.Bottom(),
 		Consumers: nonNil(slices.Clone(l.Consumers)), Brokers: nonNil(slices.Clone(l.Brokers)), Queues: nonNil(slices.Clone(l.Cells)),
 		Producers: nonNil(slices.Clone(l.Producers)), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
+		LegendButton: l.LegendHit(),
 	}
 	if m != nil {
 		for _, it := range m.Items {
@@ -588,6 +600,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 	}
 	if z := l.Zoom; z > 0 && z != 1 {
 		h.Width, h.Height, h.TextPx, h.LinePx = h.Width*z, h.Height*z, h.TextPx*z, h.LinePx*z
+		h.LegendButton = h.LegendButton.Scale(z)
 		zoomBoxes(h.Consumers, z)
 		zoomBoxes(h.Producers, z)
 		zoomBoxes(h.Menu, z)
@@ -632,4 +645,5 @@ func (hb *HitBoxes) Shift(dx, dy float64) {
 	for i := range hb.Menu {
 		move(&hb.Menu[i].Rect)
 	}
+	move(&hb.LegendButton)
 }

@@ -8,12 +8,6 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
-// over is c drawn over the opaque bg.
-func over(c, bg Color) Color {
-	a := c.A
-	return Color{c.R*a + bg.R*(1-a), c.G*a + bg.G*(1-a), c.B*a + bg.B*(1-a), 1}
-}
-
 func contrast(a, b Color) float64 {
 	la, lb := a.luminance(), b.luminance()
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
