@@ -158,6 +158,17 @@ function mount() {
   const clearLogBtn = h("button", { type: "button", id: "log-clear", class: "small", t: "panel.clear" });
 
   const helpBtn = h("button", { type: "button", id: "help-button", "aria-haspopup": "dialog", "aria-controls": "help", t: "panel.helpButton" });
+  // The canvas's legend: <html data-legend="1">, which the canvas reads with the stage
+  // (also ?legend=1, the canvas's l key and its header's button).
+  const root = document.documentElement;
+  if (new URLSearchParams(location.search).get("legend") === "1") root.dataset.legend = "1";
+  const legendBtn = h("button", { type: "button", id: "legend", "aria-pressed": String(root.dataset.legend === "1"), t: "panel.legend" });
+  legendBtn.addEventListener("click", () => {
+    if (root.dataset.legend === "1") delete root.dataset.legend;
+    else root.dataset.legend = "1";
+  });
+  new MutationObserver(() => legendBtn.setAttribute("aria-pressed", String(root.dataset.legend === "1")))
+    .observe(root, { attributes: true, attributeFilter: ["data-legend"] });
   // Presenter mode (theme.js's LB.look; also ?present=1 and the canvas's p key).
   const look = window.LB.look;
   const presentBtn = h("button", { type: "button", id: "present", "aria-pressed": String(!!(look && look.present)), t: "panel.present" });
@@ -204,7 +215,7 @@ function mount() {
         h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances", t: "panel.showRebalances" })),
         clearLogBtn),
       log),
-    h("div", { class: "panel-foot" }, helpBtn, presentBtn,
+    h("div", { class: "panel-foot" }, helpBtn, legendBtn, presentBtn,
       h("p", { class: "hint", t: "panel.foot" })));
 
   const head = h("div", { class: "panel-head" }, toggle, statusLine, langSwitch);
@@ -228,6 +239,7 @@ function mount() {
         h("dt", {}, "."), h("dd", { t: "help.do.step" }),
         h("dt", {}, "+ / −"), h("dd", { t: "help.do.speed" }),
         h("dt", {}, "a"), h("dd", { t: "help.do.add" }),
+        h("dt", {}, "l"), h("dd", { t: "help.do.legend" }),
         h("dt", {}, "?"), h("dd", { t: "help.do.help" }),
         h("dt", {}, "p"), h("dd", { t: "help.do.present" }),
         h("dt", { t: "help.key.esc" }), h("dd", { t: "help.do.esc" })),
