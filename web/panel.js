@@ -598,6 +598,14 @@ function mount() {
     slowBtn.disabled = !b;
   }
 
+  // The canvas's labels of the consumers (lbscope.palette().labels), asked again only when
+  // the ids change: where a box reads "3 ~@4026", the list says which id 3 is.
+  let labelsKey = null, labels = {};
+  function consumerLabel(id) {
+    const l = labels[id];
+    return l && l !== id ? l.split(" ")[0] + " · " : "";
+  }
+
   function sync() {
     if (!api) return;
     const st = store.state; // the latest the playground pushed (store.mjs)
@@ -618,7 +626,12 @@ function mount() {
       speedSel.value = String(st.speed);
     }
 
-    setOptions(consumerSel, st.consumers.map((c) => [c.id, t("panel.consumer.option", {
+    const ids = st.consumers.map((c) => c.id).join("\n");
+    if (ids !== labelsKey && typeof api.palette === "function") {
+      labelsKey = ids;
+      labels = (api.palette() || {}).labels || {};
+    }
+    setOptions(consumerSel, st.consumers.map((c) => [c.id, consumerLabel(c.id) + t("panel.consumer.option", {
       id: c.id, status: i18n.has("status." + c.status) ? t("status." + c.status) : c.status, n: fmt.format(c.queues.length),
     })]));
     updateConsumerButtons();

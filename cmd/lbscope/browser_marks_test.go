@@ -67,12 +67,31 @@ func TestBrowserLegendAndConsumerIDs(t *testing.T) {
 	seen := map[string]string{}
 	for _, id := range ids {
 		label := labels[id]
-		assert.Contains(t, label, id[strings.LastIndexAny(id, "@#"):], "%s's box", id)
+		if strings.HasPrefix(id, "127.0.0.1@") {
+			assert.Contains(t, label, id[len("127.0.0.1"):], "%s's box gives its PID", id)
+		}
 		assert.NotContains(t, label, "127.0", "%s's box keeps the host every id shares", id)
+		// What it reads past its number is in its id and in no other.
+		_, part, _ := strings.Cut(label, " ")
+		part = strings.Trim(part, "~")
+		for _, other := range ids {
+			assert.Equal(t, other == id, strings.Contains(other, part), "%s's box reads %q; in %s?", id, label, other)
+		}
 		if other, dup := seen[label]; dup {
 			t.Errorf("%s and %s both read %q", id, other, label)
 		}
 		seen[label] = id
+	}
+	// The panel's list of consumers says which number is which id.
+	waitFor(t, ctx, `document.getElementById("consumer-target").options.length === 12`)
+	options := eval[[]string](t, ctx, `[...document.getElementById("consumer-target").options].map(o => o.textContent)`)
+	for _, id := range ids {
+		num, _, _ := strings.Cut(labels[id], " ")
+		found := false
+		for _, o := range options {
+			found = found || strings.HasPrefix(o, num+" · "+id+" ")
+		}
+		assert.True(t, found, "the panel lists %s as %q; options %q", id, num+" · "+id, options)
 	}
 	// Hovering a box: its card starts with its whole id.
 	l := legendOf(t, eval[string](t, ctx, `JSON.stringify(window.lbscope.layout())`))

@@ -10,14 +10,19 @@ const idSeparators = ".@#:-_/"
 // its end.
 const maxPart = 12
 
+// suffixSlack is how much longer than the shortest part a suffix may be and still be
+// preferred: the end of an id reads as its end, a part from its middle needs two cuts.
+const suffixSlack = 4
+
 // shortID is the longest id a consumer's box shows whole.
 const shortID = 8
 
 // DistinctParts returns, for each of ids, the shortest part of it that tells it apart from
 // the others, cut at the separators of idSeparators: the shortest suffix no other id
-// contains (10.1.2.3@4012 and 10.1.2.3@4013 become "~@4012" and "~@4013"), else, when there
-// is none shorter than maxPart, the shortest such part anywhere, the rightmost of equal
-// length ("alpha~" for alpha.svc@1 beside beta.svc@1). "~" stands where the id goes on, as Fit
+// contains (10.1.2.3@4012 and 10.1.2.3@4013 become "~@4012" and "~@4013") when it is at
+// most maxPart long and at most suffixSlack longer than the shortest such part anywhere;
+// else that part, the rightmost of equal length ("~@4012~" for 127.0.0.1@4012#123456789
+// beside 127.0.0.1@4013#123457789, "alpha~" for alpha.svc@1 beside beta.svc@1). "~" stands where the id goes on, as Fit
 // writes a cut. An id of at most shortID bytes, or one whose every part another id contains (a
 // duplicate, or a part of a longer id), comes back whole.
 func DistinctParts(ids []string) []string {
@@ -61,11 +66,10 @@ func distinctPart(ids []string, i int) string {
 	}
 	last := len(bounds) - 1
 	// The shortest unique suffix.
+	suffix := -1
 	for a := last - 1; a > 0; a-- {
-		if w := id[bounds[a]:]; unique(w) {
-			if len(w) <= maxPart {
-				return written(a, last)
-			}
+		if unique(id[bounds[a]:]) {
+			suffix = a
 			break
 		}
 	}
@@ -83,6 +87,12 @@ func distinctPart(ids []string, i int) string {
 				}
 				break
 			}
+		}
+	}
+	if suffix > 0 {
+		n := len(id) - bounds[suffix]
+		if n <= maxPart && (bestA < 0 || n <= bounds[bestB]-bounds[bestA]+suffixSlack) {
+			return written(suffix, last)
 		}
 	}
 	if bestA < 0 || (bestA == 0 && bestB == last) {

@@ -17,10 +17,13 @@ func TestDistinctParts(t *testing.T) {
 		ids, want []string
 	}{
 		{[]string{"127.0.0.1@4012", "127.0.0.1@4013", "127.0.0.1@977"}, []string{"~@4012", "~@4013", "~@977"}},
-		// The same PID on two hosts: the last octet and the PID.
-		{[]string{"10.1.2.3@12345", "10.1.2.4@12345"}, []string{"~.3@12345", "~.4@12345"}},
-		// A restart's #nanoTime differs: that is the suffix.
+		// The same PID on two hosts: the last octet and a short PID, or the octet alone.
+		{[]string{"10.1.2.3@123", "10.1.2.4@123"}, []string{"~.3@123", "~.4@123"}},
+		{[]string{"10.1.2.3@12345", "10.1.2.4@12345"}, []string{"~.3~", "~.4~"}},
+		// Only a restart's #nanoTime differs: that is the suffix.
 		{[]string{"10.1.2.3@12345#123456789", "10.1.2.3@12345#987654321"}, []string{"~#123456789", "~#987654321"}},
+		// The PID and the #nanoTime differ: the PID, shorter.
+		{[]string{"127.0.0.1@4012#123456789", "127.0.0.1@4013#123457789"}, []string{"~@4012~", "~@4013~"}},
 		// Past maxPart, the shortest part: the last octet.
 		{[]string{"10.1.2.3@12345#123456789", "10.1.2.4@12345#123456789"}, []string{"~.3~", "~.4~"}},
 		// Hosts that differ at the start.
@@ -78,8 +81,11 @@ func TestImportedConsumersToldApart(t *testing.T) {
 				t.Errorf("%s and %s both read %q", b.ID, other, label)
 			}
 			seen[label] = b.ID
-			want := b.ID[strings.LastIndexAny(b.ID, "@#"):]
-			if !strings.Contains(label, want) || !strings.HasPrefix(label, m.Label+" ") {
+			want := strings.Trim(m.Part, "~") // a part of its id (TestDistinctParts), its PID on the shared host
+			if strings.HasPrefix(b.ID, "127.0.0.1@") {
+				want = b.ID[len("127.0.0.1"):]
+			}
+			if !strings.Contains(label, want) || !strings.Contains(b.ID, want) || !strings.HasPrefix(label, m.Label+" ") {
 				t.Errorf("%s's box reads %q; want its mark %q and %q", b.ID, label, m.Label, want)
 			}
 			if l.ConsumerMode != ConsumerTiny && TextWidth(label) > b.W-2 {
