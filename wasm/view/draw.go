@@ -707,10 +707,15 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 		drawShape(c, sw.Inset(1), m.Shape, ink)
 	}
 	if cv.Status == cluster.StatusHung {
-		// Two pause bars in the corner: hung, whatever the box's size.
+		// Two pause bars in the corner: hung, whatever the box's size; in a tall box at the
+		// start of its status line, clear of a long label.
 		h := math.Min(8, r.H-4)
-		c.Rect(LayerMarks, Rect{r.Right() - 7, r.Y + 2, 2, h}, ink)
-		c.Rect(LayerMarks, Rect{r.Right() - 4, r.Y + 2, 2, h}, ink)
+		x, y := r.Right()-7, r.Y+2
+		if l.ConsumerMode == ConsumerTall {
+			x, y = r.X+3, r.Y+3+GlyphH+(GlyphH-h)/2
+		}
+		c.Rect(LayerMarks, Rect{x, y, 2, h}, ink)
+		c.Rect(LayerMarks, Rect{x + 3, y, 2, h}, ink)
 	}
 	if live && l.ConsumerMode != ConsumerTiny {
 		frac := clamp(remaining/rebalancePeriodMs, 0, 1)
