@@ -495,8 +495,8 @@ func brokerLabel(name string, w float64) string {
 	return Fit(name, w)
 }
 
-// HitTest names what lies under (x, y): a consumer, a queue, a broker or a producer, or
-// ("", "") for nothing.
+// HitTest names what lies under (x, y): the header's legend button, a consumer, a queue, a
+// broker or a producer, or ("", "") for nothing.
 func (l *Layout) HitTest(x, y float64) (kind, id string) {
 	if l.LegendHit().Contains(x, y) {
 		return HitLegend, HitLegend
