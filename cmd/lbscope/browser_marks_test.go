@@ -93,7 +93,7 @@ func TestBrowserLegendAndConsumerIDs(t *testing.T) {
 		}
 		assert.True(t, found, "the panel lists %s as %q; options %q", id, num+" · "+id, options)
 	}
-	// Hovering a box: its card starts with its whole id.
+	// Opening a box's menu: its card starts with its number and its whole id.
 	l := legendOf(t, eval[string](t, ctx, `JSON.stringify(window.lbscope.layout())`))
 	require.Len(t, l.Consumers, 12)
 	b := l.Consumers[3]
@@ -101,7 +101,8 @@ func TestBrowserLegendAndConsumerIDs(t *testing.T) {
 	click(t, ctx, b) // the menu opens, and the card beside it
 	waitFor(t, ctx, `window.lbscope.layout().card && window.lbscope.layout().card.lines.length > 0`)
 	card := eval[[]string](t, ctx, `window.lbscope.layout().card.lines`)
-	assert.True(t, strings.HasPrefix(card[0], b.ID+" "), "the card's first line %q gives the whole id %s", card[0], b.ID)
+	num, _, _ := strings.Cut(labels[b.ID], " ")
+	assert.True(t, strings.HasPrefix(card[0], num+" · "+b.ID+" "), "the card's first line %q gives the number %s and the whole id %s", card[0], num, b.ID)
 	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))) // close the menu
 
 	// The legend: hidden at first; the l key shows it.

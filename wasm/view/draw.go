@@ -749,6 +749,11 @@ func TooltipLines(f Frame, kind, id string) []string {
 				continue
 			}
 			lines := []string{cv.ID + " " + StatusTextIn(lang, cv.Status), Word(lang, "canvas.tip.queues", len(cv.Queues))}
+			if f.Layout != nil {
+				if m, ok := f.Layout.Marks[cv.ID]; ok && m.Label != cv.ID {
+					lines[0] = m.Label + " · " + lines[0] // the number its cells carry, and its whole id
+				}
+			}
 			if mixedClients(s) {
 				lines[0] += " · " + cv.Client
 			}

@@ -93,6 +93,14 @@ func TestImportedConsumersToldApart(t *testing.T) {
 			}
 		}
 	}
+	// Its card gives its number and its whole id.
+	l := Compute(&s, Rect{0, 0, 1280, 720})
+	for _, cv := range s.Consumers {
+		m := l.Marks[cv.ID]
+		if got := TooltipLines(Frame{Snap: &s, Layout: l}, HitConsumer, cv.ID)[0]; !strings.HasPrefix(got, m.Label+" · "+cv.ID+" ") {
+			t.Errorf("%s's card begins %q", cv.ID, got)
+		}
+	}
 	marks := Marks(s.Consumers)
 	for a, ma := range marks {
 		for b, mb := range marks {
