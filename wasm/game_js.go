@@ -64,9 +64,10 @@ type game struct {
 	hoverX    float64
 	hoverY    float64
 	hoverOK   bool
-	lang      string // the page's language (the session's), read each Update
-	reduced   bool   // prefers-reduced-motion, read with the stage
-	look      look   // the page's theme and presenter mode, read with the stage
+	lang      string      // the page's language (the session's), read each Update
+	reduced   bool        // prefers-reduced-motion, read with the stage
+	look      look        // the page's theme and presenter mode, read with the stage
+	legend    atomic.Bool // the page's data-legend: the canvas's legend shows (layout() reads it)
 	dpr       float64
 	readyDone bool
 	refused   []cluster.Event // the game's own commands the session could not queue, told with the frame
@@ -166,6 +167,7 @@ func (g *game) Update() (err error) {
 			g.look, g.ctl.Menu = lk, nil
 			view.UseTheme(view.ThemeNamed(lk.theme))
 		}
+		g.legend.Store(pageLegend())
 		g.stage = view.Rect{W: float64(w), H: float64(h)}
 		if r, ok := stageRect(); ok {
 			g.stage = clipRect(r, g.stage)
@@ -199,6 +201,9 @@ func (g *game) Update() (err error) {
 		}
 		if e.Present {
 			togglePresent()
+		}
+		if e.Legend {
+			g.legend.Store(toggleLegend())
 		}
 	}
 
@@ -337,7 +342,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
 		Anim: &g.anim, Menu: g.ctl.Menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
-		Lang: g.lang, Reduced: g.reduced,
+		Lang: g.lang, Reduced: g.reduced, Legend: g.legend.Load(),
 	})
 	g.drawScene(screen, bg)
 	g.frames.Add(1)

@@ -6,6 +6,7 @@ package main
 
 import (
 	"runtime/metrics"
+	"strings"
 	"syscall/js"
 
 	"github.com/lbscope/lbscope/wasm/view"
@@ -116,7 +117,7 @@ func (b *bridge) watchPage() {
 	// theme.js and the presenter button set data-theme and data-present on <html>.
 	if mo := global.Get("MutationObserver"); mo.Type() == js.TypeFunction {
 		mo.New(moved).Call("observe", doc.Get("documentElement"), map[string]any{
-			"attributes": true, "attributeFilter": []any{"data-theme", "data-present"}})
+			"attributes": true, "attributeFilter": []any{"data-theme", "data-present", "data-legend"}})
 	}
 	if mm := global.Get("matchMedia"); mm.Type() == js.TypeFunction {
 		q := global.Call("matchMedia", "(prefers-reduced-motion: reduce)")
@@ -205,12 +206,32 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 			}
 		}
 	}
+	// The legend, where it shows.
+	var legend *legendBox
+	if b.g.legend.Load() {
+		snap := b.sess.Snapshot()
+		if lg := view.LegendCard(view.Frame{Snap: &snap, Layout: l, Lang: b.sess.Lang(), Speed: b.sess.State().Speed}); lg != nil {
+			r := lg.Rect.Scale(l.Zoom)
+			r.X, r.Y = r.X+canvas.X, r.Y+canvas.Y
+			legend = &legendBox{Rect: r}
+			for _, row := range lg.Rows {
+				legend.Lines = append(legend.Lines, strings.Join(row.Lines, " "))
+			}
+		}
+	}
 	return jsonParse(struct {
 		view.HitBoxes
-		Canvas view.Rect `json:"canvas"`
-		Stage  view.Rect `json:"stage"`
-		Card   *cardBox  `json:"card,omitempty"`
-	}{hb, canvas, stage, card})
+		Canvas view.Rect  `json:"canvas"`
+		Stage  view.Rect  `json:"stage"`
+		Card   *cardBox   `json:"card,omitempty"`
+		Legend *legendBox `json:"legend,omitempty"`
+	}{hb, canvas, stage, card, legend})
+}
+
+// legendBox is the canvas's legend as layout() gives it: where it is and its rows' words.
+type legendBox struct {
+	view.Rect
+	Lines []string `json:"lines"`
 }
 
 // cardBox is a consumer's view card as layout() gives it.
@@ -250,6 +271,25 @@ func pageLook() look {
 		lk.present = true
 	}
 	return lk
+}
+
+// pageLegend reads whether the page asks for the canvas's legend: <html>'s data-legend
+// ("1"), which the panel's Legend button, ?legend=1 and toggleLegend set.
+func pageLegend() bool {
+	l := js.Global().Get("document").Get("documentElement").Get("dataset").Get("legend")
+	return l.Type() == js.TypeString && l.String() == "1"
+}
+
+// toggleLegend shows or hides the legend (the l key, the header's button) on <html>, where
+// the page's button sees it, and returns whether it shows now.
+func toggleLegend() bool {
+	ds := js.Global().Get("document").Get("documentElement").Get("dataset")
+	if pageLegend() {
+		ds.Delete("legend")
+		return false
+	}
+	ds.Set("legend", "1")
+	return true
 }
 
 // togglePresent switches presenter mode (the p key): through the page's lbscopePresent,

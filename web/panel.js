@@ -158,6 +158,17 @@ function mount() {
   const clearLogBtn = h("button", { type: "button", id: "log-clear", class: "small", t: "panel.clear" });
 
   const helpBtn = h("button", { type: "button", id: "help-button", "aria-haspopup": "dialog", "aria-controls": "help", t: "panel.helpButton" });
+  // The canvas's legend: <html data-legend="1">, which the canvas reads with the stage
+  // (also ?legend=1, the canvas's l key and its header's button).
+  const root = document.documentElement;
+  if (new URLSearchParams(location.search).get("legend") === "1") root.dataset.legend = "1";
+  const legendBtn = h("button", { type: "button", id: "legend", "aria-pressed": String(root.dataset.legend === "1"), t: "panel.legend" });
+  legendBtn.addEventListener("click", () => {
+    if (root.dataset.legend === "1") delete root.dataset.legend;
+    else root.dataset.legend = "1";
+  });
+  new MutationObserver(() => legendBtn.setAttribute("aria-pressed", String(root.dataset.legend === "1")))
+    .observe(root, { attributes: true, attributeFilter: ["data-legend"] });
   // Presenter mode (theme.js's LB.look; also ?present=1 and the canvas's p key).
   const look = window.LB.look;
   const presentBtn = h("button", { type: "button", id: "present", "aria-pressed": String(!!(look && look.present)), t: "panel.present" });
@@ -204,7 +215,7 @@ function mount() {
         h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances", t: "panel.showRebalances" })),
         clearLogBtn),
       log),
-    h("div", { class: "panel-foot" }, helpBtn, presentBtn,
+    h("div", { class: "panel-foot" }, helpBtn, legendBtn, presentBtn,
       h("p", { class: "hint", t: "panel.foot" })));
 
   const head = h("div", { class: "panel-head" }, toggle, statusLine, langSwitch);
@@ -238,6 +249,7 @@ function mount() {
         h("dt", {}, "."), h("dd", { t: "help.do.step" }),
         h("dt", {}, "+ / −"), h("dd", { t: "help.do.speed" }),
         h("dt", {}, "a"), h("dd", { t: "help.do.add" }),
+        h("dt", {}, "l"), h("dd", { t: "help.do.legend" }),
         h("dt", {}, "?"), h("dd", { t: "help.do.help" }),
         h("dt", {}, "p"), h("dd", { t: "help.do.present" }),
         h("dt", { t: "help.key.esc" }), h("dd", { t: "help.do.esc" })),
@@ -630,6 +642,14 @@ function mount() {
     slowBtn.disabled = !b;
   }
 
+  // The canvas's labels of the consumers (lbscope.palette().labels), asked again only when
+  // the ids change: where a box reads "3 ~@4026", the list says which id 3 is.
+  let labelsKey = null, labels = {};
+  function consumerLabel(id) {
+    const l = labels[id];
+    return l && l !== id ? l.split(" ")[0] + " · " : "";
+  }
+
   function sync() {
     if (!api) return;
     const st = store.state; // the latest the playground pushed (store.mjs)
@@ -650,7 +670,12 @@ function mount() {
       speedSel.value = String(st.speed);
     }
 
-    setOptions(consumerSel, st.consumers.map((c) => [c.id, t("panel.consumer.option", {
+    const ids = st.consumers.map((c) => c.id).join("\n");
+    if (ids !== labelsKey && typeof api.palette === "function") {
+      labelsKey = ids;
+      labels = (api.palette() || {}).labels || {};
+    }
+    setOptions(consumerSel, st.consumers.map((c) => [c.id, consumerLabel(c.id) + t("panel.consumer.option", {
       id: c.id, status: i18n.has("status." + c.status) ? t("status." + c.status) : c.status, n: fmt.format(c.queues.length),
     })]));
     updateConsumerButtons();

@@ -29,9 +29,10 @@ import (
 //	 marks: [{t, text}]}  (the actions taken, for the markers)
 //
 //	lbscope.exportMetrics({format: "csv"|"json"}) → {filename, mime, text}
-//	lbscope.palette() → {consumers: {c1: "#e69f00", …}, palette: ["#e69f00", …]}
+//	lbscope.palette() → {consumers: {c1: "#e69f00", …}, labels: {c1: "c1", …}, palette: ["#e69f00", …]}
 //
-// palette's consumers are the canvas's colours of the consumers it shows now; palette is the
+// palette's consumers are the canvas's colours of the consumers it shows now and labels what
+// their boxes read ("3 ~@4012" for 127.0.0.1@4012 in an imported group); palette is the
 // colour cycle, for a consumer the canvas no longer shows.
 func init() {
 	register("series", func(a *API, args json.RawMessage) (any, error) {
@@ -73,10 +74,12 @@ func init() {
 		snap := a.Sess.Snapshot()
 		out := struct {
 			Consumers map[string]string `json:"consumers"`
+			Labels    map[string]string `json:"labels"`
 			Palette   []string          `json:"palette"`
-		}{Consumers: map[string]string{}}
+		}{Consumers: map[string]string{}, Labels: map[string]string{}}
 		for id, m := range view.Marks(snap.Consumers) {
 			out.Consumers[id] = m.Color.Hex()
+			out.Labels[id] = view.ConsumerLabel(id, m)
 		}
 		for _, c := range view.Palette {
 			out.Palette = append(out.Palette, c.Hex())

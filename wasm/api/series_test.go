@@ -170,6 +170,7 @@ func TestPaletteMatchesTheCanvas(t *testing.T) {
 	}
 	var p struct {
 		Consumers map[string]string `json:"consumers"`
+		Labels    map[string]string `json:"labels"`
 		Palette   []string          `json:"palette"`
 	}
 	if err := json.Unmarshal(out, &p); err != nil {
@@ -189,6 +190,9 @@ func TestPaletteMatchesTheCanvas(t *testing.T) {
 		seen[col] = true
 		if want := p.Palette[marks[id].Index%len(p.Palette)]; col != want {
 			t.Errorf("%s's colour %s; the canvas draws it in %s", id, col, want)
+		}
+		if want := view.ConsumerLabel(id, marks[id]); p.Labels[id] != want {
+			t.Errorf("%s's label %q; its box reads %q", id, p.Labels[id], want)
 		}
 	}
 	if p.Palette[0] != "#e69f00" {

@@ -43,6 +43,7 @@ type Effect struct {
 	Commands []session.Command
 	Help     bool
 	Present  bool // toggle presenter mode (the p key)
+	Legend   bool // show or hide the canvas's legend (the l key, the header's button)
 }
 
 // Speeds are the steps of the + and - keys: the session's, which the page's speed control and
@@ -109,6 +110,8 @@ func (c *Controller) click(x, y float64, s Screen) Effect {
 	}
 	kind, id := s.Layout.HitTest(x, y)
 	switch kind {
+	case view.HitLegend:
+		return Effect{Legend: true}
 	case view.HitConsumer:
 		for _, k := range s.Snap.Consumers {
 			if k.ID == id {
@@ -152,6 +155,8 @@ func key(r rune, s Screen) Effect {
 		return Effect{Help: true}
 	case 'p', 'P':
 		return Effect{Present: true}
+	case 'l', 'L':
+		return Effect{Legend: true}
 	}
 	return Effect{}
 }

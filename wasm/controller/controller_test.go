@@ -237,6 +237,34 @@ func TestPresentKey(t *testing.T) {
 	}
 }
 
+// The l key and a click on the header's legend button ask for the legend to toggle, and
+// nothing else; a click beside the button does not.
+func TestLegendKeyAndButton(t *testing.T) {
+	for _, r := range []rune{'l', 'L'} {
+		var c Controller
+		e := c.Handle(Event{Kind: Key, Rune: r}, screen(t, "en"))
+		if !e.Legend || e.Present || e.Help || len(e.Commands) != 0 {
+			t.Errorf("key %q: %+v; want the legend toggled", r, e)
+		}
+	}
+	s := screen(t, "en")
+	b := s.Layout.LegendHit()
+	if b.W < 24 || b.H < 24 {
+		t.Fatalf("legend button %+v", b)
+	}
+	var c Controller
+	x, y := b.Center()
+	if e := c.Handle(Event{Kind: Click, X: x, Y: y}, s); !e.Legend || c.Menu != nil || len(e.Commands) != 0 {
+		t.Errorf("a click on the legend button: %+v, menu %v", e, c.Menu)
+	}
+	if e := c.Handle(Event{Kind: Click, X: b.X - 30, Y: y}, s); e.Legend {
+		t.Error("a click beside the legend button toggles the legend")
+	}
+	if e := c.Handle(Event{Kind: Key, Rune: 'a'}, s); e.Legend {
+		t.Error("a toggles the legend")
+	}
+}
+
 // The menu follows the screen: worded in the page's language, it closes when the language
 // changes or its consumer leaves the canvas.
 func TestMenuFollowsTheScreen(t *testing.T) {

@@ -25,6 +25,8 @@ type Frame struct {
 	// Reduced is the reader's prefers-reduced-motion: nothing moves but what the
 	// simulation's state moves (no travelling messages, countdowns in whole seconds).
 	Reduced bool
+	// Legend shows the legend of the canvas's marks (LegendCard).
+	Legend bool
 }
 
 // Limits of what a frame draws.
@@ -32,7 +34,7 @@ const (
 	MaxMessages         = 32    // travelling message dots
 	rebalancePeriodMs   = 20000 // RocketMQ's rebalance wait interval: the countdown bar's full width
 	fullBacklog         = 10000 // a backlog bar is full at this many messages (log scale)
-	messageDot          = 4.0
+	messageDot          = 8.0   // 12 CSS px in presenter mode
 	isolationRingRadius = 5.0
 )
 
@@ -51,6 +53,7 @@ func Draw(c *Canvas, f Frame) {
 		hoverKind, hoverID = l.HitTest(f.HoverX, f.HoverY)
 	}
 
+	waiting := FirstRebalancePending(s)
 	drawHeader(c, f)
 	for _, b := range l.Brokers {
 		drawBroker(c, b, brokers[b.Name], s.TimeMs, f.Lang)
@@ -66,7 +69,7 @@ func Draw(c *Canvas, f Frame) {
 		if !ok {
 			continue
 		}
-		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue])
+		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting)
 	}
 	for _, r := range runs {
 		m := l.Marks[r.owner]
@@ -109,9 +112,14 @@ func Draw(c *Canvas, f Frame) {
 			drawCard(c, f, card, consumers)
 		}
 	}
+	if f.Legend {
+		if lg := LegendCard(f); lg != nil {
+			drawLegend(c, f, lg)
+		}
+	}
 	if f.Menu != nil {
 		drawMenu(c, f.Menu, f.HoverX, f.HoverY, f.HoverOK)
-	} else if hoverKind != "" && hoverKind != HitConsumer {
+	} else if hoverKind != "" && hoverKind != HitConsumer && hoverKind != HitLegend {
 		drawTooltip(c, f, hoverKind, hoverID)
 	}
 }
@@ -124,7 +132,52 @@ func SpeedText(x float64) string {
 	return "x" + strconv.FormatFloat(x, 'g', 4, 64)
 }
 
+// FirstRebalancePending reports whether the group is still on its way to its first
+// rebalance: every consumer started (alive, or idle with nothing yet), none holding a queue
+// or a decided round. Its queues are
+// then unassigned, not orphaned, and the canvas draws them so (no warning, no "?").
+func FirstRebalancePending(s *cluster.Snapshot) bool {
+	if len(s.Consumers) == 0 {
+		return false
+	}
+	for i := range s.Consumers {
+		cv := &s.Consumers[i]
+		if (cv.Status != cluster.StatusAlive && cv.Status != cluster.StatusIdle) || len(cv.Queues) > 0 || !cv.View.IsZero() {
+			return false
+		}
+	}
+	for _, a := range s.Anomalies {
+		if a.Kind == "orphan" {
+			return false
+		}
+	}
+	return true
+}
+
+// HeaderRight is what the header says at its right: the duplicates and the lost, the unread
+// when there are any, or, before the first rebalance, what the queues wait for.
+func HeaderRight(f Frame) string {
+	m := f.Snap.Metrics
+	switch {
+	case FirstRebalancePending(f.Snap):
+		return Word(f.Lang, "canvas.waiting")
+	case m.Unread > 0:
+		// Messages in write queues beyond the read count: nobody will ever read them.
+		return Word(f.Lang, "canvas.unread", m.Unread) + "  " + Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
+	}
+	return Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
+}
+
 func drawHeader(c *Canvas, f Frame) {
+	if lb := f.Layout.LegendButton; lb.W > 0 {
+		// The legend's button: pressed while the legend shows.
+		if f.Legend {
+			c.Rect(LayerMarks, lb, Highlight)
+		}
+		c.Frame(LayerMarks, lb, 1, Border)
+		word := Word(f.Lang, "canvas.legend.button")
+		c.Text(LayerMarks, lb.X+(lb.W-TextWidth(word))/2, lb.Y, word, TextColor)
+	}
 	h := f.Layout.Header
 	if h.W <= 0 {
 		return
@@ -143,11 +196,7 @@ func drawHeader(c *Canvas, f Frame) {
 	left = Fit(left, h.W)
 	c.Text(LayerMarks, h.X, h.Y, left, TextColor)
 	m := f.Snap.Metrics
-	right := Word(f.Lang, "canvas.dupLost", m.Duplicates, m.Lost)
-	if m.Unread > 0 {
-		// Messages in write queues beyond the read count: nobody will ever read them.
-		right = Word(f.Lang, "canvas.unread", m.Unread) + "  " + right
-	}
+	right := HeaderRight(f)
 	if free := h.W - TextWidth(left) - 14; TextWidth(right) <= free {
 		col := Dim
 		if m.Duplicates > 0 || m.Lost > 0 || m.Unread > 0 {
@@ -413,7 +462,7 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 	return runs, in
 }
 
-func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun bool) {
+func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting bool) {
 	r := cell.Rect
 	down := bv != nil && bv.Down
 	switch {
@@ -442,6 +491,11 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 	}
 	overlap := anomaly == "overlap" || len(q.Owners) > 1
 	orphan := anomaly == "orphan" || (len(q.Owners) == 0 && !down)
+	if orphan && waiting {
+		// Not yet assigned: the first rebalance is on its way.
+		c.Frame(LayerCells, r, 1, Border)
+		return
+	}
 	if overlap || orphan {
 		c.Frame(LayerCells, r, math.Max(1, math.Min(2, r.W/8)), Warn)
 	}
@@ -503,19 +557,37 @@ func drawShape(c *Canvas, r Rect, shape int, col Color) {
 	}
 }
 
+// drawMessageDot draws a travelling message at (x, y): a square of messageDot units in col,
+// outlined in the background's colour so that it stands out on a cell of any colour.
+func drawMessageDot(c *Canvas, l Layer, x, y float64, col Color) {
+	const d = messageDot
+	c.Rect(l, Rect{x - d/2 - 1, y - d/2 - 1, d + 2, d + 2}, Background)
+	c.Rect(l, Rect{x - d/2, y - d/2, d, d}, col)
+}
+
+// drawMessages draws the messages on their way: the animator's flights, which last long
+// enough to be seen, or, without one, the snapshot's sends where the simulation has them.
+// The dots are drawn over the cells, their trails under them.
 func drawMessages(c *Canvas, f Frame) {
-	n := 0
-	for _, m := range f.Snap.Sends {
-		if n == MaxMessages {
-			break
+	flights := c.flights[:0]
+	if f.Anim != nil {
+		flights = f.Anim.Flights(f.Snap.TimeMs, f.WallMs, flights)
+	} else {
+		for _, m := range f.Snap.Sends {
+			if m.ArriveAt > m.SentAt && len(flights) < MaxMessages {
+				t := clamp(float64(f.Snap.TimeMs-m.SentAt)/float64(m.ArriveAt-m.SentAt), 0, 1)
+				flights = append(flights, Flight{Producer: m.Producer, Queue: m.Queue, Late: m.Late, Resend: m.Resend, T: t})
+			}
 		}
+	}
+	c.flights = flights
+	for _, m := range flights {
 		p, ok1 := f.Layout.Producer(m.Producer)
 		cell, ok2 := f.Layout.Cell(m.Queue)
-		if !ok1 || !ok2 || m.ArriveAt <= m.SentAt {
+		if !ok1 || !ok2 {
 			continue
 		}
-		n++
-		t := clamp(float64(f.Snap.TimeMs-m.SentAt)/float64(m.ArriveAt-m.SentAt), 0, 1)
+		t := m.T
 		px, py := p.X+p.W/2, p.Bottom()
 		qx, qy := cell.Center()
 		x, y := lerp(px, qx, t), lerp(py, qy, t)
@@ -523,13 +595,13 @@ func drawMessages(c *Canvas, f Frame) {
 		case m.Late:
 			// The producer already saw this send fail (a timeout); the broker stores it anyway.
 			c.Line(LayerLines, px, py, x, y, 1, Warn.Alpha(0.5))
-			c.Rect(LayerLines, Rect{x - messageDot/2 - 1, y - messageDot/2 - 1, messageDot + 2, messageDot + 2}, Warn)
+			drawMessageDot(c, LayerMarks, x, y, Warn)
 		case m.Resend:
 			// Sent again after an attempt on another broker failed.
 			c.Line(LayerLines, px, py, x, y, 1, Slow.Alpha(0.5))
-			c.Rect(LayerLines, Rect{x - messageDot/2 - 1, y - messageDot/2 - 1, messageDot + 2, messageDot + 2}, Slow)
+			drawMessageDot(c, LayerMarks, x, y, Slow)
 		default:
-			c.Rect(LayerLines, Rect{x - messageDot/2, y - messageDot/2, messageDot, messageDot}, Bright)
+			drawMessageDot(c, LayerMarks, x, y, Bright)
 		}
 	}
 }
@@ -540,29 +612,51 @@ func StatusText(status string) string { return statusWord(EN, status) }
 // StatusTextIn is StatusText in lang.
 func StatusTextIn(lang, status string) string { return statusWord(lang, status) }
 
+// ConsumerLook is how a consumer's box is drawn in a status: its fill (over the background),
+// its border, the ink of its id and marks, the ink of its status line, and the colour of
+// the cross over a killed one.
+type ConsumerLook struct {
+	Fill, Border, Ink, Status, Mark Color
+	BorderW                         float64
+}
+
+// ConsumerLookOf is a consumer's look in status: a live one in its mark's colours; an idle
+// one on the panel; a killed one on the panel, framed and crossed out in the warning colour,
+// its words on strips of the panel over the cross; a stopped one on the panel with a dim frame; a cut-off one a ghost
+// of its colour (brokers still list it) with its frame in its colour. Every status keeps
+// its words at 4.5:1 and its frame at 3:1 or more (TestThemeContrast).
+func ConsumerLookOf(status string, m Mark) ConsumerLook {
+	l := ConsumerLook{Fill: m.Color, Border: m.Color, Ink: m.Ink, Status: m.Ink, Mark: m.Ink, BorderW: 1}
+	switch status {
+	case cluster.StatusIdle:
+		l.Fill, l.Ink, l.Status, l.Mark = Panel, TextColor, TextColor, TextColor
+	case cluster.StatusKilled:
+		l.Fill, l.Border, l.Ink, l.Status, l.Mark, l.BorderW = Panel, Warn, TextColor, TextColor, Warn, 2
+	case cluster.StatusStopped:
+		l.Fill, l.Border, l.Ink, l.Status, l.Mark = Panel, Dim, TextColor, TextColor, Dim
+	case cluster.StatusPartitioned:
+		l.Fill = m.Color.Alpha(0.35) // a ghost: brokers still list it
+		l.Ink, l.Status, l.Mark = TextColor, TextColor, TextColor
+	}
+	return l
+}
+
 // drawConsumer draws a consumer's box; mixed is mixedClients of the frame's snapshot.
 func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mixed bool) {
 	l, now := f.Layout, f.Snap.TimeMs
 	m := l.Marks[b.ID]
 	r := b.Rect
-	fill, ink, border := m.Color, m.Ink, m.Color
-	switch cv.Status {
-	case cluster.StatusIdle:
-		fill, ink = Panel, TextColor
-	case cluster.StatusKilled, cluster.StatusStopped:
-		fill, ink, border = Dead, Dim, Dim
-	case cluster.StatusPartitioned:
-		fill = m.Color.Alpha(0.35) // a ghost: brokers still list it
-		ink = TextColor
-	}
-	c.Rect(LayerMarks, r, fill)
-	c.Frame(LayerMarks, r, 1, border)
+	look := ConsumerLookOf(cv.Status, m)
+	ink := look.Ink
+	c.Rect(LayerMarks, r, look.Fill)
+	c.Frame(LayerMarks, r, look.BorderW, look.Border)
 	if hover {
 		c.Frame(LayerMarks, r.Inset(-2), 1, Bright)
 	}
 	if cv.Status == cluster.StatusKilled {
-		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, Warn)
-		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, Warn)
+		// Crossed out under the words, which stay readable over it.
+		c.Line(LayerMarks, r.X+2, r.Y+2, r.Right()-2, r.Bottom()-2, 1.5, look.Mark)
+		c.Line(LayerMarks, r.Right()-2, r.Y+2, r.X+2, r.Bottom()-2, 1.5, look.Mark)
 	}
 	// The SDK it runs (J, J4, Go), once the group is not all the default Java client: in a
 	// tall box at the end of the status line, which keeps the room left of it; otherwise in
@@ -579,10 +673,17 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 		remaining = math.Ceil(remaining/1000) * 1000 // the bar moves in the countdown's steps
 	}
 	live := cv.Status != cluster.StatusKilled && cv.Status != cluster.StatusStopped && cv.NextRebalanceMs > 0
+	// The box's words; a killed one's on a strip of its fill, clear of the cross.
+	words := func(x, y float64, s string, col Color) {
+		if cv.Status == cluster.StatusKilled && s != "" {
+			c.Rect(LayerMarks, Rect{math.Round(x) - 2, math.Round(y), TextWidth(s) + 4, GlyphH}, look.Fill)
+		}
+		c.Text(LayerMarks, x, y, s, col)
+	}
 	switch l.ConsumerMode {
 	case ConsumerTall:
 		label := ConsumerLabel(b.ID, m)
-		c.Text(LayerMarks, r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
+		words(r.X+(r.W-TextWidth(label))/2, r.Y+3, label, ink)
 		line := StatusTextIn(f.Lang, cv.Status)
 		switch {
 		case cv.Status == cluster.StatusAlive && Restarted(cv):
@@ -596,10 +697,10 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 			c.Text(LayerMarks, r.Right()-markW-2, r.Y+3+GlyphH, mark, ink.Alpha(0.8))
 		}
 		line = Fit(line, room-4)
-		c.Text(LayerMarks, r.X+(room-TextWidth(line))/2, r.Y+3+GlyphH, line, ink)
+		words(r.X+(room-TextWidth(line))/2, r.Y+3+GlyphH, line, look.Status)
 	case ConsumerCompact:
 		label := ConsumerLabel(b.ID, m)
-		c.Text(LayerMarks, r.X+(r.W-swatchW-TextWidth(label))/2, r.Y+1, label, ink)
+		words(r.X+(r.W-swatchW-TextWidth(label))/2, r.Y+1, label, ink)
 		// A sample of the shape its cells carry when they are too small for its label.
 		sw := Rect{r.Right() - swatchW, r.Y + 3, swatchW - 3, r.H - 8}
 		c.Frame(LayerMarks, sw, 1, ink.Alpha(0.6))
@@ -613,10 +714,15 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 		drawShape(c, sw.Inset(1), m.Shape, ink)
 	}
 	if cv.Status == cluster.StatusHung {
-		// Two pause bars in the corner: hung, whatever the box's size.
+		// Two pause bars in the corner: hung, whatever the box's size; in a tall box at the
+		// start of its status line, clear of a long label.
 		h := math.Min(8, r.H-4)
-		c.Rect(LayerMarks, Rect{r.Right() - 7, r.Y + 2, 2, h}, ink)
-		c.Rect(LayerMarks, Rect{r.Right() - 4, r.Y + 2, 2, h}, ink)
+		x, y := r.Right()-7, r.Y+2
+		if l.ConsumerMode == ConsumerTall {
+			x, y = r.X+3, r.Y+3+GlyphH+(GlyphH-h)/2
+		}
+		c.Rect(LayerMarks, Rect{x, y, 2, h}, ink)
+		c.Rect(LayerMarks, Rect{x + 3, y, 2, h}, ink)
 	}
 	if live && l.ConsumerMode != ConsumerTiny {
 		frac := clamp(remaining/rebalancePeriodMs, 0, 1)
@@ -650,6 +756,11 @@ func TooltipLines(f Frame, kind, id string) []string {
 				continue
 			}
 			lines := []string{cv.ID + " " + StatusTextIn(lang, cv.Status), Word(lang, "canvas.tip.queues", len(cv.Queues))}
+			if f.Layout != nil {
+				if m, ok := f.Layout.Marks[cv.ID]; ok && m.Label != cv.ID {
+					lines[0] = m.Label + " · " + lines[0] // the number its cells carry, and its whole id
+				}
+			}
 			if mixedClients(s) {
 				lines[0] += " · " + cv.Client
 			}

@@ -52,6 +52,7 @@ const (
 type Layout struct {
 	Bounds       Rect
 	Header       Rect
+	LegendButton Rect // the header's button that shows the legend (LegendHit is its target)
 	Producers    []Box
 	Brokers      []BrokerBox // in snapshot order
 	Cells        []Cell      // in snapshot order
@@ -79,6 +80,7 @@ const (
 	HitBroker   = "broker"
 	HitQueue    = "queue"
 	HitProducer = "producer"
+	HitLegend   = "legend" // the header's legend button
 )
 
 // Spacing.
@@ -221,6 +223,10 @@ func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	}
 	y := inner.Y
 	l.Header = Rect{inner.X, y, inner.W, headerH}
+	if bw := legendButtonW(lang); inner.W >= 4*bw {
+		l.LegendButton = Rect{inner.Right() - bw, y, bw, headerH}
+		l.Header.W -= bw + 8
+	}
 	y += headerH + 4
 
 	if len(s.Producers) > 0 {
@@ -264,13 +270,18 @@ func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
 	}
 }
 
-// ConsumerLabel is the text on a consumer's box: its id, or its mark and the id's start when
-// the id is long.
+// ConsumerLabel is the text on a consumer's box: its id, or, when the id is long, its mark's
+// label (what its cells carry) and the part of the id that tells it apart from the others
+// ("3 ~@4012" for 127.0.0.1@4012): never the start that every id of a host shares.
 func ConsumerLabel(id string, m Mark) string {
-	if len(id) <= 8 {
+	if len(id) <= shortID || m.Label == id {
 		return id
 	}
-	return m.Label + ":" + id[:5] + "~"
+	part := m.Part
+	if part == "" {
+		part = id
+	}
+	return m.Label + " " + part
 }
 
 // Restarted reports whether the consumer's current process is a restart with a new client id
@@ -550,9 +561,12 @@ func brokerLabel(name string, w float64) string {
 	return Fit(name, w)
 }
 
-// HitTest names what lies under (x, y): a consumer, a queue, a broker or a producer, or
-// ("", "") for nothing.
+// HitTest names what lies under (x, y): the header's legend button, a consumer, a queue, a
+// broker or a producer, or ("", "") for nothing.
 func (l *Layout) HitTest(x, y float64) (kind, id string) {
+	if l.LegendHit().Contains(x, y) {
+		return HitLegend, HitLegend
+	}
 	for _, c := range l.Consumers {
 		if c.Contains(x, y) {
 			return HitConsumer, c.ID
@@ -660,6 +674,8 @@ type HitBoxes struct {
 	Queues    []Cell      `json:"queues"`
 	Producers []Box       `json:"producers"`
 	Menu      []Box       `json:"menu"` // the open menu's items, id = the command type
+	// LegendButton is the header's legend button's target (LegendHit).
+	LegendButton Rect `json:"legendButton"`
 	// TextPx is the labels' em and LinePx their line, in CSS pixels (EmSize and GlyphH
 	// times the zoom).
 	TextPx float64 `json:"textPx"`
@@ -673,6 +689,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		Width: l.Bounds.Right(), Height: l.Bounds.Bottom(),
 		Consumers: nonNil(slices.Clone(l.Consumers)), Brokers: nonNil(slices.Clone(l.Brokers)), Queues: nonNil(slices.Clone(l.Cells)),
 		Producers: nonNil(slices.Clone(l.Producers)), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
+		LegendButton: l.LegendHit(),
 	}
 	if m != nil {
 		for _, it := range m.Items {
@@ -681,6 +698,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 	}
 	if z := l.Zoom; z > 0 && z != 1 {
 		h.Width, h.Height, h.TextPx, h.LinePx = h.Width*z, h.Height*z, h.TextPx*z, h.LinePx*z
+		h.LegendButton = h.LegendButton.Scale(z)
 		zoomBoxes(h.Consumers, z)
 		zoomBoxes(h.Producers, z)
 		zoomBoxes(h.Menu, z)
@@ -725,4 +743,5 @@ func (hb *HitBoxes) Shift(dx, dy float64) {
 	for i := range hb.Menu {
 		move(&hb.Menu[i].Rect)
 	}
+	move(&hb.LegendButton)
 }

@@ -46,6 +46,7 @@ type Canvas struct {
 	consumers map[string]*cluster.ConsumerView
 	// The consumers' countdown lines, by language and seconds (countdown).
 	countdowns map[countdownKey]string
+	flights    []Flight // drawMessages's, kept from frame to frame
 }
 
 // SetScale sets the device pixels per layout unit (the device pixel ratio times the zoom)

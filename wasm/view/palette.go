@@ -173,6 +173,9 @@ type Mark struct {
 	Color Color
 	Ink   Color // text and shape colour on Color
 	Label string
+	// Part is what tells its id apart from the others' (DistinctParts): the id itself when
+	// short, "~@4012" for 127.0.0.1@4012 beside 127.0.0.1@4013.
+	Part  string
 	Shape int
 }
 
@@ -188,7 +191,9 @@ func ConsumerOrder(cs []cluster.ConsumerView) []string {
 }
 
 // Marks assigns every consumer its mark. Labels are the ids themselves when all are at most
-// three characters (c1 … c64), otherwise 1-based positions in natural order.
+// three characters (c1 … c64), otherwise 1-based positions in natural order, which the
+// consumer's box writes beside the part of its id that tells it apart (ConsumerLabel) and
+// the legend beside its whole id.
 func Marks(cs []cluster.ConsumerView) map[string]Mark { return marksOf(ConsumerOrder(cs)) }
 
 // marksOf is Marks for the consumers' ids in ConsumerOrder.
@@ -200,9 +205,16 @@ func marksOf(ids []string) map[string]Mark {
 		}
 	}
 	out := make(map[string]Mark, len(ids))
+	var parts []string
+	if !short {
+		parts = DistinctParts(ids)
+	}
 	for i, id := range ids {
 		col := Palette[i%len(Palette)]
-		m := Mark{Index: i, Color: col, Ink: inkOn(col), Label: id, Shape: (i%8 + i/8) % numShapes}
+		m := Mark{Index: i, Color: col, Ink: inkOn(col), Label: id, Part: id, Shape: (i%8 + i/8) % numShapes}
+		if parts != nil {
+			m.Part = parts[i]
+		}
 		if !short {
 			m.Label = strconv.Itoa(i + 1)
 		}

@@ -2,7 +2,10 @@ package view
 
 import (
 	"math"
+	"strconv"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/cluster"
 )
 
 func contrast(a, b Color) float64 {
@@ -65,6 +68,35 @@ func TestThemeContrast(t *testing.T) {
 					t.Errorf("%s: %s on the %s has %.2f:1; want 4.5:1", th.Name, name, bgName, r)
 				}
 			}
+		}
+		// A consumer's box in every status, for every owner colour: its words (id and status
+		// line) at 4.5:1 on its fill, drawn over the background (a killed one's on strips of
+		// the fill over its cross); its frame and its marks (the cross, the pause bars of a hung one) at
+		// 3:1 against the background and the fill, so a killed, stopped, hung or cut-off
+		// consumer reads at a glance.
+		UseTheme(th)
+		for i := range th.Palette {
+			for _, st := range []string{cluster.StatusAlive, cluster.StatusIdle, cluster.StatusKilled, cluster.StatusStopped, cluster.StatusPartitioned, cluster.StatusHung} {
+				m := marksOf([]string{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"})["c"+strconv.Itoa(i+1)]
+				look := ConsumerLookOf(st, m)
+				fill := over(look.Fill, th.Background)
+				for name, ink := range map[string]Color{"id": look.Ink, "status": look.Status} {
+					if r := contrast(ink, fill); r < 4.5 {
+						t.Errorf("%s: a %s consumer's %s on colour %d has %.2f:1; want 4.5:1", th.Name, st, name, i, r)
+					}
+				}
+				if r := contrast(look.Border, th.Background); r < 3 {
+					t.Errorf("%s: a %s consumer's frame on colour %d has %.2f:1 against the background; want 3:1", th.Name, st, i, r)
+				}
+				if r := contrast(over(look.Mark, fill), fill); r < 3 {
+					t.Errorf("%s: a %s consumer's marks on colour %d have %.2f:1; want 3:1", th.Name, st, i, r)
+				}
+			}
+		}
+		UseTheme(DarkTheme)
+		// The killed one's frame tells it from a stopped one's.
+		if k, s := ConsumerLookOf(cluster.StatusKilled, Mark{}), ConsumerLookOf(cluster.StatusStopped, Mark{}); k.Border == s.Border {
+			t.Errorf("%s: killed and stopped consumers share their frame", th.Name)
 		}
 		if r := contrast(th.Dim, th.Background); r < 3 {
 			t.Errorf("%s: dim text has %.2f:1 against the background", th.Name, r)

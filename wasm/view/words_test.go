@@ -70,7 +70,7 @@ func TestCanvasWordsInChinese(t *testing.T) {
 	// words but units and the ids the formats fill in.
 	for _, key := range canvasKeys() {
 		zh := words.Word(ZH, key)
-		if strings.HasPrefix(key, "command.") {
+		if strings.HasPrefix(key, "command.") || strings.HasPrefix(key, "canvas.legend.") {
 			zh = strings.ReplaceAll(zh, "Broker", "") // the product's own term, as the panel writes it
 		}
 		for _, r := range strings.NewReplacer("%d", "", "%s", "", "%.1f", "").Replace(zh) {
@@ -92,15 +92,11 @@ func TestReducedMotion(t *testing.T) {
 	count := func(reduced bool) int {
 		var c Canvas
 		Draw(&c, Frame{Snap: &s, Layout: l, Speed: 1, Reduced: reduced})
-		n := 0
-		for _, m := range c.Meshes(LayerLines) {
-			n += len(m.Vertices)
-		}
-		return n
+		return c.VertexCount()
 	}
 	full, reduced := count(false), count(true)
 	if want := full - 4*min(len(s.Sends), MaxMessages); reduced > want {
-		t.Errorf("reduced motion draws %d line-layer vertices; want at most %d (no message dots)", reduced, want)
+		t.Errorf("reduced motion draws %d vertices; want at most %d (no message dots)", reduced, want)
 	}
 	var a Animator
 	a.Reduced = true
