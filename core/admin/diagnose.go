@@ -61,9 +61,10 @@ type Allocation struct {
 	CidAll []string             `json:"cidAll"`
 	View   allocate.View        `json:"-"`
 	// Orphans and Shared as allocate.View.Coverage gives them.
-	Orphans []route.MessageQueue `json:"-"`
-	Shared  []route.MessageQueue `json:"-"`
-	Note    string               `json:"note,omitempty"`
+	Orphans  []route.MessageQueue `json:"-"`
+	Shared   []route.MessageQueue `json:"-"`
+	Note     string               `json:"note,omitempty"`
+	NoteSaid Said                 `json:"-"` // Note as a sentence
 	// Clients says how the members' own clients were applied, when they differ: each member
 	// computed with its own profile (a Go member as rocketmq-client-go v2.1.2, spec §9.1).
 	Clients string `json:"clients,omitempty"`
@@ -108,13 +109,20 @@ func (rep *Report) allocate() {
 	}
 	var s allocate.Strategy
 	var err error
+	var notComputed Said
 	switch g.Strategy {
 	case "CONFIG", "MACHINE_ROOM", "CUSTOM":
-		err = fmt.Errorf("%s needs its configuration, which no output prints", g.Strategy)
+		notComputed = say("alloc.needs-config", g.Strategy)
 	case "MACHINE_ROOM_NEARBY":
-		err = fmt.Errorf("MACHINE_ROOM_NEARBY needs the application's machine-room resolver, which no output prints")
+		notComputed = say("alloc.needs-resolver")
 	default:
-		s, err = allocate.New(g.Strategy, allocate.Params{})
+		if s, err = allocate.New(g.Strategy, allocate.Params{}); err != nil {
+			notComputed = say("alloc.failed", err.Error())
+		}
+	}
+	note := func(a *Allocation, n Said) {
+		a.Note, a.NoteSaid = n.String(), n
+		rep.Allocations = append(rep.Allocations, *a)
 	}
 	cidAll := make([]string, len(g.Members))
 	for i, m := range g.Members {
@@ -126,15 +134,13 @@ func (rep *Report) allocate() {
 			continue
 		}
 		a := Allocation{Topic: t.Name, MQAll: t.Queues, CidAll: cidAll}
-		if t.Name == unknownTopic && err == nil && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
+		if t.Name == unknownTopic && notComputed.Key == "" && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
 			// AVG and AVG_BY_CIRCLE split positions; the others hash or read names.
-			a.Note = "not computed: " + g.Strategy + " depends on the topic's name, which no paste gives (pass --topic)"
-			rep.Allocations = append(rep.Allocations, a)
+			note(&a, say("alloc.needs-topic", g.Strategy, FieldTopic))
 			continue
 		}
-		if err != nil {
-			a.Note = "not computed: " + err.Error()
-			rep.Allocations = append(rep.Allocations, a)
+		if notComputed.Key != "" {
+			note(&a, notComputed)
 			continue
 		}
 		mqAll := slices.Clone(t.Queues)
@@ -145,8 +151,7 @@ func (rep *Report) allocate() {
 			// their results need not fit together (rocketmq-client-go#419).
 			mv, merr := profile.MixedGroup(g.Strategy, allocate.Params{}, g.Name, mqAll, members, true)
 			if merr != nil {
-				a.Note = "not computed: " + merr.Error()
-				rep.Allocations = append(rep.Allocations, a)
+				note(&a, say("alloc.failed", merr.Error()))
 				continue
 			}
 			a.View = mixedView(mv, cidAll)

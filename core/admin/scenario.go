@@ -53,7 +53,7 @@ func Escape(s string) string {
 func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 	main := g.MainTopic()
 	if main == nil || len(main.Queues) == 0 {
-		return s, nil, fmt.Errorf("no topic with known queues: the scenario needs one (paste topicRoute, or pass --queues)")
+		return s, nil, sayErr("scenario.no-topic", FieldQueues)
 	}
 	topic := main.Name
 	if topic == unknownTopic || checkPlain(topic) != nil {
@@ -163,7 +163,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 	}
 	s = scenario.Scenario{Version: scenario.Version, Title: "Imported group " + group, Description: desc, Config: cfg, Until: scenario.DefaultUntil, Timeline: timeline}
 	if err := s.Validate(); err != nil {
-		return s, left, fmt.Errorf("the group does not fit a scenario: %w", err)
+		return s, left, sayErr("scenario.does-not-fit", err.Error())
 	}
 	return s, left, nil
 }

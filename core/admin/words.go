@@ -1,0 +1,115 @@
+package admin
+
+import "errors"
+
+// Words are the English words of what the diagnosis says besides its findings (what no paste
+// gives, what it assumed, left out or could not compute), by key, as fmt formats whose verbs
+// name their argument, filled by a Said's Args. The project's dictionary (assets/words.json)
+// holds the same texts in English and Chinese as "api.said.<key>", which the page shows; a test
+// holds its English to these.
+//
+// A Field argument is one of the options with which a reader fills a gap (Options): each
+// driver words it in its own terms, the command line as its flag ("pass --queues"), the page
+// as its dialog's field ("fill in the Queues field"); a FieldName argument is the option's
+// name ("--queues", "the Queues field").
+var Words = map[string]string{
+	"missing.connections":   "the connections (consumerStatus lists each client id once, so duplicates are invisible)",
+	"missing.members":       "the group's members",
+	"missing.strategy":      "the allocation strategy (AVG assumed)",
+	"missing.offsets":       "offsets, lag and each queue's owner",
+	"missing.queues":        "the queues of %[1]s",
+	"missing.full-group":    "the group's full name: %[1]s is %[2]d characters long, where %[3]s cuts names, so the real name may be longer (%[4]s; the commands here need the full name)",
+	"missing.full-topic":    "the topic's full name: %[1]s is %[2]d characters long, where %[3]s cuts names, so the real name may be longer",
+	"assumed.strategy":      "%[1]s %[2]s ignored: the running info at %[3]s names %[4]s",
+	"assumed.virtual-nodes": "CONSISTENT_HASH with the default 10 virtual nodes (no output prints virtualNodeCnt)",
+	"assumed.clustering":    "message model CLUSTERING (no paste says; consumerConnection prints it)",
+	"assumed.route-topic":   "the group consumes %[1]s, the topic of the pasted route (no paste lists its subscriptions)",
+	"assumed.unknown-topic": "the topic's name is not in the paste: it is shown as %[1]s (%[2]s to name it)",
+	"left.group":            "group %[1]s (only one group is diagnosed at a time; %[2]s to pick it)",
+	"left.custom-strategy":  "the custom strategy %[1]s (its allocation cannot be computed)",
+	"alloc.needs-topic":     "not computed: %[1]s depends on the topic's name, which no paste gives (%[2]s)",
+	"alloc.needs-config":    "not computed: %[1]s needs its configuration, which no output prints",
+	"alloc.needs-resolver":  "not computed: MACHINE_ROOM_NEARBY needs the application's machine-room resolver, which no output prints",
+	"alloc.failed":          "not computed: %[1]s",
+	"scenario.no-topic":     "no topic with known queues: the scenario needs one (paste topicRoute, or %[1]s)",
+	"scenario.does-not-fit": "the group does not fit a scenario: %[1]s",
+	"field.bad":             "%[1]s: %[2]s",
+}
+
+// Field is an option with which a reader fills what the pastes do not say.
+type Field string
+
+// The fields of Options that the diagnosis's words point at.
+const (
+	FieldQueues   Field = "queues"
+	FieldTopic    Field = "topic"
+	FieldGroup    Field = "group"
+	FieldStrategy Field = "strategy"
+)
+
+// FieldName is a Field named as a noun: "--queues".
+type FieldName Field
+
+// Terms word fields: Hint says how to fill one ("pass --queues"), Name names it ("--queues").
+type Terms struct {
+	Hint func(Field) string
+	Name func(FieldName) string
+}
+
+// CLI are the command line's terms: its flags.
+var CLI = Terms{
+	Hint: func(f Field) string { return "pass --" + string(f) },
+	Name: func(f FieldName) string { return "--" + string(f) },
+}
+
+// Said is one sentence of the diagnosis: the key of its words and the values they take.
+type Said struct {
+	Key  string
+	Args []any
+}
+
+// say makes a Said; an unknown key is a bug (every key is in Words).
+func say(key string, args ...any) Said {
+	if _, ok := Words[key]; !ok {
+		panic("admin: no words for " + key)
+	}
+	return Said{Key: key, Args: args}
+}
+
+// String is the sentence in English, its fields worded as the command line words them.
+func (s Said) String() string {
+	return s.Word(Words[s.Key], " and ", CLI)
+}
+
+// Word fills format (the sentence's words in some language) with the sentence's values, its
+// fields worded in terms and a list joined by and.
+func (s Said) Word(format string, and string, terms Terms) string {
+	args := make([]any, len(s.Args))
+	for i, a := range s.Args {
+		switch v := a.(type) {
+		case Field:
+			a = terms.Hint(v)
+		case FieldName:
+			a = terms.Name(v)
+		}
+		args[i] = a
+	}
+	return FormatWords(format, args, and)
+}
+
+// SaidError is an error that is one sentence of the diagnosis, so that a reader can word it in
+// its own language and terms.
+type SaidError struct{ Said Said }
+
+func (e *SaidError) Error() string { return e.Said.String() }
+
+// Sentence returns the sentence an error is, if it is one.
+func Sentence(err error) (Said, bool) {
+	var se *SaidError
+	if errors.As(err, &se) {
+		return se.Said, true
+	}
+	return Said{}, false
+}
+
+func sayErr(key string, args ...any) error { return &SaidError{Said: say(key, args...)} }
