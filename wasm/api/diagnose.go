@@ -41,6 +41,72 @@ type DiagnoseResult struct {
 	Scenario      *scenario.Scenario `json:"scenario,omitempty"`
 	ScenarioLeft  []string           `json:"scenarioLeft,omitempty"`
 	ScenarioError string             `json:"scenarioError,omitempty"`
+	// Said holds what the report says besides its findings in the page's language and terms.
+	Said Said `json:"said"`
+}
+
+// Said is what the diagnosis says besides its findings, worded for the page: in its
+// language, pointing at the Import dialog's fields where the command line names its flags.
+type Said struct {
+	// Missing is group.missing entry by entry.
+	Missing []SaidMissing `json:"missing"`
+	Assumed []string      `json:"assumed"`
+	LeftOut []string      `json:"leftOut"`
+	// Allocations is each allocation's note ("" when it was computed), in allocations' order.
+	Allocations   []string `json:"allocations"`
+	ScenarioError string   `json:"scenarioError,omitempty"`
+}
+
+// SaidMissing is one thing no paste gave and the command that prints it ("" when none does).
+type SaidMissing struct {
+	What    string `json:"what"`
+	Command string `json:"command"`
+}
+
+// pageTerms words the diagnosis's fields as the Import dialog's.
+func pageTerms(lang string) admin.Terms {
+	return admin.Terms{
+		Hint: func(f admin.Field) string { return words.Word(lang, "api.field."+string(f)+".hint") },
+		Name: func(f admin.FieldName) string { return words.Word(lang, "api.field."+string(f)+".name") },
+	}
+}
+
+// said words a sentence of the diagnosis in lang, in the page's terms.
+func said(lang string, s admin.Said) string {
+	return s.Word(words.Word(lang, "api.said."+s.Key), words.Word(lang, "api.finding.and"), pageTerms(lang))
+}
+
+// saidErr words err in lang when it is a sentence of the diagnosis, else as it is.
+func saidErr(lang string, err error) string {
+	if s, ok := admin.Sentence(err); ok {
+		return said(lang, s)
+	}
+	return err.Error()
+}
+
+func sayAll(lang string, rep *admin.Report, scenarioErr error) Said {
+	g := rep.Group
+	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}}
+	for _, m := range g.Missing {
+		out.Missing = append(out.Missing, SaidMissing{What: said(lang, m.Said), Command: m.Command})
+	}
+	for _, s := range g.AssumedSaid {
+		out.Assumed = append(out.Assumed, said(lang, s))
+	}
+	for _, s := range g.LeftOutSaid {
+		out.LeftOut = append(out.LeftOut, said(lang, s))
+	}
+	for _, a := range rep.Allocations {
+		n := ""
+		if a.Note != "" {
+			n = said(lang, a.NoteSaid)
+		}
+		out.Allocations = append(out.Allocations, n)
+	}
+	if scenarioErr != nil {
+		out.ScenarioError = saidErr(lang, scenarioErr)
+	}
+	return out
 }
 
 // headline is a finding's title and fix in lang: the dictionary's words of its variant
@@ -83,11 +149,11 @@ func init() {
 			}
 			inputs[i] = admin.Input{Name: name, Data: []byte(x.Text)}
 		}
+		lang := a.Lang()
 		rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group})
 		if err != nil {
-			return nil, err
+			return nil, errors.New(saidErr(lang, err))
 		}
-		lang := a.Lang()
 		if !rep.Read.Recognised() {
 			for _, x := range rep.Read.Inputs {
 				if x.Error != "" {
@@ -100,11 +166,13 @@ func init() {
 		for _, f := range rep.Findings {
 			out.Headlines = append(out.Headlines, headline(lang, f))
 		}
-		if s, left, err := rep.Group.Scenario(); err != nil {
-			out.ScenarioError = err.Error()
+		s, left, serr := rep.Group.Scenario()
+		if serr != nil {
+			out.ScenarioError = serr.Error()
 		} else {
 			out.Scenario, out.ScenarioLeft = &s, left
 		}
+		out.Said = sayAll(lang, rep, serr)
 		return out, nil
 	})
 }
