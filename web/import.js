@@ -28,6 +28,7 @@ function mount() {
   const fileInput = h("input", { type: "file", id: "import-files", multiple: true, accept: ".txt,.json,.log,text/plain,application/json" });
   const queuesInput = h("input", { type: "text", id: "import-queues", autocomplete: "off", spellcheck: "false", "t:placeholder": "import.queues.hint" });
   const topicInput = h("input", { type: "text", id: "import-topic", autocomplete: "off", spellcheck: "false" });
+  const groupInput = h("input", { type: "text", id: "import-group", autocomplete: "off", spellcheck: "false" });
   const runBtn = h("button", { type: "button", id: "import-run", class: "primary", t: "import.run" });
   const loadBtn = h("button", { type: "button", id: "import-open", t: "import.open", disabled: true });
   const closeBtn = h("button", { type: "button", id: "import-close", t: "import.close" });
@@ -43,6 +44,7 @@ function mount() {
       field("import.files", fileInput),
       field("import.queues", queuesInput),
       field("import.topic", topicInput),
+      field("import.group.field", groupInput),
       h("div", { class: "row" }, runBtn, loadBtn, closeBtn),
       status,
       report));
@@ -91,7 +93,7 @@ function mount() {
       return null;
     }
     await api.ready;
-    lastArgs = { inputs: texts || inputs(), queues: queuesInput.value.trim(), topic: topicInput.value.trim() };
+    lastArgs = { inputs: texts || inputs(), queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
     say("import.reading");
     const res = api.diagnose(lastArgs);
     if (!res || res.error) {
@@ -104,7 +106,7 @@ function mount() {
     last = res;
     draw(res);
     loadBtn.disabled = !res.scenario;
-    say(res.scenario ? null : "import.noScenario", { error: res.scenarioError || "" });
+    say(res.scenario ? null : "import.noScenario", { error: res.said.scenarioError || "" });
     return res;
   }
 
@@ -116,27 +118,45 @@ function mount() {
 
   const ref = (r) => (r.line ? r.input + ":" + r.line : r.input);
 
+  // command shows an mqadmin command whole, on one line that scrolls rather than wraps, with a
+  // button that copies it.
+  function command(text) {
+    const copy = h("button", { type: "button", class: "import-copy", t: "import.copy" });
+    copy.addEventListener("click", () => {
+      const done = () => say("import.copied", { command: text });
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, () => say("import.copyFailed"));
+      } else {
+        say("import.copyFailed");
+      }
+    });
+    return h("div", { class: "import-command" }, h("code", { class: "import-cmd", tabindex: "0", text }), copy);
+  }
+
+  const bullets = (key, items) => (items && items.length ? [h("h3", { text: t(key) }), h("ul", {}, ...items.map((x) => h("li", { text: x })))] : []);
+
   function draw(res) {
     if (!res) return;
     const g = res.group;
+    const name = g.name ? (g.nameCut ? t("import.group.cut", { name: g.name, n: g.nameCut }) : g.name) : t("import.unnamed");
     const parts = [
-      h("p", { class: "import-group", text: t("import.group", { name: g.name || t("import.unnamed"), members: g.members.length, model: g.messageModel, strategy: g.strategy }) }),
+      h("p", { class: "import-group", text: t("import.group", { name, members: g.members.length, model: g.messageModel, strategy: g.strategy }) }),
     ];
     if (g.members.length) {
       parts.push(h("h3", { text: t(g.complete ? "import.members" : "import.membersById") }),
         table(["import.col.client", "import.col.addr", "import.col.lang", "import.col.version", "import.col.line"],
           g.members.map((m) => [m.clientId, m.addr || "–", m.language || "–", m.version || "–", ref(m.ref)])));
     }
-    for (const a of res.allocations) {
+    res.allocations.forEach((a, i) => {
       parts.push(h("h3", { text: t("import.alloc", { topic: a.topic, strategy: a.strategy }) }));
       if (a.note) {
-        parts.push(h("p", { text: a.note }));
-        continue;
+        parts.push(h("p", { text: res.said.allocations[i] }));
+        return;
       }
       parts.push(table(["import.col.client", "import.col.queues", "import.col.count"],
         a.consumers.map((c) => [c.clientId, c.error || (c.queues.length ? compact(c.queues) : t("import.none")), String(c.count)])));
       if (a.orphans.length) parts.push(h("p", { class: "import-orphans", text: t("import.orphans", { queues: compact(a.orphans) }) }));
-    }
+    });
     parts.push(h("h3", { text: t("import.findings") }));
     if (!res.findings.length) parts.push(h("p", { text: t("import.noFindings") }));
     const list = h("ul", { class: "import-findings" });
@@ -156,10 +176,13 @@ function mount() {
       list.append(item);
     });
     parts.push(list);
-    if (g.missing.length) {
+    if (res.said.missing.length) {
       parts.push(h("h3", { text: t("import.missing") }),
-        h("ul", {}, ...g.missing.map((m) => h("li", { text: t("import.run.cmd", { what: m.what, command: m.command }) }))));
+        h("ul", { class: "import-missing" }, ...res.said.missing.map((m) => h("li", {}, h("span", { text: m.what }),
+          ...(m.command ? [command(m.command)] : []),
+          ...(m.read ? [h("p", { class: "hint", text: t("import.read", { line: m.read }) })] : [])))));
     }
+    parts.push(...bullets("import.assumed", res.said.assumed), ...bullets("import.leftOut", res.said.leftOut));
     if (res.notes.length) {
       parts.push(h("details", {}, h("summary", { text: t("import.notes", { n: res.notes.length }) }),
         h("ul", {}, ...res.notes.map((n) => h("li", {}, h("code", { text: ref(n.ref) }), " ", n.text)))));

@@ -324,7 +324,11 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 				fmt.Fprintf(w, "  %s\n", m.What)
 				continue
 			}
-			fmt.Fprintf(w, "  %s: %s\n", m.What, m.Command)
+			read := ""
+			if m.Read != "" {
+				read = "  (" + m.Read + ")"
+			}
+			fmt.Fprintf(w, "  %s: %s%s\n", m.What, m.Command, read)
 		}
 	}
 	if len(rep.Read.Notes) > 0 {

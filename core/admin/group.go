@@ -53,10 +53,12 @@ type Owner struct {
 }
 
 // Missing is something the diagnosis needs and no paste gave, with the command that gives it
-// ("" when no command does). Said is What as a sentence a reader words in its own terms.
+// ("" when no command does) and, when the command prints more, the line of its output to read.
+// Said is What as a sentence a reader words in its own terms.
 type Missing struct {
 	What    string `json:"what"`
 	Command string `json:"command"`
+	Read    string `json:"read,omitempty"`
 	Said    Said   `json:"-"`
 }
 
@@ -281,7 +283,8 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 		g.Strategy, g.StrategySource = strings.ToUpper(opts.Strategy), "--strategy"
 	default:
 		g.Strategy, g.StrategySource = "AVG", "default: no running info names it"
-		g.miss(g.cmd("consumerStatus -g %s -i <clientId>")+"  (allocateMessageQueueStrategy)", "missing.strategy")
+		g.miss(g.cmd("consumerStatus -g %s -i <clientId>"), "missing.strategy")
+		g.Missing[len(g.Missing)-1].Read = "allocateMessageQueueStrategy"
 	}
 	if g.Strategy == "CONSISTENT_HASH" {
 		g.assume("assumed.virtual-nodes")

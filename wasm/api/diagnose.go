@@ -61,6 +61,7 @@ type Said struct {
 type SaidMissing struct {
 	What    string `json:"what"`
 	Command string `json:"command"`
+	Read    string `json:"read,omitempty"` // the line of the command's output to read
 }
 
 // pageTerms words the diagnosis's fields as the Import dialog's.
@@ -88,7 +89,7 @@ func sayAll(lang string, rep *admin.Report, scenarioErr error) Said {
 	g := rep.Group
 	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}}
 	for _, m := range g.Missing {
-		out.Missing = append(out.Missing, SaidMissing{What: said(lang, m.Said), Command: m.Command})
+		out.Missing = append(out.Missing, SaidMissing{What: said(lang, m.Said), Command: m.Command, Read: m.Read})
 	}
 	for _, s := range g.AssumedSaid {
 		out.Assumed = append(out.Assumed, said(lang, s))
