@@ -185,10 +185,10 @@ function mount() {
     parts.push(...bullets("import.assumed", res.said.assumed), ...bullets("import.leftOut", res.said.leftOut));
     if (res.notes.length) {
       parts.push(h("details", {}, h("summary", { text: t("import.notes", { n: res.notes.length }) }),
-        h("ul", {}, ...res.notes.map((n) => h("li", {}, h("code", { text: ref(n.ref) }), " ", n.text)))));
+        h("ul", {}, ...res.notes.map((n, i) => h("li", {}, h("code", { text: ref(n.ref) }), " ", res.said.notes[i])))));
     }
-    if (res.scenarioLeft && res.scenarioLeft.length) {
-      parts.push(h("p", { class: "hint", text: t("import.left", { left: res.scenarioLeft.join("; ") }) }));
+    if (res.said.scenarioLeft.length) {
+      parts.push(h("p", { class: "hint", text: t("import.left", { left: res.said.scenarioLeft.join(t("import.left.and")) }) }));
     }
     report.replaceChildren(...parts);
   }

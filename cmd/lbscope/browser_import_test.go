@@ -68,6 +68,10 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 	require.NoError(t, err)
 	status, err := os.ReadFile(fixture(t, "20"))
 	require.NoError(t, err)
+	connection, err := os.ReadFile(fixture(t, "01"))
+	require.NoError(t, err)
+	running, err := os.ReadFile(fixture(t, "02"))
+	require.NoError(t, err)
 	paste := func(text, queues, group string) {
 		t.Helper()
 		args, _ := json.Marshal([]string{text, queues, group})
@@ -161,6 +165,34 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 		// And a good one gives a scenario.
 		paste(string(status), "broker-a:4", "")
 		waitFor(t, ctx, `!document.getElementById("import-open").disabled`)
+
+		// Group A: the reader's notes on the paste (JVM warnings skipped, the user's own
+		// "#####" mark) and what the scenario leaves out, in the page's language.
+		paste(string(connection)+"\n"+string(running), "broker-a:8,broker-b:8,broker-c:8", "")
+		eval[bool](t, ctx, `(() => { document.querySelectorAll("#import-report details").forEach((d) => { d.open = true; }); return true; })()`)
+		text = report()
+		assert.Contains(t, text, pick(`skipped: Java HotSpot(TM) 64-Bit Server VM warning`, `已跳过：Java HotSpot(TM) 64-Bit Server VM warning`), lang)
+		assert.Contains(t, text, pick(`the "#####" before the row is not part of the output (a mark?); read without it`, `行前的 "#####" 不属于输出（是标记？）；忽略它读取`), lang)
+		assert.Contains(t, text, pick(`The scenario leaves out: the topic's name "UNKNOWN_TOPIC" (the scenario calls it TopicTest); the topic %RETRY%oms_thirdpush_consumer_ios`,
+			`场景中省略了：主题名 "UNKNOWN_TOPIC"（场景中叫作 TopicTest）；主题 %RETRY%oms_thirdpush_consumer_ios`), lang)
+		assert.Contains(t, text, pick(`the topic's name is not in the paste: it is shown as UNKNOWN_TOPIC (fill in the Topic name field to name it)`,
+			`粘贴内容中没有主题名：显示为 UNKNOWN_TOPIC（填写“主题名”一栏即可命名）`), lang)
+		if !en {
+			left := eval[string](t, ctx, `(() => {
+				const r = document.getElementById("import-report").cloneNode(true);
+				r.querySelectorAll("code, td, .import-group, .import-finding details").forEach((e) => e.remove());
+				r.querySelectorAll(".import-evidence").forEach((e) => e.remove());
+				return r.innerText; })()`)
+			for _, w := range []string{"the ", "skipped", "not part", "leaves out", "assumed", "pass "} {
+				assert.NotContains(t, left, w, "the Chinese dialog keeps English words")
+			}
+		}
+		if dir := os.Getenv("LBSCOPE_SCREENSHOTS"); dir != "" {
+			eval[bool](t, ctx, `(() => { document.querySelector("#import-report .hint:last-child, #import-report details:last-of-type").scrollIntoView(); return true; })()`)
+			buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "import-groupA-"+lang+".png"), buf, 0o644))
+		}
 	}
 	assert.Empty(t, con.Errors())
 }

@@ -26,6 +26,7 @@ func (r Ref) String() string {
 type Note struct {
 	Ref  Ref    `json:"ref"`
 	Text string `json:"text"`
+	Said Said   `json:"-"` // Text as a sentence
 }
 
 // Section is one recognised output: what it is, the layout (version range) it was read as,
@@ -236,6 +237,7 @@ type InputInfo struct {
 	Lines      int    `json:"lines"`
 	Recognised int    `json:"recognised"` // sections
 	Error      string `json:"error,omitempty"`
+	ErrorSaid  Said   `json:"-"` // Error as a sentence
 }
 
 // Recognised reports whether anything at all was read.

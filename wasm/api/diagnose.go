@@ -55,6 +55,9 @@ type Said struct {
 	// Allocations is each allocation's note ("" when it was computed), in allocations' order.
 	Allocations   []string `json:"allocations"`
 	ScenarioError string   `json:"scenarioError,omitempty"`
+	// ScenarioLeft is scenarioLeft and Notes the read's notes, entry by entry.
+	ScenarioLeft []string `json:"scenarioLeft"`
+	Notes        []string `json:"notes"`
 }
 
 // SaidMissing is one thing no paste gave and the command that prints it ("" when none does).
@@ -85,9 +88,15 @@ func saidErr(lang string, err error) string {
 	return err.Error()
 }
 
-func sayAll(lang string, rep *admin.Report, scenarioErr error) Said {
+func sayAll(lang string, rep *admin.Report, left []admin.Said, scenarioErr error) Said {
 	g := rep.Group
-	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}}
+	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}, ScenarioLeft: []string{}, Notes: []string{}}
+	for _, s := range left {
+		out.ScenarioLeft = append(out.ScenarioLeft, said(lang, s))
+	}
+	for _, n := range rep.Read.Notes {
+		out.Notes = append(out.Notes, said(lang, n.Said))
+	}
 	for _, m := range g.Missing {
 		out.Missing = append(out.Missing, SaidMissing{What: said(lang, m.Said), Command: m.Command, Read: m.Read})
 	}
@@ -158,7 +167,7 @@ func init() {
 		if !rep.Read.Recognised() {
 			for _, x := range rep.Read.Inputs {
 				if x.Error != "" {
-					return nil, errors.New(x.Error)
+					return nil, errors.New(said(lang, x.ErrorSaid))
 				}
 			}
 			return nil, errors.New(words.Word(lang, "api.diagnose.nothing"))
@@ -167,13 +176,16 @@ func init() {
 		for _, f := range rep.Findings {
 			out.Headlines = append(out.Headlines, headline(lang, f))
 		}
-		s, left, serr := rep.Group.Scenario()
+		s, left, serr := rep.Group.ScenarioSaid()
 		if serr != nil {
-			out.ScenarioError = serr.Error()
+			out.ScenarioError, left = serr.Error(), nil
 		} else {
-			out.Scenario, out.ScenarioLeft = &s, left
+			out.Scenario = &s
+			for _, l := range left {
+				out.ScenarioLeft = append(out.ScenarioLeft, l.String())
+			}
 		}
-		out.Said = sayAll(lang, rep, serr)
+		out.Said = sayAll(lang, rep, left, serr)
 		return out, nil
 	})
 }
