@@ -116,7 +116,7 @@ function mount() {
       h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c) => h("td", { text: c }))))));
   }
 
-  const ref = (r) => (r.line ? r.input + ":" + r.line : r.input);
+  const ref = (r) => (r.field ? t("import.ref." + r.field) : r.line ? r.input + ":" + r.line : r.input);
 
   // command shows an mqadmin command whole, on one line that scrolls rather than wraps, with a
   // button that copies it.
@@ -169,7 +169,7 @@ function mount() {
           h("span", { text: hl.title })),
         h("p", { text: t("import.fix", { fix: hl.fix }) }));
       const ev = h("ul", { class: "import-evidence", "t:aria-label": "import.evidence" },
-        ...f.evidence.map((e) => h("li", {}, h("code", { text: ref(e.ref) }), " ", e.text)));
+        ...f.evidence.map((e, j) => h("li", {}, h("code", { text: ref(e.ref) }), " ", res.said.evidence[i][j])));
       item.append(ev);
       const details = h("details", {}, h("summary", { text: t("import.details") }), h("p", { text: f.title + " — " + f.sees }), h("p", { text: f.fix }));
       item.append(details);

@@ -175,15 +175,18 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 		assert.Contains(t, text, pick(`the "#####" before the row is not part of the output (a mark?); read without it`, `行前的 "#####" 不属于输出（是标记？）；忽略它读取`), lang)
 		assert.Contains(t, text, pick(`The scenario leaves out: the topic's name "UNKNOWN_TOPIC" (the scenario calls it TopicTest); the topic %RETRY%oms_thirdpush_consumer_ios`,
 			`场景中省略了：主题名 "UNKNOWN_TOPIC"（场景中叫作 TopicTest）；主题 %RETRY%oms_thirdpush_consumer_ios`), lang)
+		// The evidence: the queues came from the dialog's Queues field, not a flag.
+		assert.Contains(t, text, pick("Queues field UNKNOWN_TOPIC: 24 queues (the Queues field)", "“队列”一栏 UNKNOWN_TOPIC：24 个队列（“队列”一栏）"), lang)
+		assert.Contains(t, text, pick("paste:4 6 member(s) (consumerConnection)", "paste:4 6 个成员（consumerConnection）"), lang)
+		assert.NotContains(t, text, "--", lang)
 		assert.Contains(t, text, pick(`the topic's name is not in the paste: it is shown as UNKNOWN_TOPIC (fill in the Topic name field to name it)`,
 			`粘贴内容中没有主题名：显示为 UNKNOWN_TOPIC（填写“主题名”一栏即可命名）`), lang)
 		if !en {
 			left := eval[string](t, ctx, `(() => {
 				const r = document.getElementById("import-report").cloneNode(true);
 				r.querySelectorAll("code, td, .import-group, .import-finding details").forEach((e) => e.remove());
-				r.querySelectorAll(".import-evidence").forEach((e) => e.remove());
 				return r.innerText; })()`)
-			for _, w := range []string{"the ", "skipped", "not part", "leaves out", "assumed", "pass "} {
+			for _, w := range []string{"the ", "skipped", "not part", "leaves out", "assumed", "pass ", "member", "queues"} {
 				assert.NotContains(t, left, w, "the Chinese dialog keeps English words")
 			}
 		}

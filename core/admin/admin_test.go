@@ -78,7 +78,7 @@ func TestFixtureDetails(t *testing.T) {
 		t.Errorf("23: layout %q", s.Layout)
 	}
 	rd = ReadAll(readFixtures(t, "16"))
-	if len(rd.QueueCounts) != 1 || rd.QueueCounts[0] != (QueueCount{Ref: Ref{"16-topicRoute.txt", 13}, Topic: "TopicTest", Broker: "broker-a", Read: 4, Write: 4, Perm: 6}) {
+	if len(rd.QueueCounts) != 1 || rd.QueueCounts[0] != (QueueCount{Ref: Ref{Input: "16-topicRoute.txt", Line: 13}, Topic: "TopicTest", Broker: "broker-a", Read: 4, Write: 4, Perm: 6}) {
 		t.Errorf("16: %+v", rd.QueueCounts)
 	}
 	if len(rd.Brokers) != 2 || rd.Brokers[1].ID != 1 || rd.Brokers[1].Addr != "localhost:10912" {
@@ -639,5 +639,55 @@ func TestCutTopicName(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("missing %+v: no word of the topic's full name", rep.Group.Missing)
+	}
+}
+
+// Every place a topic's queues or the group's members are read from is a sentence a reader
+// can word in its own language: none is left as a bare English string.
+func TestSourcesAreSentences(t *testing.T) {
+	files, _ := filepath.Glob(fixtures + "*.txt")
+	var all []Input
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, Input{Name: filepath.Base(f), Data: data})
+	}
+	seen := map[string]bool{}
+	for _, c := range []struct {
+		in   []Input
+		opts Options
+	}{
+		{all, Options{}},
+		{readFixtures(t, "01"), Options{Queues: "broker-a:8"}},
+		{readFixtures(t, "20"), Options{Queues: "broker-a:4"}},
+		{readFixtures(t, "09"), Options{}},
+		{[]Input{{Name: "go", Data: []byte("2020-01-01 [BUG] ConsumerId not in cidAll, group=G consumerId=10.0.0.1@1 cidAll=[10.0.0.2@1]\n")}}, Options{}},
+	} {
+		for _, in := range c.in {
+			rep, err := Diagnose([]Input{in}, c.opts)
+			if err != nil {
+				continue
+			}
+			g := rep.Group
+			for _, src := range append([]string{g.MembersSource}, func() (out []string) {
+				for _, tp := range g.Topics {
+					out = append(out, tp.Source)
+				}
+				return
+			}()...) {
+				if src == "" {
+					continue
+				}
+				seen[src] = true
+				if _, ok := sourceSaid(src).(Said); !ok {
+					t.Errorf("%s: the source %q has no words", in.Name, src)
+				}
+			}
+		}
+	}
+	if len(seen) < 5 {
+		t.Errorf("only %d sources seen: %q", len(seen), slices.Sorted(maps.Keys(seen)))
 	}
 }

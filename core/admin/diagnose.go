@@ -36,6 +36,20 @@ var Codes = []string{CodeDuplicateClientID, CodeLoopbackClientIP, CodeMixedSDK, 
 type Evidence struct {
 	Ref  Ref    `json:"ref"`
 	Text string `json:"text"`
+	Said Said   `json:"-"` // Text as a sentence
+}
+
+func evidence(ref Ref, key string, args ...any) Evidence {
+	s := say(key, args...)
+	return Evidence{Ref: ref, Text: s.String(), Said: s}
+}
+
+// computes is the evidence of what a member's client computes: its queues, or none.
+func computes(ref Ref, id, language, queues string) Evidence {
+	if queues == "" {
+		return evidence(ref, "evidence.computes-none", id, language)
+	}
+	return evidence(ref, "evidence.computes", id, language, queues)
 }
 
 // Finding is one diagnosis: what is wrong (or that the allocation is sound), the lines that
@@ -336,9 +350,9 @@ func (rep *Report) findings() {
 		}
 	}
 	if !problems && alloc != nil {
-		ev := []Evidence{{Ref: main.Ref, Text: fmt.Sprintf("%s: %d queues (%s)", main.Name, len(main.Queues), main.Source)}}
+		ev := []Evidence{evidence(main.Ref, "evidence.topic", main.Name, len(main.Queues), sourceSaid(main.Source))}
 		if len(g.Members) > 0 {
-			ev = append(ev, Evidence{Ref: g.Members[0].Ref, Text: fmt.Sprintf("%d member(s) (%s)", len(g.Members), g.MembersSource)})
+			ev = append(ev, evidence(g.Members[0].Ref, "evidence.members", len(g.Members), sourceSaid(g.MembersSource)))
 		}
 		observed := 0
 		for _, q := range rep.Queues {
@@ -379,7 +393,7 @@ func (rep *Report) duplicates() {
 		}
 		var ev []Evidence
 		for _, r := range rows[id] {
-			ev = append(ev, Evidence{Ref: r, Text: "connection of " + id})
+			ev = append(ev, evidence(r, "evidence.connection", id))
 		}
 		sees := fmt.Sprintf("%d connections share the id %s: each copy pulls the same queues (messages consumed twice)", len(rows[id]), id)
 		for _, a := range rep.Allocations {
@@ -397,7 +411,7 @@ func (rep *Report) loopback() {
 	hosts := map[string]bool{}
 	for _, m := range g.Members {
 		if strings.HasPrefix(m.ClientID, "127.") || strings.HasPrefix(m.ClientID, "0:0:0:0:0:0:0:1@") {
-			ev = append(ev, Evidence{Ref: m.Ref, Text: m.ClientID + " from " + m.Addr})
+			ev = append(ev, evidence(m.Ref, "evidence.from", m.ClientID, m.Addr))
 			if h, _, ok := strings.Cut(m.Addr, ":"); ok {
 				hosts[h] = true
 			}
@@ -434,7 +448,7 @@ func (rep *Report) mixedSDK() {
 	sort.Strings(names)
 	var ev []Evidence
 	for _, l := range names {
-		ev = append(ev, Evidence{Ref: langs[l][0].Ref, Text: fmt.Sprintf("%d %s member(s), e.g. %s %s", len(langs[l]), l, langs[l][0].ClientID, langs[l][0].Version)})
+		ev = append(ev, evidence(langs[l][0].Ref, "evidence.language", len(langs[l]), l, langs[l][0].ClientID, langs[l][0].Version))
 	}
 	sev, sees := "warning", ""
 	computed, disagree := false, false
@@ -486,13 +500,6 @@ func dash(s string) string {
 	return s
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
 func (rep *Report) idle() {
 	g := rep.Group
 	main := g.MainTopic()
@@ -504,12 +511,12 @@ func (rep *Report) idle() {
 		for _, id := range a.View.Idle {
 			for _, m := range g.Members {
 				if m.ClientID == id {
-					ev = append(ev, Evidence{Ref: m.Ref, Text: id + " gets no queue of " + a.Topic})
+					ev = append(ev, evidence(m.Ref, "evidence.no-queue", id, a.Topic))
 					break
 				}
 			}
 		}
-		ev = append(ev, Evidence{Ref: main.Ref, Text: fmt.Sprintf("%s has %d readable queues (%s)", a.Topic, len(a.MQAll), main.Source)})
+		ev = append(ev, evidence(main.Ref, "evidence.readable", a.Topic, len(a.MQAll), sourceSaid(main.Source)))
 		rep.add(worded(Finding{Code: CodeIdleConsumers, Severity: "problem", Evidence: ev,
 			Sees: fmt.Sprintf("%d connections for %d queues: the members after the first %d in client-id order pull nothing and only stand by", len(a.CidAll), len(a.MQAll), len(a.MQAll))},
 			"idle-consumers", len(a.View.Idle), len(a.CidAll), a.Topic))
@@ -519,7 +526,7 @@ func (rep *Report) idle() {
 			continue
 		}
 		rep.add(worded(Finding{Code: CodeIdleConsumers, Severity: "problem",
-			Evidence: []Evidence{{Ref: l.Ref, Text: fmt.Sprintf("cidAll=%v consumerId=%s", l.CidAll, l.ConsumerID)}},
+			Evidence: []Evidence{evidence(l.Ref, "evidence.cid-all", fmt.Sprint(l.CidAll), l.ConsumerID)},
 			Sees:     "the Go client takes nothing when its own id is missing from the broker's list (spec §9.1.3): its queues stay with nobody until the broker sees its heartbeat"},
 			"idle-consumers.not-in-list", l.ConsumerID))
 	}
@@ -534,7 +541,7 @@ func (rep *Report) unowned() {
 		}
 		var ev []Evidence
 		for _, m := range g.Members {
-			ev = append(ev, Evidence{Ref: m.Ref, Text: "member " + m.ClientID})
+			ev = append(ev, evidence(m.Ref, "evidence.member", m.ClientID))
 			if len(ev) == 6 {
 				break
 			}
@@ -560,7 +567,7 @@ func (rep *Report) unowned() {
 			if len(byTopic[q.Topic]) == 0 {
 				topics = append(topics, q.Topic)
 			}
-			byTopic[q.Topic] = append(byTopic[q.Topic], Evidence{Ref: o.Ref, Text: q.Short() + " has no owner"})
+			byTopic[q.Topic] = append(byTopic[q.Topic], evidence(o.Ref, "evidence.no-owner", q.Short()))
 			if !o.FullClient {
 				caveat[q.Topic] = true
 			}
@@ -587,7 +594,7 @@ func (rep *Report) unowned() {
 					if len(byTopic[q.Topic]) == 0 {
 						topics = append(topics, q.Topic)
 					}
-					byTopic[q.Topic] = append(byTopic[q.Topic], Evidence{Ref: g.Members[0].Ref, Text: q.Short() + " is in no member's running info"})
+					byTopic[q.Topic] = append(byTopic[q.Topic], evidence(g.Members[0].Ref, "evidence.not-held", q.Short()))
 				}
 			}
 		}
@@ -622,7 +629,7 @@ func (rep *Report) doubleOwned() {
 		for _, as := range a.View.Assignments {
 			for _, m := range g.Members {
 				if m.ClientID == as.ClientID {
-					ev = append(ev, Evidence{Ref: m.Ref, Text: fmt.Sprintf("%s (%s) computes %s", m.ClientID, dash(m.Language), orNone(route.Compact(as.Queues)))})
+					ev = append(ev, computes(m.Ref, m.ClientID, dash(m.Language), route.Compact(as.Queues)))
 					break
 				}
 			}
@@ -655,7 +662,7 @@ func (rep *Report) doubleOwned() {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			ev = append(ev, Evidence{Ref: ids[k], Text: q.Short() + " held by " + k})
+			ev = append(ev, evidence(ids[k], "evidence.held-by", q.Short(), k))
 		}
 	}
 	if n > 0 {
@@ -681,7 +688,7 @@ func (rep *Report) readWrite() {
 			sees = fmt.Sprintf("%s on %s: %d write queues but %d read queues: messages written to queues %d–%d are pulled by nobody", t, q.Broker, q.Write, q.Read, q.Read, q.Write-1)
 		}
 		f := Finding{Code: CodeReadWriteMismatch, Severity: "problem",
-			Evidence: []Evidence{{Ref: q.Ref, Text: fmt.Sprintf("readQueueNums %d, writeQueueNums %d", q.Read, q.Write)}}, Sees: sees}
+			Evidence: []Evidence{evidence(q.Ref, "evidence.counts", q.Read, q.Write)}, Sees: sees}
 		if q.Topic == "" {
 			f = worded(f, "read-write-mismatch.no-topic", q.Broker, q.Read, q.Write)
 		} else {
@@ -726,7 +733,7 @@ func (rep *Report) readWriteRows() {
 			continue
 		}
 		rep.add(worded(Finding{Code: CodeReadWriteMismatch, Severity: "problem",
-			Evidence: []Evidence{{Ref: rref[k], Text: fmt.Sprintf("consumerProgress lists %d queues (read queues)", r)}, {Ref: wref[k], Text: fmt.Sprintf("topicStatus lists %d queues (write queues, up to 5.2)", written[k])}},
+			Evidence: []Evidence{evidence(rref[k], "evidence.progress-rows", r), evidence(wref[k], "evidence.status-rows", written[k])},
 			Sees:     "read and write queue counts differ: either consumers are given queues nobody writes, or messages go to queues nobody reads"},
 			"read-write-mismatch.rows", k.topic, k.broker, r, written[k]))
 	}
@@ -777,7 +784,7 @@ func (rep *Report) unwritten() {
 		}
 		var ev []Evidence
 		for _, r := range zero {
-			ev = append(ev, Evidence{Ref: r.ref, Text: r.q.Short() + " broker offset 0"})
+			ev = append(ev, evidence(r.ref, "evidence.unwritten", r.q.Short()))
 		}
 		rep.add(worded(Finding{Code: CodeUnwrittenQueues, Severity: "warning", Evidence: ev,
 			Sees: fmt.Sprintf("the other queues of %s hold %d messages or more, these none: producers do not send to them", t, minOther)},
@@ -789,7 +796,7 @@ func (rep *Report) subscriptions() {
 	g := rep.Group
 	for _, l := range rep.Read.StatusLines {
 		if l.Kind == "different-subscription" {
-			rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
+			rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: []Evidence{evidence(l.Ref, "evidence.line", l.Text)},
 				Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)"},
 				"subscription-mismatch"))
 			return
@@ -822,7 +829,7 @@ func (rep *Report) subscriptions() {
 	for _, k := range keys {
 		ids := sig[k]
 		sort.Strings(ids)
-		ev = append(ev, Evidence{Ref: refs[ids[0]], Text: strings.Join(ids, ", ") + ": " + k})
+		ev = append(ev, evidence(refs[ids[0]], "evidence.subscribes", strings.Join(ids, ", "), k))
 	}
 	rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: ev,
 		Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)"},
@@ -838,7 +845,7 @@ func (rep *Report) lag() {
 	for _, l := range rep.Read.StatusLines {
 		if l.Kind == "blocked" || l.Kind == "lock" || l.Kind == "unlock" {
 			rep.add(worded(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
-				Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
+				Evidence: []Evidence{evidence(l.Ref, "evidence.line", l.Text)},
 				Sees:     "the owner has messages cached for this queue and has not consumed any for more than a minute: a stall inside the consumer (a slow or stuck listener, an orderly lock), not a balancing fault"},
 				"lag-on-owned-queue.blocked", l.ClientID))
 		}
@@ -873,7 +880,7 @@ func (rep *Report) lag() {
 			}
 			off := g.Offsets[q.Queue]
 			rep.add(worded(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
-				Evidence: []Evidence{{Ref: off.Ref, Text: fmt.Sprintf("%s broker offset %d, consumer offset %d", q.Queue.Short(), off.BrokerOffset, off.ConsumerOffset)}, {Ref: q.Observed[0].Ref, Text: "owner " + k}},
+				Evidence: []Evidence{evidence(off.Ref, "evidence.offsets", q.Queue.Short(), off.BrokerOffset, off.ConsumerOffset), evidence(q.Observed[0].Ref, "evidence.owner", k)},
 				Sees:     "one owner, and only one of its queues falls behind: a stall inside the consumer (a poison message, a slow key, an orderly lock), not balancing"},
 				"lag-on-owned-queue", q.Queue.Short(), *q.Lag, k))
 		}
@@ -888,7 +895,7 @@ func (rep *Report) grpc() {
 	var ev []Evidence
 	for _, t := range g.Topics {
 		if strings.HasPrefix(t.Name, "%RETRY%"+g.Name+"_") {
-			ev = append(ev, Evidence{Ref: t.Ref, Text: "retry topic " + t.Name})
+			ev = append(ev, evidence(t.Ref, "evidence.retry-topic", t.Name))
 		}
 	}
 	rep.add(worded(Finding{Code: CodeGRPCConsumers, Severity: "warning", Evidence: ev,

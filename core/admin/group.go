@@ -575,7 +575,7 @@ func (g *Group) buildTopics(rd *Read, opts Options) error {
 			for i := range qs {
 				qs[i].Topic = name
 			}
-			t.Queues, t.Source, t.Ref = qs, "--queues", Ref{Input: "--queues " + opts.Queues}
+			t.Queues, t.Source, t.Ref = qs, "--queues", Ref{Input: "--queues " + opts.Queues, Field: FieldQueues}
 		}
 		// 5. A classic retry topic: one queue per broker (the default retryQueueNums).
 		if t.Source == "" && t.Retry && !strings.HasPrefix(strings.TrimPrefix(name, "%RETRY%"), g.Name+"_") {

@@ -10,6 +10,8 @@ import (
 type Ref struct {
 	Input string `json:"input"`
 	Line  int    `json:"line"`
+	// Field is the option the value came from, when it came from none of the pastes.
+	Field Field `json:"field,omitempty"`
 }
 
 func (r Ref) String() string {

@@ -46,6 +46,40 @@ var Words = map[string]string{
 	"left.subscription":      "the subscription of %[1]s (%[2]s), whose client id is not among the members",
 	"left.subscription-name": "the subscription of %[1]s (%[2]q, not a valid scenario name)",
 	"left.tags":              "the members' different tag expressions for %[1]s (the simulated messages carry no tags)",
+	// The lines behind a finding.
+	"evidence.topic":         "%[1]s: %[2]d queues (%[3]s)",
+	"evidence.members":       "%[1]d member(s) (%[2]s)",
+	"evidence.connection":    "connection of %[1]s",
+	"evidence.from":          "%[1]s from %[2]s",
+	"evidence.language":      "%[1]d %[2]s member(s), e.g. %[3]s %[4]s",
+	"evidence.no-queue":      "%[1]s gets no queue of %[2]s",
+	"evidence.readable":      "%[1]s has %[2]d readable queues (%[3]s)",
+	"evidence.cid-all":       "cidAll=%[1]s consumerId=%[2]s",
+	"evidence.member":        "member %[1]s",
+	"evidence.no-owner":      "%[1]s has no owner",
+	"evidence.not-held":      "%[1]s is in no member's running info",
+	"evidence.computes":      "%[1]s (%[2]s) computes %[3]s",
+	"evidence.computes-none": "%[1]s (%[2]s) computes none",
+	"evidence.held-by":       "%[1]s held by %[2]s",
+	"evidence.counts":        "readQueueNums %[1]d, writeQueueNums %[2]d",
+	"evidence.progress-rows": "consumerProgress lists %[1]d queues (read queues)",
+	"evidence.status-rows":   "topicStatus lists %[1]d queues (write queues, up to 5.2)",
+	"evidence.unwritten":     "%[1]s broker offset 0",
+	"evidence.line":          "%[1]s",
+	"evidence.subscribes":    "%[1]s: %[2]s",
+	"evidence.offsets":       "%[1]s broker offset %[2]d, consumer offset %[3]d",
+	"evidence.owner":         "owner %[1]s",
+	"evidence.retry-topic":   "retry topic %[1]s",
+	// Where a topic's queues or the group's members were read.
+	"source.topic-route":   "topicRoute",
+	"source.offset-rows":   "offset rows (one per read queue)",
+	"source.status-rows":   "topicStatus rows (write queues; read queues assumed equal)",
+	"source.queues":        "%[1]s",
+	"source.retry-assumed": "assumed: one queue per broker (retryQueueNums defaults to 1)",
+	"source.connection":    "consumerConnection",
+	"source.go-cid-all":    "a Go client's cidAll",
+	"source.status":        "consumerStatus",
+	"source.running-info":  "running info",
 	// What the reader notes about the pastes, and the inputs it refuses.
 	"note.dashboard-status": "the Dashboard answered status %[1]d: %[2]s",
 	"note.remoting-header":  "remoting header skipped (language %[1]s, version %[2]s)",
@@ -86,10 +120,12 @@ const (
 // FieldName is a Field named as a noun: "--queues".
 type FieldName Field
 
-// Terms word fields: Hint says how to fill one ("pass --queues"), Name names it ("--queues").
+// Terms word fields: Hint says how to fill one ("pass --queues"), Name names it ("--queues");
+// Said words a sentence that is a value of another (nil: in English).
 type Terms struct {
 	Hint func(Field) string
 	Name func(FieldName) string
+	Said func(Said) string
 }
 
 // CLI are the command line's terms: its flags.
@@ -127,6 +163,12 @@ func (s Said) Word(format string, and string, terms Terms) string {
 			a = terms.Hint(v)
 		case FieldName:
 			a = terms.Name(v)
+		case Said:
+			if terms.Said != nil {
+				a = terms.Said(v)
+			} else {
+				a = v.String()
+			}
 		}
 		args[i] = a
 	}
@@ -149,3 +191,29 @@ func Sentence(err error) (Said, bool) {
 }
 
 func sayErr(key string, args ...any) error { return &SaidError{Said: say(key, args...)} }
+
+// sources are the keys of the places a topic's queues (Topic.Source) or the group's members
+// (Group.MembersSource) are read from.
+var sources = map[string]string{
+	"topicRoute":                       "source.topic-route",
+	"offset rows (one per read queue)": "source.offset-rows",
+	"topicStatus rows (write queues; read queues assumed equal)": "source.status-rows",
+	"--queues": "source.queues",
+	"assumed: one queue per broker (retryQueueNums defaults to 1)": "source.retry-assumed",
+	"consumerConnection":   "source.connection",
+	"a Go client's cidAll": "source.go-cid-all",
+	"consumerStatus":       "source.status",
+	"running info":         "source.running-info",
+}
+
+// sourceSaid is a source as a sentence, a value of another.
+func sourceSaid(source string) any {
+	key, ok := sources[source]
+	switch {
+	case !ok:
+		return source
+	case key == "source.queues":
+		return say(key, FieldName(FieldQueues))
+	}
+	return say(key)
+}

@@ -58,6 +58,8 @@ type Said struct {
 	// ScenarioLeft is scenarioLeft and Notes the read's notes, entry by entry.
 	ScenarioLeft []string `json:"scenarioLeft"`
 	Notes        []string `json:"notes"`
+	// Evidence is each finding's evidence, line by line.
+	Evidence [][]string `json:"evidence"`
 }
 
 // SaidMissing is one thing no paste gave and the command that prints it ("" when none does).
@@ -72,6 +74,7 @@ func pageTerms(lang string) admin.Terms {
 	return admin.Terms{
 		Hint: func(f admin.Field) string { return words.Word(lang, "api.field."+string(f)+".hint") },
 		Name: func(f admin.FieldName) string { return words.Word(lang, "api.field."+string(f)+".name") },
+		Said: func(s admin.Said) string { return said(lang, s) },
 	}
 }
 
@@ -90,7 +93,14 @@ func saidErr(lang string, err error) string {
 
 func sayAll(lang string, rep *admin.Report, left []admin.Said, scenarioErr error) Said {
 	g := rep.Group
-	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}, ScenarioLeft: []string{}, Notes: []string{}}
+	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}, ScenarioLeft: []string{}, Notes: []string{}, Evidence: [][]string{}}
+	for _, f := range rep.Findings {
+		ev := []string{}
+		for _, e := range f.Evidence {
+			ev = append(ev, said(lang, e.Said))
+		}
+		out.Evidence = append(out.Evidence, ev)
+	}
 	for _, s := range left {
 		out.ScenarioLeft = append(out.ScenarioLeft, said(lang, s))
 	}
