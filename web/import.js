@@ -55,6 +55,7 @@ function mount() {
   let last = null;
   let lastArgs = null;
   let statusKey = null;
+  let pasted = null; // the textarea's entry among the inputs last read
   let returnFocus = null;
 
   function say(key, params) {
@@ -80,9 +81,11 @@ function mount() {
     });
   }
 
+  // The textarea is named in the page's language: the report's lines point at it by name.
   function inputs() {
     const out = files.slice();
-    if (textArea.value.trim()) out.push({ name: "paste", text: textArea.value });
+    pasted = null;
+    if (textArea.value.trim()) out.push(pasted = { name: t("import.pasteName"), text: textArea.value });
     return out;
   }
 
@@ -93,7 +96,12 @@ function mount() {
       return null;
     }
     await api.ready;
-    lastArgs = { inputs: texts || inputs(), queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
+    const given = texts || inputs();
+    if (!given.length) {
+      say("import.empty");
+      return null;
+    }
+    lastArgs = { inputs: given, queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
     say("import.reading");
     const res = api.diagnose(lastArgs);
     if (!res || res.error) {
@@ -255,6 +263,7 @@ function mount() {
   i18n.onChange(() => {
     if (statusKey) say(statusKey.key, statusKey.params);
     if (last && lastArgs && window.lbscope) {
+      if (pasted) pasted.name = t("import.pasteName");
       setTimeout(() => {
         const res = window.lbscope.diagnose(lastArgs);
         if (res && !res.error) { last = res; draw(res); }

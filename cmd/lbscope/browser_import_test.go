@@ -97,6 +97,12 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 	for _, lang := range []string{"en", "zh"} {
 		eval[bool](t, ctx, `(() => { LB.i18n.set("`+lang+`"); return true; })()`)
 		en := lang == "en"
+		// Nothing pasted: the dialog says what to do.
+		eval[bool](t, ctx, `(() => { document.getElementById("import-text").value = ""; return true; })()`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("import-run"))))
+		waitFor(t, ctx, `document.getElementById("import-status").textContent === LB.i18n.t("import.empty")`)
+		assert.Equal(t, map[string]string{"en": "Paste an output or choose a file first.", "zh": "请先粘贴输出或选择文件。"}[lang],
+			eval[string](t, ctx, `document.getElementById("import-status").textContent`))
 		pick := func(e, z string) string {
 			if en {
 				return e
@@ -171,13 +177,15 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 		paste(string(connection)+"\n"+string(running), "broker-a:8,broker-b:8,broker-c:8", "")
 		eval[bool](t, ctx, `(() => { document.querySelectorAll("#import-report details").forEach((d) => { d.open = true; }); return true; })()`)
 		text = report()
+		assert.Contains(t, eval[[]string](t, ctx, `[...document.querySelectorAll("#import-report td")].map((c) => c.textContent)`), pick("paste:4", "粘贴:4"),
+			"%s: the members' lines point at the pasted text by its name in the page's language", lang)
 		assert.Contains(t, text, pick(`skipped: Java HotSpot(TM) 64-Bit Server VM warning`, `已跳过：Java HotSpot(TM) 64-Bit Server VM warning`), lang)
 		assert.Contains(t, text, pick(`the "#####" before the row is not part of the output (a mark?); read without it`, `行前的 "#####" 不属于输出（是标记？）；忽略它读取`), lang)
 		assert.Contains(t, text, pick(`The scenario leaves out: the topic's name "UNKNOWN_TOPIC" (the scenario calls it TopicTest); the topic %RETRY%oms_thirdpush_consumer_ios`,
 			`场景中省略了：主题名 "UNKNOWN_TOPIC"（场景中叫作 TopicTest）；主题 %RETRY%oms_thirdpush_consumer_ios`), lang)
 		// The evidence: the queues came from the dialog's Queues field, not a flag.
 		assert.Contains(t, text, pick("Queues field UNKNOWN_TOPIC: 24 queues (the Queues field)", "“队列”一栏 UNKNOWN_TOPIC：24 个队列（“队列”一栏）"), lang)
-		assert.Contains(t, text, pick("paste:4 6 member(s) (consumerConnection)", "paste:4 6 个成员（consumerConnection）"), lang)
+		assert.Contains(t, text, pick("paste:4 6 member(s) (consumerConnection)", "粘贴:4 6 个成员（consumerConnection）"), lang)
 		assert.NotContains(t, text, "--", lang)
 		assert.Contains(t, text, pick(`the topic's name is not in the paste: it is shown as UNKNOWN_TOPIC (fill in the Topic name field to name it)`,
 			`粘贴内容中没有主题名：显示为 UNKNOWN_TOPIC（填写“主题名”一栏即可命名）`), lang)

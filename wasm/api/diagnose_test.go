@@ -164,6 +164,29 @@ func TestDiagnoseSaysItInThePagesTerms(t *testing.T) {
 				t.Errorf("%s: %q names a flag", c.lang, x.What)
 			}
 		}
+		// A binary input is refused in the page's language.
+		_, err = call(c.lang, map[string]any{"inputs": []map[string]string{{"name": "x.bin", "text": "ab\x00cd"}}})
+		if want := map[string]string{"en": "x.bin has a NUL byte at offset 2", "zh": "x.bin 在偏移 2 处有 NUL 字节"}[c.lang]; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: a binary input: %v", c.lang, err)
+		}
+		// The reader's notes and the evidence, line by line, in the page's language.
+		got, err = call(c.lang, map[string]any{"inputs": []map[string]string{fixtureText(t, "01"), fixtureText(t, "02")}, "queues": "broker-a:8,broker-b:8,broker-c:8"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Said.Notes) != len(got.Notes) || len(got.Said.Evidence) != len(got.Findings) || len(got.Said.ScenarioLeft) != len(got.ScenarioLeft) {
+			t.Fatalf("%s: said %d notes for %d, evidence for %d findings of %d, %d left out for %d", c.lang, len(got.Said.Notes), len(got.Notes),
+				len(got.Said.Evidence), len(got.Findings), len(got.Said.ScenarioLeft), len(got.ScenarioLeft))
+		}
+		for i, n := range got.Notes {
+			if c.lang == "en" && got.Said.Notes[i] != n.Text || c.lang == "zh" && got.Said.Notes[i] == n.Text {
+				t.Errorf("%s: note %q said %q", c.lang, n.Text, got.Said.Notes[i])
+			}
+		}
+		if ev := got.Said.Evidence[0]; len(ev) != len(got.Findings[0].Evidence) ||
+			ev[0] != map[string]string{"en": "UNKNOWN_TOPIC: 24 queues (the Queues field)", "zh": "UNKNOWN_TOPIC：24 个队列（“队列”一栏）"}[c.lang] {
+			t.Errorf("%s: evidence %q", c.lang, ev)
+		}
 		_, err = call(c.lang, map[string]any{"inputs": []map[string]string{fixtureText(t, "20")}, "queues": "broker-a"})
 		want := map[string]string{"en": "the Queues field: ", "zh": "“队列”一栏无法读取"}[c.lang]
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "--queues") {
