@@ -179,7 +179,7 @@ function mount() {
       const ev = h("ul", { class: "import-evidence", "t:aria-label": "import.evidence" },
         ...f.evidence.map((e, j) => h("li", {}, h("code", { text: ref(e.ref) }), " ", res.said.evidence[i][j])));
       item.append(ev);
-      const details = h("details", {}, h("summary", { text: t("import.details") }), h("p", { text: f.title + " — " + f.sees }), h("p", { text: f.fix }));
+      const details = h("details", {}, h("summary", { text: t("import.details") }), h("p", { text: res.said.sees[i] }));
       item.append(details);
       list.append(item);
     });

@@ -155,11 +155,10 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 			"mqadmin consumerProgress -g " + cut + "4 -s true"}, commands(), "%s: each command as it is typed, nothing else in it", lang)
 		assert.NotContains(t, text, "--", lang)
 		if !en {
-			// Nothing of the report or the status line is English but names, ids, commands
-			// and the details, which say they are English.
+			// Nothing of the report or the status line is English but names, ids and commands.
 			left := eval[string](t, ctx, `(() => {
 				const r = document.getElementById("import-report").cloneNode(true);
-				r.querySelectorAll("code, details, td, .import-group").forEach((e) => e.remove());
+				r.querySelectorAll("code, td, .import-group").forEach((e) => e.remove());
 				return r.innerText + " " + document.getElementById("import-status").textContent; })()`)
 			assert.Empty(t, importEnglish(left), "the Chinese dialog keeps English words: %s", left)
 		}
@@ -183,6 +182,8 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 		assert.Contains(t, text, pick(`the "#####" before the row is not part of the output (a mark?); read without it`, `行前的 "#####" 不属于输出（是标记？）；忽略它读取`), lang)
 		assert.Contains(t, text, pick(`The scenario leaves out: the topic's name "UNKNOWN_TOPIC" (the scenario calls it TopicTest); the topic %RETRY%oms_thirdpush_consumer_ios`,
 			`场景中省略了：主题名 "UNKNOWN_TOPIC"（场景中叫作 TopicTest）；主题 %RETRY%oms_thirdpush_consumer_ios`), lang)
+		// What the finding means, in the page's language.
+		assert.Contains(t, text, pick("every queue of UNKNOWN_TOPIC has exactly one owner under AVG (spread 0)", "UNKNOWN_TOPIC 的每个队列在 AVG 下恰好有一个持有者（差值 0）"), lang)
 		// The evidence: the queues came from the dialog's Queues field, not a flag.
 		assert.Contains(t, text, pick("Queues field UNKNOWN_TOPIC: 24 queues (the Queues field)", "“队列”一栏 UNKNOWN_TOPIC：24 个队列（“队列”一栏）"), lang)
 		assert.Contains(t, text, pick("paste:4 6 member(s) (consumerConnection)", "粘贴:4 6 个成员（consumerConnection）"), lang)
@@ -191,10 +192,10 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 			`粘贴内容中没有主题名：显示为 UNKNOWN_TOPIC（填写“主题名”一栏即可命名）`), lang)
 		if !en {
 			// Chinese but for names: ids, commands and their camel-case names, and what the
-			// details (which say they are English) and the reader's notes quote of the paste.
+			// reader's notes quote of the paste.
 			left := eval[string](t, ctx, `(() => {
 				const r = document.getElementById("import-report").cloneNode(true);
-				r.querySelectorAll("code, td, .import-group, details").forEach((e) => e.remove());
+				r.querySelectorAll("code, td, .import-group, :scope > details").forEach((e) => e.remove());
 				return r.innerText; })()`)
 			assert.Empty(t, importEnglish(left), "the Chinese dialog keeps English words: %s", left)
 		}

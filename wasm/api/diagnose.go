@@ -58,8 +58,9 @@ type Said struct {
 	// ScenarioLeft is scenarioLeft and Notes the read's notes, entry by entry.
 	ScenarioLeft []string `json:"scenarioLeft"`
 	Notes        []string `json:"notes"`
-	// Evidence is each finding's evidence, line by line.
+	// Evidence is each finding's evidence, line by line, and Sees what the user sees.
 	Evidence [][]string `json:"evidence"`
+	Sees     []string   `json:"sees"`
 }
 
 // SaidMissing is one thing no paste gave and the command that prints it ("" when none does).
@@ -93,8 +94,13 @@ func saidErr(lang string, err error) string {
 
 func sayAll(lang string, rep *admin.Report, left []admin.Said, scenarioErr error) Said {
 	g := rep.Group
-	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}, ScenarioLeft: []string{}, Notes: []string{}, Evidence: [][]string{}}
+	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}, ScenarioLeft: []string{}, Notes: []string{}, Evidence: [][]string{}, Sees: []string{}}
 	for _, f := range rep.Findings {
+		sees := ""
+		for _, s := range f.SeesSaid {
+			sees += said(lang, s)
+		}
+		out.Sees = append(out.Sees, sees)
 		ev := []string{}
 		for _, e := range f.Evidence {
 			ev = append(ev, said(lang, e.Said))
@@ -138,8 +144,15 @@ func headline(lang string, f admin.Finding) Headline {
 		return h
 	}
 	and := words.Word(lang, "api.finding.and")
-	h.Title = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".title"), f.Args, and)
-	h.Fix = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".fix"), f.Args, and)
+	args := make([]any, len(f.Args))
+	for i, a := range f.Args {
+		if s, ok := a.(admin.Said); ok {
+			a = said(lang, s) // a value that is itself a sentence (where the members were read)
+		}
+		args[i] = a
+	}
+	h.Title = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".title"), args, and)
+	h.Fix = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".fix"), args, and)
 	return h
 }
 
