@@ -129,7 +129,7 @@ function mount() {
   // command shows an mqadmin command whole, on one line that scrolls rather than wraps, with a
   // button that copies it.
   function command(text) {
-    const copy = h("button", { type: "button", class: "import-copy", t: "import.copy" });
+    const copy = h("button", { type: "button", class: "import-copy", t: "import.copy", "aria-label": t("import.copyLabel", { command: text }) });
     copy.addEventListener("click", () => {
       const done = () => say("import.copied", { command: text });
       if (navigator.clipboard && navigator.clipboard.writeText) {

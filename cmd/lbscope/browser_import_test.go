@@ -132,6 +132,11 @@ func TestBrowserImportInThePagesTerms(t *testing.T) {
 		}
 		assert.Equal(t, len(lines), eval[int](t, ctx, `document.querySelectorAll("#import-report .import-command .import-copy").length`))
 		assert.Equal(t, pick("Copy", "复制"), eval[string](t, ctx, `document.querySelector("#import-report .import-copy").textContent`))
+		assert.Equal(t, pick("Copy ", "复制 ")+"mqadmin consumerConnection -g <full group name>",
+			eval[string](t, ctx, `document.querySelector("#import-report .import-copy").getAttribute("aria-label")`), "each copy button names its command")
+		// Copying says so in the page's language, whether the browser lets the page copy or not.
+		eval[bool](t, ctx, `(() => { document.querySelector("#import-report .import-copy").click(); return true; })()`)
+		waitFor(t, ctx, `[LB.i18n.t("import.copied", {command: "mqadmin consumerConnection -g <full group name>"}), LB.i18n.t("import.copyFailed")].includes(document.getElementById("import-status").textContent)`)
 		if dir := os.Getenv("LBSCOPE_SCREENSHOTS"); dir != "" {
 			eval[bool](t, ctx, `(() => { document.querySelector("#import-report .import-missing").scrollIntoView(); return true; })()`)
 			buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
