@@ -596,19 +596,27 @@ func TestCutGroupName(t *testing.T) {
 		}
 	}
 
-	// A name shorter than the column is whole; one exactly 64 long (4.9.3+) may be cut.
+	// A name shorter than the column is whole, one exactly as long may be cut: 32 up to 4.9.2,
+	// 64 from 4.9.3 (where a 32-character name is whole); a header whose spaces were
+	// collapsed leaves both widths possible.
+	header32 := "#Group                            #Count  #Version                 #Type  #Model          #TPS     #Diff Total\n"
+	header64 := "#Group" + strings.Repeat(" ", 60) + "#Count  #Version                 #Type  #Model          #TPS     #Diff Total\n"
+	collapsed := "#Group #Count #Version #Type #Model #TPS #Diff Total\n"
 	for _, c := range []struct {
-		group string
-		cut   int
-	}{{"short_group", 0}, {strings.Repeat("g", 64), 64}} {
-		paste := "#Group                            #Count  #Version                 #Type  #Model          #TPS     #Diff Total\n" +
-			c.group + "  1       V4_9_4                   PUSH   CLUSTERING      0        0\n"
+		header, group string
+		cut           int
+	}{
+		{header32, "short_group", 0}, {header32, strings.Repeat("g", 32), 32}, {header32, strings.Repeat("g", 64), 0},
+		{header64, strings.Repeat("g", 32), 0}, {header64, strings.Repeat("g", 64), 64},
+		{collapsed, strings.Repeat("g", 32), 32}, {collapsed, strings.Repeat("g", 64), 64}, {collapsed, "short_group", 0},
+	} {
+		paste := c.header + c.group + "  1       V4_9_4                   PUSH   CLUSTERING      0        0\n"
 		rep, err := Diagnose([]Input{{Name: "p", Data: []byte(paste)}}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Group.Name != c.group || rep.Group.NameCut != c.cut {
-			t.Errorf("%q: read %q cut at %d; want cut at %d", c.group, rep.Group.Name, rep.Group.NameCut, c.cut)
+			t.Errorf("%q after %q: read %q cut at %d; want cut at %d", c.group, c.header, rep.Group.Name, rep.Group.NameCut, c.cut)
 		}
 	}
 }

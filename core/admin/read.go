@@ -139,6 +139,8 @@ type reader struct {
 type textState struct {
 	// consumerProgress -g columns
 	prog progCols
+	// consumerProgress without -g: the group column's width (32 or 64), 0 unknown
+	groupWidth int
 	// consumerConnection
 	connHeader bool // 4.9.3+ layout
 	inSubs     bool // after "Below is subscription:"
@@ -509,11 +511,15 @@ func (r *reader) header(ln int, s string) bool {
 		r.state.prog = pc
 		return true
 	case has("#Group") && has("#Count") && has("#Diff Total"):
-		layout := "3.x–4.9.2"
-		if i := strings.Index(s, "#Count"); i >= 64 {
-			layout = "4.9.3+"
+		layout, width := "3.x–4.9.2", 0
+		switch i := strings.Index(s, "#Count"); {
+		case i >= 64:
+			layout, width = "4.9.3+", 64
+		case i >= 32:
+			width = 32
 		}
 		r.open(KindProgressGroups, layout, ln)
+		r.state.groupWidth = width
 		return true
 	case has("#ClientId") && has("#ClientAddr"):
 		r.open(KindConnection, "4.9.3+", ln)
@@ -609,7 +615,10 @@ func (r *reader) row(ln int, s string) bool {
 			}
 		case KindProgressGroups:
 			if len(f) >= 2 && isInt(f[1]) {
-				g := GroupSummary{Ref: r.ref(ln), Group: f[0], Count: atoi(f[1]), Truncated: len(f[0]) == 32 || len(f[0]) == 64}
+				// The group column cuts names at its width (formats §3); a header whose spaces
+				// were collapsed does not tell which width.
+				w := r.state.groupWidth
+				g := GroupSummary{Ref: r.ref(ln), Group: f[0], Count: atoi(f[1]), Truncated: len(f[0]) == w || w == 0 && isCutWidth(len(f[0]))}
 				rest := f[2:]
 				if len(rest) >= 1 && isVersion(rest[0]) {
 					g.Version, rest = rest[0], rest[1:]
