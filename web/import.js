@@ -28,6 +28,7 @@ function mount() {
   const fileInput = h("input", { type: "file", id: "import-files", multiple: true, accept: ".txt,.json,.log,text/plain,application/json" });
   const queuesInput = h("input", { type: "text", id: "import-queues", autocomplete: "off", spellcheck: "false", "t:placeholder": "import.queues.hint" });
   const topicInput = h("input", { type: "text", id: "import-topic", autocomplete: "off", spellcheck: "false" });
+  const groupInput = h("input", { type: "text", id: "import-group", autocomplete: "off", spellcheck: "false" });
   const runBtn = h("button", { type: "button", id: "import-run", class: "primary", t: "import.run" });
   const loadBtn = h("button", { type: "button", id: "import-open", t: "import.open", disabled: true });
   const closeBtn = h("button", { type: "button", id: "import-close", t: "import.close" });
@@ -43,6 +44,7 @@ function mount() {
       field("import.files", fileInput),
       field("import.queues", queuesInput),
       field("import.topic", topicInput),
+      field("import.group.field", groupInput),
       h("div", { class: "row" }, runBtn, loadBtn, closeBtn),
       status,
       report));
@@ -53,6 +55,7 @@ function mount() {
   let last = null;
   let lastArgs = null;
   let statusKey = null;
+  let pasted = null; // the textarea's entry among the inputs last read
   let returnFocus = null;
 
   function say(key, params) {
@@ -78,9 +81,11 @@ function mount() {
     });
   }
 
+  // The textarea is named in the page's language: the report's lines point at it by name.
   function inputs() {
     const out = files.slice();
-    if (textArea.value.trim()) out.push({ name: "paste", text: textArea.value });
+    pasted = null;
+    if (textArea.value.trim()) out.push(pasted = { name: t("import.pasteName"), text: textArea.value });
     return out;
   }
 
@@ -91,7 +96,12 @@ function mount() {
       return null;
     }
     await api.ready;
-    lastArgs = { inputs: texts || inputs(), queues: queuesInput.value.trim(), topic: topicInput.value.trim() };
+    const given = texts || inputs();
+    if (!given.length) {
+      say("import.empty");
+      return null;
+    }
+    lastArgs = { inputs: given, queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
     say("import.reading");
     const res = api.diagnose(lastArgs);
     if (!res || res.error) {
@@ -104,7 +114,7 @@ function mount() {
     last = res;
     draw(res);
     loadBtn.disabled = !res.scenario;
-    say(res.scenario ? null : "import.noScenario", { error: res.scenarioError || "" });
+    say(res.scenario ? null : "import.noScenario", { error: res.said.scenarioError || "" });
     return res;
   }
 
@@ -114,29 +124,47 @@ function mount() {
       h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c) => h("td", { text: c }))))));
   }
 
-  const ref = (r) => (r.line ? r.input + ":" + r.line : r.input);
+  const ref = (r) => (r.field ? t("import.ref." + r.field) : r.line ? r.input + ":" + r.line : r.input);
+
+  // command shows an mqadmin command whole, on one line that scrolls rather than wraps, with a
+  // button that copies it.
+  function command(text) {
+    const copy = h("button", { type: "button", class: "import-copy", t: "import.copy", "aria-label": t("import.copyLabel", { command: text }) });
+    copy.addEventListener("click", () => {
+      const done = () => say("import.copied", { command: text });
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, () => say("import.copyFailed"));
+      } else {
+        say("import.copyFailed");
+      }
+    });
+    return h("div", { class: "import-command" }, h("code", { class: "import-cmd", tabindex: "0", text }), copy);
+  }
+
+  const bullets = (key, items) => (items && items.length ? [h("h3", { text: t(key) }), h("ul", {}, ...items.map((x) => h("li", { text: x })))] : []);
 
   function draw(res) {
     if (!res) return;
     const g = res.group;
+    const name = g.name ? (g.nameCut ? t("import.group.cut", { name: g.name, n: g.nameCut }) : g.name) : t("import.unnamed");
     const parts = [
-      h("p", { class: "import-group", text: t("import.group", { name: g.name || t("import.unnamed"), members: g.members.length, model: g.messageModel, strategy: g.strategy }) }),
+      h("p", { class: "import-group", text: t("import.group", { name, members: g.members.length, model: g.messageModel, strategy: g.strategy }) }),
     ];
     if (g.members.length) {
       parts.push(h("h3", { text: t(g.complete ? "import.members" : "import.membersById") }),
         table(["import.col.client", "import.col.addr", "import.col.lang", "import.col.version", "import.col.line"],
           g.members.map((m) => [m.clientId, m.addr || "–", m.language || "–", m.version || "–", ref(m.ref)])));
     }
-    for (const a of res.allocations) {
+    res.allocations.forEach((a, i) => {
       parts.push(h("h3", { text: t("import.alloc", { topic: a.topic, strategy: a.strategy }) }));
       if (a.note) {
-        parts.push(h("p", { text: a.note }));
-        continue;
+        parts.push(h("p", { text: res.said.allocations[i] }));
+        return;
       }
       parts.push(table(["import.col.client", "import.col.queues", "import.col.count"],
         a.consumers.map((c) => [c.clientId, c.error || (c.queues.length ? compact(c.queues) : t("import.none")), String(c.count)])));
       if (a.orphans.length) parts.push(h("p", { class: "import-orphans", text: t("import.orphans", { queues: compact(a.orphans) }) }));
-    }
+    });
     parts.push(h("h3", { text: t("import.findings") }));
     if (!res.findings.length) parts.push(h("p", { text: t("import.noFindings") }));
     const list = h("ul", { class: "import-findings" });
@@ -149,23 +177,26 @@ function mount() {
           h("span", { text: hl.title })),
         h("p", { text: t("import.fix", { fix: hl.fix }) }));
       const ev = h("ul", { class: "import-evidence", "t:aria-label": "import.evidence" },
-        ...f.evidence.map((e) => h("li", {}, h("code", { text: ref(e.ref) }), " ", e.text)));
+        ...f.evidence.map((e, j) => h("li", {}, h("code", { text: ref(e.ref) }), " ", res.said.evidence[i][j])));
       item.append(ev);
-      const details = h("details", {}, h("summary", { text: t("import.details") }), h("p", { text: f.title + " — " + f.sees }), h("p", { text: f.fix }));
+      const details = h("details", {}, h("summary", { text: t("import.details") }), h("p", { text: res.said.sees[i] }));
       item.append(details);
       list.append(item);
     });
     parts.push(list);
-    if (g.missing.length) {
+    if (res.said.missing.length) {
       parts.push(h("h3", { text: t("import.missing") }),
-        h("ul", {}, ...g.missing.map((m) => h("li", { text: t("import.run.cmd", { what: m.what, command: m.command }) }))));
+        h("ul", { class: "import-missing" }, ...res.said.missing.map((m) => h("li", {}, h("span", { text: m.what }),
+          ...(m.command ? [command(m.command)] : []),
+          ...(m.read ? [h("p", { class: "hint", text: t("import.read", { line: m.read }) })] : [])))));
     }
+    parts.push(...bullets("import.assumed", res.said.assumed), ...bullets("import.leftOut", res.said.leftOut));
     if (res.notes.length) {
       parts.push(h("details", {}, h("summary", { text: t("import.notes", { n: res.notes.length }) }),
-        h("ul", {}, ...res.notes.map((n) => h("li", {}, h("code", { text: ref(n.ref) }), " ", n.text)))));
+        h("ul", {}, ...res.notes.map((n, i) => h("li", {}, h("code", { text: ref(n.ref) }), " ", res.said.notes[i])))));
     }
-    if (res.scenarioLeft && res.scenarioLeft.length) {
-      parts.push(h("p", { class: "hint", text: t("import.left", { left: res.scenarioLeft.join("; ") }) }));
+    if (res.said.scenarioLeft.length) {
+      parts.push(h("p", { class: "hint", text: t("import.left", { left: res.said.scenarioLeft.join(t("import.left.and")) }) }));
     }
     report.replaceChildren(...parts);
   }
@@ -232,6 +263,7 @@ function mount() {
   i18n.onChange(() => {
     if (statusKey) say(statusKey.key, statusKey.params);
     if (last && lastArgs && window.lbscope) {
+      if (pasted) pasted.name = t("import.pasteName");
       setTimeout(() => {
         const res = window.lbscope.diagnose(lastArgs);
         if (res && !res.error) { last = res; draw(res); }

@@ -184,6 +184,9 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 	if name == "" {
 		name = "(group not named in the paste)"
 	}
+	if g.NameCut > 0 {
+		name += fmt.Sprintf(" (maybe cut at %d characters)", g.NameCut)
+	}
 	fmt.Fprintf(w, "group %s · %s · %s · strategy %s (%s)\n", name, plural(len(g.Members), "member"), g.MessageModel, g.Strategy, g.StrategySource)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "read:")
@@ -227,6 +230,9 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 			if t.Source == "" {
 				fmt.Fprintf(w, "  %s%s: queues unknown\n", t.Name, mark)
 				continue
+			}
+			if t.NameCut > 0 {
+				mark += fmt.Sprintf(" (name maybe cut at %d characters)", t.NameCut)
 			}
 			fmt.Fprintf(w, "  %s%s: %s · %s\n", t.Name, mark, plural(len(t.Queues), "queue"), t.Source)
 		}
@@ -314,7 +320,15 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 	if len(g.Missing) > 0 {
 		fmt.Fprintln(w, "\nmissing:")
 		for _, m := range g.Missing {
-			fmt.Fprintf(w, "  %s: %s\n", m.What, m.Command)
+			if m.Command == "" {
+				fmt.Fprintf(w, "  %s\n", m.What)
+				continue
+			}
+			read := ""
+			if m.Read != "" {
+				read = "  (" + m.Read + ")"
+			}
+			fmt.Fprintf(w, "  %s: %s%s\n", m.What, m.Command, read)
 		}
 	}
 	if len(rep.Read.Notes) > 0 {

@@ -161,3 +161,38 @@ func TestDiagnoseScenarioAndLink(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, s.Consumers, sh.Scenario.Consumers)
 }
+
+// consumerProgress without -g cuts the group's name at 32 characters (fixture 19): the table
+// says the name may be cut, asks for the whole one, and spells no command with the cut name;
+// --group with the whole name puts it right.
+func TestDiagnoseCutGroupName(t *testing.T) {
+	const cut = "please_rename_unique_group_name_"
+	out, errOut, status := lbscope(t, "", "diagnose", fixture(t, "19"))
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "group "+cut+" (maybe cut at 32 characters) · 0 members")
+	assert.Contains(t, out, "the group's full name: "+cut+" is 32 characters long, where consumerProgress cuts names, so the real name may be longer (pass --group; the commands here need the full name)\n")
+	assert.Contains(t, out, "the group's members: mqadmin consumerConnection -g <full group name>\n")
+	assert.NotContains(t, out, "-g "+cut)
+
+	out, errOut, status = lbscope(t, "", "diagnose", "--json", fixture(t, "19"))
+	require.Equal(t, 0, status, errOut)
+	var v struct {
+		Group struct {
+			Name    string `json:"name"`
+			NameCut int    `json:"nameCut"`
+			Missing []struct{ What, Command string }
+		} `json:"group"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	assert.Equal(t, cut, v.Group.Name)
+	assert.Equal(t, 32, v.Group.NameCut)
+	for _, m := range v.Group.Missing {
+		assert.NotContains(t, m.Command, cut)
+	}
+
+	out, errOut, status = lbscope(t, "", "diagnose", "--group", cut+"4", fixture(t, "19"))
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "group "+cut+"4 · 0 members")
+	assert.Contains(t, out, "mqadmin consumerConnection -g "+cut+"4\n")
+	assert.NotContains(t, out, "maybe cut")
+}

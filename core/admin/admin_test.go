@@ -78,7 +78,7 @@ func TestFixtureDetails(t *testing.T) {
 		t.Errorf("23: layout %q", s.Layout)
 	}
 	rd = ReadAll(readFixtures(t, "16"))
-	if len(rd.QueueCounts) != 1 || rd.QueueCounts[0] != (QueueCount{Ref: Ref{"16-topicRoute.txt", 13}, Topic: "TopicTest", Broker: "broker-a", Read: 4, Write: 4, Perm: 6}) {
+	if len(rd.QueueCounts) != 1 || rd.QueueCounts[0] != (QueueCount{Ref: Ref{Input: "16-topicRoute.txt", Line: 13}, Topic: "TopicTest", Broker: "broker-a", Read: 4, Write: 4, Perm: 6}) {
 		t.Errorf("16: %+v", rd.QueueCounts)
 	}
 	if len(rd.Brokers) != 2 || rd.Brokers[1].ID != 1 || rd.Brokers[1].Addr != "localhost:10912" {
@@ -543,4 +543,159 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// consumerProgress without -g cuts group names at its column (fixture 19: 32 characters). A
+// name read only there is reported as maybe cut, and no follow-up command is spelt with it;
+// a paste that gives the whole name too, or --group, makes it whole.
+func TestCutGroupName(t *testing.T) {
+	const cut = "please_rename_unique_group_name_"
+	rep, err := Diagnose(readFixtures(t, "19"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rep.Group
+	if g.Name != cut || g.NameCut != 32 {
+		t.Fatalf("group %q cut at %d; want %q cut at 32", g.Name, g.NameCut, cut)
+	}
+	if len(g.Missing) == 0 || g.Missing[0].Said.Key != "missing.full-group" || g.Missing[0].Command != "" {
+		t.Fatalf("missing %+v: the full name should be asked for first, with no command", g.Missing)
+	}
+	if !strings.Contains(g.Missing[0].What, cut+" is 32 characters long") || !strings.Contains(g.Missing[0].What, "pass --group") {
+		t.Errorf("what: %q", g.Missing[0].What)
+	}
+	for _, m := range g.Missing {
+		if strings.Contains(m.Command, cut) {
+			t.Errorf("%q suggests the cut name as complete", m.Command)
+		}
+	}
+	if !strings.Contains(g.Missing[1].Command, "consumerConnection -g <full group name>") {
+		t.Errorf("members: %q", g.Missing[1].Command)
+	}
+
+	// The whole name from another output, or from --group: nothing is cut.
+	for _, c := range []struct {
+		name string
+		in   []Input
+		opts Options
+	}{
+		{"with consumerStatus", readFixtures(t, "19", "20"), Options{}},
+		{"with --group", readFixtures(t, "19"), Options{Group: cut + "4"}},
+	} {
+		rep, err := Diagnose(c.in, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := rep.Group; g.Name != cut+"4" || g.NameCut != 0 {
+			t.Errorf("%s: group %q cut at %d", c.name, g.Name, g.NameCut)
+		}
+		for _, m := range rep.Group.Missing {
+			if m.Said.Key == "missing.full-group" || strings.Contains(m.Command, "<full group name>") {
+				t.Errorf("%s: %+v", c.name, m)
+			}
+		}
+	}
+
+	// A name shorter than the column is whole, one exactly as long may be cut: 32 up to 4.9.2,
+	// 64 from 4.9.3 (where a 32-character name is whole); a header whose spaces were
+	// collapsed leaves both widths possible.
+	header32 := "#Group                            #Count  #Version                 #Type  #Model          #TPS     #Diff Total\n"
+	header64 := "#Group" + strings.Repeat(" ", 60) + "#Count  #Version                 #Type  #Model          #TPS     #Diff Total\n"
+	collapsed := "#Group #Count #Version #Type #Model #TPS #Diff Total\n"
+	for _, c := range []struct {
+		header, group string
+		cut           int
+	}{
+		{header32, "short_group", 0}, {header32, strings.Repeat("g", 32), 32}, {header32, strings.Repeat("g", 64), 0},
+		{header64, strings.Repeat("g", 32), 0}, {header64, strings.Repeat("g", 64), 64},
+		{collapsed, strings.Repeat("g", 32), 32}, {collapsed, strings.Repeat("g", 64), 64}, {collapsed, "short_group", 0},
+	} {
+		paste := c.header + c.group + "  1       V4_9_4                   PUSH   CLUSTERING      0        0\n"
+		rep, err := Diagnose([]Input{{Name: "p", Data: []byte(paste)}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Group.Name != c.group || rep.Group.NameCut != c.cut {
+			t.Errorf("%q after %q: read %q cut at %d; want cut at %d", c.group, c.header, rep.Group.Name, rep.Group.NameCut, c.cut)
+		}
+	}
+}
+
+// A topic name only consumerProgress rows give, as long as their column, may be cut too.
+func TestCutTopicName(t *testing.T) {
+	topic := strings.Repeat("T", 64)
+	paste := "#Topic                                                            #Broker Name                      #QID  #Broker Offset        #Consumer Offset      #Diff                #LastTime\n"
+	for i := range 2 {
+		paste += fmt.Sprintf("%s  broker-a                          %d     10                    10                    0                    N/A\n", topic, i)
+	}
+	rep, err := Diagnose([]Input{{Name: "p", Data: []byte("$ mqadmin consumerProgress -g G\n" + paste)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cut []string
+	for _, tp := range rep.Group.Topics {
+		if tp.NameCut > 0 {
+			cut = append(cut, fmt.Sprintf("%s@%d", tp.Name, tp.NameCut))
+		}
+	}
+	if !slices.Equal(cut, []string{topic + "@64"}) {
+		t.Errorf("cut topics %q", cut)
+	}
+	found := false
+	for _, m := range rep.Group.Missing {
+		found = found || m.Said.Key == "missing.full-topic"
+	}
+	if !found {
+		t.Errorf("missing %+v: no word of the topic's full name", rep.Group.Missing)
+	}
+}
+
+// Every place a topic's queues or the group's members are read from is a sentence a reader
+// can word in its own language: none is left as a bare English string.
+func TestSourcesAreSentences(t *testing.T) {
+	files, _ := filepath.Glob(fixtures + "*.txt")
+	var all []Input
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, Input{Name: filepath.Base(f), Data: data})
+	}
+	seen := map[string]bool{}
+	for _, c := range []struct {
+		in   []Input
+		opts Options
+	}{
+		{all, Options{}},
+		{readFixtures(t, "01"), Options{Queues: "broker-a:8"}},
+		{readFixtures(t, "20"), Options{Queues: "broker-a:4"}},
+		{readFixtures(t, "09"), Options{}},
+		{[]Input{{Name: "go", Data: []byte("2020-01-01 [BUG] ConsumerId not in cidAll, group=G consumerId=10.0.0.1@1 cidAll=[10.0.0.2@1]\n")}}, Options{}},
+	} {
+		for _, in := range c.in {
+			rep, err := Diagnose([]Input{in}, c.opts)
+			if err != nil {
+				continue
+			}
+			g := rep.Group
+			for _, src := range append([]string{g.MembersSource}, func() (out []string) {
+				for _, tp := range g.Topics {
+					out = append(out, tp.Source)
+				}
+				return
+			}()...) {
+				if src == "" {
+					continue
+				}
+				seen[src] = true
+				if _, ok := sourceSaid(src).(Said); !ok {
+					t.Errorf("%s: the source %q has no words", in.Name, src)
+				}
+			}
+		}
+	}
+	if len(seen) < 5 {
+		t.Errorf("only %d sources seen: %q", len(seen), slices.Sorted(maps.Keys(seen)))
+	}
 }

@@ -36,6 +36,20 @@ var Codes = []string{CodeDuplicateClientID, CodeLoopbackClientIP, CodeMixedSDK, 
 type Evidence struct {
 	Ref  Ref    `json:"ref"`
 	Text string `json:"text"`
+	Said Said   `json:"-"` // Text as a sentence
+}
+
+func evidence(ref Ref, key string, args ...any) Evidence {
+	s := say(key, args...)
+	return Evidence{Ref: ref, Text: s.String(), Said: s}
+}
+
+// computes is the evidence of what a member's client computes: its queues, or none.
+func computes(ref Ref, id, language, queues string) Evidence {
+	if queues == "" {
+		return evidence(ref, "evidence.computes-none", id, language)
+	}
+	return evidence(ref, "evidence.computes", id, language, queues)
 }
 
 // Finding is one diagnosis: what is wrong (or that the allocation is sound), the lines that
@@ -48,9 +62,20 @@ type Finding struct {
 	Sees     string     `json:"sees"`
 	Fix      string     `json:"fix"`
 	// Words is the finding's variant in FindingWords and Args the values its title and fix
-	// take, so that a reader can word them in another language.
-	Words string `json:"-"`
-	Args  []any  `json:"-"`
+	// take, so that a reader can word them in another language; SeesSaid is Sees as the
+	// sentences it is made of, in order.
+	Words    string `json:"-"`
+	Args     []any  `json:"-"`
+	SeesSaid []Said `json:"-"`
+}
+
+// seeing gives f what the user sees: the sentences, run together.
+func seeing(f Finding, parts ...Said) Finding {
+	f.Sees, f.SeesSaid = "", parts
+	for _, p := range parts {
+		f.Sees += p.String()
+	}
+	return f
 }
 
 // Allocation is the expected allocation of one topic: every member's own call, sorted as
@@ -61,9 +86,10 @@ type Allocation struct {
 	CidAll []string             `json:"cidAll"`
 	View   allocate.View        `json:"-"`
 	// Orphans and Shared as allocate.View.Coverage gives them.
-	Orphans []route.MessageQueue `json:"-"`
-	Shared  []route.MessageQueue `json:"-"`
-	Note    string               `json:"note,omitempty"`
+	Orphans  []route.MessageQueue `json:"-"`
+	Shared   []route.MessageQueue `json:"-"`
+	Note     string               `json:"note,omitempty"`
+	NoteSaid Said                 `json:"-"` // Note as a sentence
 	// Clients says how the members' own clients were applied, when they differ: each member
 	// computed with its own profile (a Go member as rocketmq-client-go v2.1.2, spec §9.1).
 	Clients string `json:"clients,omitempty"`
@@ -108,13 +134,20 @@ func (rep *Report) allocate() {
 	}
 	var s allocate.Strategy
 	var err error
+	var notComputed Said
 	switch g.Strategy {
 	case "CONFIG", "MACHINE_ROOM", "CUSTOM":
-		err = fmt.Errorf("%s needs its configuration, which no output prints", g.Strategy)
+		notComputed = say("alloc.needs-config", g.Strategy)
 	case "MACHINE_ROOM_NEARBY":
-		err = fmt.Errorf("MACHINE_ROOM_NEARBY needs the application's machine-room resolver, which no output prints")
+		notComputed = say("alloc.needs-resolver")
 	default:
-		s, err = allocate.New(g.Strategy, allocate.Params{})
+		if s, err = allocate.New(g.Strategy, allocate.Params{}); err != nil {
+			notComputed = say("alloc.failed", err.Error())
+		}
+	}
+	note := func(a *Allocation, n Said) {
+		a.Note, a.NoteSaid = n.String(), n
+		rep.Allocations = append(rep.Allocations, *a)
 	}
 	cidAll := make([]string, len(g.Members))
 	for i, m := range g.Members {
@@ -126,15 +159,13 @@ func (rep *Report) allocate() {
 			continue
 		}
 		a := Allocation{Topic: t.Name, MQAll: t.Queues, CidAll: cidAll}
-		if t.Name == unknownTopic && err == nil && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
+		if t.Name == unknownTopic && notComputed.Key == "" && g.Strategy != "AVG" && g.Strategy != "AVG_BY_CIRCLE" {
 			// AVG and AVG_BY_CIRCLE split positions; the others hash or read names.
-			a.Note = "not computed: " + g.Strategy + " depends on the topic's name, which no paste gives (pass --topic)"
-			rep.Allocations = append(rep.Allocations, a)
+			note(&a, say("alloc.needs-topic", g.Strategy, FieldTopic))
 			continue
 		}
-		if err != nil {
-			a.Note = "not computed: " + err.Error()
-			rep.Allocations = append(rep.Allocations, a)
+		if notComputed.Key != "" {
+			note(&a, notComputed)
 			continue
 		}
 		mqAll := slices.Clone(t.Queues)
@@ -145,8 +176,7 @@ func (rep *Report) allocate() {
 			// their results need not fit together (rocketmq-client-go#419).
 			mv, merr := profile.MixedGroup(g.Strategy, allocate.Params{}, g.Name, mqAll, members, true)
 			if merr != nil {
-				a.Note = "not computed: " + merr.Error()
-				rep.Allocations = append(rep.Allocations, a)
+				note(&a, say("alloc.failed", merr.Error()))
 				continue
 			}
 			a.View = mixedView(mv, cidAll)
@@ -331,9 +361,9 @@ func (rep *Report) findings() {
 		}
 	}
 	if !problems && alloc != nil {
-		ev := []Evidence{{Ref: main.Ref, Text: fmt.Sprintf("%s: %d queues (%s)", main.Name, len(main.Queues), main.Source)}}
+		ev := []Evidence{evidence(main.Ref, "evidence.topic", main.Name, len(main.Queues), sourceSaid(main.Source))}
 		if len(g.Members) > 0 {
-			ev = append(ev, Evidence{Ref: g.Members[0].Ref, Text: fmt.Sprintf("%d member(s) (%s)", len(g.Members), g.MembersSource)})
+			ev = append(ev, evidence(g.Members[0].Ref, "evidence.members", len(g.Members), sourceSaid(g.MembersSource)))
 		}
 		observed := 0
 		for _, q := range rep.Queues {
@@ -341,15 +371,15 @@ func (rep *Report) findings() {
 				observed++
 			}
 		}
-		sees := fmt.Sprintf("every queue of %s has exactly one owner under %s (spread %d)", main.Name, g.Strategy, alloc.View.Spread)
+		sees := []Said{say("sees.ok", main.Name, g.Strategy, alloc.View.Spread)}
 		if observed > 0 {
-			sees += fmt.Sprintf("; the %d queues whose owner is observed agree", observed)
+			sees = append(sees, say("sees.ok.observed", observed))
 		}
-		f := Finding{Code: CodeAllocationOK, Severity: "ok", Evidence: ev, Sees: sees}
+		f := seeing(Finding{Code: CodeAllocationOK, Severity: "ok", Evidence: ev}, sees...)
 		if g.Complete {
 			f = worded(f, "allocation-ok")
 		} else {
-			f = worded(f, "allocation-ok.incomplete", g.MembersSource, g.cmd("consumerConnection -g %s"))
+			f = worded(f, "allocation-ok.incomplete", sourceSaid(g.MembersSource), g.cmd("consumerConnection -g %s"))
 		}
 		rep.add(f)
 	}
@@ -374,15 +404,15 @@ func (rep *Report) duplicates() {
 		}
 		var ev []Evidence
 		for _, r := range rows[id] {
-			ev = append(ev, Evidence{Ref: r, Text: "connection of " + id})
+			ev = append(ev, evidence(r, "evidence.connection", id))
 		}
-		sees := fmt.Sprintf("%d connections share the id %s: each copy pulls the same queues (messages consumed twice)", len(rows[id]), id)
+		sees := []Said{say("sees.duplicate", len(rows[id]), id)}
 		for _, a := range rep.Allocations {
 			if len(a.Orphans) > 0 && a.Note == "" {
-				sees += fmt.Sprintf("; %s %s is pulled by nobody", a.Topic, route.Compact(a.Orphans))
+				sees = append(sees, say("sees.duplicate.orphans", a.Topic, route.Compact(a.Orphans)))
 			}
 		}
-		rep.add(worded(Finding{Code: CodeDuplicateClientID, Severity: "problem", Evidence: ev, Sees: sees}, "duplicate-client-id", id))
+		rep.add(worded(seeing(Finding{Code: CodeDuplicateClientID, Severity: "problem", Evidence: ev}, sees...), "duplicate-client-id", id))
 	}
 }
 
@@ -392,7 +422,7 @@ func (rep *Report) loopback() {
 	hosts := map[string]bool{}
 	for _, m := range g.Members {
 		if strings.HasPrefix(m.ClientID, "127.") || strings.HasPrefix(m.ClientID, "0:0:0:0:0:0:0:1@") {
-			ev = append(ev, Evidence{Ref: m.Ref, Text: m.ClientID + " from " + m.Addr})
+			ev = append(ev, evidence(m.Ref, "evidence.from", m.ClientID, m.Addr))
 			if h, _, ok := strings.Cut(m.Addr, ":"); ok {
 				hosts[h] = true
 			}
@@ -401,8 +431,7 @@ func (rep *Report) loopback() {
 	if len(ev) < 2 {
 		return
 	}
-	f := Finding{Code: CodeLoopbackClientIP, Severity: "warning", Evidence: ev,
-		Sees: "their ids differ only by the part after '@' (the PID or instance name): two processes with the same PID on two hosts get the same id and split the work as one (duplicate-client-id)"}
+	f := seeing(Finding{Code: CodeLoopbackClientIP, Severity: "warning", Evidence: ev}, say("sees.loopback"))
 	if len(hosts) > 1 {
 		f = worded(f, "loopback-client-ip.hosts", len(ev), len(hosts))
 	} else {
@@ -429,61 +458,53 @@ func (rep *Report) mixedSDK() {
 	sort.Strings(names)
 	var ev []Evidence
 	for _, l := range names {
-		ev = append(ev, Evidence{Ref: langs[l][0].Ref, Text: fmt.Sprintf("%d %s member(s), e.g. %s %s", len(langs[l]), l, langs[l][0].ClientID, langs[l][0].Version)})
+		ev = append(ev, evidence(langs[l][0].Ref, "evidence.language", len(langs[l]), l, langs[l][0].ClientID, langs[l][0].Version))
 	}
-	sev, sees := "warning", ""
+	sev, sees := "warning", []Said{}
 	computed, disagree := false, false
 	for _, a := range rep.Allocations {
 		if a.Clients == "" || a.Note != "" {
 			continue
 		}
 		computed = true
-		var parts []string
-		if len(a.Shared) > 0 {
-			parts = append(parts, route.Compact(a.Shared)+" pulled twice")
-		}
-		if len(a.Orphans) > 0 {
-			parts = append(parts, route.Compact(a.Orphans)+" pulled by nobody")
-		}
-		if len(parts) == 0 {
-			sees += fmt.Sprintf("Computed with each member's own client, Java and Go agree on %s: every queue has one owner. ", a.Topic)
+		switch {
+		case len(a.Shared) > 0 && len(a.Orphans) > 0:
+			sees = append(sees, say("sees.mixed.both", a.Topic, route.Compact(a.Shared), route.Compact(a.Orphans)))
+		case len(a.Shared) > 0:
+			sees = append(sees, say("sees.mixed.twice", a.Topic, route.Compact(a.Shared)))
+		case len(a.Orphans) > 0:
+			sees = append(sees, say("sees.mixed.nobody", a.Topic, route.Compact(a.Orphans)))
+		default:
+			sees = append(sees, say("sees.mixed.agree", a.Topic))
 			continue
 		}
 		disagree = true
-		sees += fmt.Sprintf("Computed with each member's own client, on %s: %s. ", a.Topic, strings.Join(parts, ", "))
 	}
 	if disagree {
 		sev = "problem"
 	}
 	switch g.Strategy {
 	case "AVG", "AVG_BY_CIRCLE":
-		sees += "Under " + g.Strategy + " a Go v2 client sorts and splits as Java does (byte order instead of UTF-16 order only matters for exotic characters, spec §9.1.4), so the two agree; Go clients before v2.0.0-rc2 sorted descending and overlapped (rocketmq-client-go#419). Every Go v2 client reports V4_5_2, so the version column cannot tell them apart"
+		sees = append(sees, say("sees.mixed.avg", g.Strategy))
 	case "CONSISTENT_HASH":
 		if !computed {
 			sev = "problem"
 		}
-		sees += "Under CONSISTENT_HASH the Go client builds another ring (CRC-32 keys, spec §9.1.3): Java and Go members compute different allocations, so queues are pulled twice and others by nobody (rocketmq-client-go#419)"
+		sees = append(sees, say("sees.mixed.hash"))
 	case "MACHINE_ROOM_NEARBY":
 		if !computed {
 			sev = "problem"
 		}
-		sees += "The Go client's MachineNearby is plain AVG (spec §9.1.11): Go members ignore machine rooms while Java members honour them, so queues overlap and go unowned"
+		sees = append(sees, say("sees.mixed.nearby"))
 	default:
-		sees += "The clients implement " + g.Strategy + " differently (spec §9.1.3)"
+		sees = append(sees, say("sees.mixed.other", g.Strategy))
 	}
-	rep.add(worded(Finding{Code: CodeMixedSDK, Severity: sev, Evidence: ev, Sees: sees}, "mixed-sdk", names))
+	rep.add(worded(seeing(Finding{Code: CodeMixedSDK, Severity: sev, Evidence: ev}, sees...), "mixed-sdk", names))
 }
 
 func dash(s string) string {
 	if s == "" {
 		return "?"
-	}
-	return s
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
 	}
 	return s
 }
@@ -499,23 +520,23 @@ func (rep *Report) idle() {
 		for _, id := range a.View.Idle {
 			for _, m := range g.Members {
 				if m.ClientID == id {
-					ev = append(ev, Evidence{Ref: m.Ref, Text: id + " gets no queue of " + a.Topic})
+					ev = append(ev, evidence(m.Ref, "evidence.no-queue", id, a.Topic))
 					break
 				}
 			}
 		}
-		ev = append(ev, Evidence{Ref: main.Ref, Text: fmt.Sprintf("%s has %d readable queues (%s)", a.Topic, len(a.MQAll), main.Source)})
-		rep.add(worded(Finding{Code: CodeIdleConsumers, Severity: "problem", Evidence: ev,
-			Sees: fmt.Sprintf("%d connections for %d queues: the members after the first %d in client-id order pull nothing and only stand by", len(a.CidAll), len(a.MQAll), len(a.MQAll))},
+		ev = append(ev, evidence(main.Ref, "evidence.readable", a.Topic, len(a.MQAll), sourceSaid(main.Source)))
+		rep.add(worded(seeing(Finding{Code: CodeIdleConsumers, Severity: "problem", Evidence: ev},
+			say("sees.idle", len(a.CidAll), len(a.MQAll))),
 			"idle-consumers", len(a.View.Idle), len(a.CidAll), a.Topic))
 	}
 	for _, l := range rep.Read.GoLogs {
 		if g.Name != "" && l.Group != "" && !sameGroup(l.Group, g.Name) {
 			continue
 		}
-		rep.add(worded(Finding{Code: CodeIdleConsumers, Severity: "problem",
-			Evidence: []Evidence{{Ref: l.Ref, Text: fmt.Sprintf("cidAll=%v consumerId=%s", l.CidAll, l.ConsumerID)}},
-			Sees:     "the Go client takes nothing when its own id is missing from the broker's list (spec §9.1.3): its queues stay with nobody until the broker sees its heartbeat"},
+		rep.add(worded(seeing(Finding{Code: CodeIdleConsumers, Severity: "problem",
+			Evidence: []Evidence{evidence(l.Ref, "evidence.cid-all", fmt.Sprint(l.CidAll), l.ConsumerID)}},
+			say("sees.idle.not-in-list")),
 			"idle-consumers.not-in-list", l.ConsumerID))
 	}
 }
@@ -529,7 +550,7 @@ func (rep *Report) unowned() {
 		}
 		var ev []Evidence
 		for _, m := range g.Members {
-			ev = append(ev, Evidence{Ref: m.Ref, Text: "member " + m.ClientID})
+			ev = append(ev, evidence(m.Ref, "evidence.member", m.ClientID))
 			if len(ev) == 6 {
 				break
 			}
@@ -538,8 +559,7 @@ func (rep *Report) unowned() {
 		if a.Clients != "" {
 			variant = "unowned-queues.clients"
 		}
-		rep.add(worded(Finding{Code: CodeUnownedQueues, Severity: "problem", Evidence: ev,
-			Sees: "these queues are in no member's allocation: their messages pile up until the group changes"},
+		rep.add(worded(seeing(Finding{Code: CodeUnownedQueues, Severity: "problem", Evidence: ev}, say("sees.unowned")),
 			variant, a.Topic, route.Compact(a.Orphans)))
 	}
 	// Observed: outputs that say a queue has no owner.
@@ -555,7 +575,7 @@ func (rep *Report) unowned() {
 			if len(byTopic[q.Topic]) == 0 {
 				topics = append(topics, q.Topic)
 			}
-			byTopic[q.Topic] = append(byTopic[q.Topic], Evidence{Ref: o.Ref, Text: q.Short() + " has no owner"})
+			byTopic[q.Topic] = append(byTopic[q.Topic], evidence(o.Ref, "evidence.no-owner", q.Short()))
 			if !o.FullClient {
 				caveat[q.Topic] = true
 			}
@@ -582,18 +602,18 @@ func (rep *Report) unowned() {
 					if len(byTopic[q.Topic]) == 0 {
 						topics = append(topics, q.Topic)
 					}
-					byTopic[q.Topic] = append(byTopic[q.Topic], Evidence{Ref: g.Members[0].Ref, Text: q.Short() + " is in no member's running info"})
+					byTopic[q.Topic] = append(byTopic[q.Topic], evidence(g.Members[0].Ref, "evidence.not-held", q.Short()))
 				}
 			}
 		}
 	}
 	for _, t := range topics {
 		ev := byTopic[t]
-		sees := fmt.Sprintf("%d queues of %s are held by no client", len(ev), t)
+		sees := []Said{say("sees.unowned.observed", len(ev), t)}
 		if caveat[t] {
-			sees += " (consumerProgress prints N/A both for a queue nobody holds and for every queue after a client that cannot answer the running-info request, formats §3: confirm with consumerStatus -i per client)"
+			sees = append(sees, say("sees.unowned.caveat"))
 		}
-		rep.add(worded(Finding{Code: CodeUnownedQueues, Severity: "problem", Evidence: ev, Sees: sees}, "unowned-queues.observed", t, len(ev)))
+		rep.add(worded(seeing(Finding{Code: CodeUnownedQueues, Severity: "problem", Evidence: ev}, sees...), "unowned-queues.observed", t, len(ev)))
 	}
 }
 
@@ -617,13 +637,12 @@ func (rep *Report) doubleOwned() {
 		for _, as := range a.View.Assignments {
 			for _, m := range g.Members {
 				if m.ClientID == as.ClientID {
-					ev = append(ev, Evidence{Ref: m.Ref, Text: fmt.Sprintf("%s (%s) computes %s", m.ClientID, dash(m.Language), orNone(route.Compact(as.Queues)))})
+					ev = append(ev, computes(m.Ref, m.ClientID, dash(m.Language), route.Compact(as.Queues)))
 					break
 				}
 			}
 		}
-		rep.add(worded(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Evidence: ev,
-			Sees: "the members' own allocations overlap: these queues are consumed twice and their offsets overwrite each other"},
+		rep.add(worded(seeing(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Evidence: ev}, say("sees.double")),
 			"double-owned-queues", a.Topic, route.Compact(a.Shared)))
 	}
 	var qs []route.MessageQueue
@@ -650,12 +669,11 @@ func (rep *Report) doubleOwned() {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			ev = append(ev, Evidence{Ref: ids[k], Text: q.Short() + " held by " + k})
+			ev = append(ev, evidence(ids[k], "evidence.held-by", q.Short(), k))
 		}
 	}
 	if n > 0 {
-		rep.add(worded(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Evidence: ev,
-			Sees: "two members pull the same queue: messages are consumed twice and offsets overwrite each other"},
+		rep.add(worded(seeing(Finding{Code: CodeDoubleOwnedQueues, Severity: "problem", Evidence: ev}, say("sees.double.observed")),
 			"double-owned-queues.observed", n))
 	}
 }
@@ -665,18 +683,18 @@ func (rep *Report) readWrite() {
 		if q.Read == q.Write {
 			continue
 		}
-		t := q.Topic
-		if t == "" {
-			t = "the topic"
+		var t any = q.Topic
+		if q.Topic == "" {
+			t = say("sees.the-topic")
 		}
-		var sees string
+		var sees Said
 		if q.Read > q.Write {
-			sees = fmt.Sprintf("%s on %s: %d read queues but %d write queues: consumers are given queues %d–%d, which nobody writes, so members holding only those consume nothing", t, q.Broker, q.Read, q.Write, q.Write, q.Read-1)
+			sees = say("sees.rw.more-read", t, q.Broker, q.Read, q.Write, q.Write, q.Read-1)
 		} else {
-			sees = fmt.Sprintf("%s on %s: %d write queues but %d read queues: messages written to queues %d–%d are pulled by nobody", t, q.Broker, q.Write, q.Read, q.Read, q.Write-1)
+			sees = say("sees.rw.more-write", t, q.Broker, q.Write, q.Read, q.Read, q.Write-1)
 		}
-		f := Finding{Code: CodeReadWriteMismatch, Severity: "problem",
-			Evidence: []Evidence{{Ref: q.Ref, Text: fmt.Sprintf("readQueueNums %d, writeQueueNums %d", q.Read, q.Write)}}, Sees: sees}
+		f := seeing(Finding{Code: CodeReadWriteMismatch, Severity: "problem",
+			Evidence: []Evidence{evidence(q.Ref, "evidence.counts", q.Read, q.Write)}}, sees)
 		if q.Topic == "" {
 			f = worded(f, "read-write-mismatch.no-topic", q.Broker, q.Read, q.Write)
 		} else {
@@ -720,9 +738,9 @@ func (rep *Report) readWriteRows() {
 		if !ok || r == written[k] {
 			continue
 		}
-		rep.add(worded(Finding{Code: CodeReadWriteMismatch, Severity: "problem",
-			Evidence: []Evidence{{Ref: rref[k], Text: fmt.Sprintf("consumerProgress lists %d queues (read queues)", r)}, {Ref: wref[k], Text: fmt.Sprintf("topicStatus lists %d queues (write queues, up to 5.2)", written[k])}},
-			Sees:     "read and write queue counts differ: either consumers are given queues nobody writes, or messages go to queues nobody reads"},
+		rep.add(worded(seeing(Finding{Code: CodeReadWriteMismatch, Severity: "problem",
+			Evidence: []Evidence{evidence(rref[k], "evidence.progress-rows", r), evidence(wref[k], "evidence.status-rows", written[k])}},
+			say("sees.rw.rows")),
 			"read-write-mismatch.rows", k.topic, k.broker, r, written[k]))
 	}
 }
@@ -772,10 +790,9 @@ func (rep *Report) unwritten() {
 		}
 		var ev []Evidence
 		for _, r := range zero {
-			ev = append(ev, Evidence{Ref: r.ref, Text: r.q.Short() + " broker offset 0"})
+			ev = append(ev, evidence(r.ref, "evidence.unwritten", r.q.Short()))
 		}
-		rep.add(worded(Finding{Code: CodeUnwrittenQueues, Severity: "warning", Evidence: ev,
-			Sees: fmt.Sprintf("the other queues of %s hold %d messages or more, these none: producers do not send to them", t, minOther)},
+		rep.add(worded(seeing(Finding{Code: CodeUnwrittenQueues, Severity: "warning", Evidence: ev}, say("sees.unwritten", t, minOther)),
 			"unwritten-queues", t, len(zero)))
 	}
 }
@@ -784,8 +801,8 @@ func (rep *Report) subscriptions() {
 	g := rep.Group
 	for _, l := range rep.Read.StatusLines {
 		if l.Kind == "different-subscription" {
-			rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
-				Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)"},
+			rep.add(worded(seeing(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: []Evidence{evidence(l.Ref, "evidence.line", l.Text)}},
+				say("sees.subscription")),
 				"subscription-mismatch"))
 			return
 		}
@@ -817,10 +834,9 @@ func (rep *Report) subscriptions() {
 	for _, k := range keys {
 		ids := sig[k]
 		sort.Strings(ids)
-		ev = append(ev, Evidence{Ref: refs[ids[0]], Text: strings.Join(ids, ", ") + ": " + k})
+		ev = append(ev, evidence(refs[ids[0]], "evidence.subscribes", strings.Join(ids, ", "), k))
 	}
-	rep.add(worded(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: ev,
-		Sees: "the broker keeps the subscription of the latest heartbeat: each member's share of a topic it does not subscribe is never consumed, and tags of the loser are filtered out (spec §5.7)"},
+	rep.add(worded(seeing(Finding{Code: CodeSubscriptionMismat, Severity: "problem", Evidence: ev}, say("sees.subscription")),
 		"subscription-mismatch"))
 }
 
@@ -832,9 +848,9 @@ func (rep *Report) lag() {
 	g := rep.Group
 	for _, l := range rep.Read.StatusLines {
 		if l.Kind == "blocked" || l.Kind == "lock" || l.Kind == "unlock" {
-			rep.add(worded(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
-				Evidence: []Evidence{{Ref: l.Ref, Text: l.Text}},
-				Sees:     "the owner has messages cached for this queue and has not consumed any for more than a minute: a stall inside the consumer (a slow or stuck listener, an orderly lock), not a balancing fault"},
+			rep.add(worded(seeing(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
+				Evidence: []Evidence{evidence(l.Ref, "evidence.line", l.Text)}},
+				say("sees.blocked")),
 				"lag-on-owned-queue.blocked", l.ClientID))
 		}
 	}
@@ -867,9 +883,9 @@ func (rep *Report) lag() {
 				continue
 			}
 			off := g.Offsets[q.Queue]
-			rep.add(worded(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
-				Evidence: []Evidence{{Ref: off.Ref, Text: fmt.Sprintf("%s broker offset %d, consumer offset %d", q.Queue.Short(), off.BrokerOffset, off.ConsumerOffset)}, {Ref: q.Observed[0].Ref, Text: "owner " + k}},
-				Sees:     "one owner, and only one of its queues falls behind: a stall inside the consumer (a poison message, a slow key, an orderly lock), not balancing"},
+			rep.add(worded(seeing(Finding{Code: CodeLagOnOwnedQueue, Severity: "problem",
+				Evidence: []Evidence{evidence(off.Ref, "evidence.offsets", q.Queue.Short(), off.BrokerOffset, off.ConsumerOffset), evidence(q.Observed[0].Ref, "evidence.owner", k)}},
+				say("sees.lag")),
 				"lag-on-owned-queue", q.Queue.Short(), *q.Lag, k))
 		}
 	}
@@ -883,10 +899,9 @@ func (rep *Report) grpc() {
 	var ev []Evidence
 	for _, t := range g.Topics {
 		if strings.HasPrefix(t.Name, "%RETRY%"+g.Name+"_") {
-			ev = append(ev, Evidence{Ref: t.Ref, Text: "retry topic " + t.Name})
+			ev = append(ev, evidence(t.Ref, "evidence.retry-topic", t.Name))
 		}
 	}
-	rep.add(worded(Finding{Code: CodeGRPCConsumers, Severity: "warning", Evidence: ev,
-		Sees: "retry topics named %RETRY%group_topic belong to gRPC consumers: the proxy, not the client, assigns queues (POP, spec §8.1), so client-side strategies and the expected allocation do not apply"},
+	rep.add(worded(seeing(Finding{Code: CodeGRPCConsumers, Severity: "warning", Evidence: ev}, say("sees.grpc")),
 		"grpc-consumers"))
 }

@@ -31,13 +31,16 @@ type Member struct {
 // Topic is one topic the group consumes, with its queues as the client builds them (readable
 // perm, read queue count; spec §1.3) and where they were read.
 type Topic struct {
-	Name   string               `json:"name"`
-	Queues []route.MessageQueue `json:"-"`
-	Counts []QueueCount         `json:"counts,omitempty"`
-	Source string               `json:"source"`
-	Ref    Ref                  `json:"ref"`
-	Main   bool                 `json:"main,omitempty"`
-	Retry  bool                 `json:"retry,omitempty"`
+	Name string `json:"name"`
+	// NameCut is the width at which the output the name was read from cuts names, when the
+	// name is exactly that long (see Group.NameCut).
+	NameCut int                  `json:"nameCut,omitempty"`
+	Queues  []route.MessageQueue `json:"-"`
+	Counts  []QueueCount         `json:"counts,omitempty"`
+	Source  string               `json:"source"`
+	Ref     Ref                  `json:"ref"`
+	Main    bool                 `json:"main,omitempty"`
+	Retry   bool                 `json:"retry,omitempty"`
 }
 
 // Owner is one observed holder of a queue.
@@ -49,16 +52,24 @@ type Owner struct {
 	Note   string `json:"note,omitempty"` // e.g. "running info without client id"
 }
 
-// Missing is something the diagnosis needs and no paste gave, with the command that gives it.
+// Missing is something the diagnosis needs and no paste gave, with the command that gives it
+// ("" when no command does) and, when the command prints more, the line of its output to read.
+// Said is What as a sentence a reader words in its own terms.
 type Missing struct {
 	What    string `json:"what"`
 	Command string `json:"command"`
+	Read    string `json:"read,omitempty"`
+	Said    Said   `json:"-"`
 }
 
 // Group is the consumer group as far as the pastes tell it.
 type Group struct {
 	Name    string `json:"name,omitempty"`
 	NameRef *Ref   `json:"nameRef,omitempty"`
+	// NameCut is the width (32 or 64) at which the only outputs that name the group cut names,
+	// when the name read is exactly that long: the real name may be longer, and no command
+	// is spelt with it.
+	NameCut int `json:"nameCut,omitempty"`
 	// Members is one entry per connection; Complete says the list came from an output that
 	// lists every connection (consumerConnection, the Dashboard, a Go client's cidAll).
 	Members          []Member                       `json:"members"`
@@ -78,6 +89,9 @@ type Group struct {
 	Missing          []Missing                      `json:"missing"`
 	LeftOut          []string                       `json:"leftOut,omitempty"`
 	Assumed          []string                       `json:"assumed,omitempty"`
+	// LeftOutSaid and AssumedSaid are LeftOut and Assumed as sentences, entry by entry.
+	LeftOutSaid []Said `json:"-"`
+	AssumedSaid []Said `json:"-"`
 	// GRPCTopics are the topics whose retry topic has the 5.x "%RETRY%group_topic" form.
 	GRPCTopics []string `json:"grpcTopics,omitempty"`
 }
@@ -124,7 +138,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 	out := func(group string) {
 		if group != "" && !left[group] {
 			left[group] = true
-			g.LeftOut = append(g.LeftOut, "group "+group+" (only one group is diagnosed at a time; pass --group to pick it)")
+			g.leaveOut("left.group", group, FieldGroup)
 		}
 	}
 
@@ -164,7 +178,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 		}
 		if len(g.Members) > 0 {
 			g.MembersSource = "consumerStatus"
-			g.Missing = append(g.Missing, Missing{What: "the connections (consumerStatus lists each client id once, so duplicates are invisible)", Command: g.cmd("consumerConnection -g %s")})
+			g.miss(g.cmd("consumerConnection -g %s"), "missing.connections")
 		}
 	}
 	if len(g.Members) == 0 {
@@ -178,7 +192,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 		}
 	}
 	if len(g.Members) == 0 {
-		g.Missing = append(g.Missing, Missing{What: "the group's members", Command: g.cmd("consumerConnection -g %s")})
+		g.miss(g.cmd("consumerConnection -g %s"), "missing.members")
 	}
 	if sdk := strings.ToUpper(strings.TrimSpace(opts.SDK)); sdk != "" {
 		for i := range g.Members {
@@ -243,7 +257,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 				}
 			}
 			if g.Strategy == "" {
-				g.LeftOut = append(g.LeftOut, "the custom strategy "+v+" (its allocation cannot be computed)")
+				g.leaveOut("left.custom-strategy", v)
 				g.Strategy = "CUSTOM"
 				strategyRef = ri.PropRefs["allocateMessageQueueStrategy"].String()
 			}
@@ -263,20 +277,21 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 	case g.Strategy != "":
 		g.StrategySource = "read at " + strategyRef
 		if opts.Strategy != "" && !strings.EqualFold(opts.Strategy, g.Strategy) {
-			g.Assumed = append(g.Assumed, fmt.Sprintf("--strategy %s ignored: the running info at %s names %s", opts.Strategy, strategyRef, g.Strategy))
+			g.assume("assumed.strategy", FieldName(FieldStrategy), opts.Strategy, strategyRef, g.Strategy)
 		}
 	case opts.Strategy != "":
 		g.Strategy, g.StrategySource = strings.ToUpper(opts.Strategy), "--strategy"
 	default:
 		g.Strategy, g.StrategySource = "AVG", "default: no running info names it"
-		g.Missing = append(g.Missing, Missing{What: "the allocation strategy (AVG assumed)", Command: g.cmd("consumerStatus -g %s -i <clientId>") + "  (allocateMessageQueueStrategy)"})
+		g.miss(g.cmd("consumerStatus -g %s -i <clientId>"), "missing.strategy")
+		g.Missing[len(g.Missing)-1].Read = "allocateMessageQueueStrategy"
 	}
 	if g.Strategy == "CONSISTENT_HASH" {
-		g.Assumed = append(g.Assumed, "CONSISTENT_HASH with the default 10 virtual nodes (no output prints virtualNodeCnt)")
+		g.assume("assumed.virtual-nodes")
 	}
 	if g.MessageModel == "" {
 		g.MessageModel = "CLUSTERING"
-		g.Assumed = append(g.Assumed, "message model CLUSTERING (no paste says; consumerConnection prints it)")
+		g.assume("assumed.clustering")
 	}
 
 	// Offsets and observed owners from consumerProgress and the Dashboard.
@@ -291,7 +306,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 		}
 	}
 	if len(g.Offsets) == 0 && len(g.Members) > 0 {
-		g.Missing = append(g.Missing, Missing{What: "offsets, lag and each queue's owner", Command: g.cmd("consumerProgress -g %s -s true")})
+		g.miss(g.cmd("consumerProgress -g %s -s true"), "missing.offsets")
 	}
 	g.Brokers = rd.Brokers
 	if err := g.buildTopics(rd, opts); err != nil {
@@ -307,13 +322,33 @@ func sourceOf(o Offset) string {
 	return "consumerProgress (#Client IP)"
 }
 
-// cmd spells an mqadmin command for this group.
+// cmd spells an mqadmin command for this group; a name that may be cut is not spelt as if it
+// were whole.
 func (g *Group) cmd(format string) string {
 	name := g.Name
-	if name == "" {
+	switch {
+	case name == "":
 		name = "<group>"
+	case g.NameCut > 0:
+		name = "<full group name>"
 	}
 	return "mqadmin " + fmt.Sprintf(format, name)
+}
+
+// miss records what no paste gives and the command that prints it.
+func (g *Group) miss(command, key string, args ...any) {
+	s := say(key, args...)
+	g.Missing = append(g.Missing, Missing{What: s.String(), Command: command, Said: s})
+}
+
+func (g *Group) assume(key string, args ...any) {
+	s := say(key, args...)
+	g.Assumed, g.AssumedSaid = append(g.Assumed, s.String()), append(g.AssumedSaid, s)
+}
+
+func (g *Group) leaveOut(key string, args ...any) {
+	s := say(key, args...)
+	g.LeftOut, g.LeftOutSaid = append(g.LeftOut, s.String()), append(g.LeftOutSaid, s)
 }
 
 func (g *Group) pickName(rd *Read, opts Options) {
@@ -323,9 +358,18 @@ func (g *Group) pickName(rd *Read, opts Options) {
 	}
 	count := map[string]int{}
 	refs := map[string]Ref{}
-	add := func(name string, ref Ref) {
+	// whole: some output that does not cut names gave it; cutBy: the width of the output that
+	// may have cut it.
+	whole := map[string]bool{}
+	cutBy := map[string]int{}
+	add := func(name string, ref Ref, width int) {
 		if name == "" {
 			return
+		}
+		if width == 0 || len(name) != width {
+			whole[name] = true
+		} else {
+			cutBy[name] = width
 		}
 		for k := range count {
 			if sameGroup(k, name) {
@@ -343,23 +387,28 @@ func (g *Group) pickName(rd *Read, opts Options) {
 		refs[name] = ref
 	}
 	for _, c := range rd.Commands {
-		add(c.Args["g"], c.Ref)
+		add(c.Args["g"], c.Ref, 0)
 	}
 	for _, c := range rd.Connections {
-		add(c.Group, c.Ref)
+		add(c.Group, c.Ref, 0)
 	}
 	for _, ri := range rd.RunningInfos {
-		add(ri.Group, ri.Ref)
+		add(ri.Group, ri.Ref, 0)
 	}
 	for _, s := range rd.Summaries {
-		add(s.Group, s.Ref)
+		// consumerProgress without -g cuts group names at its column (formats §3).
+		w := 0
+		if s.Truncated {
+			w = len(s.Group)
+		}
+		add(s.Group, s.Ref, w)
 	}
 	for _, l := range rd.GoLogs {
-		add(l.Group, l.Ref)
+		add(l.Group, l.Ref, 0)
 	}
 	for _, s := range rd.GroupSubs {
 		if rest, ok := strings.CutPrefix(s.Topic, "%RETRY%"); ok {
-			add(rest, s.Ref)
+			add(rest, s.Ref, 0)
 		}
 	}
 	best := ""
@@ -367,6 +416,9 @@ func (g *Group) pickName(rd *Read, opts Options) {
 		if best == "" || n > count[best] || n == count[best] && k < best {
 			best = k
 		}
+	}
+	if best != "" && !whole[best] {
+		g.NameCut = cutBy[best]
 	}
 	if best == "" {
 		// 5.x gRPC retry topics "%RETRY%group_topic", or a classic "%RETRY%group".
@@ -383,6 +435,9 @@ func (g *Group) pickName(rd *Read, opts Options) {
 				}
 				if best == "" {
 					best = rest
+					if o.Truncated && isCutWidth(len(o.Queue.Topic)) {
+						g.NameCut = len(o.Queue.Topic) // the retry topic, and the group in it, was cut
+					}
 				}
 				refs[best] = o.Ref
 				break
@@ -394,7 +449,13 @@ func (g *Group) pickName(rd *Read, opts Options) {
 		r := refs[best]
 		g.NameRef = &r
 	}
+	if g.NameCut > 0 {
+		g.miss("", "missing.full-group", g.Name, g.NameCut, "consumerProgress", FieldGroup)
+	}
 }
+
+// isCutWidth says whether n is a width at which consumerProgress cuts names (formats §3).
+func isCutWidth(n int) bool { return n == 32 || n == 64 }
 
 // buildTopics finds the topics the group consumes and their queues.
 func (g *Group) buildTopics(rd *Read, opts Options) error {
@@ -437,14 +498,14 @@ func (g *Group) buildTopics(rd *Read, opts Options) error {
 	}
 	if !hasMain() && routeTopic != "" {
 		add(routeTopic)
-		g.Assumed = append(g.Assumed, fmt.Sprintf("the group consumes %s, the topic of the pasted route (no paste lists its subscriptions)", routeTopic))
+		g.assume("assumed.route-topic", routeTopic)
 	}
 	if opts.Topic != "" {
 		add(opts.Topic)
 	}
 	if !hasMain() && opts.Queues != "" {
 		add(unknownTopic)
-		g.Assumed = append(g.Assumed, "the topic's name is not in the paste: it is shown as "+unknownTopic+" (pass --topic to name it)")
+		g.assume("assumed.unknown-topic", unknownTopic, FieldTopic)
 	}
 	// The retry topic of a clustering group is subscribed too (spec §3.14).
 	if g.Name != "" && g.MessageModel == "CLUSTERING" && len(g.Members) > 0 && len(names) > 0 {
@@ -509,12 +570,12 @@ func (g *Group) buildTopics(rd *Read, opts Options) error {
 		if t.Source == "" && !t.Retry && opts.Queues != "" && !mainSet {
 			qs, err := route.ParseQueueCounts(queueTopicName(name), opts.Queues)
 			if err != nil {
-				return fmt.Errorf("--queues: %w", err)
+				return sayErr("field.bad", FieldName(FieldQueues), err.Error())
 			}
 			for i := range qs {
 				qs[i].Topic = name
 			}
-			t.Queues, t.Source, t.Ref = qs, "--queues", Ref{Input: "--queues " + opts.Queues}
+			t.Queues, t.Source, t.Ref = qs, "--queues", Ref{Input: "--queues " + opts.Queues, Field: FieldQueues}
 		}
 		// 5. A classic retry topic: one queue per broker (the default retryQueueNums).
 		if t.Source == "" && t.Retry && !strings.HasPrefix(strings.TrimPrefix(name, "%RETRY%"), g.Name+"_") {
@@ -529,8 +590,31 @@ func (g *Group) buildTopics(rd *Read, opts Options) error {
 		}
 		route.SortQueues(t.Queues)
 		t.Queues = slices.Compact(t.Queues)
+		if isCutWidth(len(name)) && !t.Retry {
+			// A name only consumerProgress rows give, as long as its column: it may be cut.
+			whole := false
+			for _, sub := range g.Subscriptions {
+				whole = whole || sub.Topic == name
+			}
+			for _, subs := range g.ClientSubs {
+				for _, sub := range subs {
+					whole = whole || sub.Topic == name
+				}
+			}
+			for _, q := range rd.QueueCounts {
+				whole = whole || q.Topic == name
+			}
+			whole = whole || opts.Topic == name
+			for _, o := range rd.Offsets {
+				if o.Queue.Topic == name && o.Truncated && !whole {
+					t.NameCut = len(name)
+					g.miss("", "missing.full-topic", name, len(name), "consumerProgress")
+					break
+				}
+			}
+		}
 		if t.Source == "" {
-			g.Missing = append(g.Missing, Missing{What: "the queues of " + name, Command: "mqadmin topicRoute -t " + name})
+			g.miss("mqadmin topicRoute -t "+name, "missing.queues", name)
 		}
 		if !t.Retry && !mainSet && len(t.Queues) > 0 {
 			t.Main, mainSet = true, true

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -72,8 +71,8 @@ type jsonResult struct {
 	endLine  int  // line of end
 	cutStart bool // the JSON begins inside a document (implicit outer levels)
 	cut      bool // it ends before its root closes
-	err      string
-	stopLine int // where it stopped being JSON (0: it did not)
+	err      Said // why the reader stopped, if it did
+	stopLine int  // where it stopped being JSON (0: it did not)
 }
 
 type jcontainer struct {
@@ -154,14 +153,14 @@ func parseJSON(data []byte, pos, line int, fragment bool) jsonResult {
 		}
 		values++
 		if values > MaxJSONValues {
-			res.err = fmt.Sprintf("more than %d JSON values; the reader stops here", MaxJSONValues)
+			res.err = say("json.too-many", MaxJSONValues)
 			finish()
 			return res
 		}
 		switch {
 		case c == '{' || c == '[':
 			if depth >= MaxJSONDepth {
-				res.err = fmt.Sprintf("JSON nested deeper than %d levels at line %d; the reader stops here", MaxJSONDepth, line)
+				res.err = say("json.too-deep", MaxJSONDepth, line)
 				finish()
 				return res
 			}
@@ -188,7 +187,7 @@ func parseJSON(data []byte, pos, line int, fragment bool) jsonResult {
 				// A closer whose opener is before the paste: the level so far becomes the
 				// value of a member (key cut off) of a new implicit outer level.
 				if depth >= MaxJSONDepth {
-					res.err = fmt.Sprintf("JSON closes more than %d levels it never opened (line %d); the reader stops here", MaxJSONDepth, line)
+					res.err = say("json.unbalanced", MaxJSONDepth, line)
 					finish()
 					return res
 				}

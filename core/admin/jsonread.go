@@ -33,7 +33,7 @@ func (r *reader) walkJSON(n *jnode, ln int, dash bool, depth int) bool {
 	switch {
 	case has("status") && has("data"):
 		if st, _ := n.get("status").int64(); st != 0 {
-			r.note(n.line, "the Dashboard answered status %d: %s", st, n.get("errMsg").text())
+			r.note(n.line, "note.dashboard-status", st, n.get("errMsg").text())
 		}
 		return r.walkJSON(n.get("data"), ln, true, depth+1)
 	case has("brokerDatas") || has("queueDatas"):
@@ -57,7 +57,7 @@ func (r *reader) walkJSON(n *jnode, ln int, dash bool, depth int) bool {
 		return true
 	case has("code") && has("opaque") && has("flag"):
 		r.open(KindWireRunningInfo, "remoting header", n.line)
-		r.note(n.line, "remoting header skipped (language %s, version %s)", n.get("language").text(), versionName(n.get("version").text()))
+		r.note(n.line, "note.remoting-header", n.get("language").text(), versionName(n.get("version").text()))
 		r.close()
 		return true
 	}

@@ -10,6 +10,8 @@ import (
 type Ref struct {
 	Input string `json:"input"`
 	Line  int    `json:"line"`
+	// Field is the option the value came from, when it came from none of the pastes.
+	Field Field `json:"field,omitempty"`
 }
 
 func (r Ref) String() string {
@@ -26,6 +28,7 @@ func (r Ref) String() string {
 type Note struct {
 	Ref  Ref    `json:"ref"`
 	Text string `json:"text"`
+	Said Said   `json:"-"` // Text as a sentence
 }
 
 // Section is one recognised output: what it is, the layout (version range) it was read as,
@@ -236,6 +239,7 @@ type InputInfo struct {
 	Lines      int    `json:"lines"`
 	Recognised int    `json:"recognised"` // sections
 	Error      string `json:"error,omitempty"`
+	ErrorSaid  Said   `json:"-"` // Error as a sentence
 }
 
 // Recognised reports whether anything at all was read.

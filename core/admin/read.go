@@ -2,7 +2,6 @@ package admin
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,18 +31,18 @@ func ReadAll(inputs []Input) *Read {
 	for _, in := range inputs {
 		info := InputInfo{Name: in.Name, Bytes: len(in.Data)}
 		total += len(in.Data)
+		var refused Said
 		switch {
 		case len(in.Data) > MaxInputBytes:
-			info.Error = fmt.Sprintf("%s is %d bytes; the limit is %d MiB per input (paste the outputs, not whole logs)", nameOf(in.Name), len(in.Data), MaxInputBytes>>20)
+			refused = say("input.too-large", nameOf(in.Name), len(in.Data), MaxInputBytes>>20)
 		case total > MaxTotalBytes:
-			info.Error = fmt.Sprintf("%s goes past %d MiB for all inputs together; it was not read", nameOf(in.Name), MaxTotalBytes>>20)
+			refused = say("input.too-much", nameOf(in.Name), MaxTotalBytes>>20)
 		default:
-			if msg := binaryReason(in.Data); msg != "" {
-				info.Error = fmt.Sprintf("%s %s: it is not text an admin tool prints", nameOf(in.Name), msg)
-			}
+			refused = binaryReason(nameOf(in.Name), in.Data)
 		}
-		if info.Error != "" {
-			out.Notes = append(out.Notes, Note{Ref: Ref{Input: in.Name, Line: 0}, Text: info.Error})
+		if refused.Key != "" {
+			info.Error, info.ErrorSaid = refused.String(), refused
+			out.Notes = append(out.Notes, noted(Ref{Input: in.Name, Line: 0}, refused))
 			out.Inputs = append(out.Inputs, info)
 			continue
 		}
@@ -68,10 +67,10 @@ func nameOf(name string) string {
 	return name
 }
 
-// binaryReason says why data is not text, or "".
-func binaryReason(data []byte) string {
+// binaryReason says why the input name's data is not text, or nothing (no Key).
+func binaryReason(name string, data []byte) Said {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return fmt.Sprintf("has a NUL byte at offset %d", i)
+		return say("input.nul", name, i)
 	}
 	bad, ctrl := 0, 0
 	for i := 0; i < len(data); {
@@ -84,9 +83,9 @@ func binaryReason(data []byte) string {
 		i += size
 	}
 	if n := len(data); n > 0 && (bad+ctrl)*10 > n {
-		return fmt.Sprintf("has %d invalid or control bytes in %d", bad+ctrl, n)
+		return say("input.control", name, bad+ctrl, n)
 	}
-	return ""
+	return Said{}
 }
 
 // normalise turns CRLF and lone CR into LF and strips ANSI colour sequences, keeping line
@@ -140,6 +139,8 @@ type reader struct {
 type textState struct {
 	// consumerProgress -g columns
 	prog progCols
+	// consumerProgress without -g: the group column's width (32 or 64), 0 unknown
+	groupWidth int
 	// consumerConnection
 	connHeader bool // 4.9.3+ layout
 	inSubs     bool // after "Below is subscription:"
@@ -163,15 +164,18 @@ type progCols struct {
 
 func (r *reader) ref(line int) Ref { return Ref{Input: r.name, Line: line} }
 
-func (r *reader) note(line int, format string, args ...any) {
+// note records a note at line: the sentence of key in Words, with args.
+func (r *reader) note(line int, key string, args ...any) {
 	r.notes++
 	switch {
 	case r.notes < maxNotes:
-		r.out.Notes = append(r.out.Notes, Note{Ref: r.ref(line), Text: fmt.Sprintf(format, args...)})
+		r.out.Notes = append(r.out.Notes, noted(r.ref(line), say(key, args...)))
 	case r.notes == maxNotes:
-		r.out.Notes = append(r.out.Notes, Note{Ref: r.ref(line), Text: fmt.Sprintf("more than %d notes for %s; the rest are not listed", maxNotes, nameOf(r.name))})
+		r.out.Notes = append(r.out.Notes, noted(r.ref(line), say("note.too-many", maxNotes, nameOf(r.name))))
 	}
 }
+
+func noted(ref Ref, s Said) Note { return Note{Ref: ref, Text: s.String(), Said: s} }
 
 // open starts a section of kind (closing the current one) and returns it.
 func (r *reader) open(kind, layout string, line int) *Section {
@@ -283,20 +287,20 @@ func (r *reader) tryJSON(pos, ln int, text string) (int, int, bool) {
 	before := len(r.out.Sections) // only the sections of this JSON are touched below: linear
 	found := r.walkJSON(res.root, ln, false, 0)
 	if !found {
-		r.note(ln, "JSON from line %d to %d not recognised (keys: %s)", ln, res.endLine, keyList(res.root))
+		r.note(ln, "note.json-unknown", ln, res.endLine, keyList(res.root))
 	}
 	if res.cutStart {
-		r.note(ln, "the JSON at line %d starts inside a document (the paste begins mid-way); read as far as it goes", ln)
+		r.note(ln, "note.json-mid", ln)
 	}
-	if res.err != "" {
-		r.note(res.endLine, "%s", res.err)
+	if res.err.Key != "" {
+		r.note(res.endLine, res.err.Key, res.err.Args...)
 	}
 	if res.cut {
 		at := min(res.endLine, max(r.lines, ln))
 		if res.stopLine > 0 {
-			r.note(at, "the JSON that starts at line %d stops at line %d: what follows is not JSON", ln, at)
+			r.note(at, "note.json-stops", ln, at)
 		} else {
-			r.note(at, "the JSON that starts at line %d is cut at line %d (the paste ends inside it); read as far as it goes", ln, at)
+			r.note(at, "note.json-cut", ln, at)
 		}
 		for i := before; i < len(r.out.Sections); i++ {
 			r.out.Sections[i].Cut = true
@@ -353,18 +357,18 @@ func (r *reader) line(ln int, raw string) {
 		return
 	}
 	if strings.Contains(trimmed, "UnknownFormatConversionException") {
-		r.note(ln, "consumerStatus of 4.0–4.1 stops here on a %%RETRY%% queue (ROCKETMQ-291, fixed in 4.2): the lines it would have printed next are missing")
+		r.note(ln, "note.retry-stop")
 		return
 	}
 	for _, p := range noisePrefixes {
 		if strings.HasPrefix(trimmed, p) {
-			r.note(ln, "skipped: %s", clip(trimmed, 60))
+			r.note(ln, "note.skipped", clip(trimmed, 60))
 			return
 		}
 	}
 	// A user's mark before a row ("##### 001 …", "> 001 …").
 	if m := markPrefix(trimmed); m != "" {
-		r.note(ln, "the %q before the row is not part of the output (a mark?); read without it", strings.TrimSpace(m))
+		r.note(ln, "note.mark", strings.TrimSpace(m))
 		trimmed = trimmed[len(m):]
 	}
 	if r.header(ln, trimmed) || r.row(ln, trimmed) {
@@ -372,14 +376,14 @@ func (r *reader) line(ln int, raw string) {
 		return
 	}
 	if ln == r.lastLine {
-		r.note(ln, "the paste ends inside this line, which is cut: %q", clip(trimmed, 60))
+		r.note(ln, "note.cut-line", clip(trimmed, 60))
 		if r.sec != nil {
 			r.sec.Cut = true
 			r.sec.To = ln
 		}
 		return
 	}
-	r.note(ln, "not recognised: %q", clip(trimmed, 60))
+	r.note(ln, "note.not-recognised", clip(trimmed, 60))
 }
 
 func clip(s string, n int) string {
@@ -507,11 +511,15 @@ func (r *reader) header(ln int, s string) bool {
 		r.state.prog = pc
 		return true
 	case has("#Group") && has("#Count") && has("#Diff Total"):
-		layout := "3.x–4.9.2"
-		if i := strings.Index(s, "#Count"); i >= 64 {
-			layout = "4.9.3+"
+		layout, width := "3.x–4.9.2", 0
+		switch i := strings.Index(s, "#Count"); {
+		case i >= 64:
+			layout, width = "4.9.3+", 64
+		case i >= 32:
+			width = 32
 		}
 		r.open(KindProgressGroups, layout, ln)
+		r.state.groupWidth = width
 		return true
 	case has("#ClientId") && has("#ClientAddr"):
 		r.open(KindConnection, "4.9.3+", ln)
@@ -607,7 +615,10 @@ func (r *reader) row(ln int, s string) bool {
 			}
 		case KindProgressGroups:
 			if len(f) >= 2 && isInt(f[1]) {
-				g := GroupSummary{Ref: r.ref(ln), Group: f[0], Count: atoi(f[1]), Truncated: len(f[0]) == 32 || len(f[0]) == 64}
+				// The group column cuts names at its width (formats §3); a header whose spaces
+				// were collapsed does not tell which width.
+				w := r.state.groupWidth
+				g := GroupSummary{Ref: r.ref(ln), Group: f[0], Count: atoi(f[1]), Truncated: len(f[0]) == w || w == 0 && isCutWidth(len(f[0]))}
 				rest := f[2:]
 				if len(rest) >= 1 && isVersion(rest[0]) {
 					g.Version, rest = rest[0], rest[1:]
@@ -713,7 +724,7 @@ func (r *reader) progressRow(ln int, f []string) bool {
 	o.Truncated = len(o.Queue.Topic) == w || len(o.Queue.BrokerName) == 32
 	if o.Truncated && !r.state.truncNoted {
 		r.state.truncNoted = true
-		r.note(ln, "%s or %s is exactly as long as consumerProgress cuts names (%d for topics, 32 for brokers): the real name may be longer (formats §3)", o.Queue.Topic, o.Queue.BrokerName, w)
+		r.note(ln, "note.cut-names", o.Queue.Topic, o.Queue.BrokerName, w)
 	}
 	r.out.Offsets = append(r.out.Offsets, o)
 	r.sec.To = ln
@@ -792,7 +803,7 @@ func (r *reader) runningRow(ln int, s string, f []string) bool {
 	// #Consumer Offset#, RT&TPS, Pop Detail, jstack, user info: not used for balancing.
 	if !r.state.riSkip {
 		r.state.riSkip = true
-		r.note(ln, "lines of #%s# are not used for the diagnosis", r.state.riPart)
+		r.note(ln, "note.unused-part", r.state.riPart)
 	}
 	r.sec.To = ln
 	return true
@@ -955,7 +966,7 @@ func (r *reader) selfRow(ln int, s string, f []string) bool {
 				sec.Layout = layout
 			}
 			if len(vf) > 1 {
-				r.note(ln, "%q after the value is not part of the output (a mark?)", strings.Join(vf[1:], " "))
+				r.note(ln, "note.after-value", strings.Join(vf[1:], " "))
 			}
 			return true
 		}
@@ -976,7 +987,7 @@ func (r *reader) selfRow(ln int, s string, f []string) bool {
 		r.out.ConsoleIDs = append(r.out.ConsoleIDs, Connection{Ref: r.ref(ln), ClientID: f[1]})
 		if ln == r.lastLine {
 			r.sec.Cut = true
-			r.note(ln, "the client id at line %d may be cut: the paste ends on it", ln)
+			r.note(ln, "note.cut-client", ln)
 		}
 		r.close()
 		return true

@@ -51,19 +51,28 @@ func Escape(s string) string {
 // and a new process with the same id starts at 2 s, so both connections are listed until the
 // old one expires (spec §5.6).
 func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
+	s, said, err := g.ScenarioSaid()
+	if said != nil {
+		left = english(said)
+	}
+	return s, left, err
+}
+
+// ScenarioSaid is Scenario with what it leaves out as sentences.
+func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 	main := g.MainTopic()
 	if main == nil || len(main.Queues) == 0 {
-		return s, nil, fmt.Errorf("no topic with known queues: the scenario needs one (paste topicRoute, or pass --queues)")
+		return s, nil, sayErr("scenario.no-topic", FieldQueues)
 	}
 	topic := main.Name
 	if topic == unknownTopic || checkPlain(topic) != nil {
-		left = append(left, fmt.Sprintf("the topic's name %q (the scenario calls it %s)", topic, scenario.DefaultTopic))
+		left = append(left, say("left.topic-name", topic, scenario.DefaultTopic))
 		topic = scenario.DefaultTopic
 	}
 	group := g.Name
 	if group == "" || checkPlain(group) != nil {
 		if group != "" {
-			left = append(left, fmt.Sprintf("the group's name %q (not a valid scenario name; called %s)", group, scenario.DefaultGroup))
+			left = append(left, say("left.group-name", group, scenario.DefaultGroup))
 		}
 		group = scenario.DefaultGroup
 	}
@@ -90,7 +99,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 		bc := cluster.BrokerConfig{Name: b, Queues: counts[b]}
 		if q, ok := rw[b]; ok && q.Read > 0 && q.Write > 0 && q.Read != q.Write {
 			if q.Perm&int(route.PermWrite) == 0 {
-				left = append(left, fmt.Sprintf("%s's write queues on %s (its perm %d is not writable; the scenario writes them)", main.Name, b, q.Perm))
+				left = append(left, say("left.perm", main.Name, b, q.Perm))
 			}
 			bc.Queues, bc.ReadQueueNums, bc.WriteQueueNums = max(q.Read, q.Write), q.Read, q.Write
 		}
@@ -101,7 +110,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 		cfg.Strategy = g.Strategy
 	default:
 		cfg.Strategy = "AVG"
-		left = append(left, "the strategy "+g.Strategy+" (its configuration is not in the paste; the scenario uses AVG)")
+		left = append(left, say("left.strategy", g.Strategy))
 	}
 	seen := map[string]int{}
 	var timeline []scenario.Step
@@ -114,7 +123,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 					scenario.Step{At: scenario.Duration(1000), Command: cluster.Command{Type: "partitionConsumer", ID: id}},
 					scenario.Step{At: scenario.Duration(2000), Command: cluster.Command{Type: "restartConsumer", ID: id}})
 			} else {
-				left = append(left, fmt.Sprintf("the copies of %s beyond the second", id))
+				left = append(left, say("left.copies", id))
 			}
 			continue
 		}
@@ -131,7 +140,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 	for i, c := range cfg.Consumers {
 		if err := scenario.CheckClientID(c.ID); err != nil {
 			nid := "c" + strconv.Itoa(i+1)
-			left = append(left, fmt.Sprintf("the client id %q (not a valid scenario id; called %s)", c.ID, nid))
+			left = append(left, say("left.client-id", c.ID, nid))
 			for j := range timeline {
 				if timeline[j].ID == c.ID {
 					timeline[j].ID = nid
@@ -147,11 +156,11 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 		}
 	}
 	for _, l := range slices.Sorted(maps.Keys(langs)) {
-		left = append(left, "the "+l+" members' own client (no profile for it: they run as the current Java client)")
+		left = append(left, say("left.client", l))
 	}
 	for _, t := range g.Topics {
 		if !t.Main {
-			left = append(left, "the topic "+t.Name)
+			left = append(left, say("left.topic", t.Name))
 		}
 	}
 	left = append(left, g.memberSubscriptions(&cfg, main.Name)...)
@@ -159,11 +168,11 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 	desc := fmt.Sprintf("Imported from %s: %d member(s), %d queues of %s, %s.", g.MembersSource, len(g.Members), len(main.Queues), main.Name, g.Strategy)
 	desc += " One producer at 100 msg/s was added so that messages flow (the paste says nothing of producers)."
 	if len(left) > 0 {
-		desc += " Left out: " + strings.Join(left, "; ") + "."
+		desc += " Left out: " + strings.Join(english(left), "; ") + "."
 	}
 	s = scenario.Scenario{Version: scenario.Version, Title: "Imported group " + group, Description: desc, Config: cfg, Until: scenario.DefaultUntil, Timeline: timeline}
 	if err := s.Validate(); err != nil {
-		return s, left, fmt.Errorf("the group does not fit a scenario: %w", err)
+		return s, left, sayErr("scenario.does-not-fit", err.Error())
 	}
 	return s, left, nil
 }
@@ -171,7 +180,7 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 // memberSubscriptions gives each member whose running info shows it does not subscribe the
 // main topic its own topic, so that the scenario shows its share pulled by nobody (spec §5.7);
 // it returns what the scenario cannot carry.
-func (g *Group) memberSubscriptions(cfg *cluster.Config, mainTopic string) (left []string) {
+func (g *Group) memberSubscriptions(cfg *cluster.Config, mainTopic string) (left []Said) {
 	if len(g.ClientSubs) == 0 {
 		return nil
 	}
@@ -196,15 +205,15 @@ func (g *Group) memberSubscriptions(cfg *cluster.Config, mainTopic string) (left
 		switch {
 		case subscribesMain || other == "":
 		case !known:
-			left = append(left, fmt.Sprintf("the subscription of %s (%s), whose client id is not among the members", id, other))
+			left = append(left, say("left.subscription", id, other))
 		case checkPlain(other) != nil:
-			left = append(left, fmt.Sprintf("the subscription of %s (%q, not a valid scenario name)", id, other))
+			left = append(left, say("left.subscription-name", id, other))
 		default:
 			cfg.Consumers[i].Subscription = &cluster.SubscriptionConfig{Topic: other}
 		}
 	}
 	if len(exprs) > 1 {
-		left = append(left, "the members' different tag expressions for "+mainTopic+" (the simulated messages carry no tags)")
+		left = append(left, say("left.tags", mainTopic))
 	}
 	return left
 }
@@ -232,4 +241,12 @@ func memberClient(m Member) string {
 		return string(profile.Java49)
 	}
 	return ""
+}
+
+func english(said []Said) []string {
+	out := make([]string, len(said))
+	for i, s := range said {
+		out[i] = s.String()
+	}
+	return out
 }

@@ -41,6 +41,98 @@ type DiagnoseResult struct {
 	Scenario      *scenario.Scenario `json:"scenario,omitempty"`
 	ScenarioLeft  []string           `json:"scenarioLeft,omitempty"`
 	ScenarioError string             `json:"scenarioError,omitempty"`
+	// Said holds what the report says besides its findings in the page's language and terms.
+	Said Said `json:"said"`
+}
+
+// Said is what the diagnosis says besides its findings, worded for the page: in its
+// language, pointing at the Import dialog's fields where the command line names its flags.
+type Said struct {
+	// Missing is group.missing entry by entry.
+	Missing []SaidMissing `json:"missing"`
+	Assumed []string      `json:"assumed"`
+	LeftOut []string      `json:"leftOut"`
+	// Allocations is each allocation's note ("" when it was computed), in allocations' order.
+	Allocations   []string `json:"allocations"`
+	ScenarioError string   `json:"scenarioError,omitempty"`
+	// ScenarioLeft is scenarioLeft and Notes the read's notes, entry by entry.
+	ScenarioLeft []string `json:"scenarioLeft"`
+	Notes        []string `json:"notes"`
+	// Evidence is each finding's evidence, line by line, and Sees what the user sees.
+	Evidence [][]string `json:"evidence"`
+	Sees     []string   `json:"sees"`
+}
+
+// SaidMissing is one thing no paste gave and the command that prints it ("" when none does).
+type SaidMissing struct {
+	What    string `json:"what"`
+	Command string `json:"command"`
+	Read    string `json:"read,omitempty"` // the line of the command's output to read
+}
+
+// pageTerms words the diagnosis's fields as the Import dialog's.
+func pageTerms(lang string) admin.Terms {
+	return admin.Terms{
+		Hint: func(f admin.Field) string { return words.Word(lang, "api.field."+string(f)+".hint") },
+		Name: func(f admin.FieldName) string { return words.Word(lang, "api.field."+string(f)+".name") },
+		Said: func(s admin.Said) string { return said(lang, s) },
+	}
+}
+
+// said words a sentence of the diagnosis in lang, in the page's terms.
+func said(lang string, s admin.Said) string {
+	return s.Word(words.Word(lang, "api.said."+s.Key), words.Word(lang, "api.finding.and"), pageTerms(lang))
+}
+
+// saidErr words err in lang when it is a sentence of the diagnosis, else as it is.
+func saidErr(lang string, err error) string {
+	if s, ok := admin.Sentence(err); ok {
+		return said(lang, s)
+	}
+	return err.Error()
+}
+
+func sayAll(lang string, rep *admin.Report, left []admin.Said, scenarioErr error) Said {
+	g := rep.Group
+	out := Said{Missing: []SaidMissing{}, Assumed: []string{}, LeftOut: []string{}, Allocations: []string{}, ScenarioLeft: []string{}, Notes: []string{}, Evidence: [][]string{}, Sees: []string{}}
+	for _, f := range rep.Findings {
+		sees := ""
+		for _, s := range f.SeesSaid {
+			sees += said(lang, s)
+		}
+		out.Sees = append(out.Sees, sees)
+		ev := []string{}
+		for _, e := range f.Evidence {
+			ev = append(ev, said(lang, e.Said))
+		}
+		out.Evidence = append(out.Evidence, ev)
+	}
+	for _, s := range left {
+		out.ScenarioLeft = append(out.ScenarioLeft, said(lang, s))
+	}
+	for _, n := range rep.Read.Notes {
+		out.Notes = append(out.Notes, said(lang, n.Said))
+	}
+	for _, m := range g.Missing {
+		out.Missing = append(out.Missing, SaidMissing{What: said(lang, m.Said), Command: m.Command, Read: m.Read})
+	}
+	for _, s := range g.AssumedSaid {
+		out.Assumed = append(out.Assumed, said(lang, s))
+	}
+	for _, s := range g.LeftOutSaid {
+		out.LeftOut = append(out.LeftOut, said(lang, s))
+	}
+	for _, a := range rep.Allocations {
+		n := ""
+		if a.Note != "" {
+			n = said(lang, a.NoteSaid)
+		}
+		out.Allocations = append(out.Allocations, n)
+	}
+	if scenarioErr != nil {
+		out.ScenarioError = saidErr(lang, scenarioErr)
+	}
+	return out
 }
 
 // headline is a finding's title and fix in lang: the dictionary's words of its variant
@@ -52,8 +144,15 @@ func headline(lang string, f admin.Finding) Headline {
 		return h
 	}
 	and := words.Word(lang, "api.finding.and")
-	h.Title = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".title"), f.Args, and)
-	h.Fix = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".fix"), f.Args, and)
+	args := make([]any, len(f.Args))
+	for i, a := range f.Args {
+		if s, ok := a.(admin.Said); ok {
+			a = said(lang, s) // a value that is itself a sentence (where the members were read)
+		}
+		args[i] = a
+	}
+	h.Title = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".title"), args, and)
+	h.Fix = admin.FormatWords(words.Word(lang, "api.finding."+f.Words+".fix"), args, and)
 	return h
 }
 
@@ -83,15 +182,15 @@ func init() {
 			}
 			inputs[i] = admin.Input{Name: name, Data: []byte(x.Text)}
 		}
+		lang := a.Lang()
 		rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group})
 		if err != nil {
-			return nil, err
+			return nil, errors.New(saidErr(lang, err))
 		}
-		lang := a.Lang()
 		if !rep.Read.Recognised() {
 			for _, x := range rep.Read.Inputs {
 				if x.Error != "" {
-					return nil, errors.New(x.Error)
+					return nil, errors.New(said(lang, x.ErrorSaid))
 				}
 			}
 			return nil, errors.New(words.Word(lang, "api.diagnose.nothing"))
@@ -100,11 +199,16 @@ func init() {
 		for _, f := range rep.Findings {
 			out.Headlines = append(out.Headlines, headline(lang, f))
 		}
-		if s, left, err := rep.Group.Scenario(); err != nil {
-			out.ScenarioError = err.Error()
+		s, left, serr := rep.Group.ScenarioSaid()
+		if serr != nil {
+			out.ScenarioError, left = serr.Error(), nil
 		} else {
-			out.Scenario, out.ScenarioLeft = &s, left
+			out.Scenario = &s
+			for _, l := range left {
+				out.ScenarioLeft = append(out.ScenarioLeft, l.String())
+			}
 		}
+		out.Said = sayAll(lang, rep, left, serr)
 		return out, nil
 	})
 }

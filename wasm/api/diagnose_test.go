@@ -109,3 +109,88 @@ func TestDiagnoseChineseHeadlinesCarryTheValues(t *testing.T) {
 		t.Errorf("only %d findings over the fixtures", seen)
 	}
 }
+
+// What the page shows besides the findings is in its language and points at the Import
+// dialog's fields, never at the command line's flags: a consumerStatus alone (no queues: no
+// scenario), a cut group name, and a bad Queues field.
+func TestDiagnoseSaysItInThePagesTerms(t *testing.T) {
+	a := New(session.NewDefault())
+	call := func(lang string, args map[string]any) (DiagnoseResult, error) {
+		t.Helper()
+		if _, err := a.Call("setLang", []byte(`"`+lang+`"`)); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(args)
+		out, err := a.Call("diagnose", raw)
+		var got DiagnoseResult
+		if err == nil {
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return got, err
+	}
+	status := map[string]any{"inputs": []map[string]string{fixtureText(t, "20")}}
+	cut := map[string]any{"inputs": []map[string]string{fixtureText(t, "19")}}
+	for _, c := range []struct {
+		lang, noTopic, field, members, fullName string
+	}{
+		{"en", "no topic with known queues: the scenario needs one (paste topicRoute, or fill in the Queues field)", "fill in the Group field",
+			"the group's members", "the group's full name: please_rename_unique_group_name_ is 32 characters long"},
+		{"zh", "没有已知队列的主题：场景需要一个（粘贴 topicRoute，或填写“队列”一栏）", "填写“消费组”一栏",
+			"消费组的成员", "消费组的完整名称：please_rename_unique_group_name_ 长 32 个字符"},
+	} {
+		got, err := call(c.lang, status)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Scenario != nil || got.Said.ScenarioError != c.noTopic {
+			t.Errorf("%s: scenario error %q; want %q", c.lang, got.Said.ScenarioError, c.noTopic)
+		}
+		if len(got.Said.Missing) != len(got.Group.Missing) {
+			t.Fatalf("%s: %d missing said for %d", c.lang, len(got.Said.Missing), len(got.Group.Missing))
+		}
+		got, err = call(c.lang, cut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := got.Said.Missing
+		if len(m) < 2 || !strings.HasPrefix(m[0].What, c.fullName) || !strings.Contains(m[0].What, c.field) || m[0].Command != "" ||
+			m[1].What != c.members || m[1].Command != "mqadmin consumerConnection -g <full group name>" {
+			t.Errorf("%s: missing %+v", c.lang, m)
+		}
+		for _, x := range m {
+			if strings.Contains(x.What, "--") {
+				t.Errorf("%s: %q names a flag", c.lang, x.What)
+			}
+		}
+		// A binary input is refused in the page's language.
+		_, err = call(c.lang, map[string]any{"inputs": []map[string]string{{"name": "x.bin", "text": "ab\x00cd"}}})
+		if want := map[string]string{"en": "x.bin has a NUL byte at offset 2", "zh": "x.bin 在偏移 2 处有 NUL 字节"}[c.lang]; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: a binary input: %v", c.lang, err)
+		}
+		// The reader's notes and the evidence, line by line, in the page's language.
+		got, err = call(c.lang, map[string]any{"inputs": []map[string]string{fixtureText(t, "01"), fixtureText(t, "02")}, "queues": "broker-a:8,broker-b:8,broker-c:8"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Said.Notes) != len(got.Notes) || len(got.Said.Evidence) != len(got.Findings) || len(got.Said.ScenarioLeft) != len(got.ScenarioLeft) {
+			t.Fatalf("%s: said %d notes for %d, evidence for %d findings of %d, %d left out for %d", c.lang, len(got.Said.Notes), len(got.Notes),
+				len(got.Said.Evidence), len(got.Findings), len(got.Said.ScenarioLeft), len(got.ScenarioLeft))
+		}
+		for i, n := range got.Notes {
+			if c.lang == "en" && got.Said.Notes[i] != n.Text || c.lang == "zh" && got.Said.Notes[i] == n.Text {
+				t.Errorf("%s: note %q said %q", c.lang, n.Text, got.Said.Notes[i])
+			}
+		}
+		if ev := got.Said.Evidence[0]; len(ev) != len(got.Findings[0].Evidence) ||
+			ev[0] != map[string]string{"en": "UNKNOWN_TOPIC: 24 queues (the Queues field)", "zh": "UNKNOWN_TOPIC：24 个队列（“队列”一栏）"}[c.lang] {
+			t.Errorf("%s: evidence %q", c.lang, ev)
+		}
+		_, err = call(c.lang, map[string]any{"inputs": []map[string]string{fixtureText(t, "20")}, "queues": "broker-a"})
+		want := map[string]string{"en": "the Queues field: ", "zh": "“队列”一栏无法读取"}[c.lang]
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "--queues") {
+			t.Errorf("%s: a bad Queues field: %v", c.lang, err)
+		}
+	}
+}

@@ -252,3 +252,33 @@ func TestFindingWordsAreTheDiagnosis(t *testing.T) {
 		}
 	}
 }
+
+// What the diagnosis says besides its findings is worded by the dictionary too: each sentence
+// core/admin says has its words here, the English exactly core/admin's, no such key is left
+// without a sentence, and every field a sentence points at has the page's words for it.
+func TestSaidWordsAreTheDiagnosis(t *testing.T) {
+	for key, want := range admin.Words {
+		k := "api.said." + key
+		if !Has(k) {
+			t.Errorf("the dictionary lacks %s", k)
+			continue
+		}
+		if got := Word(EN, k); got != want {
+			t.Errorf("%s: the dictionary says %q; core/admin %q", k, got, want)
+		}
+	}
+	for _, key := range Keys() {
+		if rest, ok := strings.CutPrefix(key, "api.said."); ok {
+			if _, ok := admin.Words[rest]; !ok {
+				t.Errorf("%s: core/admin says no %s", key, rest)
+			}
+		}
+	}
+	for _, f := range []admin.Field{admin.FieldQueues, admin.FieldTopic, admin.FieldGroup, admin.FieldStrategy} {
+		for _, part := range []string{"hint", "name"} {
+			if k := "api.field." + string(f) + "." + part; !Has(k) {
+				t.Errorf("the dictionary lacks %s", k)
+			}
+		}
+	}
+}
