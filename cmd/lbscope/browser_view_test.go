@@ -53,9 +53,11 @@ type cardLayout struct {
 	} `json:"card"`
 }
 
-// frameAround is the colour just above a cell, where a view's frame around it is drawn.
+// frameAround is the colour just above a cell, where a view's frame around it is drawn: a
+// quarter of the way along its top edge, clear of the line that runs down from the cell above
+// through the middle of the gap between them.
 func frameAround(img image.Image, q box) [3]uint8 {
-	r, g, b, _ := img.At(int(q.X+q.W/2), int(math.Floor(q.Y))-1).RGBA()
+	r, g, b, _ := img.At(int(q.X+q.W/4), int(math.Floor(q.Y))-1).RGBA()
 	return [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
 }
 
