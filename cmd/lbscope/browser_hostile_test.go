@@ -146,7 +146,7 @@ func TestBrowserThousandsOfHostileCalls(t *testing.T) {
 	watchLongTasks(t, ctx)
 	con := open(t, ctx, "")
 	from, res := hostileCalls(t, ctx)
-	guardLongTasks(t, ctx, "3,000 hostile calls", from)
+	guardLongTasks(t, ctx, "3,000 hostile calls", from, pastAll)
 	assert.LessOrEqual(t, res["slowest"], float64(longTaskGuardMs), "the slowest call held the page %v ms, over a coarse guard no healthy machine crosses: %v", res["slowest"], res["slowestWhat"])
 	assert.Equal(t, 3000.0, res["calls"])
 	assert.Equal(t, 0.0, res["nbad"], "answers with a stack or a throw: %v", res["bad"])

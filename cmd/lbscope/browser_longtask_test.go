@@ -32,11 +32,12 @@ type longTask struct {
 	Ms float64 `json:"ms"`
 }
 
-// longTasksSince is the long tasks that started at or after performance.now() value from.
-func longTasksSince(t testing.TB, ctx context.Context, from float64) []longTask {
+// longTasksBetween is the long tasks that started at or after performance.now() value from and
+// before to (pastAll: no end).
+func longTasksBetween(t testing.TB, ctx context.Context, from, to float64) []longTask {
 	t.Helper()
 	var out []longTask
-	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, fmt.Sprintf(`JSON.stringify(window.longTasks.filter(e => e.at >= %v))`, from))), &out))
+	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, fmt.Sprintf(`JSON.stringify(window.longTasks.filter(e => e.at >= %v && e.at < %v))`, from, to))), &out))
 	return out
 }
 
@@ -50,10 +51,13 @@ func longTasksSince(t testing.TB, ctx context.Context, from float64) []longTask 
 // scheduler alone stretches a 70 ms task past it.
 const longTaskGuardMs = 1000
 
-// worstLongTask is the longest main-thread task (over 50 ms) since from, with them all.
-func worstLongTask(t testing.TB, ctx context.Context, from float64) (float64, []longTask) {
+// pastAll is a performance.now() value past any test's end.
+const pastAll = 1e15
+
+// worstLongTask is the longest main-thread task (over 50 ms) of [from, to), with them all.
+func worstLongTask(t testing.TB, ctx context.Context, from, to float64) (float64, []longTask) {
 	t.Helper()
-	tasks := longTasksSince(t, ctx, from)
+	tasks := longTasksBetween(t, ctx, from, to)
 	worst := 0.0
 	for _, lt := range tasks {
 		worst = max(worst, lt.Ms)
@@ -61,11 +65,11 @@ func worstLongTask(t testing.TB, ctx context.Context, from float64) (float64, []
 	return worst, tasks
 }
 
-// guardLongTasks logs the long tasks (over 50 ms) since from and fails when one held the main
-// thread over longTaskGuardMs.
-func guardLongTasks(t testing.TB, ctx context.Context, what string, from float64) {
+// guardLongTasks logs the long tasks (over 50 ms) of [from, to) and fails when one held the
+// main thread over longTaskGuardMs.
+func guardLongTasks(t testing.TB, ctx context.Context, what string, from, to float64) {
 	t.Helper()
-	worst, tasks := worstLongTask(t, ctx, from)
+	worst, tasks := worstLongTask(t, ctx, from, to)
 	var over []longTask
 	for _, lt := range tasks {
 		if lt.Ms > longTaskGuardMs {
@@ -87,7 +91,7 @@ func TestBrowserLongTasksFarLinkAndBiggestCompare(t *testing.T) {
 	ctx := playground(t)
 	watchLongTasks(t, ctx)
 	for _, phase := range farLinkAndBiggestCompare(t, ctx) {
-		guardLongTasks(t, ctx, phase.what, phase.from)
+		guardLongTasks(t, ctx, phase.what, phase.from, phase.to)
 	}
 }
 
@@ -100,21 +104,21 @@ func BenchmarkBrowserLongTasks(b *testing.B) {
 	watchLongTasks(b, ctx)
 	for b.Loop() {
 		for _, phase := range farLinkAndBiggestCompare(b, ctx) {
-			worst, _ := worstLongTask(b, ctx, phase.from)
+			worst, _ := worstLongTask(b, ctx, phase.from, phase.to)
 			b.ReportMetric(worst, "longtask-"+phase.key+"-ms")
 		}
 		from, res := hostileCalls(b, ctx)
-		worst, _ := worstLongTask(b, ctx, from)
+		worst, _ := worstLongTask(b, ctx, from, pastAll)
 		b.ReportMetric(worst, "longtask-hostile-ms")
 		b.ReportMetric(res["slowest"].(float64), "hostile-slowest-call-ms")
 	}
 }
 
-// longTaskPhase is a part of a browser run whose long tasks are judged together: from the
-// page's performance.now() value from.
+// longTaskPhase is a part of a browser run whose long tasks are judged together: those that
+// start from the page's performance.now() value from until to.
 type longTaskPhase struct {
 	what, key string
-	from      float64
+	from, to  float64
 }
 
 // farLinkAndBiggestCompare opens a share link to half an hour of the large preset, runs the
@@ -153,7 +157,7 @@ func farLinkAndBiggestCompare(t testing.TB, ctx context.Context) []longTaskPhase
 		const st = bar.hidden ? lbscope.state() : {reaching: true}; if (!st.reaching && st.timeMs === %d) return ok(true);
 		if (performance.now() - t0 > 300000) return fail(new Error("the link's moment was not reached in 5 minutes (a coarse guard, not a speed bound): " + JSON.stringify(st.reaching)));
 		setTimeout(poll, 100); }; poll(); })`, fits))
-	phases = append(phases, longTaskPhase{"replaying the link", "link", ready})
+	phases = append(phases, longTaskPhase{"replaying the link", "link", ready, 0})
 
 	// The biggest comparison, from the Compare tab as a reader runs it.
 	eval[bool](t, ctx, `document.getElementById("tab-button-compare").click(), true`)
@@ -165,7 +169,7 @@ func farLinkAndBiggestCompare(t testing.TB, ctx context.Context) []longTaskPhase
 		if (document.querySelector("#compare-table tbody tr[data-key=movedTotal]")) return ok(true);
 		if (performance.now() - t0 > 300000) return fail(new Error("no comparison in 5 minutes (a coarse guard, not a speed bound): " + document.getElementById("compare-status").textContent));
 		setTimeout(poll, 100); }; poll(); })`)
-	phases = append(phases, longTaskPhase{"the biggest comparison", "compare", from})
+	phases = append(phases, longTaskPhase{"the biggest comparison", "compare", from, 0})
 	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-progress").hidden && document.getElementById("compare-cancel").hidden`))
 	var page map[string][]float64
 	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify(Object.fromEntries(
@@ -201,7 +205,10 @@ func farLinkAndBiggestCompare(t testing.TB, ctx context.Context) []longTaskPhase
 	assert.Contains(t, eval[string](t, ctx, `document.getElementById("compare-status").textContent`), "cancelled")
 	assert.Nil(t, eval[any](t, ctx, `lbscope.compareProgress()`))
 	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-progress").hidden`))
-	phases = append(phases, longTaskPhase{"a cancelled comparison", "cancel", from})
+	phases = append(phases, longTaskPhase{"a cancelled comparison", "cancel", from, pastAll})
+	for i := range len(phases) - 1 { // each phase ends where the next begins
+		phases[i].to = phases[i+1].from
+	}
 	assert.Empty(t, con.Errors())
 	return phases
 }
