@@ -172,9 +172,9 @@ function mount() {
       const fill = colour(c.id);
       svg("rect", { x: c.x, y: c.y, width: c.w, height: c.h, fill, stroke: fill, "data-consumer": c.id }, pic);
       if (lay.consumerMode !== 2) {
-        const label = consumerLabel(c.id, lay.marks[c.id].label);
+        const label = consumerLabel(c.id, lay.marks[c.id]);
         const room = lay.consumerMode === 1 ? c.w - 10 : c.w;
-        text(c.x + room / 2, c.y + (lay.consumerMode === 1 ? 1 : 3), label, inkOn(fill), { "text-anchor": "middle" });
+        text(c.x + room / 2, c.y + (lay.consumerMode === 1 ? 1 : 3), label, inkOn(fill), { "text-anchor": "middle", "data-label-of": c.id });
       }
     }
     const pictureEl = document.getElementById("poster-picture");
