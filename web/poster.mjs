@@ -310,7 +310,9 @@ function layoutBrokers(l, text, brokers, r, lang) {
   l.cellText = cw >= textWidth(text, "c64") + 2 && ch >= GLYPH_H;
   brokers.forEach((b, i) => {
     const row = Math.floor(i / bc), col = i % bc;
-    const box = { name: b.name, label: brokerLabel(text, b.name, bw - 2 * BROKER_PAD - 12), x: x0 + col * (bw + gapX), y: y0 + row * (bh + bgap), w: bw, h: bh, meter };
+    const box = { name: b.name, label: brokerLabel(text, b.name, bw - 2 * BROKER_PAD - 12), x: x0 + col * (bw + gapX), y: y0 + row * (bh + bgap), w: bw, h: bh, meter: null };
+    // The meter row under the title (BrokerBox.Meter), where the height spares one.
+    if (meter > 0) box.meter = { x: box.x + BROKER_PAD, y: box.y + TITLE_H, w: bw - 2 * BROKER_PAD, h: meter };
     l.brokers.push(box);
     const cx0 = box.x + (box.w - contentW) / 2 + BROKER_PAD;
     for (let q = 0; q < b.queues; q++) {

@@ -22,6 +22,11 @@ test("posterLayout: every queue a cell inside its broker, nothing overlapping, a
     assert.equal(l.cells.length, 32);
     assert.equal(l.consumers.length, 4);
     for (const c of l.cells) assert.ok(inside(c, l.brokers.find((b) => b.name === c.broker)), JSON.stringify(c));
+    // A meter row, where there is one, under its broker's title and above its cells.
+    for (const b of l.brokers.filter((b) => b.meter)) {
+      assert.ok(inside(b.meter, b), JSON.stringify(b));
+      for (const c of l.cells.filter((c) => c.broker === b.name)) assert.ok(c.y >= b.meter.y + b.meter.h, JSON.stringify([b, c]));
+    }
     const boxes = [...l.brokers, ...l.consumers, ...l.producers];
     for (const b of boxes) assert.ok(inside(b, stage), `${w}×${h}: ${JSON.stringify(b)}`);
     for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) assert.ok(!overlap(boxes[i], boxes[j]), `${w}×${h}: ${JSON.stringify([boxes[i], boxes[j]])}`);
