@@ -1,12 +1,18 @@
 // poster.mjs: where the embed's poster puts a scenario's boxes, before any wasm: the canvas's
 // own layout (wasm/view's ComputeLang, layout.go) written again in JavaScript, so that the
 // poster shows the picture the canvas draws when the reader presses play, at the same places
-// and sizes. It needs the widths of the canvas's font, which lbscope build puts in the page
-// with the named scenarios (#lbscope-posters, posters.go). The pure part of embed.js,
-// unit-tested in scripts/webtest; a browser test compares it with the canvas's layout().
+// and sizes, with the same words on the consumers' boxes (ids.go, palette.go). It needs the
+// widths of the canvas's font and of the words its layout makes room for (status words, a
+// broker's latency label, the legend button), which lbscope build measures with wasm/view
+// and puts in the page with the named scenarios (#lbscope-posters, posters.go). The pure part
+// of embed.js, unit-tested in scripts/webtest; a browser test compares it with the canvas's
+// layout() and palette().labels.
 //
-// A change to layout.go's arithmetic is a change here too: TestBrowserEmbedPosterIsTheCanvas
-// fails until both agree.
+// Each function names the Go function it follows. A change to that arithmetic is a change
+// here too: TestBrowserEmbedPosterIsTheCanvas fails until both agree.
+
+// The spacing of layout.go (headerH … swatchW), card.go's meterH and draw.go's
+// isolationRingRadius, in layout units.
 
 const GLYPH_H = 13;
 const HEADER_H = GLYPH_H;
@@ -132,6 +138,7 @@ export function consumerLabel(id, mark) {
   return mark.label + " " + (mark.part || id);
 }
 
+// fit is view.Fit (mesh.go).
 function fit(text, s, w) {
   if (textWidth(text, s) <= w) return s;
   const chars = [...s];
@@ -143,6 +150,7 @@ function fit(text, s, w) {
   return end ? chars.slice(0, end).join("") + "~" : "";
 }
 
+// brokerLabel is view's brokerLabel (layout.go).
 function brokerLabel(text, name, w) {
   if (textWidth(text, name) <= w) return name;
   const i = Math.max(...["-", "_", "@", "."].map((c) => name.lastIndexOf(c)));
@@ -152,8 +160,9 @@ function brokerLabel(text, name, w) {
 
 // posterLayout lays shape ({brokers: [{name, queues}], consumers: [{id}], producers: [{id,
 // rate}]}) out in a stage of w × h CSS pixels at zoom CSS pixels per layout unit, for the
-// words of lang: {zoom, header, producers, brokers, cells, consumers, consumerMode, cellText,
-// marks}, every rectangle {x, y, w, h} in layout units.
+// words of lang, as view.ComputeZoom and ComputeLang do: {zoom, header, producers, brokers
+// (each with its meter row or null), cells, consumers, consumerMode, cellText, marks}, every
+// rectangle {x, y, w, h} in layout units.
 export function posterLayout(shape, w, h, text, lang, zoom) {
   zoom = zoom > 0 ? zoom : 1;
   const W = w / zoom, H = h / zoom;
@@ -181,6 +190,7 @@ export function posterLayout(shape, w, h, text, lang, zoom) {
   return l;
 }
 
+// layoutProducers is view's layoutProducers (layout.go).
 function layoutProducers(l, text, ps, r) {
   const labels = ps.map((p) => p.id + " " + p.rate + "/s");
   let total = labels.reduce((n, s) => n + textWidth(text, s) + 10 + CONSUMER_G, 0);
@@ -197,6 +207,8 @@ function layoutProducers(l, text, ps, r) {
   });
 }
 
+// layoutConsumers is view's layoutConsumers (layout.go), for a snapshot at 00:00: no consumer
+// has restarted.
 function layoutConsumers(l, text, ids, r, lang) {
   const n = ids.length;
   if (n === 0) return 0;
@@ -242,6 +254,7 @@ function layoutConsumers(l, text, ids, r, lang) {
   return height;
 }
 
+// cellGap is view's cellGap (layout.go).
 function cellGap(cw, ch) {
   return Math.min(cw, ch) < 8 ? 1 : 2;
 }
