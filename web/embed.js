@@ -37,7 +37,7 @@
 import { linkShape } from "./link.mjs";
 import { store, ready, clock, SPEEDS, look } from "./store.mjs";
 import { pickLang } from "./i18n.js";
-import { posterLayout, consumerLabel, PRESENT_ZOOM } from "./poster.mjs";
+import { posterLayout, consumerLabel, textWidth, PRESENT_ZOOM } from "./poster.mjs";
 
 function mount() {
   "use strict";
@@ -161,6 +161,17 @@ function mount() {
     for (const b of lay.brokers) {
       svg("rect", { x: b.x, y: b.y, width: b.w, height: b.h, fill: L.panel, stroke: L.border, "data-broker": b.name }, pic);
       if (b.label) text(b.x + 3, b.y + 1, b.label, L.text);
+      if (b.meter) {
+        // The meter as the canvas draws it before any send (card.go's drawMeter): "0%" and an
+        // empty track.
+        const m = b.meter, pctW = textWidth(posters.text || {}, "0%") + 4;
+        let x = m.x;
+        if (pctW <= m.w) {
+          text(x, m.y + 1, "0%", L.text);
+          x += pctW;
+        }
+        if (m.x + m.w - x > 2) svg("rect", { x, y: m.y + m.h / 2 - 2, width: m.x + m.w - x, height: 4, fill: L.empty }, pic);
+      }
     }
     for (const c of lay.cells) {
       const id = owner[c.queue];
@@ -172,9 +183,9 @@ function mount() {
       const fill = colour(c.id);
       svg("rect", { x: c.x, y: c.y, width: c.w, height: c.h, fill, stroke: fill, "data-consumer": c.id }, pic);
       if (lay.consumerMode !== 2) {
-        const label = consumerLabel(c.id, lay.marks[c.id].label);
+        const label = consumerLabel(c.id, lay.marks[c.id]);
         const room = lay.consumerMode === 1 ? c.w - 10 : c.w;
-        text(c.x + room / 2, c.y + (lay.consumerMode === 1 ? 1 : 3), label, inkOn(fill), { "text-anchor": "middle" });
+        text(c.x + room / 2, c.y + (lay.consumerMode === 1 ? 1 : 3), label, inkOn(fill), { "text-anchor": "middle", "data-label-of": c.id });
       }
     }
     const pictureEl = document.getElementById("poster-picture");

@@ -191,8 +191,9 @@ func sameBoxes(t *testing.T, what string, poster, canvas []box) {
 }
 
 // The poster is the picture the canvas draws when the reader presses play: the same brokers,
-// queue cells and consumers at the same places and sizes, without controls and above the
-// slim bar, small and large, in both languages and in presenter mode.
+// queue cells and consumers at the same places and sizes, and the same words on the consumers'
+// boxes, without controls and above the slim bar, small and large, in both languages, in
+// presenter mode and for ids that differ only at their end.
 func TestBrowserEmbedPosterIsTheCanvas(t *testing.T) {
 	for _, c := range []struct {
 		name, query string
@@ -203,6 +204,8 @@ func TestBrowserEmbedPosterIsTheCanvas(t *testing.T) {
 		{"large-none", "preset=large&controls=none", 1280, 720},
 		{"small-min-present", "preset=small&controls=min&present=1", 1024, 576},
 		{"phone", "preset=default&controls=none", 360, 203},
+		{"long-ids-dark", "preset=incident-java-and-go-consistent-hash&controls=none&theme=dark", 800, 450},
+		{"long-ids-min-zh", "preset=incident-same-client-id&controls=min&lang=zh", 640, 360},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := playground(t)
@@ -210,6 +213,7 @@ func TestBrowserEmbedPosterIsTheCanvas(t *testing.T) {
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(c.w, c.h), chromedp.Navigate(browserEnv.url+"embed.html?"+c.query)))
 			waitFor(t, ctx, `document.querySelector("#poster-picture [data-queue]") !== null`)
 			before := posterBoxes(t, ctx)
+			words := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#poster-picture [data-label-of]")].map(e => [e.getAttribute("data-label-of"), e.textContent]))`)
 			shot(t, ctx, "poster")
 			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("poster-play"))))
 			waitFor(t, ctx, `window.lbscope !== undefined`)
@@ -220,6 +224,11 @@ func TestBrowserEmbedPosterIsTheCanvas(t *testing.T) {
 			sameBoxes(t, "broker", before.Brokers, after.Brokers)
 			sameBoxes(t, "queue", before.Queues, after.Queues)
 			sameBoxes(t, "consumer", before.Consumers, after.Consumers)
+			assert.NotEmpty(t, words, "the poster's consumer boxes carry their labels")
+			labels := eval[map[string]string](t, ctx, `window.lbscope.palette().labels`)
+			for id, w := range words {
+				assert.Equal(t, labels[id], w, "%s: the poster's label and the canvas's", id)
+			}
 			assert.Empty(t, con.Errors())
 		})
 	}

@@ -35,16 +35,20 @@ type posterProducer struct {
 }
 
 // posterText is the canvas's font as web/poster.mjs lays text out with it, in layout units:
-// the advance of each printable ASCII rune (from ' '), of an ideograph, and the widest status
-// word of each language (what a tall consumer box makes room for).
+// the advance of each printable ASCII rune (from ' '), of an ideograph, and, in each
+// language, the widest status word (what a tall consumer box makes room for), a broker's
+// widest latency label (what its title makes room for beside the name) and the header's
+// legend button's word, each measured by wasm/view itself.
 type posterText struct {
-	ASCII  []float64          `json:"ascii"`
-	Other  float64            `json:"other"`
-	Status map[string]float64 `json:"status"`
+	ASCII   []float64          `json:"ascii"`
+	Other   float64            `json:"other"`
+	Status  map[string]float64 `json:"status"`
+	Latency map[string]float64 `json:"latency"`
+	Legend  map[string]float64 `json:"legend"`
 }
 
 func posterFont() posterText {
-	t := posterText{Other: view.TextWidth("中"), Status: map[string]float64{}}
+	t := posterText{Other: view.TextWidth("中"), Status: map[string]float64{}, Latency: map[string]float64{}, Legend: map[string]float64{}}
 	for r := rune(32); r < 127; r++ {
 		t.ASCII = append(t.ASCII, view.TextWidth(string(r)))
 	}
@@ -54,6 +58,8 @@ func posterFont() posterText {
 			w = max(w, view.TextWidth(view.StatusTextIn(lang, st)))
 		}
 		t.Status[lang] = w
+		t.Latency[lang] = view.TextWidth("+" + view.Word(lang, "canvas.ms", 6000)) // view's layoutBrokers
+		t.Legend[lang] = view.TextWidth(view.Word(lang, "canvas.legend.button"))   // view's legendButtonW
 	}
 	return t
 }

@@ -41,6 +41,10 @@ func TestPostersNameEveryPresetAndLesson(t *testing.T) {
 	require.Len(t, got.Text.ASCII, 95)
 	assert.Equal(t, view.TextWidth("broker-a"), textWidth(got.Text, "broker-a"))
 	assert.Positive(t, got.Text.Status["zh"])
+	for _, lang := range words.Langs {
+		assert.Positive(t, got.Text.Latency[lang], "%s: the width a broker's title keeps for its latency", lang)
+		assert.Positive(t, got.Text.Legend[lang], "%s: the header's legend button", lang)
+	}
 }
 
 func textWidth(t posterText, s string) float64 {

@@ -25,6 +25,8 @@ const shortID = 8
 // beside 127.0.0.1@4013#123457789, "alpha~" for alpha.svc@1 beside beta.svc@1). "~" stands where the id goes on, as Fit
 // writes a cut. An id of at most shortID bytes, or one whose every part another id contains (a
 // duplicate, or a part of a longer id), comes back whole.
+//
+// web/poster.mjs's distinctParts is the same, for the embed's poster.
 func DistinctParts(ids []string) []string {
 	out := make([]string, len(ids))
 	for i := range ids {

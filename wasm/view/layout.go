@@ -209,6 +209,10 @@ func (k *layoutKey) set(s *cluster.Snapshot, stage Rect, lang string, zoom float
 func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, bounds, EN) }
 
 // ComputeLang is Compute for the words of lang (EN or ZH): boxes fit its status words.
+//
+// The embed's poster lays a scenario out before any wasm with the same arithmetic, written
+// again in web/poster.mjs (posterLayout and the functions named after these): a change here
+// is a change there, and TestBrowserEmbedPosterIsTheCanvas fails until both agree.
 func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	ids := ConsumerOrder(s.Consumers)
 	// The lookup maps are made to size with the boxes (a nil one finds nothing).
