@@ -129,6 +129,11 @@ type CommandSpec struct {
 	// Check is a check across arguments, after each one's own (path prefixes field names;
 	// apply says that Apply asks, which words some errors its own way).
 	Check func(path string, cmd Command, apply bool) error `json:"-"`
+
+	// Fill sets, from the cluster as it is, the arguments a driver applying the command at
+	// once may leave out (the playground's Add consumer names no id); files and the command
+	// line give them all. nil: none.
+	Fill func(c *Cluster, cmd *Command) `json:"-"`
 }
 
 // Example is a well-formed --at step of the command at 30s, optional arguments in brackets:
@@ -692,7 +697,12 @@ func init() {
 		Args: []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0),
 			optional(Arg{Name: "consumeFromWhere", Type: ArgEnum, Enum: []string{FromLastOffset, FromFirstOffset, FromTimestamp},
 				Fold: true, Example: FromFirstOffset}, FromLastOffset), clientArg},
-		Check:    checkClientArg,
+		Check: checkClientArg,
+		Fill: func(c *Cluster, cmd *Command) {
+			if cmd.ID == "" {
+				cmd.ID = NextConsumerID(c.Snapshot().Consumers)
+			}
+		},
 		Apply:    applyAddConsumer,
 		Describe: func(c Command) string { return c.ID + " starts and joins the group" },
 		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default).", "{id} joined",

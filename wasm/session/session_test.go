@@ -2,12 +2,9 @@ package session
 
 import (
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -375,32 +372,6 @@ func TestStateListsArePresetsStrategiesAndCommands(t *testing.T) {
 		}
 		if cap(st.Presets) != len(st.Presets) || cap(st.Strategies) != len(st.Strategies) || cap(st.Commands) != len(st.Commands) {
 			t.Fatalf("frame %d: a State's lists have room for an append that every other State would see", i)
-		}
-	}
-}
-
-// The id a new consumer gets is the first c<N> nobody uses, whatever else the ids look like.
-func TestNextConsumerIDIsTheFirstFree(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 5))
-	forms := []string{"c%d", "c%d", "c%d", "c0%d", "C%d", "c+%d", "c%d ", "x%d", "c-%d", "c%d0000000000"}
-	for range 2000 {
-		var cs []cluster.ConsumerView
-		var ids []string
-		used := map[string]bool{}
-		for range r.IntN(12) {
-			id := fmt.Sprintf(forms[r.IntN(len(forms))], r.IntN(14))
-			cs = append(cs, cluster.ConsumerView{ID: id})
-			ids = append(ids, id)
-			used[id] = true
-		}
-		want := ""
-		for n := 1; want == ""; n++ {
-			if id := "c" + strconv.Itoa(n); !used[id] {
-				want = id
-			}
-		}
-		if got := nextConsumerID(cs); got != want {
-			t.Fatalf("ids %q: next %s, want %s", ids, got, want)
 		}
 	}
 }
