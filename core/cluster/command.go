@@ -134,6 +134,9 @@ type CommandSpec struct {
 	// once may leave out (the playground's Add consumer names no id); files and the command
 	// line give them all. nil: none.
 	Fill func(c *Cluster, cmd *Command) `json:"-"`
+	// Grows is what the command adds to the cluster's size, for a scenario's limits and its
+	// work estimate (Growth); nil: nothing.
+	Grows func(cmd Command) Growth `json:"-"`
 }
 
 // Example is a well-formed --at step of the command at 30s, optional arguments in brackets:
@@ -704,6 +707,7 @@ func init() {
 			}
 		},
 		Apply:    applyAddConsumer,
+		Grows:    func(c Command) Growth { return Growth{AddsMember: true, Member: c.ID} },
 		Describe: func(c Command) string { return c.ID + " starts and joins the group" },
 		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default).", "{id} joined",
 			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java）。", "消费者 {id} 加入")})
@@ -740,6 +744,13 @@ func init() {
 				e.N = int64(*c.Queues)
 			}
 		},
+		Grows: func(c Command) Growth {
+			g := Growth{SetsQueues: true, AddsBroker: true, Broker: c.Broker, Queues: addBrokerQueues, DefaultQueues: c.Queues == nil}
+			if c.Queues != nil {
+				g.Queues = *c.Queues
+			}
+			return g
+		},
 		Describe: func(c Command) string { return c.Broker + " joins the cluster" },
 		Words: words("Add broker", "A broker joins the cluster with its queues for the topic.", "{broker} joined the cluster",
 			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
@@ -747,6 +758,12 @@ func init() {
 		Args:  []Arg{brokerArg, queuesArg},
 		Apply: onBroker(applySetQueues),
 		Event: func(c Command, e *Event) { e.N = int64(*c.Queues) },
+		Grows: func(c Command) Growth {
+			if c.Queues == nil {
+				return Growth{} // refused: queues is required
+			}
+			return Growth{SetsQueues: true, Broker: c.Broker, Queues: *c.Queues}
+		},
 		Describe: func(c Command) string {
 			return fmt.Sprintf("%s now has %d queues for the topic", c.Broker, *c.Queues)
 		},
@@ -772,6 +789,13 @@ func init() {
 		},
 		Apply: applySetStrategy,
 		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.Strategy) },
+		Grows: func(c Command) Growth {
+			g := Growth{SetsStrategy: true, Strategy: c.Strategy}
+			if c.Params != nil {
+				g.Params = *c.Params
+			}
+			return g
+		},
 		Describe: func(c Command) string {
 			return "strategy set to " + strings.ToUpper(c.Strategy) + "; each consumer uses it from its next rebalance"
 		},
@@ -781,6 +805,12 @@ func init() {
 		Args:  []Arg{intArg("rate", "messages/s", 0, MaxRate, "500"), optional(nameArg("id", &PlainName, "p1"), "")},
 		Apply: applySetProducerRate,
 		Event: func(c Command, e *Event) { e.N = int64(*c.Rate) },
+		Grows: func(c Command) Growth {
+			if c.Rate == nil {
+				return Growth{} // refused: rate is required
+			}
+			return Growth{SetsRate: true, RateOf: c.ID, Rate: *c.Rate}
+		},
 		Describe: func(c Command) string {
 			return fmt.Sprintf("producers send %d messages/s", *c.Rate)
 		},

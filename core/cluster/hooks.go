@@ -1,6 +1,46 @@
 package cluster
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/lbscope/lbscope/core/allocate"
+)
+
+// Growth is what one command adds to the size of the cluster a scenario's timeline reaches, as
+// a command's Grows hook tells it. Two readers count it, each by its own rule: scenario
+// validation holds what every step leaves against the limits (a broker's queue count now, the
+// members' ids), and the work estimate takes the most each reaches (a broker's most queues,
+// every member added, the highest send rates, the strategies used).
+type Growth struct {
+	// SetsQueues: the command gives Broker Queues queues. AddsBroker: it adds the broker when
+	// there is none of that name yet; otherwise the engine refuses an unknown broker when the
+	// step runs, so it adds nothing. DefaultQueues: Queues is the command's default, not a
+	// count the step gives (the work estimate counts given counts only).
+	SetsQueues, AddsBroker, DefaultQueues bool
+	Broker                                string
+	Queues                                int
+	// AddsMember: the command adds Member to the group (again, when it is listed already).
+	AddsMember bool
+	Member     string
+	// SetsRate: the command sets the send rate of producer RateOf ("": of every producer) to
+	// Rate messages/s.
+	SetsRate bool
+	RateOf   string
+	Rate     int
+	// SetsStrategy: the group allocates with Strategy and Params from the command on.
+	SetsStrategy bool
+	Strategy     string
+	Params       allocate.Params
+}
+
+// GrowthOf is what cmd adds to the cluster's size: its Grows hook's answer, nothing for a
+// command without one or of no known type.
+func GrowthOf(cmd Command) Growth {
+	if s, ok := Lookup(cmd.Type); ok && s.Grows != nil {
+		return s.Grows(cmd)
+	}
+	return Growth{}
+}
 
 // Fill sets the arguments of cmd that a driver applying it at once may leave out, from c as
 // it is now, through cmd's Fill hook (nothing for a command without one).
