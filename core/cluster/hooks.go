@@ -42,6 +42,38 @@ func GrowthOf(cmd Command) Growth {
 	return Growth{}
 }
 
+// The settings of the initial state that a comparison's variants differ in, as the fields
+// of a variant name them; Override.Setting is one of these.
+const (
+	SettingStrategy     = "strategy"     // the allocation strategy, with its params
+	SettingFaultTable   = "faultTable"   // the producers' latency fault table
+	SettingLatencyFault = "latencyFault" // the producers' latency fault tolerance, "on" or "off"
+	SettingClient       = "client"       // the SDK a consumer process runs: the command's Client
+)
+
+// Override is a setting of the initial state that a command sets anew when a timeline runs
+// it, as a command's Overrides hook tells it: from that step on, variants of a comparison that
+// differ in the setting no longer do, and the comparison says so in a note. A client variant
+// instead gives the command its own client (Command.Client), so that every process it starts
+// runs the variant's.
+type Override struct {
+	Setting string // SettingStrategy, SettingFaultTable, SettingLatencyFault or SettingClient
+	Value   string // what the command sets it to
+	// Code names the comparison's note for the page's words (compare.note.<Code>) and Text is
+	// its English, {value} standing for Value and {t} for the step's time, as in the page's
+	// words; no Code: no note (a command that starts a process with the default client).
+	Code, Text string
+}
+
+// OverrideOf is the setting cmd sets anew when a timeline runs it (false: none), from its
+// Overrides hook.
+func OverrideOf(cmd Command) (Override, bool) {
+	if s, ok := Lookup(cmd.Type); ok && s.Overrides != nil {
+		return s.Overrides(cmd)
+	}
+	return Override{}, false
+}
+
 // Fill sets the arguments of cmd that a driver applying it at once may leave out, from c as
 // it is now, through cmd's Fill hook (nothing for a command without one).
 func Fill(c *Cluster, cmd *Command) {
