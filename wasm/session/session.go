@@ -70,7 +70,7 @@ var Causes = map[string]string{
 type Result struct {
 	Seq uint64 // the ticket Enqueue returned
 	Err error  // nil when applied
-	ID  string // addConsumer without an id: the id the session chose
+	ID  string // the id the command's Fill hook chose when it gave none (addConsumer's c<N>)
 }
 
 // State is what the playground publishes after each tick: the cluster's snapshot (its fields

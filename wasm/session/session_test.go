@@ -256,6 +256,38 @@ func TestAddConsumerChoosesID(t *testing.T) {
 	}
 }
 
+// A command's Fill hook is all the session needs to complete what the page leaves out: the
+// filled command is applied, and the id it chose comes back.
+func TestAFillHookCompletesACommand(t *testing.T) {
+	var applied []string
+	cluster.Register(cluster.CommandSpec{Name: "testPoke", Target: cluster.TargetConsumer,
+		Args: []cluster.Arg{{Name: "id", Type: cluster.ArgString, Charset: &cluster.ClientIDName, Example: "c1"}},
+		Fill: func(c *cluster.Cluster, cmd *cluster.Command) {
+			if cmd.ID == "" {
+				cmd.ID = c.Snapshot().Consumers[1].ID
+			}
+		},
+		Apply: func(c *cluster.Cluster, cmd cluster.Command) error {
+			applied = append(applied, cmd.ID)
+			return nil
+		},
+		Describe: func(cmd cluster.Command) string { return cmd.ID + " is poked" },
+		Words: map[string]cluster.Words{
+			"en": {Label: "Poke", Description: "Pokes a consumer."},
+			"zh": {Label: "戳", Description: "戳一下消费者。"},
+		},
+	})
+	defer cluster.Unregister("testPoke")
+	s := NewDefault()
+	res := run(t, s, 0, `{"type":"testPoke"}`, `{"type":"testPoke","id":"c3"}`)
+	if len(res) != 2 || res[0].Err != nil || res[1].Err != nil {
+		t.Fatalf("results %+v", res)
+	}
+	if !slices.Equal(applied, []string{"c2", "c3"}) || res[0].ID != "c2" || res[1].ID != "" {
+		t.Errorf("applied %q, ids %q and %q; want c2 and c3 applied, c2 chosen for the first", applied, res[0].ID, res[1].ID)
+	}
+}
+
 func TestEvents(t *testing.T) {
 	s := NewDefault()
 	run(t, s, 0, `{"type":"killConsumer","id":"c1"}`)
