@@ -129,6 +129,17 @@ type CommandSpec struct {
 	// Check is a check across arguments, after each one's own (path prefixes field names;
 	// apply says that Apply asks, which words some errors its own way).
 	Check func(path string, cmd Command, apply bool) error `json:"-"`
+
+	// Fill sets, from the cluster as it is, the arguments a driver applying the command at
+	// once may leave out (the playground's Add consumer names no id); files and the command
+	// line give them all. nil: none.
+	Fill func(c *Cluster, cmd *Command) `json:"-"`
+	// Grows is what the command adds to the cluster's size, for a scenario's limits and its
+	// work estimate (Growth); nil: nothing.
+	Grows func(cmd Command) Growth `json:"-"`
+	// Overrides is the setting of the initial state the command sets anew, for a comparison
+	// of variants that differ in it (Override); nil or false: none.
+	Overrides func(cmd Command) (Override, bool) `json:"-"`
 }
 
 // Example is a well-formed --at step of the command at 30s, optional arguments in brackets:
@@ -592,6 +603,17 @@ func checkClientArg(path string, c Command, _ bool) error {
 	return nil
 }
 
+// clientOverride is what a command that starts a consumer process sets: its client, with a note
+// when the timeline names one.
+func clientOverride(c Command) Override {
+	o := Override{Setting: SettingClient, Value: c.Client}
+	if c.Client != "" {
+		o.Code = "timelineNamesClient"
+		o.Text = "the timeline's " + c.Type + " at {t} names the client {value}: each variant runs its own client there instead"
+	}
+	return o
+}
+
 var (
 	consumerArg = nameArg("id", &ClientIDName, "c1")
 	brokerArg   = nameArg("broker", &BrokerName, "broker-a")
@@ -656,6 +678,9 @@ func init() {
 		Apply: func(c *Cluster, cmd Command) error {
 			return onConsumer(func(c *Cluster, cs *consumer) error { return applyRestart(c, cs, cmd.Client) })(c, cmd)
 		},
+		Overrides: func(c Command) (Override, bool) {
+			return clientOverride(c), c.Client != "" // one that names none keeps the process's client
+		},
 		Describe: func(c Command) string {
 			return c.ID + " restarts: a new process, with a new client id unless its instance name is fixed"
 		},
@@ -692,9 +717,18 @@ func init() {
 		Args: []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0),
 			optional(Arg{Name: "consumeFromWhere", Type: ArgEnum, Enum: []string{FromLastOffset, FromFirstOffset, FromTimestamp},
 				Fold: true, Example: FromFirstOffset}, FromLastOffset), clientArg},
-		Check:    checkClientArg,
+		Check: checkClientArg,
+		Fill: func(c *Cluster, cmd *Command) {
+			if cmd.ID == "" {
+				cmd.ID = NextConsumerID(c.Snapshot().Consumers)
+			}
+		},
 		Apply:    applyAddConsumer,
+		Grows:    func(c Command) Growth { return Growth{AddsMember: true, Member: c.ID} },
 		Describe: func(c Command) string { return c.ID + " starts and joins the group" },
+		Overrides: func(c Command) (Override, bool) {
+			return clientOverride(c), true // the default client, when none is named
+		},
 		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default).", "{id} joined",
 			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java）。", "消费者 {id} 加入")})
 	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
@@ -730,6 +764,13 @@ func init() {
 				e.N = int64(*c.Queues)
 			}
 		},
+		Grows: func(c Command) Growth {
+			g := Growth{SetsQueues: true, AddsBroker: true, Broker: c.Broker, Queues: addBrokerQueues, DefaultQueues: c.Queues == nil}
+			if c.Queues != nil {
+				g.Queues = *c.Queues
+			}
+			return g
+		},
 		Describe: func(c Command) string { return c.Broker + " joins the cluster" },
 		Words: words("Add broker", "A broker joins the cluster with its queues for the topic.", "{broker} joined the cluster",
 			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
@@ -737,6 +778,12 @@ func init() {
 		Args:  []Arg{brokerArg, queuesArg},
 		Apply: onBroker(applySetQueues),
 		Event: func(c Command, e *Event) { e.N = int64(*c.Queues) },
+		Grows: func(c Command) Growth {
+			if c.Queues == nil {
+				return Growth{} // refused: queues is required
+			}
+			return Growth{SetsQueues: true, Broker: c.Broker, Queues: *c.Queues}
+		},
 		Describe: func(c Command) string {
 			return fmt.Sprintf("%s now has %d queues for the topic", c.Broker, *c.Queues)
 		},
@@ -762,8 +809,19 @@ func init() {
 		},
 		Apply: applySetStrategy,
 		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.Strategy) },
+		Grows: func(c Command) Growth {
+			g := Growth{SetsStrategy: true, Strategy: c.Strategy}
+			if c.Params != nil {
+				g.Params = *c.Params
+			}
+			return g
+		},
 		Describe: func(c Command) string {
 			return "strategy set to " + strings.ToUpper(c.Strategy) + "; each consumer uses it from its next rebalance"
+		},
+		Overrides: func(c Command) (Override, bool) {
+			return Override{Setting: SettingStrategy, Value: c.Strategy, Code: "timelineSetsStrategy",
+				Text: "the timeline sets the strategy to {value} at {t}: from then on the variants allocate alike"}, true
 		},
 		Words: words("Set strategy", "Sets the allocation strategy; each consumer uses it from its next rebalance.", "strategy {arg}",
 			"设置分配策略", "设置分配策略；每个消费者从下一次重平衡起使用。", "分配策略改为 {arg}")})
@@ -771,6 +829,12 @@ func init() {
 		Args:  []Arg{intArg("rate", "messages/s", 0, MaxRate, "500"), optional(nameArg("id", &PlainName, "p1"), "")},
 		Apply: applySetProducerRate,
 		Event: func(c Command, e *Event) { e.N = int64(*c.Rate) },
+		Grows: func(c Command) Growth {
+			if c.Rate == nil {
+				return Growth{} // refused: rate is required
+			}
+			return Growth{SetsRate: true, RateOf: c.ID, Rate: *c.Rate}
+		},
 		Describe: func(c Command) string {
 			return fmt.Sprintf("producers send %d messages/s", *c.Rate)
 		},
@@ -791,6 +855,17 @@ func init() {
 			}
 			return "latency fault tolerance off"
 		},
+		Overrides: func(c Command) (Override, bool) {
+			if c.On == nil {
+				return Override{}, false
+			}
+			v := "off"
+			if *c.On {
+				v = "on"
+			}
+			return Override{Setting: SettingLatencyFault, Value: v, Code: "timelineSetsLatencyFault",
+				Text: "the timeline turns latency fault tolerance {value} at {t}: from then on the variants' producers behave alike"}, true
+		},
 		Words: words("Latency fault tolerance", "Turns the producers' latency fault tolerance on or off.", "latency fault tolerance {arg}",
 			"设置延迟容错", "开启或关闭生产者的延迟容错。", "延迟容错已开启").
 			when("zh", "arg=off", "延迟容错已关闭")})
@@ -799,6 +874,10 @@ func init() {
 		Apply:    applySetFaultTable,
 		Event:    func(c Command, e *Event) { e.Arg = c.Table },
 		Describe: func(c Command) string { return "fault table: " + c.Table },
+		Overrides: func(c Command) (Override, bool) {
+			return Override{Setting: SettingFaultTable, Value: c.Table, Code: "timelineSetsFaultTable",
+				Text: "the timeline sets the fault table to {value} at {t}: from then on the variants' producers behave alike"}, true
+		},
 		Words: words("Set fault table", "Sets the producers' latency fault table (current or legacy-4x).", "fault table {arg}",
 			"设置故障规避表", "设置生产者的延迟故障规避表（current 或 legacy-4x）。", "故障规避表改为 {arg}")})
 	producerID := optional(nameArg("id", &PlainName, "p1"), "")

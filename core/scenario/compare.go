@@ -148,14 +148,15 @@ func (v Variant) apply(s Scenario) Scenario {
 	}
 	if v.Client != "" {
 		// Every member runs the variant's client: the scenario's consumers and those its
-		// timeline adds or restarts (a restart that names no client keeps the process's).
+		// timeline adds or restarts (a restart that names no client keeps the process's: the
+		// commands' Overrides hooks say which set the client).
 		s.Consumers = slices.Clone(s.Consumers)
 		for i := range s.Consumers {
 			s.Consumers[i].Client = v.Client
 		}
 		s.Timeline = slices.Clone(s.Timeline)
 		for i, st := range s.Timeline {
-			if st.Type == "addConsumer" || st.Type == "restartConsumer" && st.Client != "" {
+			if o, ok := cluster.OverrideOf(st.Command); ok && o.Setting == cluster.SettingClient {
 				s.Timeline[i].Client = v.Client
 			}
 		}
@@ -307,36 +308,35 @@ func ComparePaused(s Scenario, variants []Variant, progress func(variant int, ms
 
 func notes(s Scenario, variants []Variant, rows []Row) []Note {
 	out := []Note{}
-	strategy, faults, clients := false, false, false
+	// The settings the variants differ in; a timeline step that sets one anew ends the
+	// difference from then on (the commands' Overrides hooks).
+	varies := map[string]bool{}
 	for _, v := range variants {
-		strategy = strategy || v.Strategy != ""
-		faults = faults || v.Fault()
-		clients = clients || v.Client != ""
+		if v.Strategy != "" {
+			varies[cluster.SettingStrategy] = true
+		}
+		if v.Fault() {
+			varies[cluster.SettingFaultTable], varies[cluster.SettingLatencyFault] = true, true
+		}
+		if v.Client != "" {
+			varies[cluster.SettingClient] = true
+		}
 	}
 	for _, st := range s.Timeline {
-		switch {
-		case strategy && st.Type == "setStrategy":
-			out = append(out, Note{Code: "timelineSetsStrategy", T: st.At.Ms(), Value: st.Strategy,
-				Text: fmt.Sprintf("the timeline sets the strategy to %s at %s: from then on the variants allocate alike", st.Strategy, Clock(st.At.Ms()))})
-		case faults && st.Type == "setFaultTable":
-			out = append(out, Note{Code: "timelineSetsFaultTable", T: st.At.Ms(), Value: st.Table,
-				Text: fmt.Sprintf("the timeline sets the fault table to %s at %s: from then on the variants' producers behave alike", st.Table, Clock(st.At.Ms()))})
-		case faults && st.Type == "setLatencyFault" && st.On != nil:
-			out = append(out, Note{Code: "timelineSetsLatencyFault", T: st.At.Ms(), Value: onOff(*st.On),
-				Text: fmt.Sprintf("the timeline turns latency fault tolerance %s at %s: from then on the variants' producers behave alike", onOff(*st.On), Clock(st.At.Ms()))})
-		case clients && (st.Type == "addConsumer" || st.Type == "restartConsumer") && st.Client != "":
-			out = append(out, Note{Code: "timelineNamesClient", T: st.At.Ms(), Value: st.Client,
-				Text: fmt.Sprintf("the timeline's %s at %s names the client %s: each variant runs its own client there instead", st.Type, Clock(st.At.Ms()), st.Client)})
+		if o, ok := cluster.OverrideOf(st.Command); ok && o.Code != "" && varies[o.Setting] {
+			out = append(out, Note{Code: o.Code, T: st.At.Ms(), Value: o.Value,
+				Text: strings.NewReplacer("{value}", o.Value, "{t}", Clock(st.At.Ms())).Replace(o.Text)})
 		}
 	}
 	// A fault table is read only while sendLatencyFaultEnable is on (spec §2.3).
-	if faults {
+	if varies[cluster.SettingFaultTable] {
 		on := false
 		for _, v := range variants {
 			on = on || v.apply(s).LatencyFault
 		}
 		for _, st := range s.Timeline {
-			on = on || st.Type == "setLatencyFault" && st.On != nil && *st.On
+			o, ok := cluster.OverrideOf(st.Command)
+			on = on || ok && o.Setting == cluster.SettingLatencyFault && o.Value == "on"
 		}
 		if !on {
 			out = append(out, Note{Code: "faultOff",

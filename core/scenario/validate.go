@@ -365,45 +365,27 @@ func validateTimeline(s Scenario) error {
 		if err := validateCommand(p, st.Command); err != nil {
 			return err
 		}
-		switch st.Type {
-		case "addBroker", "setQueues":
-			old, known := queues[st.Broker]
-			if !known && st.Type == "setQueues" {
-				continue // the engine reports the missing broker when the step runs
-			}
+		g := cluster.GrowthOf(st.Command)
+		// An unknown broker is the engine's to report when the step runs, unless the step
+		// adds it.
+		if old, known := queues[g.Broker]; g.SetsQueues && (known || g.AddsBroker) {
 			if !known && len(queues) >= MaxBrokers {
 				return fmt.Errorf("%s.broker: the topic would have %d brokers; the limit is %d", p, len(queues)+1, MaxBrokers)
 			}
-			n := addBrokerQueues()
-			if st.Queues != nil {
-				n = *st.Queues
+			if total-old+g.Queues > MaxQueues {
+				return fmt.Errorf("%s.queues: the topic would have %d queues in all; the limit is %d", p, total-old+g.Queues, MaxQueues)
 			}
-			if total-old+n > MaxQueues {
-				return fmt.Errorf("%s.queues: the topic would have %d queues in all; the limit is %d", p, total-old+n, MaxQueues)
-			}
-			queues[st.Broker] = n
-			total += n - old
-		case "addConsumer":
-			if !consumers[st.ID] && len(consumers) >= MaxConsumers {
+			queues[g.Broker] = g.Queues
+			total += g.Queues - old
+		}
+		if g.AddsMember {
+			if !consumers[g.Member] && len(consumers) >= MaxConsumers {
 				return fmt.Errorf("%s.id: the group would have %d consumers; the limit is %d", p, len(consumers)+1, MaxConsumers)
 			}
-			consumers[st.ID] = true
+			consumers[g.Member] = true
 		}
 	}
 	return nil
-}
-
-// addBrokerQueues is the queue count of an addBroker step that gives none (the command
-// table's default).
-func addBrokerQueues() int {
-	if spec, ok := cluster.Lookup("addBroker"); ok {
-		if a, ok := spec.Arg("queues"); ok {
-			if n, ok := a.Default.(int); ok {
-				return n
-			}
-		}
-	}
-	return 0
 }
 
 // CommandNames is every command type, sorted.

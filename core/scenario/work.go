@@ -171,32 +171,29 @@ func busiest(s Scenario) shape {
 	}
 	sh.queues = total(queues)
 	for _, st := range s.Timeline {
-		switch st.Type {
-		case "addConsumer":
+		// Each count at its most: every member added (an id added again counts again), each
+		// broker's largest queue count given, each producer's highest rate.
+		g := cluster.GrowthOf(st.Command)
+		if g.AddsMember {
 			sh.consumers++
-		case "addBroker", "setQueues":
-			if st.Queues != nil {
-				if _, ok := queues[st.Broker]; !ok && st.Type == "addBroker" {
-					sh.brokers++
+		}
+		if g.SetsQueues && !g.DefaultQueues {
+			if _, ok := queues[g.Broker]; !ok && g.AddsBroker {
+				sh.brokers++
+			}
+			queues[g.Broker] = max(queues[g.Broker], int64(g.Queues))
+		}
+		if g.SetsRate {
+			if g.RateOf == "" {
+				for id := range rates {
+					rates[id] = max(rates[id], int64(g.Rate))
 				}
-				queues[st.Broker] = max(queues[st.Broker], int64(*st.Queues))
+			} else {
+				rates[g.RateOf] = max(rates[g.RateOf], int64(g.Rate))
 			}
-		case "setProducerRate":
-			if st.Rate != nil {
-				if st.ID == "" {
-					for id := range rates {
-						rates[id] = max(rates[id], int64(*st.Rate))
-					}
-				} else {
-					rates[st.ID] = max(rates[st.ID], int64(*st.Rate))
-				}
-			}
-		case "setStrategy":
-			p := allocate.Params{}
-			if st.Params != nil {
-				p = *st.Params
-			}
-			sh.vnodes = max(sh.vnodes, vnodes(st.Strategy, p))
+		}
+		if g.SetsStrategy {
+			sh.vnodes = max(sh.vnodes, vnodes(g.Strategy, g.Params))
 		}
 		sh.queues = max(sh.queues, total(queues))
 		sh.rate = max(sh.rate, total(rates))

@@ -70,7 +70,7 @@ var Causes = map[string]string{
 type Result struct {
 	Seq uint64 // the ticket Enqueue returned
 	Err error  // nil when applied
-	ID  string // addConsumer without an id: the id the session chose
+	ID  string // the id the command's Fill hook chose when it gave none (addConsumer's c<N>)
 }
 
 // State is what the playground publishes after each tick: the cluster's snapshot (its fields
@@ -329,7 +329,8 @@ func (s *Session) DrainEvents() []cluster.Event {
 	return out
 }
 
-// apply carries out one command; id is the consumer id addConsumer chose when none was given.
+// apply carries out one command; id is the id its Fill hook chose when none was given
+// (addConsumer's first free c<N>).
 func (s *Session) apply(cmd Command) (id string, err error) {
 	if !known(cmd.Type) {
 		if cmd.Type == "" {
@@ -394,15 +395,13 @@ func (s *Session) apply(cmd Command) (id string, err error) {
 			return "", fmt.Errorf("load: %w", err)
 		}
 		s.say(cluster.Event{Cause: CauseLoad, Arg: s.title(), Text: "loaded " + s.title()})
-	case "addConsumer":
+	default:
 		c := cmd.Command
-		if c.ID == "" {
-			c.ID = nextConsumerID(s.c.Snapshot().Consumers)
+		cluster.Fill(s.c, &c)
+		if c.ID != cmd.ID {
 			id = c.ID
 		}
 		return id, s.applySim(c)
-	default:
-		return "", s.applySim(cmd.Command)
 	}
 	return "", nil
 }
@@ -699,7 +698,7 @@ func (s *Session) publish() {
 		Presets:        presetNames(),
 		Strategies:     strategyNames(),
 		Commands:       commandTypes(),
-		NextConsumerID: nextConsumerID(snap.Consumers),
+		NextConsumerID: cluster.NextConsumerID(snap.Consumers),
 		TimelineLeft:   len(s.scn.Timeline) - s.next,
 		HorizonMs:      s.horizon,
 	}
@@ -737,37 +736,6 @@ func (s *Session) title() string {
 		return s.scn.Title
 	}
 	return "the scenario"
-}
-
-// nextConsumerID is the first c<N> (N = 1, 2, …) no consumer uses. One of c1…c<len(cs)+1> is
-// free, so only those are marked: a set of every id was a fortieth of a frame's allocations.
-func nextConsumerID(cs []cluster.ConsumerView) string {
-	used := make([]bool, len(cs)+2)
-	for _, c := range cs {
-		if n, ok := consumerNumber(c.ID); ok && n < len(used) {
-			used[n] = true
-		}
-	}
-	n := 1
-	for used[n] {
-		n++
-	}
-	return "c" + strconv.Itoa(n)
-}
-
-// consumerNumber is N when id is "c" + strconv.Itoa(N) for some N ≥ 1.
-func consumerNumber(id string) (int, bool) {
-	if len(id) < 2 || id[0] != 'c' || id[1] == '0' || len(id) > 10 {
-		return 0, false // more than 9 digits: past any count of consumers
-	}
-	n := 0
-	for _, d := range []byte(id[1:]) {
-		if d < '0' || d > '9' {
-			return 0, false
-		}
-		n = n*10 + int(d-'0')
-	}
-	return n, true
 }
 
 func speedText(x float64) string {

@@ -2,12 +2,9 @@ package session
 
 import (
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -259,6 +256,38 @@ func TestAddConsumerChoosesID(t *testing.T) {
 	}
 }
 
+// A command's Fill hook is all the session needs to complete what the page leaves out: the
+// filled command is applied, and the id it chose comes back.
+func TestAFillHookCompletesACommand(t *testing.T) {
+	var applied []string
+	cluster.Register(cluster.CommandSpec{Name: "testPoke", Target: cluster.TargetConsumer,
+		Args: []cluster.Arg{{Name: "id", Type: cluster.ArgString, Charset: &cluster.ClientIDName, Example: "c1"}},
+		Fill: func(c *cluster.Cluster, cmd *cluster.Command) {
+			if cmd.ID == "" {
+				cmd.ID = c.Snapshot().Consumers[1].ID
+			}
+		},
+		Apply: func(c *cluster.Cluster, cmd cluster.Command) error {
+			applied = append(applied, cmd.ID)
+			return nil
+		},
+		Describe: func(cmd cluster.Command) string { return cmd.ID + " is poked" },
+		Words: map[string]cluster.Words{
+			"en": {Label: "Poke", Description: "Pokes a consumer."},
+			"zh": {Label: "戳", Description: "戳一下消费者。"},
+		},
+	})
+	defer cluster.Unregister("testPoke")
+	s := NewDefault()
+	res := run(t, s, 0, `{"type":"testPoke"}`, `{"type":"testPoke","id":"c3"}`)
+	if len(res) != 2 || res[0].Err != nil || res[1].Err != nil {
+		t.Fatalf("results %+v", res)
+	}
+	if !slices.Equal(applied, []string{"c2", "c3"}) || res[0].ID != "c2" || res[1].ID != "" {
+		t.Errorf("applied %q, ids %q and %q; want c2 and c3 applied, c2 chosen for the first", applied, res[0].ID, res[1].ID)
+	}
+}
+
 func TestEvents(t *testing.T) {
 	s := NewDefault()
 	run(t, s, 0, `{"type":"killConsumer","id":"c1"}`)
@@ -375,32 +404,6 @@ func TestStateListsArePresetsStrategiesAndCommands(t *testing.T) {
 		}
 		if cap(st.Presets) != len(st.Presets) || cap(st.Strategies) != len(st.Strategies) || cap(st.Commands) != len(st.Commands) {
 			t.Fatalf("frame %d: a State's lists have room for an append that every other State would see", i)
-		}
-	}
-}
-
-// The id a new consumer gets is the first c<N> nobody uses, whatever else the ids look like.
-func TestNextConsumerIDIsTheFirstFree(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 5))
-	forms := []string{"c%d", "c%d", "c%d", "c0%d", "C%d", "c+%d", "c%d ", "x%d", "c-%d", "c%d0000000000"}
-	for range 2000 {
-		var cs []cluster.ConsumerView
-		var ids []string
-		used := map[string]bool{}
-		for range r.IntN(12) {
-			id := fmt.Sprintf(forms[r.IntN(len(forms))], r.IntN(14))
-			cs = append(cs, cluster.ConsumerView{ID: id})
-			ids = append(ids, id)
-			used[id] = true
-		}
-		want := ""
-		for n := 1; want == ""; n++ {
-			if id := "c" + strconv.Itoa(n); !used[id] {
-				want = id
-			}
-		}
-		if got := nextConsumerID(cs); got != want {
-			t.Fatalf("ids %q: next %s, want %s", ids, got, want)
 		}
 	}
 }
