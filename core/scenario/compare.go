@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -62,6 +63,9 @@ func (v Variant) Name() string {
 		}
 		if p.MessageQueueList != nil {
 			parts = append(parts, "messageQueueList="+strconv.Itoa(len(p.MessageQueueList)))
+		}
+		for _, k := range slices.Sorted(maps.Keys(p.Values)) { // a registered strategy's own
+			parts = append(parts, k+"="+fmt.Sprint(p.Values[k]))
 		}
 	}
 	if v.FaultTable != "" {
