@@ -52,6 +52,12 @@ func TestRegisteredStrategyOnTheCommandLine(t *testing.T) {
 	// Step 1 and four consumers: c1 takes every fourth queue from the first.
 	assert.Contains(t, out, "c1 rebalances: broker-a:0,4 broker-b:0,4 broker-c:0,4 broker-d:0,4")
 
+	// --at sets it on the timeline too: from AVG's blocks to step 1's round.
+	out, errOut, status = lbscope(t, "", "sim", "--until", "30s", "--at", "5s:setStrategy:DEALT")
+	assert.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "strategy set to DEALT")
+	assert.Contains(t, out, "c1 rebalances: broker-a:0,4 broker-b:0,4 broker-c:0,4 broker-d:0,4")
+
 	out, errOut, status = lbscope(t, "", "compare", "--preset", "small", "--until", "10s", "--variants", "DEALT/2,AVG")
 	assert.Equal(t, 0, status, errOut)
 	assert.Contains(t, out, "DEALT step=2")
