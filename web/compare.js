@@ -13,16 +13,14 @@
 //   LB.compare.run()     compare now with the chosen variants; a Promise of the result
 //                        (window.LB.compare: for the page's tests and the console)
 import { i18n, h } from "./i18n.js";
-import { clock, look } from "./store.mjs";
+import { clock, look, ready } from "./store.mjs";
+import { strategyForm, strategyWords } from "./strategies.mjs";
 
 function mount() {
   "use strict";
 
   const root = document.getElementById("tab-compare");
   if (!root) return;
-
-  const STRATEGIES = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"];
-  const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
 
   function option(value, label, key) {
     const o = h("option", { value }, label || "");
@@ -44,18 +42,21 @@ function mount() {
 
   function picker(name, defaults) {
     const p = "compare-" + name.toLowerCase() + "-";
-    const strategy = h("select", { id: p + "strategy" }, ...STRATEGIES.map((s) => option(s, s)));
-    strategy.value = defaults.strategy;
-    const vnodes = h("input", { type: "number", id: p + "vnodes", min: 1, max: 1000, step: 1, value: 10, inputmode: "numeric" });
-    const inner = h("select", { id: p + "inner" }, ...INNER.map((s) => option(s, s)));
     const table = h("select", { id: p + "table" },
       option("current", "", "compare.table.current"), option("legacy-4x", "", "compare.table.legacy"));
     table.value = defaults.table;
     const fault = h("input", { type: "checkbox", id: p + "fault" });
     fault.checked = true;
-    const vnodesField = field("compare.vnodes", vnodes);
-    const innerField = field("compare.inner", inner);
-    const strategyBox = h("div", { class: "compare-strategy" }, field("compare.strategy", strategy), vnodesField, innerField);
+    // The strategy and its parameters' inputs: the strategy table's (lbscope.strategies()),
+    // built when the wasm is ready (useStrategies).
+    const strategyBox = h("div", { class: "compare-strategy" });
+    let strategy = null;
+    function useStrategies(list) {
+      strategy = strategyForm({ h, i18n, list, prefix: p, selected: defaults.strategy,
+        field: (key, control) => field(key, control) });
+      strategyBox.append(field("compare.strategy", strategy.select), ...strategy.fields);
+      strategy.show();
+    }
     const faultBox = h("div", { class: "compare-fault" }, field("compare.table", table),
       h("div", { class: "check" }, fault, h("label", { for: fault.id, t: "compare.latencyFault" })));
     // By client: every consumer of the run on one profile (the panel's add-consumer choices).
@@ -71,24 +72,14 @@ function mount() {
       strategyBox.hidden = !byStrategy;
       faultBox.hidden = bySel.value !== "fault";
       clientBox.hidden = bySel.value !== "client";
-      vnodesField.hidden = strategy.value !== "CONSISTENT_HASH" && !(strategy.value === "MACHINE_ROOM_NEARBY" && inner.value === "CONSISTENT_HASH");
-      innerField.hidden = strategy.value !== "MACHINE_ROOM_NEARBY";
+      if (strategy) strategy.show();
     }
-    strategy.addEventListener("change", show);
-    inner.addEventListener("change", show);
     function variant() {
       if (bySel.value === "fault") return { faultTable: table.value, latencyFault: fault.checked };
       if (bySel.value === "client") return { client: client.value };
-      const v = { strategy: strategy.value };
-      const n = Number(vnodes.value);
-      if (strategy.value === "CONSISTENT_HASH") v.params = { virtualNodeCnt: n };
-      if (strategy.value === "MACHINE_ROOM_NEARBY") {
-        v.params = { inner: inner.value };
-        if (inner.value === "CONSISTENT_HASH") v.params.innerVirtualNodeCnt = n;
-      }
-      return v;
+      return strategy ? strategy.value() : { strategy: defaults.strategy };
     }
-    return { el, show, variant };
+    return { el, show, variant, useStrategies };
   }
 
   const pickA = picker("A", { strategy: "AVG", table: "current", client: "java" });
@@ -99,6 +90,12 @@ function mount() {
   });
   pickA.show();
   pickB.show();
+  ready().then((api) => {
+    const list = api.strategies();
+    i18n.add(strategyWords(list));
+    pickA.useStrategies(list);
+    pickB.useStrategies(list);
+  }, () => {});
 
   const runBtn = h("button", { type: "button", id: "compare-run", t: "compare.run" });
   const cancelBtn = h("button", { type: "button", id: "compare-cancel", t: "compare.cancel" });

@@ -66,6 +66,15 @@ export function createDictionary(words, lang) {
       return dicts.en[key] !== undefined;
     },
     t,
+    // add takes words ({en: {key: text}, zh: {…}}) that the dictionary lacks: those of a
+    // table the wasm gives at run time (lbscope.strategies()).
+    add(words) {
+      for (const lang of LANGS) {
+        for (const [key, text] of Object.entries((words && words[lang]) || {})) {
+          if (dicts[lang][key] === undefined) dicts[lang][key] = text;
+        }
+      }
+    },
     use(lang) {
       if (!LANGS.includes(lang)) throw new Error('language "' + lang + '": want "en" or "zh"');
       i18n.lang = lang;

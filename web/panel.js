@@ -13,6 +13,7 @@
 // A module: the page's store, readiness, clock and speed steps come from store.mjs.
 import { i18n, h } from "./i18n.js";
 import { store, ready, clock, SPEEDS } from "./store.mjs";
+import { strategyForm, strategyWords } from "./strategies.mjs";
 
 function mount() {
   "use strict";
@@ -23,7 +24,6 @@ function mount() {
 
   const STEP_MS = 1000;
   const LOG_MAX = 200;
-  const INNER = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"];
   // The presets' titles as the scenario carries them (English, from Go) and in the page's words.
   const PRESET_TITLES = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
   // What each consumer status allows: the command table's "from" (lbscope.commands()), as the
@@ -126,16 +126,10 @@ function mount() {
   const queuesTarget = h("select", { id: "queues-target" }, toption("*", "panel.allBrokers", true));
   const queuesBtn = h("button", { type: "button", id: "queues-apply", t: "panel.setQueues" });
 
-  const strategySel = h("select", { id: "strategy", "aria-describedby": "strategy-hint" });
-  const strategyHint = h("p", { class: "hint", id: "strategy-hint" });
-  const vnodesInput = h("input", { type: "number", id: "virtual-nodes", min: 1, max: 1000, step: 1, value: 10, inputmode: "numeric" });
-  const roomsInput = h("input", { type: "text", id: "rooms", value: "", autocomplete: "off", spellcheck: "false", placeholder: "room1, room2" });
-  const innerSel = h("select", { id: "inner" }, ...INNER.map((n) => option(n, n, n === "AVG")));
-  const innerVnodesInput = h("input", { type: "number", id: "inner-virtual-nodes", min: 1, max: 1000, step: 1, value: 10, inputmode: "numeric" });
-  const vnodesField = field("panel.vnodes", vnodesInput);
-  const roomsField = field("panel.rooms", roomsInput, "panel.rooms.hint");
-  const innerField = field("panel.inner", innerSel);
-  const innerVnodesField = field("panel.innerVnodes", innerVnodesInput);
+  // The strategy choice and its parameters' inputs come from the strategy table
+  // (lbscope.strategies()), built when the wasm is ready (useStrategies).
+  const strategyBox = h("div", { class: "strategy-form" });
+  let strategies = null;
   const strategyBtn = h("button", { type: "button", id: "strategy-apply", t: "panel.applyStrategy" });
   const modelSel = h("select", { id: "model" }, toption("CLUSTERING", "panel.model.clustering", true), toption("BROADCASTING", "panel.model.broadcasting"));
 
@@ -197,9 +191,7 @@ function mount() {
       h("div", { class: "row wrap" }, killBrokerBtn, restoreBtn),
       h("div", { class: "row end" }, field("panel.queues", queuesInput), field("panel.queuesOn", queuesTarget), queuesBtn)),
     section("h-allocation", "panel.allocation",
-      field("panel.strategy", strategySel),
-      strategyHint,
-      vnodesField, roomsField, innerField, innerVnodesField,
+      strategyBox,
       strategyBtn,
       field("panel.model", modelSel, "panel.model.hint")),
     section("h-producers", "panel.producers",
@@ -526,18 +518,10 @@ function mount() {
       if (r && r.error) break;
     }
   });
-  strategySel.addEventListener("change", () => showStrategyParams());
-  innerSel.addEventListener("change", () => showStrategyParams());
   strategyBtn.addEventListener("click", () => {
-    const strategy = strategySel.value;
-    const params = {};
-    if (strategy === "CONSISTENT_HASH") params.virtualNodeCnt = Number(vnodesInput.value);
-    if (strategy === "MACHINE_ROOM") params.consumeridcs = roomsInput.value.split(",").map((s) => s.trim()).filter(Boolean);
-    if (strategy === "MACHINE_ROOM_NEARBY") {
-      params.inner = innerSel.value;
-      if (innerSel.value === "CONSISTENT_HASH") params.innerVirtualNodeCnt = Number(innerVnodesInput.value);
-    }
-    send({ type: "setStrategy", strategy, params });
+    if (!strategies) return;
+    const v = strategies.value();
+    send({ type: "setStrategy", strategy: v.strategy, params: v.params || {} });
   });
   modelSel.addEventListener("change", () => send({ type: "setMessageModel", model: modelSel.value }));
   rateBtn.addEventListener("click", () => send({ type: "setProducerRate", rate: Number(rateInput.value) }));
@@ -596,14 +580,13 @@ function mount() {
 
   // ---- State → controls ----
 
-  function showStrategyParams() {
-    const s = strategySel.value;
-    vnodesField.hidden = s !== "CONSISTENT_HASH";
-    roomsField.hidden = s !== "MACHINE_ROOM";
-    innerField.hidden = s !== "MACHINE_ROOM_NEARBY";
-    innerVnodesField.hidden = !(s === "MACHINE_ROOM_NEARBY" && innerSel.value === "CONSISTENT_HASH");
-    if (i18n.has("panel.hint." + s)) say(strategyHint, "panel.hint." + s);
-    else unsay(strategyHint, "");
+  // useStrategies builds the Allocation section's strategy form from the strategy table.
+  function useStrategies(list) {
+    i18n.add(strategyWords(list));
+    strategies = strategyForm({ h, i18n, list, prefix: "", field, selected: "AVG" });
+    strategies.select.setAttribute("aria-describedby", strategies.hint.id);
+    strategyBox.append(field("panel.strategy", strategies.select), strategies.hint, ...strategies.fields);
+    strategies.show();
   }
 
   // setOptions replaces a select's options when their list changed, keeping the selection.
@@ -684,13 +667,9 @@ function mount() {
     setOptions(queuesTarget, st.brokers.map((b) => [b.name, b.name]), true);
     updateBrokerButtons();
 
-    setOptions(strategySel, st.strategies.map((n) => [n, n]));
-    if (!focused(strategySel) && strategySel.dataset.shown !== st.strategy) {
-      strategySel.dataset.shown = st.strategy;
-      const [base, inner] = st.strategy.split("-");
-      strategySel.value = base;
-      if (inner && INNER.includes(inner)) innerSel.value = inner;
-      showStrategyParams();
+    if (strategies && !focused(strategies.select) && strategies.select.dataset.shown !== st.strategy) {
+      strategies.select.dataset.shown = st.strategy;
+      strategies.set(st.strategy);
     }
     if (!focused(modelSel)) modelSel.value = st.messageModel;
     if (!focused(faultBox)) faultBox.checked = st.latencyFault;
@@ -832,10 +811,10 @@ function mount() {
     sync();
   });
 
-  showStrategyParams();
   ready().then((lb) => {
     api = lb;
     useCommands(api.commands());
+    useStrategies(api.strategies());
     controls.disabled = false;
     if (lb.linkError) showLinkError(lb.linkError);
     api.on("*", addLog);

@@ -33,9 +33,9 @@ func TestBrowserCompareTab(t *testing.T) {
 		set("compare-a-strategy", "AVG");
 		set("compare-b-strategy", "CONSISTENT_HASH");
 		return true; })()`)
-	assert.False(t, eval[bool](t, ctx, `document.getElementById("compare-b-vnodes").closest(".field").hidden`),
+	assert.False(t, eval[bool](t, ctx, `document.getElementById("compare-b-strategy-CONSISTENT_HASH-virtualNodeCnt").closest(".field").hidden`),
 		"CONSISTENT_HASH shows its virtual nodes")
-	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-a-vnodes").closest(".field").hidden`),
+	assert.True(t, eval[bool](t, ctx, `document.getElementById("compare-a-strategy-CONSISTENT_HASH-virtualNodeCnt").closest(".field").hidden`),
 		"AVG has no virtual nodes")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Focus(chromedp.ID("compare-run")), chromedp.KeyEvent("\r")))
 	waitFor(t, ctx, `document.querySelector("#compare-table tbody tr[data-key=movedTotal]")`)

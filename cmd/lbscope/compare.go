@@ -64,7 +64,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"latency tier table of strategy variants: current or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON")
 	registerWork(fs, &maxWork)
-	usage := fmt.Sprintf(compareUsage, strings.Join(allocate.Names, ", "))
+	usage := fmt.Sprintf(compareUsage, strings.Join(allocate.Names(), ", "))
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
 		return status
 	}

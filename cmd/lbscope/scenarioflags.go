@@ -76,7 +76,7 @@ func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHe
 	fs.StringVar(&f.ProducerMode, "producer-mode", "sync", "how the producers send: sync (each thread blocks for its send) or async (a callback, nothing blocks)")
 	fs.Var(&sf.latencyMax, "latency-max", "the producers' own latencyMax tiers in ms, comma-separated, e.g. 50,100,550,1800,3000,5000,15000 (setLatencyMax)")
 	fs.Var(&sf.notAvailable, "not-available-duration", "the producers' own notAvailableDuration tiers in ms, e.g. 0,0,2000,5000,6000,10000,30000 (setNotAvailableDuration)")
-	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names, ", "))
+	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names(), ", "))
 	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
 	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
 	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")

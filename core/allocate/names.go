@@ -1,14 +1,10 @@
 package allocate
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/route"
 )
-
-// Names lists the strategy names New accepts, in RocketMQ's spelling.
-var Names = []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"}
 
 // Params are the strategies' settings. Fields a strategy does not use are ignored.
 type Params struct {
@@ -22,51 +18,88 @@ type Params struct {
 	InnerVirtualNodeCnt *int `json:"innerVirtualNodeCnt,omitempty"`
 	// MessageQueueList for CONFIG; nil means never set (every consumer then gets null).
 	MessageQueueList []route.MessageQueue `json:"messageQueueList,omitempty"`
+	// Values are the parameters of strategies registered beyond RocketMQ's own, by name, as
+	// JSON decodes them (a whole number is a float64).
+	Values map[string]any `json:"-"`
 }
 
-// New builds a strategy from its RocketMQ name (case-insensitive; "MACHINE_ROOM_NEARBY-AVG"
-// names the inner strategy too) and its parameters.
-func New(name string, p Params) (Strategy, error) {
-	upper := strings.ToUpper(strings.TrimSpace(name))
-	if inner, ok := strings.CutPrefix(upper, "MACHINE_ROOM_NEARBY-"); ok {
-		if p.Inner != "" && !strings.EqualFold(p.Inner, inner) {
-			return nil, fmt.Errorf("strategy %s names inner strategy %s but the inner parameter says %s", name, inner, p.Inner)
-		}
-		p.Inner = inner
-		upper = "MACHINE_ROOM_NEARBY"
+// MaxRooms bounds MACHINE_ROOM's consumeridcs.
+const MaxRooms = 64
+
+// RocketMQ's six strategies, the table's first entries.
+func init() {
+	vnodes := func(name string, w map[string]Words) ParamSpec {
+		return ParamSpec{Name: name, Type: ParamInt, Min: ptr(0), Max: ptr(MaxVirtualNodeCnt), Default: DefaultVirtualNodeCnt, Words: w}
 	}
-	switch upper {
-	case "AVG":
-		return Averagely{}, nil
-	case "AVG_BY_CIRCLE":
-		return AveragelyByCircle{}, nil
-	case "CONSISTENT_HASH":
-		return newConsistentHash(p.VirtualNodeCnt)
-	case "CONFIG":
-		return ByConfig{MessageQueueList: p.MessageQueueList}, nil
-	case "MACHINE_ROOM":
-		return NewByMachineRoom(p.ConsumerIDCs), nil
-	case "MACHINE_ROOM_NEARBY":
-		innerName := strings.ToUpper(p.Inner)
-		var inner Strategy
-		switch innerName {
-		case "", "AVG":
-			inner = Averagely{}
-		case "AVG_BY_CIRCLE":
-			inner = AveragelyByCircle{}
-		case "CONSISTENT_HASH":
-			ch, err := newConsistentHash(p.InnerVirtualNodeCnt)
-			if err != nil {
-				return nil, err
+	Register(StrategySpec{Name: "AVG",
+		New: func(Params) (Strategy, error) { return Averagely{}, nil },
+		Words: hint("Contiguous blocks: each consumer takes the next run of queues.",
+			"平均分配：每个消费者依次取连续的一段队列。")})
+	Register(StrategySpec{Name: "AVG_BY_CIRCLE",
+		New: func(Params) (Strategy, error) { return AveragelyByCircle{}, nil },
+		Words: hint("Round robin: queue i goes to consumer i mod n.",
+			"环形平均分配：第 i 个队列分给第 i mod n 个消费者。")})
+	Register(StrategySpec{Name: "CONSISTENT_HASH",
+		Params: []ParamSpec{vnodes("virtualNodeCnt", label("Virtual nodes", "虚拟节点数"))},
+		New:    func(p Params) (Strategy, error) { return newConsistentHash(p.VirtualNodeCnt) },
+		Cost:   func(p Params) int { return p.Int("virtualNodeCnt", DefaultVirtualNodeCnt) },
+		Words: hint("A hash ring with virtual nodes per consumer.",
+			"一致性哈希环，每个消费者有若干虚拟节点。")})
+	Register(StrategySpec{Name: "CONFIG",
+		Params: []ParamSpec{{Name: "messageQueueList", Type: ParamQueues, Unit: "queues", Words: label("Queues (messageQueueList)", "队列（messageQueueList）")}},
+		New:    func(p Params) (Strategy, error) { return ByConfig{MessageQueueList: p.MessageQueueList}, nil },
+		Words: hint("A fixed list of queues for every consumer (none set here: consumers get none).",
+			"为每个消费者指定固定的队列列表（这里未设置：消费者分不到队列）。")})
+	Register(StrategySpec{Name: "MACHINE_ROOM",
+		Params: []ParamSpec{{Name: "consumeridcs", Type: ParamNames, Unit: "rooms", Max: ptr(MaxRooms),
+			Words: map[string]Words{
+				"en": {Label: "Rooms (consumeridcs)", Hint: "Comma-separated machine rooms this group consumes from."},
+				"zh": {Label: "机房（consumeridcs）", Hint: "本消费组所消费的机房，用逗号分隔。"},
+			}}},
+		New: func(p Params) (Strategy, error) { return NewByMachineRoom(p.ConsumerIDCs), nil },
+		Words: hint("Only brokers named room@broker in the listed rooms, averaged.",
+			"只在所列机房的 Broker（名称形如“机房@Broker”）之间平均分配。")})
+	Register(StrategySpec{Name: "MACHINE_ROOM_NEARBY",
+		Params: []ParamSpec{
+			{Name: "inner", Type: ParamEnum, Enum: []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"}, Default: "AVG",
+				Words: label("Inner strategy", "内层策略")},
+			{Name: "innerVirtualNodeCnt", Type: ParamInt, Min: ptr(0), Max: ptr(MaxVirtualNodeCnt), Default: DefaultVirtualNodeCnt,
+				When: &When{Param: "inner", Is: "CONSISTENT_HASH"}, Words: label("Inner virtual nodes", "内层虚拟节点数")},
+		},
+		Suffix: "inner",
+		New: func(p Params) (Strategy, error) {
+			var inner Strategy = Averagely{}
+			switch strings.ToUpper(p.Inner) {
+			case "AVG_BY_CIRCLE":
+				inner = AveragelyByCircle{}
+			case "CONSISTENT_HASH":
+				ch, err := newConsistentHash(p.InnerVirtualNodeCnt)
+				if err != nil {
+					return nil, err
+				}
+				inner = ch
 			}
-			inner = ch
-		default:
-			return nil, fmt.Errorf("unknown inner strategy %q for MACHINE_ROOM_NEARBY (want AVG, AVG_BY_CIRCLE or CONSISTENT_HASH)", p.Inner)
-		}
-		return NewMachineRoomNearby(inner, PrefixBeforeFirstDash{})
-	}
-	return nil, fmt.Errorf("unknown strategy %q (want one of %s)", name, strings.Join(Names, ", "))
+			return NewMachineRoomNearby(inner, PrefixBeforeFirstDash{})
+		},
+		Cost: func(p Params) int {
+			if strings.EqualFold(p.Inner, "CONSISTENT_HASH") || p.InnerVirtualNodeCnt != nil {
+				return p.Int("innerVirtualNodeCnt", DefaultVirtualNodeCnt)
+			}
+			return 0
+		},
+		Words: hint("Rooms from the part before the first dash; an inner strategy inside each room.",
+			"以第一个短横线之前的部分作为机房；每个机房内使用内层策略。")})
 }
+
+func hint(en, zh string) map[string]Words {
+	return map[string]Words{"en": {Hint: en}, "zh": {Hint: zh}}
+}
+
+func label(en, zh string) map[string]Words {
+	return map[string]Words{"en": {Label: en}, "zh": {Label: zh}}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func newConsistentHash(n *int) (Strategy, error) {
 	if n == nil {

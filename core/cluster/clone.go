@@ -190,5 +190,6 @@ func cloneParams(p allocate.Params) allocate.Params {
 	p.InnerVirtualNodeCnt = cloneInt(p.InnerVirtualNodeCnt)
 	p.ConsumerIDCs = slices.Clone(p.ConsumerIDCs)
 	p.MessageQueueList = slices.Clone(p.MessageQueueList)
+	p.Values = maps.Clone(p.Values) // JSON's values, never changed in place
 	return p
 }

@@ -791,7 +791,7 @@ func init() {
 			"设置队列数", "设置 Broker 上该 Topic 的队列数。", "{broker} 现有 {n} 个队列")})
 	Register(CommandSpec{Name: "setStrategy", Target: TargetGroup,
 		Args: []Arg{
-			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names, Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
+			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names(), Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
 			{Name: "params", Type: ArgObject, Optional: true},
 		},
 		Check: func(path string, c Command, apply bool) error {

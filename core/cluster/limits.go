@@ -2,11 +2,13 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/route"
 )
 
 // Limits of a cluster and of the commands that change it: one set, read by the command table's
@@ -24,7 +26,7 @@ const (
 	MaxTopicLen       = 127     // RocketMQ's Validators.TOPIC_MAX_LENGTH
 	MaxGroupLen       = 255     // RocketMQ's Validators.CHARACTER_MAX_LENGTH
 	MaxVirtualNodeCnt = allocate.MaxVirtualNodeCnt
-	MaxRooms          = 64 // MACHINE_ROOM consumeridcs
+	MaxRooms          = allocate.MaxRooms // MACHINE_ROOM consumeridcs
 )
 
 // Limits of one argument a page's script hands the playground (lbscope.<method>(arg), dispatch,
@@ -93,46 +95,114 @@ func CheckRange(path string, v, lo, hi int) error {
 	return nil
 }
 
-// CheckParams checks a strategy's parameters against the limits.
+// CheckParams checks a strategy's parameters against the limits the strategy table gives
+// them (allocate.Strategies), whichever strategy they go with.
 func CheckParams(path string, p allocate.Params) error {
-	if p.VirtualNodeCnt != nil {
-		if err := CheckRange(path+".virtualNodeCnt", *p.VirtualNodeCnt, 0, MaxVirtualNodeCnt); err != nil {
-			return err
+	for _, ps := range allocate.AllParams() {
+		v, set := p.Get(ps.Name)
+		if !set {
+			continue
 		}
-	}
-	if p.InnerVirtualNodeCnt != nil {
-		if err := CheckRange(path+".innerVirtualNodeCnt", *p.InnerVirtualNodeCnt, 0, MaxVirtualNodeCnt); err != nil {
-			return err
-		}
-	}
-	if len(p.Inner) > MaxNameLen {
-		return fmt.Errorf("%s.inner: %s is %d characters long; the limit is %d", path, Quote(p.Inner), len(p.Inner), MaxNameLen)
-	}
-	if n := len(p.ConsumerIDCs); n > MaxRooms {
-		return fmt.Errorf("%s.consumeridcs: %d rooms; the limit is %d", path, n, MaxRooms)
-	}
-	for i, room := range p.ConsumerIDCs {
-		// A room is the text before '@' in a broker name, so broker names' characters.
-		if err := CheckName(path+".consumeridcs["+strconv.Itoa(i)+"]", room, BrokerName); err != nil {
-			return err
-		}
-	}
-	if n := len(p.MessageQueueList); n > MaxQueues {
-		return fmt.Errorf("%s.messageQueueList: %d queues; the limit is %d", path, n, MaxQueues)
-	}
-	for i, q := range p.MessageQueueList {
-		qp := path + ".messageQueueList[" + strconv.Itoa(i) + "]"
-		if err := CheckName(qp+".topic", q.Topic, PlainName); err != nil {
-			return err
-		}
-		if err := CheckName(qp+".brokerName", q.BrokerName, BrokerName); err != nil {
-			return err
-		}
-		if err := CheckRange(qp+".queueId", int(q.QueueID), 0, MaxQueues-1); err != nil {
+		if err := checkParam(path+"."+ps.Name, ps, v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// checkParam checks one parameter's value v against its spec.
+func checkParam(path string, ps allocate.ParamSpec, v any) error {
+	switch ps.Type {
+	case allocate.ParamInt:
+		n, ok := wholeNumber(v)
+		if !ok {
+			return fmt.Errorf("%s: %v; want a whole number", path, v)
+		}
+		return CheckRange(path, n, *ps.Min, *ps.Max)
+	case allocate.ParamEnum:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("%s: %v; want one of %s", path, v, strings.Join(ps.Enum, ", "))
+		}
+		if len(s) > MaxNameLen {
+			return fmt.Errorf("%s: %s is %d characters long; the limit is %d", path, Quote(s), len(s), MaxNameLen)
+		}
+	case allocate.ParamNames:
+		names, ok := nameList(v)
+		if !ok {
+			return fmt.Errorf("%s: want a list of names", path)
+		}
+		if limit := listLimit(ps, MaxRooms); len(names) > limit {
+			return fmt.Errorf("%s: %d %s; the limit is %d", path, len(names), ps.Unit, limit)
+		}
+		for i, name := range names {
+			// A room is the text before '@' in a broker name, so broker names' characters.
+			if err := CheckName(path+"["+strconv.Itoa(i)+"]", name, BrokerName); err != nil {
+				return err
+			}
+		}
+	case allocate.ParamQueues:
+		qs, ok := v.([]route.MessageQueue)
+		if !ok {
+			return fmt.Errorf("%s: want a list of message queues", path)
+		}
+		if limit := listLimit(ps, MaxQueues); len(qs) > limit {
+			return fmt.Errorf("%s: %d %s; the limit is %d", path, len(qs), ps.Unit, limit)
+		}
+		for i, q := range qs {
+			qp := path + "[" + strconv.Itoa(i) + "]"
+			if err := CheckName(qp+".topic", q.Topic, PlainName); err != nil {
+				return err
+			}
+			if err := CheckName(qp+".brokerName", q.BrokerName, BrokerName); err != nil {
+				return err
+			}
+			if err := CheckRange(qp+".queueId", int(q.QueueID), 0, MaxQueues-1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// listLimit is a list parameter's most entries: its spec's, or def.
+func listLimit(ps allocate.ParamSpec, def int) int {
+	if ps.Max != nil {
+		return *ps.Max
+	}
+	return def
+}
+
+// wholeNumber is v as an int: an int, or a float64 (JSON's number) without a fraction.
+func wholeNumber(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case float64:
+		if n == math.Trunc(n) && math.Abs(n) <= math.MaxInt32 {
+			return int(n), true
+		}
+	}
+	return 0, false
+}
+
+// nameList is v as a list of strings: a []string, or JSON's []any of strings.
+func nameList(v any) ([]string, bool) {
+	switch l := v.(type) {
+	case []string:
+		return l, true
+	case []any:
+		out := make([]string, len(l))
+		for i, x := range l {
+			s, ok := x.(string)
+			if !ok {
+				return nil, false
+			}
+			out[i] = s
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // CheckStrategy checks a strategy's name and parameters: "" is AVG.

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -62,6 +63,9 @@ func (v Variant) Name() string {
 		}
 		if p.MessageQueueList != nil {
 			parts = append(parts, "messageQueueList="+strconv.Itoa(len(p.MessageQueueList)))
+		}
+		for _, k := range slices.Sorted(maps.Keys(p.Values)) { // a registered strategy's own
+			parts = append(parts, k+"="+fmt.Sprint(p.Values[k]))
 		}
 	}
 	if v.FaultTable != "" {
@@ -608,18 +612,17 @@ func ParseVariants(list, by string) ([]Variant, error) {
 			name, nodes, ok := strings.Cut(it, "/")
 			v.Strategy = name
 			if ok {
-				if !strings.EqualFold(name, "CONSISTENT_HASH") && !strings.EqualFold(name, "MACHINE_ROOM_NEARBY-CONSISTENT_HASH") {
+				// N is the strategy's first whole-number parameter (its entry in the table).
+				param, takes := allocate.NumberParam(name)
+				if !takes {
 					return nil, fmt.Errorf("--variants %q: /N gives CONSISTENT_HASH its virtual nodes; %s takes none", it, name)
 				}
 				n, err := strconv.Atoi(nodes)
 				if err != nil {
-					return nil, fmt.Errorf("--variants %q: virtual nodes %q is not a whole number", it, nodes)
+					return nil, fmt.Errorf("--variants %q: %s %q is not a whole number", it, strings.ToLower(param.WordsIn("en").Label), nodes)
 				}
-				if strings.EqualFold(name, "MACHINE_ROOM_NEARBY-CONSISTENT_HASH") {
-					v.Params = &allocate.Params{InnerVirtualNodeCnt: &n}
-				} else {
-					v.Params = &allocate.Params{VirtualNodeCnt: &n}
-				}
+				p := allocate.Params{}.WithInt(param.Name, n)
+				v.Params = &p
 			}
 		case "faultTable":
 			v.FaultTable = it

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
@@ -146,6 +147,7 @@ func jsonError(err error) error {
 var (
 	durationType    = reflect.TypeFor[Duration]()
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	paramsType      = reflect.TypeFor[allocate.Params]()
 )
 
 // checkSchema walks a document decoded with UseNumber alongside the Go type it will be decoded
@@ -165,7 +167,7 @@ func checkSchema(path string, v any, t reflect.Type) error {
 		}
 		return nil
 	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) {
+	if reflect.PointerTo(t).Implements(unmarshalerType) && t != paramsType {
 		return nil // a type with its own JSON form checks itself
 	}
 	switch t.Kind() {
@@ -181,6 +183,9 @@ func checkSchema(path string, v any, t reflect.Type) error {
 		fields := jsonFields(t)
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
+			if !ok && t == paramsType && allocate.Declared(k) {
+				continue // a registered strategy's own parameter: CheckParams checks it
+			}
 			if !ok {
 				return unknownField(path, k, fields)
 			}

@@ -201,21 +201,9 @@ func busiest(s Scenario) shape {
 	return sh
 }
 
+// vnodes is the virtual nodes per consumer the strategy hashes (its entry's Cost).
 func vnodes(strategy string, p allocate.Params) int64 {
-	n := int64(0)
-	if strategy == "CONSISTENT_HASH" {
-		n = allocate.DefaultVirtualNodeCnt
-		if p.VirtualNodeCnt != nil {
-			n = int64(*p.VirtualNodeCnt)
-		}
-	}
-	if p.InnerVirtualNodeCnt != nil {
-		n = max(n, int64(*p.InnerVirtualNodeCnt))
-	}
-	if p.Inner == "CONSISTENT_HASH" && p.InnerVirtualNodeCnt == nil {
-		n = max(n, allocate.DefaultVirtualNodeCnt)
-	}
-	return n
+	return int64(allocate.Cost(strategy, p))
 }
 
 // timingOf is t with its zero fields taken from cluster.DefaultTiming, as the engine does.

@@ -191,7 +191,7 @@ func TestFrameBounded(t *testing.T) {
 // identifiers are the ASCII words a Chinese sentence may keep: ids, names, strategy and model
 // names, and "Broker" as RocketMQ's Chinese documentation writes it.
 var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|` +
-	strings.Join(allocate.Names, "|") + `|` + strings.Join(fault.TableNames(), "|") + `|Small|cluster)$`)
+	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|Small|cluster)$`)
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
 

@@ -725,7 +725,7 @@ func (s *Session) publish() {
 // names built every preset and incident scenario, a twelfth of a frame's allocations.
 var (
 	presetNames   = sync.OnceValue(func() []string { return readOnly(scenario.PresetNames()) })
-	strategyNames = sync.OnceValue(func() []string { return readOnly(slices.Clone(allocate.Names)) })
+	strategyNames = sync.OnceValue(func() []string { return readOnly(allocate.Names()) })
 	commandTypes  = sync.OnceValue(func() []string { return readOnly(Types()) })
 )
 

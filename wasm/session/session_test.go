@@ -399,7 +399,7 @@ func TestStateListsArePresetsStrategiesAndCommands(t *testing.T) {
 	for i := range 3 {
 		s.Tick(frame)
 		st := s.State()
-		if !slices.Equal(st.Presets, scenario.PresetNames()) || !slices.Equal(st.Strategies, allocate.Names) || !slices.Equal(st.Commands, Types()) {
+		if !slices.Equal(st.Presets, scenario.PresetNames()) || !slices.Equal(st.Strategies, allocate.Names()) || !slices.Equal(st.Commands, Types()) {
 			t.Fatalf("frame %d: presets %v, strategies %v, commands %v", i, st.Presets, st.Strategies, st.Commands)
 		}
 		if cap(st.Presets) != len(st.Presets) || cap(st.Strategies) != len(st.Strategies) || cap(st.Commands) != len(st.Commands) {

@@ -68,6 +68,9 @@ func Parse(data []byte) (map[string]Entry, error) {
 		if strings.HasPrefix(key, "command.") {
 			return nil, fmt.Errorf("%s: a command's words are its entry in the command table", key)
 		}
+		if strings.HasPrefix(key, "strategy.") {
+			return nil, fmt.Errorf("%s: a strategy's words are its entry in the strategy table (core/allocate)", key)
+		}
 	}
 	return t, nil
 }
