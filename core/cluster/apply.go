@@ -78,7 +78,7 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	} else {
 		p = c.current[cmd.ID].prof
 	}
-	if err := checkClientStrategy(p, c.strategy.Name(), c.params); err != nil {
+	if err := checkClientStrategy(p, c.group.strategy.Name(), c.group.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	cs := c.startConsumer(cmd.ID, rate, p, "")
@@ -162,7 +162,7 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 			}
 		}
 	}
-	c.strategy, c.params, c.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
+	c.group.strategy, c.group.params, c.group.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
 	return nil
 }
 
@@ -208,7 +208,7 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 }
 
 func applySetMessageModel(c *Cluster, cmd Command) error {
-	c.model = cmd.Model
+	c.group.model = cmd.Model
 	return nil
 }
 
@@ -275,7 +275,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 			return err
 		}
 	}
-	if err := checkClientStrategy(p, c.strategy.Name(), c.params); err != nil {
+	if err := checkClientStrategy(p, c.group.strategy.Name(), c.group.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	if cs.partitioned && !cs.dead {
@@ -367,7 +367,7 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 		b.dropChannel(inst)
 	}
 	b.subTopic = "" // the group's table goes with its connections (spec §5.7)
-	c.routeVersion++
+	c.topic.routeVersion++
 	return nil
 }
 
@@ -377,7 +377,7 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 	}
 	b.down = false
 	c.scheduleFlush(b, c.now+10000)
-	c.routeVersion++
+	c.topic.routeVersion++
 	return nil
 }
 

@@ -137,7 +137,7 @@ func (c *Cluster) addBroker(name string, queues, latencyMs int, memory int64) *b
 	b.firstScan = c.now + c.t.ScanInterval + phase
 	c.events.Push(sim.Event{At: b.firstScan, Kind: evScan, A: b.idx})
 	c.scheduleFlush(b, c.now+10000)
-	c.routeVersion++
+	c.topic.routeVersion++
 	return b
 }
 
@@ -156,7 +156,7 @@ func (c *Cluster) setQueueNums(b *broker, read, write int) {
 		b.stepCount = append(b.stepCount, 0)
 	}
 	b.queues, b.readQ, b.writeQ = n, read, write
-	c.routeVersion++
+	c.topic.routeVersion++
 }
 
 // short is route.MessageQueue{BrokerName: b.name, QueueID: id}.Short(), made once per id.
@@ -275,7 +275,7 @@ func (c *Cluster) memberTopic(cs *consumer) string {
 	if cs.subTopic != "" {
 		return cs.subTopic
 	}
-	return c.topic
+	return c.topic.name
 }
 
 // unregister is UNREGISTER_CLIENT from a gracefully stopping consumer: CHANGE fires as long as
@@ -323,7 +323,7 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 // notifies words what a CHANGE does for the group: broadcasting groups are not notified (spec
 // §5.1, §5.2).
 func (c *Cluster) notifies() string {
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		return "a broadcasting group is not notified"
 	}
 	return "it notifies the group"
@@ -332,7 +332,7 @@ func (c *Cluster) notifies() string {
 // change is CHANGE on broker b: NOTIFY_CONSUMER_IDS_CHANGED to every channel of the group as
 // it is after the change, one-way; broadcasting groups are not notified (spec §5.1, §5.2).
 func (c *Cluster) change(b *broker) {
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		return
 	}
 	// One event carries every notification of this CHANGE, the consumers' indexes 4 bytes

@@ -28,16 +28,16 @@ func lookupClient(name string) (*profile.Profile, error) {
 // runs the core's strategies, a Go one rocketmq-client-go's (spec §9.1.3).
 func (c *Cluster) strategyFor(p *profile.Profile) (allocate.Strategy, error) {
 	if !p.IsGo() {
-		return c.strategy, nil
+		return c.group.strategy, nil
 	}
-	if c.goStrategy == nil {
-		s, err := p.Strategy(c.strategy.Name(), c.params)
+	if c.group.goStrategy == nil {
+		s, err := p.Strategy(c.group.strategy.Name(), c.group.params)
 		if err != nil {
-			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, c.strategy.Name(), err)
+			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, c.group.strategy.Name(), err)
 		}
-		c.goStrategy = s
+		c.group.goStrategy = s
 	}
-	return c.goStrategy, nil
+	return c.group.goStrategy, nil
 }
 
 // checkClientStrategy reports whether a client of profile p can run strategy name with params.

@@ -26,9 +26,8 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	n := &Cluster{
 		cfg: cloneConfig(c.cfg), t: c.t, now: c.now, events: c.events.Clone(),
-		topic: c.topic, group: c.group, strategy: c.strategy, params: cloneParams(c.params), goStrategy: c.goStrategy, model: c.model,
+		topic: c.topic.clone(), group: c.group.clone(),
 		latencyFault: c.latencyFault, faultTable: c.faultTable,
-		routeVersion: c.routeVersion, routeCache: c.routeCache, routeCacheVersion: c.routeCacheVersion,
 		metrics:    c.metrics,
 		log:        c.log[:len(c.log):len(c.log)],
 		anomalies:  c.anomalies[:len(c.anomalies):len(c.anomalies)],
@@ -160,6 +159,19 @@ func (c *Cluster) Clone() *Cluster {
 		n.producers[i] = &np
 	}
 	return n
+}
+
+// clone copies the topic; the route cache is shared, read-only.
+func (t *topicState) clone() *topicState {
+	cp := *t
+	return &cp
+}
+
+// clone copies the group; its strategies are shared, immutable once built.
+func (g *groupState) clone() *groupState {
+	cp := *g
+	cp.params = cloneParams(g.params)
+	return &cp
 }
 
 func cloneRandom(r *jrand.Random) *jrand.Random {

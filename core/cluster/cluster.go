@@ -42,11 +42,8 @@ type Cluster struct {
 	now    int64
 	events sim.Queue
 
-	topic, group string
-	strategy     allocate.Strategy // as the Java clients run it
-	params       allocate.Params   // the strategy's parameters, for the other clients' builds
-	goStrategy   allocate.Strategy // as rocketmq-client-go runs it; built when first needed
-	model        string
+	topic        *topicState
+	group        *groupState
 	latencyFault bool
 	faultTable   fault.Table
 
@@ -55,10 +52,6 @@ type Cluster struct {
 	consumers []*consumer          // every process instance ever started, in start order
 	current   map[string]*consumer // the latest instance of each client id
 	producers []*producer
-
-	routeVersion      int // bumped whenever the name server's route for the topic changes
-	routeCache        routeLists
-	routeCacheVersion int
 
 	metrics    Metrics
 	observer   func(Event)
@@ -76,28 +69,47 @@ type Cluster struct {
 	markOffset [][]int64 // per mark reached: every queue's max offset then, brokers in creation order
 }
 
+// topicState is the topic as the name server serves it: its name and its route's version.
+// Each broker holds the topic's queues on it.
+type topicState struct {
+	name              string
+	routeVersion      int // bumped whenever the name server's route for the topic changes
+	routeCache        routeLists
+	routeCacheVersion int
+}
+
+// groupState is the consumer group as its members run it: its name, its allocation strategy
+// and its message model. Each broker holds the group's consumer table and offsets.
+type groupState struct {
+	name       string
+	strategy   allocate.Strategy // as the Java clients run it
+	params     allocate.Params   // the strategy's parameters, for the other clients' builds
+	goStrategy allocate.Strategy // as rocketmq-client-go runs it; built when first needed
+	model      string
+}
+
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
 // started. Configuration errors name the field.
 func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
 		cfg: cfg, t: cfg.Timing.withDefaults(),
-		topic: cfg.Topic, group: cfg.Group, model: cfg.MessageModel,
+		topic: &topicState{name: cfg.Topic}, group: &groupState{name: cfg.Group, model: cfg.MessageModel},
 		latencyFault: cfg.LatencyFault,
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
 		open: map[route.MessageQueue]*Anomaly{},
 		net:  sim.Stream(cfg.Seed, "network"),
 	}
-	if c.topic == "" {
-		c.topic = "TopicTest"
+	if c.topic.name == "" {
+		c.topic.name = "TopicTest"
 	}
-	if c.group == "" {
-		c.group = "GroupTest"
+	if c.group.name == "" {
+		c.group.name = "GroupTest"
 	}
-	if c.model == "" {
-		c.model = Clustering
+	if c.group.model == "" {
+		c.group.model = Clustering
 	}
-	if c.model != Clustering && c.model != Broadcasting {
-		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.model)
+	if c.group.model != Clustering && c.group.model != Broadcasting {
+		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.group.model)
 	}
 	name := cfg.Strategy
 	if name == "" {
@@ -107,7 +119,7 @@ func New(cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy: %w", err)
 	}
-	c.strategy, c.params = s, cfg.Params
+	c.group.strategy, c.group.params = s, cfg.Params
 	tableName := cfg.FaultTable
 	if tableName == "" {
 		tableName = fault.TableCurrent
@@ -151,7 +163,7 @@ func New(cfg Config) (*Cluster, error) {
 			return nil, fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
 		}
 		topic := ""
-		if cc.Subscription != nil && cc.Subscription.Topic != c.topic {
+		if cc.Subscription != nil && cc.Subscription.Topic != c.topic.name {
 			if err := CheckName("consumers: "+cc.ID+": subscription.topic", cc.Subscription.Topic, TopicName); err != nil {
 				return nil, err
 			}
@@ -424,13 +436,13 @@ func (c *Cluster) allQueues() []route.MessageQueue { return c.routeLists().all }
 type routeLists struct{ publish, subscribe, all []route.MessageQueue }
 
 func (c *Cluster) routeLists() routeLists {
-	if c.routeCache.all != nil && c.routeCacheVersion == c.routeVersion {
-		return c.routeCache // shared, read-only
+	if c.topic.routeCache.all != nil && c.topic.routeCacheVersion == c.topic.routeVersion {
+		return c.topic.routeCache // shared, read-only
 	}
 	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}}
 	for _, b := range c.liveBrokers() {
 		for id := range b.queues {
-			mq := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
+			mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
 			l.all = append(l.all, mq)
 			if id < b.writeQ {
 				l.publish = append(l.publish, mq)
@@ -440,6 +452,6 @@ func (c *Cluster) routeLists() routeLists {
 			}
 		}
 	}
-	c.routeCache, c.routeCacheVersion = l, c.routeVersion
+	c.topic.routeCache, c.topic.routeCacheVersion = l, c.topic.routeVersion
 	return l
 }

@@ -321,7 +321,7 @@ func (c *Cluster) reconnect(cs *consumer) {
 		b.listed = nil
 		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
-		if c.model == Broadcasting {
+		if c.group.model == Broadcasting {
 			continue // nothing is written to the old connection: it stays until it expires
 		}
 		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.cid)
@@ -391,7 +391,7 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	if pq.erased {
 		return // no in-memory offset to upload (spec §9.1.7)
 	}
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		cs.local[pq.mq] = pq.offset()
 		return
 	}
@@ -431,7 +431,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 		// It rebalances only the topic it subscribes, which is not simulated: it never holds
 		// a queue of this one, though the others count it (spec §5.7, *inferred* there).
 		decided = true
-	case c.model == Broadcasting:
+	case c.group.model == Broadcasting:
 		if cs.routeOK {
 			target, decided = cs.mqSet, true
 		}
@@ -472,7 +472,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 		if err != nil {
 			r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
 		} else {
-			r = cs.prof.Rebalance(s, c.group, cs.cid, mqSet, list)
+			r = cs.prof.Rebalance(s, c.group.name, cs.cid, mqSet, list)
 			if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
 				// The broker asked does not list this process yet (its heartbeat has not
 				// reached it) or any more: Go's strategy returns nil, so it takes nothing
@@ -489,7 +489,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 			c.crash(cs, r.Err)
 			return
 		case r.Err != nil:
-			name := c.strategy.Name()
+			name := c.group.strategy.Name()
 			if s != nil {
 				name = s.Name()
 			}
@@ -594,7 +594,7 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (start int64, fresh, ok bool, cost int64) {
 	b := c.brokerBy[mq.BrokerName]
 	stored := int64(-1)
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		if off, found := cs.local[mq]; found {
 			stored = off
 		}
@@ -636,7 +636,7 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 // the group's (or, broadcasting, this consumer's) progress and start is skipped by
 // ConsumeFromWhere, not lost.
 func (c *Cluster) skipTo(cs *consumer, pq *processQueue, start int64) {
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
 			f = pq.bq.minOffset
@@ -700,7 +700,7 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 		return
 	}
 	frontier := &pq.bq.frontier
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
 			f = pq.bq.minOffset
@@ -771,7 +771,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if b.subTopic != "" && b.subTopic != c.topic {
+	if b.subTopic != "" && b.subTopic != c.topic.name {
 		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
 		// and the client pulls again from the same offset a second later (spec §5.7).
 		ch.traffic(c.now)
@@ -803,7 +803,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 }
 
 func (c *Cluster) commitByPull(cs *consumer, bq *brokerQueue, pq *processQueue) {
-	if off := pq.offset(); c.model == Clustering && off > 0 && !pq.erased {
+	if off := pq.offset(); c.group.model == Clustering && off > 0 && !pq.erased {
 		bq.committed, bq.writer = off, cs.idx
 	}
 }

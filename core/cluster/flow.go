@@ -28,7 +28,7 @@ func (c *Cluster) flow() {
 // broker pulled by two consumers at once (overlap) or by none (orphan), spec §3.9. A consumer
 // that is cut off or gone does not pull, whatever it believes.
 func (c *Cluster) noteOwnership() {
-	if c.model == Broadcasting {
+	if c.group.model == Broadcasting {
 		c.closeAllAnomalies()
 		return
 	}
@@ -141,7 +141,7 @@ func (c *Cluster) Metrics() Metrics {
 	m.Backlog = 0
 	for _, b := range c.brokers {
 		for id, q := range b.qs {
-			if c.model == Clustering {
+			if c.group.model == Clustering {
 				m.Backlog += q.maxOffset - q.frontier
 			}
 			if id >= b.readQ && id < b.queues {

@@ -201,7 +201,7 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 // refreshProducerRoute is the producer's route poll. A changed route gives a brand-new
 // TopicPublishInfo, hence a new send index starting at a random value (spec §1.3, §6.3).
 func (c *Cluster) refreshProducerRoute(p *producer) {
-	if p.tp != nil && p.routeVersion == c.routeVersion {
+	if p.tp != nil && p.routeVersion == c.topic.routeVersion {
 		return
 	}
 	p.tp = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
@@ -219,7 +219,7 @@ func (c *Cluster) refreshProducerRoute(p *producer) {
 		}
 	}
 	c.refreshClientRoute(p)
-	p.routeVersion = c.routeVersion
+	p.routeVersion = c.topic.routeVersion
 }
 
 // tpFor is thread j's TopicPublishInfo.
@@ -909,7 +909,7 @@ func (c *Cluster) brokerKilled(b *broker) {
 		}
 		p.asyncFlight -= ps.count
 		c.faultUpdateAt(p, b.name, c.now-ps.sentAt, true, c.now)
-		failed := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: ps.queue}
+		failed := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: ps.queue}
 		b.noteFailed(c.now, ps.count) // the connection closed under them: the callback's exception
 		for range ps.count {
 			if mq, ok := c.asyncRetry(p, failed, ps.t0, ps.tries); ok {

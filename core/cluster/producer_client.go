@@ -112,7 +112,7 @@ func (c *Cluster) refreshClientRoute(p *producer) {
 		// A standalone producer's list comes from two passes, on its first send and on every
 		// changed route (spec §9.1.8).
 		passes, _ := goclient.FirstSend.Passes()
-		p.goList = goclient.PublishList(c.topic, c.nameServerRoute(), passes)
+		p.goList = goclient.PublishList(c.topic.name, c.nameServerRoute(), passes)
 	}
 }
 
@@ -169,7 +169,7 @@ func (c *Cluster) pickQueue(p *producer, j int, last selector.LastBroker, retry 
 		return mq, err
 	case profile.Go212:
 		// v2.1.2's SYNC loop shadows the picked queue: every attempt passes "" (spec §9.1.8).
-		return p.goRR.Select(c.topic, "", p.goList, "")
+		return p.goRR.Select(c.topic.name, "", p.goList, "")
 	}
 	return p.fs.SelectOneMessageQueue(p.tpFor(j), last, retry, t)
 }

@@ -164,7 +164,7 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 			c.Advance(c.now + 50)
 			check()
 		}
-		if c.model != Clustering || !slices.ContainsFunc(c.consumers, func(cs *consumer) bool { return !cs.dead && !cs.partitioned }) {
+		if c.group.model != Clustering || !slices.ContainsFunc(c.consumers, func(cs *consumer) bool { return !cs.dead && !cs.partitioned }) {
 			continue // nobody left to own anything
 		}
 		settled++

@@ -20,8 +20,8 @@ func (c *Cluster) Counts() Snapshot { return c.snapshot(false) }
 
 func (c *Cluster) snapshot(full bool) Snapshot {
 	s := Snapshot{
-		TimeMs: c.now, Seed: c.cfg.Seed, Topic: c.topic, Group: c.group, Strategy: c.strategy.Name(),
-		MessageModel: c.model, LatencyFault: c.latencyFault, FaultTable: c.faultTable.Name(),
+		TimeMs: c.now, Seed: c.cfg.Seed, Topic: c.topic.name, Group: c.group.name, Strategy: c.group.strategy.Name(),
+		MessageModel: c.group.model, LatencyFault: c.latencyFault, FaultTable: c.faultTable.Name(),
 		Metrics: c.Metrics(), Anomalies: []Anomaly{},
 	}
 	// Sized once: growing the queue list by append was a third of a full snapshot's bytes.
@@ -164,7 +164,7 @@ func (c *Cluster) queueOwners(n int) queueOwners {
 	// at is pq's queue's position, or -1 for a queue the snapshot does not list (another topic,
 	// or an id the broker no longer has).
 	at := func(pq *processQueue) int {
-		if pq.mq.Topic != c.topic || pq.mq.QueueID < 0 || int(pq.mq.QueueID) >= pq.b.queues {
+		if pq.mq.Topic != c.topic.name || pq.mq.QueueID < 0 || int(pq.mq.QueueID) >= pq.b.queues {
 			return -1
 		}
 		return base[pq.b.idx] + int(pq.mq.QueueID)

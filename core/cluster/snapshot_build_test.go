@@ -47,7 +47,7 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 			i := 0
 			for _, b := range c.brokers {
 				for id := range b.queues {
-					mq := route.MessageQueue{Topic: c.topic, BrokerName: b.name, QueueID: int32(id)}
+					mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
 					q, cq := s.Queues[i], counts.Queues[i]
 					if q.Queue != mq.Short() || cq.Queue != mq.Short() {
 						t.Fatalf("seed %d %s at %s: queue %d is named %q (counts %q), want %q", seed, where, clock(c.now), i, q.Queue, cq.Queue, mq.Short())

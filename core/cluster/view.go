@@ -94,7 +94,7 @@ func (v RebalanceView) IsZero() bool { return v.Cids == nil }
 // view is built and copied into it).
 func (c *Cluster) rebalanceViewOf(out *RebalanceView, cs *consumer, queues []string) {
 	v := cs.view
-	if v == nil || cs.dead || c.model == Broadcasting {
+	if v == nil || cs.dead || c.group.model == Broadcasting {
 		return
 	}
 	// The round's lists are never written after it (a later round makes a new view), so every
