@@ -118,7 +118,7 @@ func onBroker(f func(c *Cluster, b *broker, cmd Command) error) func(*Cluster, C
 func (c *Cluster) totalQueues() int {
 	n := 0
 	for _, b := range c.brokers {
-		n += b.queues
+		n += b.topic.queues
 	}
 	return n
 }
@@ -366,7 +366,7 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	for _, inst := range b.channelOrder() {
 		b.dropChannel(inst)
 	}
-	b.subTopic = "" // the group's table goes with its connections (spec §5.7)
+	b.group.subTopic = "" // the group's table goes with its connections (spec §5.7)
 	c.topic.routeVersion++
 	return nil
 }
@@ -382,7 +382,7 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 }
 
 func applySetQueues(c *Cluster, b *broker, cmd Command) error {
-	if t := c.totalQueues() - b.queues + *cmd.Queues; t > MaxQueues {
+	if t := c.totalQueues() - b.topic.queues + *cmd.Queues; t > MaxQueues {
 		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
 	}
 	c.setBrokerQueues(b, *cmd.Queues)

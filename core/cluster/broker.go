@@ -16,27 +16,15 @@ import (
 type broker struct {
 	idx       int
 	name      string
-	queues    int // the topic's queues on this broker: the larger of its read and write counts
-	readQ     int // readQueueNums: the subscribe set holds ids 0…readQ−1 (spec §1.3)
-	writeQ    int // writeQueueNums: the publish list holds ids 0…writeQ−1
 	latencyMs int
 	down      bool
-	qs        []*brokerQueue // by queue id; never shrinks, so messages of removed queues stay counted
-	chans     map[int]*channel
-	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
-	// until the channels change (see registeredView); nil: not made yet. Read-only once made.
-	listed *listedIDs
-	// shorts are its queues' short names ("broker-a:0") by id, made once each: a name never
-	// changes. Append-only; a clone's copy is capped at its length.
-	shorts []string
-	// subTopic is the topic of the group's subscription table here, as the last heartbeat
-	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
-	subTopic string
-	rnd      *jrand.Random
-	sends    int64
-	failures int64
-	pending  []pendingSend // sends on their way, in send order
-	win      sendWindow    // the last seconds' send outcomes, per virtual second (a value: clones copy it)
+	topic     brokerTopic // the topic's queues here
+	group     brokerGroup // the group's consumer table here
+	rnd       *jrand.Random
+	sends     int64
+	failures  int64
+	pending   []pendingSend // sends on their way, in send order
+	win       sendWindow    // the last seconds' send outcomes, per virtual second (a value: clones copy it)
 	// lastResponse is the response time of the latest send to it: its latency and the round
 	// trip (0: none yet).
 	lastResponse int64
@@ -54,6 +42,29 @@ type broker struct {
 	stepT0      int64 // the earliest send start among them (never: none)
 }
 
+// brokerTopic is the topic's part of a broker: its queue counts (its TopicConfig, spec §1.3)
+// and its queues.
+type brokerTopic struct {
+	queues int            // the topic's queues on this broker: the larger of its read and write counts
+	readQ  int            // readQueueNums: the subscribe set holds ids 0…readQ−1 (spec §1.3)
+	writeQ int            // writeQueueNums: the publish list holds ids 0…writeQ−1
+	qs     []*brokerQueue // by queue id; never shrinks, so messages of removed queues stay counted
+	// shorts are its queues' short names ("broker-a:0") by id, made once each: a name never
+	// changes. Append-only; a clone's copy is capped at its length.
+	shorts []string
+}
+
+// brokerGroup is the group's part of a broker: its entry in the ConsumerManager (spec §5.1).
+type brokerGroup struct {
+	chans map[int]*channel
+	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
+	// until the channels change (see registeredView); nil: not made yet. Read-only once made.
+	listed *listedIDs
+	// subTopic is the topic of the group's subscription table here, as the last heartbeat
+	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
+	subTopic string
+}
+
 // brokerQueue is one queue's log and the group's progress on it.
 type brokerQueue struct {
 	maxOffset int64
@@ -68,7 +79,7 @@ type brokerQueue struct {
 
 // appendMessages stores n messages at the end of queue q.
 func (b *broker) appendMessages(q int32, n int64) {
-	bq := b.qs[q]
+	bq := b.topic.qs[q]
 	if bq.firstPos < 0 && n > 0 {
 		bq.firstPos = b.logCount
 	}
@@ -87,14 +98,14 @@ func (b *broker) zeroInMemory(bq *brokerQueue) bool {
 
 // flushOffsets is the broker's 5 s consumerOffset.json flush (spec §5.5).
 func (b *broker) flushOffsets() {
-	for _, bq := range b.qs {
+	for _, bq := range b.topic.qs {
 		bq.flushed, bq.flushedBy = bq.committed, bq.writer
 	}
 }
 
 // crashOffsets is what a crash leaves: the offsets of the last flush.
 func (b *broker) crashOffsets() {
-	for _, bq := range b.qs {
+	for _, bq := range b.topic.qs {
 		bq.committed, bq.writer = bq.flushed, bq.flushedBy
 	}
 }
@@ -119,15 +130,15 @@ type channel struct {
 
 // dropChannel removes a consumer process's channel from the broker.
 func (b *broker) dropChannel(inst int) {
-	if ch := b.chans[inst]; ch != nil {
+	if ch := b.group.chans[inst]; ch != nil {
 		ch.gone = true
-		delete(b.chans, inst)
-		b.listed = nil
+		delete(b.group.chans, inst)
+		b.group.listed = nil
 	}
 }
 
 func (c *Cluster) addBroker(name string, queues, latencyMs int, memory int64) *broker {
-	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory, chans: map[int]*channel{},
+	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory, group: brokerGroup{chans: map[int]*channel{}},
 		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepT0: never}
 	c.brokers = append(c.brokers, b)
 	c.brokerBy[name] = b
@@ -151,11 +162,11 @@ func (c *Cluster) setBrokerQueues(b *broker, n int) {
 // which queues are written.
 func (c *Cluster) setQueueNums(b *broker, read, write int) {
 	n := max(read, write)
-	for len(b.qs) < n {
-		b.qs = append(b.qs, &brokerQueue{committed: -1, writer: -1, flushed: -1, flushedBy: -1, firstPos: -1})
+	for len(b.topic.qs) < n {
+		b.topic.qs = append(b.topic.qs, &brokerQueue{committed: -1, writer: -1, flushed: -1, flushedBy: -1, firstPos: -1})
 		b.stepCount = append(b.stepCount, 0)
 	}
-	b.queues, b.readQ, b.writeQ = n, read, write
+	b.topic.queues, b.topic.readQ, b.topic.writeQ = n, read, write
 	c.topic.routeVersion++
 }
 
@@ -164,18 +175,18 @@ func (b *broker) short(id int32) string {
 	if id < 0 {
 		return route.MessageQueue{BrokerName: b.name, QueueID: id}.Short()
 	}
-	for len(b.shorts) <= int(id) {
-		b.shorts = append(b.shorts, route.MessageQueue{BrokerName: b.name, QueueID: int32(len(b.shorts))}.Short())
+	for len(b.topic.shorts) <= int(id) {
+		b.topic.shorts = append(b.topic.shorts, route.MessageQueue{BrokerName: b.name, QueueID: int32(len(b.topic.shorts))}.Short())
 	}
-	return b.shorts[id]
+	return b.topic.shorts[id]
 }
 
 // access is queue id's kind when read and write counts differ (QueueView.Access).
 func (b *broker) access(id int) string {
 	switch {
-	case id >= b.readQ:
+	case id >= b.topic.readQ:
 		return AccessWriteOnly
-	case id >= b.writeQ:
+	case id >= b.topic.writeQ:
 		return AccessReadOnly
 	}
 	return ""
@@ -186,7 +197,7 @@ func (b *broker) access(id int) string {
 func (c *Cluster) registeredIDs(b *broker) []string {
 	var ids []string
 	for _, inst := range b.channelOrder() {
-		if ch := b.chans[inst]; ch.registered {
+		if ch := b.group.chans[inst]; ch.registered {
 			ids = append(ids, c.consumers[inst].cid)
 		}
 	}
@@ -206,17 +217,17 @@ type listedIDs struct {
 // register (heartbeat, reconnect) or a dropped channel, which reset it (a channel opened
 // and not yet registered is not listed).
 func (c *Cluster) registeredView(b *broker) *listedIDs {
-	if b.listed == nil {
-		b.listed = &listedIDs{ids: orEmpty(c.registeredIDs(b))}
+	if b.group.listed == nil {
+		b.group.listed = &listedIDs{ids: orEmpty(c.registeredIDs(b))}
 	}
-	return b.listed
+	return b.group.listed
 }
 
 // channelOrder is the broker's channels in a fixed order (process start order); Java's map
 // order is not part of the contract (spec §6.12).
 func (b *broker) channelOrder() []int {
-	keys := make([]int, 0, len(b.chans))
-	for k := range b.chans {
+	keys := make([]int, 0, len(b.group.chans))
+	for k := range b.group.chans {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -225,10 +236,10 @@ func (b *broker) channelOrder() []int {
 
 // channelFor returns the broker's channel for a consumer process, opening one if needed.
 func (c *Cluster) channelFor(b *broker, cs *consumer) *channel {
-	ch := b.chans[cs.idx]
+	ch := b.group.chans[cs.idx]
 	if ch == nil {
 		ch = &channel{consumer: cs.idx}
-		b.chans[cs.idx] = ch
+		b.group.chans[cs.idx] = ch
 	}
 	return ch
 }
@@ -248,18 +259,18 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	// The heartbeat's topic set replaces the group's table (spec §5.7): a member subscribing
 	// another topic than the last one heard flips it, and the flip is a CHANGE.
 	topic := c.memberTopic(cs)
-	flip := b.subTopic != "" && b.subTopic != topic
+	flip := b.group.subTopic != "" && b.group.subTopic != topic
 	if flip {
 		c.emit(Event{Kind: EventChange, Cause: CauseSubscription, Consumer: cs.id, Broker: b.name, Arg: topic,
 			Text: fmt.Sprintf("%s takes %s's subscription (%s) for the group; %s", b.name, cs.cid, topic, c.notifies())})
 	}
-	b.subTopic = topic
+	b.group.subTopic = topic
 	if flip && ch.registered {
 		c.change(b)
 	}
 	if !ch.registered {
 		ch.registered = true
-		b.listed = nil
+		b.group.listed = nil
 		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1);
@@ -281,7 +292,7 @@ func (c *Cluster) memberTopic(cs *consumer) string {
 // unregister is UNREGISTER_CLIENT from a gracefully stopping consumer: CHANGE fires as long as
 // the group exists on the broker (spec §5.1).
 func (c *Cluster) unregister(b *broker, cs *consumer) {
-	ch := b.chans[cs.idx]
+	ch := b.group.chans[cs.idx]
 	b.dropChannel(cs.idx)
 	if ch != nil || c.groupExists(b) {
 		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.cid, c.notifies())
@@ -290,7 +301,7 @@ func (c *Cluster) unregister(b *broker, cs *consumer) {
 }
 
 func (c *Cluster) groupExists(b *broker) bool {
-	for _, ch := range b.chans {
+	for _, ch := range b.group.chans {
 		if ch.registered {
 			return true
 		}
@@ -302,7 +313,7 @@ func (c *Cluster) groupExists(b *broker) bool {
 // entry is removed and CHANGE fires when it was registered (spec §5.1). cause is
 // CauseConnectionClosed or CauseIdleClosed.
 func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
-	ch := b.chans[cs.idx]
+	ch := b.group.chans[cs.idx]
 	if ch == nil {
 		return
 	}
@@ -342,7 +353,7 @@ func (c *Cluster) change(b *broker) {
 	// otherwise queue 8 million events at once (about 1.5 GB with the heap's growth).
 	var batch []byte
 	for _, inst := range b.channelOrder() {
-		ch := b.chans[inst]
+		ch := b.group.chans[inst]
 		if !ch.registered {
 			continue
 		}
@@ -375,7 +386,7 @@ func (c *Cluster) scanExpired(b *broker) {
 		return
 	}
 	for _, inst := range b.channelOrder() {
-		ch := b.chans[inst]
+		ch := b.group.chans[inst]
 		if !ch.registered || c.now-ch.lastHeartbeat <= c.t.ChannelExpiredTimeout {
 			continue
 		}
@@ -398,7 +409,7 @@ func (c *Cluster) scanExpired(b *broker) {
 // scheduleIdle arms the Netty all-idle check of a silent consumer's channel: it fires
 // idleTimeout after the later of its last read and last write (spec §5.1).
 func (c *Cluster) scheduleIdle(b *broker, cs *consumer) {
-	ch := b.chans[cs.idx]
+	ch := b.group.chans[cs.idx]
 	if ch == nil || ch.idleScheduled {
 		return
 	}
@@ -407,7 +418,7 @@ func (c *Cluster) scheduleIdle(b *broker, cs *consumer) {
 }
 
 func (c *Cluster) idleCheck(b *broker, cs *consumer) {
-	ch := b.chans[cs.idx]
+	ch := b.group.chans[cs.idx]
 	if ch == nil || b.down {
 		return
 	}
@@ -440,7 +451,7 @@ func clientIDsText(ids []string) string { return strings.Join(ids, ", ") }
 // channelExpiredTimeout old: the first tick after lastHeartbeat + timeout (spec §5.1).
 func (c *Cluster) expectedExpiry(cs *consumer) (at int64, ok bool) {
 	for _, b := range c.brokers {
-		ch := b.chans[cs.idx]
+		ch := b.group.chans[cs.idx]
 		if b.down || ch == nil || !ch.registered {
 			continue
 		}

@@ -56,18 +56,18 @@ func (c *Cluster) Clone() *Cluster {
 	for i, b := range c.brokers {
 		nb := *b
 		nb.rnd = cloneRandom(b.rnd)
-		nb.qs = make([]*brokerQueue, len(b.qs))
-		for j, q := range b.qs {
+		nb.topic.qs = make([]*brokerQueue, len(b.topic.qs))
+		for j, q := range b.topic.qs {
 			cp := *q
-			nb.qs[j] = &cp
+			nb.topic.qs[j] = &cp
 			bqs[q] = &cp
 		}
-		nb.listed = nil // the copy fills in its own sorts: nothing is written to the original's
-		nb.shorts = b.shorts[:len(b.shorts):len(b.shorts)]
-		nb.chans = make(map[int]*channel, len(b.chans))
-		for k, ch := range b.chans {
+		nb.group.listed = nil // the copy fills in its own sorts: nothing is written to the original's
+		nb.topic.shorts = b.topic.shorts[:len(b.topic.shorts):len(b.topic.shorts)]
+		nb.group.chans = make(map[int]*channel, len(b.group.chans))
+		for k, ch := range b.group.chans {
 			cp := *ch
-			nb.chans[k] = &cp
+			nb.group.chans[k] = &cp
 			chans[ch] = &cp
 		}
 		nb.pending = slices.Clone(b.pending)

@@ -206,13 +206,13 @@ func (c *Cluster) addHistory(h *HistoryConfig) error {
 	for _, b := range c.brokers {
 		// Written interleaved, queue by queue: message 0 of every queue sits near the log's start.
 		// Only write queues were ever written.
-		for q := range b.writeQ {
-			b.qs[q].firstPos = b.logCount + int64(q)
-			b.qs[q].maxOffset = h.Messages
-			b.qs[q].minOffset = h.Deleted
-			b.qs[q].frontier = h.Deleted
+		for q := range b.topic.writeQ {
+			b.topic.qs[q].firstPos = b.logCount + int64(q)
+			b.topic.qs[q].maxOffset = h.Messages
+			b.topic.qs[q].minOffset = h.Deleted
+			b.topic.qs[q].frontier = h.Deleted
 		}
-		b.logCount += h.Messages * int64(b.writeQ)
+		b.logCount += h.Messages * int64(b.topic.writeQ)
 	}
 	return nil
 }
@@ -234,7 +234,7 @@ func (c *Cluster) recordMarks() {
 	for len(c.markOffset) < len(c.marks) && c.marks[len(c.markOffset)] <= c.now {
 		var offs []int64
 		for _, b := range c.brokers {
-			for _, q := range b.qs {
+			for _, q := range b.topic.qs {
 				offs = append(offs, q.maxOffset)
 			}
 		}
@@ -246,9 +246,9 @@ func (c *Cluster) recordMarks() {
 // or after ts, or the max offset if there is none (spec §3.6). Messages before 00:00 were
 // produced evenly over the history's span.
 func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
-	bq := b.qs[q]
+	bq := b.topic.qs[q]
 	h := c.history
-	if ts < 0 && h.Messages > 0 && int(q) < len(b.qs) {
+	if ts < 0 && h.Messages > 0 && int(q) < len(b.topic.qs) {
 		// message k was stored at -span + k·span/messages
 		k := ((ts+h.SpanMs)*h.Messages + h.SpanMs - 1) / h.SpanMs
 		return min(max(k, bq.minOffset, 0), bq.maxOffset)
@@ -265,7 +265,7 @@ func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
 		if x == b {
 			break
 		}
-		pos += len(x.qs)
+		pos += len(x.topic.qs)
 	}
 	if off := c.markOffset[i]; pos+int(q) < len(off) {
 		return max(off[pos+int(q)], bq.minOffset)
@@ -441,13 +441,13 @@ func (c *Cluster) routeLists() routeLists {
 	}
 	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}}
 	for _, b := range c.liveBrokers() {
-		for id := range b.queues {
+		for id := range b.topic.queues {
 			mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
 			l.all = append(l.all, mq)
-			if id < b.writeQ {
+			if id < b.topic.writeQ {
 				l.publish = append(l.publish, mq)
 			}
-			if id < b.readQ {
+			if id < b.topic.readQ {
 				l.subscribe = append(l.subscribe, mq)
 			}
 		}

@@ -298,7 +298,7 @@ func (c *Cluster) reconnect(cs *consumer) {
 		if b == nil || b.down {
 			continue
 		}
-		ch := b.chans[cs.idx]
+		ch := b.group.chans[cs.idx]
 		if cs.closedTo&(1<<uint(b.idx)) == 0 && ch != nil && ch.registered {
 			continue // its connection is still open at both ends
 		}
@@ -318,7 +318,7 @@ func (c *Cluster) reconnect(cs *consumer) {
 		nch := c.channelFor(b, cs)
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
-		b.listed = nil
+		b.group.listed = nil
 		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, c.notifies())
 		c.change(b)
 		if c.group.model == Broadcasting {
@@ -397,8 +397,8 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	}
 	b := c.brokerBy[pq.mq.BrokerName]
 	if ok, _ := c.rpc(cs, b, 0); ok {
-		b.qs[pq.mq.QueueID].committed = pq.offset()
-		b.qs[pq.mq.QueueID].writer = cs.idx
+		b.topic.qs[pq.mq.QueueID].committed = pq.offset()
+		b.topic.qs[pq.mq.QueueID].writer = cs.idx
 		c.channelFor(b, cs).lastRead = c.now
 	}
 }
@@ -572,7 +572,7 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 		pq := &processQueue{mq: mq, nextPull: start, consumedUpTo: start, lastPull: c.now,
 			pullResumeAt: c.now + cost + c.firstPullDelay(cs)}
 		pq.b = c.brokerBy[mq.BrokerName]
-		pq.bq = pq.b.qs[mq.QueueID]
+		pq.bq = pq.b.topic.qs[mq.QueueID]
 		if fresh {
 			c.skipTo(cs, pq, start)
 		}
@@ -601,11 +601,11 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 	} else {
 		var up bool
 		up, cost = c.rpc(cs, b, 5000)
-		if !up || int(mq.QueueID) >= len(b.qs) {
+		if !up || int(mq.QueueID) >= len(b.topic.qs) {
 			return 0, false, false, cost // −2: the queue is not added this round
 		}
 		c.channelFor(b, cs).traffic(c.now)
-		bq := b.qs[mq.QueueID]
+		bq := b.topic.qs[mq.QueueID]
 		switch {
 		case bq.committed >= 0:
 			stored = bq.committed
@@ -616,10 +616,10 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 	if stored >= 0 {
 		return stored, false, true, cost
 	}
-	if b == nil || b.down || int(mq.QueueID) >= len(b.qs) {
+	if b == nil || b.down || int(mq.QueueID) >= len(b.topic.qs) {
 		return 0, false, false, cost + c.t.NetworkRTT
 	}
-	bq := b.qs[mq.QueueID]
+	bq := b.topic.qs[mq.QueueID]
 	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
 	switch cs.from {
 	case FromFirstOffset:
@@ -744,7 +744,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		// A held pull still gets its answer, written into the void; nothing new reaches the broker.
 		if pq.outstanding && !b.down && (bq.maxOffset > pq.nextPull || c.now >= pq.heldUntil) {
 			pq.outstanding = false
-			if ch := b.chans[cs.idx]; ch != nil {
+			if ch := b.group.chans[cs.idx]; ch != nil {
 				ch.lastWrite = c.now
 			}
 		}
@@ -771,7 +771,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if b.subTopic != "" && b.subTopic != c.topic.name {
+	if b.group.subTopic != "" && b.group.subTopic != c.topic.name {
 		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
 		// and the client pulls again from the same offset a second later (spec §5.7).
 		ch.traffic(c.now)

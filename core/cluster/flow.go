@@ -71,7 +71,7 @@ func (c *Cluster) noteOwnership() {
 func (c *Cluster) owners() map[route.MessageQueue][]string {
 	n := 0
 	for _, b := range c.brokers {
-		n += b.queues
+		n += b.topic.queues
 	}
 	m := make(map[route.MessageQueue][]string, n) // sized once: growing it was a tenth of a frame's snapshot
 	for _, cs := range c.consumers {
@@ -140,11 +140,11 @@ func (c *Cluster) Metrics() Metrics {
 	}
 	m.Backlog = 0
 	for _, b := range c.brokers {
-		for id, q := range b.qs {
+		for id, q := range b.topic.qs {
 			if c.group.model == Clustering {
 				m.Backlog += q.maxOffset - q.frontier
 			}
-			if id >= b.readQ && id < b.queues {
+			if id >= b.topic.readQ && id < b.topic.queues {
 				// Nobody reads it, whatever the model: every message stored there is unread.
 				m.Unread += q.maxOffset - q.minOffset
 			}

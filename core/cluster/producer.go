@@ -463,7 +463,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		th.attemptID++
 		th.fail, th.timeout = false, false
 		switch {
-		case int(mq.QueueID) >= b.queues:
+		case int(mq.QueueID) >= b.topic.queues:
 			// The broker refuses a queue it no longer has: an error code, isolation.
 			th.fail, th.at, th.elapsed = true, t+r, r
 			return
@@ -711,7 +711,7 @@ func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, trie
 	for {
 		b := c.brokerNamed(&p.asyncLast, mq.BrokerName)
 		if b != nil && !b.down {
-			if int(mq.QueueID) >= b.queues {
+			if int(mq.QueueID) >= b.topic.queues {
 				// INVALID_PARAMETER or a queue the broker lacks: a broker error, not retried.
 				b.failures++
 				b.noteFailed(c.now, 1)
@@ -824,7 +824,7 @@ func (c *Cluster) arrivals(b *broker) {
 		}
 		p := c.producers[ps.producer]
 		c.metrics.InFlight -= ps.count
-		if int(ps.queue) >= b.queues {
+		if int(ps.queue) >= b.topic.queues {
 			// The queue went away on the way: a broker error for the client.
 			switch {
 			case ps.late:

@@ -86,8 +86,8 @@ func (c *Cluster) nameServerRoute() *route.TopicRouteData {
 		if b.down {
 			continue
 		}
-		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(b.readQ),
-			WriteQueueNums: int32(b.writeQ), Perm: route.PermRead | route.PermWrite})
+		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(b.topic.readQ),
+			WriteQueueNums: int32(b.topic.writeQ), Perm: route.PermRead | route.PermWrite})
 		rd.BrokerDatas = append(rd.BrokerDatas, route.BrokerData{BrokerName: b.name,
 			BrokerAddrs: map[int64]string{route.MasterID: "10.0.0." + strconv.Itoa(100+b.idx) + ":10911"}})
 	}

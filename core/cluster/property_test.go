@@ -125,11 +125,11 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 				if prevGen[b] != b.flushGen {
 					// A crash restored the offsets of its last flush (spec §5.5): start over.
 					prevGen[b] = b.flushGen
-					for _, bq := range b.qs {
+					for _, bq := range b.topic.qs {
 						delete(prevCommitted, bq)
 					}
 				}
-				for _, bq := range b.qs {
+				for _, bq := range b.topic.qs {
 					// The sole holder's own writes never go back; a value another process wrote
 					// (an overlap's last writer) may be replaced by a smaller one (spec §3.9).
 					if p, n := prevHolders[bq], now[bq]; len(p) == 1 && slices.Equal(p, n) &&

@@ -37,15 +37,15 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		owners = c.queueOwners(n)
 	}
 	for _, b := range c.brokers {
-		bv := BrokerView{Name: b.name, Queues: b.queues, LatencyMs: b.latencyMs, Down: b.down,
+		bv := BrokerView{Name: b.name, Queues: b.topic.queues, LatencyMs: b.latencyMs, Down: b.down,
 			Sends: b.sends, Failures: b.failures, SendLatencyMs: b.lastResponse}
-		if b.readQ != b.writeQ {
-			bv.ReadQueues, bv.WriteQueues = b.readQ, b.writeQ
+		if b.topic.readQ != b.topic.writeQ {
+			bv.ReadQueues, bv.WriteQueues = b.topic.readQ, b.topic.writeQ
 		}
 		if !full {
 			s.Brokers = append(s.Brokers, bv)
-			for id := range b.queues {
-				q := b.qs[id]
+			for id := range b.topic.queues {
+				q := b.topic.qs[id]
 				s.Queues = append(s.Queues, QueueView{Queue: b.short(int32(id)), Broker: b.name, ID: id,
 					MaxOffset: q.maxOffset, Committed: q.committed, Backlog: q.maxOffset - q.frontier})
 			}
@@ -61,8 +61,8 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			}
 		}
 		s.Brokers = append(s.Brokers, bv)
-		for id := range b.queues {
-			q := b.qs[id]
+		for id := range b.topic.queues {
+			q := b.topic.qs[id]
 			// Filled in place: appending a built view copied it again, under the GC's write
 			// barriers (a tenth of the snapshot's time).
 			i := len(s.Queues)
@@ -159,12 +159,12 @@ func (c *Cluster) queueOwners(n int) queueOwners {
 	k := 0
 	for _, b := range c.brokers {
 		base[b.idx] = k
-		k += b.queues
+		k += b.topic.queues
 	}
 	// at is pq's queue's position, or -1 for a queue the snapshot does not list (another topic,
 	// or an id the broker no longer has).
 	at := func(pq *processQueue) int {
-		if pq.mq.Topic != c.topic.name || pq.mq.QueueID < 0 || int(pq.mq.QueueID) >= pq.b.queues {
+		if pq.mq.Topic != c.topic.name || pq.mq.QueueID < 0 || int(pq.mq.QueueID) >= pq.b.topic.queues {
 			return -1
 		}
 		return base[pq.b.idx] + int(pq.mq.QueueID)

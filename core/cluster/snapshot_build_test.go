@@ -46,7 +46,7 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 			owners := c.owners()
 			i := 0
 			for _, b := range c.brokers {
-				for id := range b.queues {
+				for id := range b.topic.queues {
 					mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
 					q, cq := s.Queues[i], counts.Queues[i]
 					if q.Queue != mq.Short() || cq.Queue != mq.Short() {
