@@ -63,13 +63,18 @@ type brokerGroup struct {
 	// subTopic is the topic of the group's subscription table here, as the last heartbeat
 	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
 	subTopic string
+	offsets  []*queueOffset // the group's progress on each of the topic's queues, by queue id
 }
 
-// brokerQueue is one queue's log and the group's progress on it.
+// brokerQueue is one queue's log.
 type brokerQueue struct {
 	maxOffset int64
 	minOffset int64 // messages below it are deleted
 	firstPos  int64 // commit-log position of message 0 (-1: none yet)
+}
+
+// queueOffset is the group's progress on one queue.
+type queueOffset struct {
 	committed int64 // the offset stored for the group; -1: none (spec §3.9, last writer wins)
 	writer    int   // the process that wrote committed (-1: none)
 	flushed   int64 // committed as of the last offset flush (spec §5.5)
@@ -98,15 +103,15 @@ func (b *broker) zeroInMemory(bq *brokerQueue) bool {
 
 // flushOffsets is the broker's 5 s consumerOffset.json flush (spec §5.5).
 func (b *broker) flushOffsets() {
-	for _, bq := range b.topic.qs {
-		bq.flushed, bq.flushedBy = bq.committed, bq.writer
+	for _, o := range b.group.offsets {
+		o.flushed, o.flushedBy = o.committed, o.writer
 	}
 }
 
 // crashOffsets is what a crash leaves: the offsets of the last flush.
 func (b *broker) crashOffsets() {
-	for _, bq := range b.topic.qs {
-		bq.committed, bq.writer = bq.flushed, bq.flushedBy
+	for _, o := range b.group.offsets {
+		o.committed, o.writer = o.flushed, o.flushedBy
 	}
 }
 
@@ -163,7 +168,8 @@ func (c *Cluster) setBrokerQueues(b *broker, n int) {
 func (c *Cluster) setQueueNums(b *broker, read, write int) {
 	n := max(read, write)
 	for len(b.topic.qs) < n {
-		b.topic.qs = append(b.topic.qs, &brokerQueue{committed: -1, writer: -1, flushed: -1, flushedBy: -1, firstPos: -1})
+		b.topic.qs = append(b.topic.qs, &brokerQueue{firstPos: -1})
+		b.group.offsets = append(b.group.offsets, &queueOffset{committed: -1, writer: -1, flushed: -1, flushedBy: -1})
 		b.stepCount = append(b.stepCount, 0)
 	}
 	b.topic.queues, b.topic.readQ, b.topic.writeQ = n, read, write

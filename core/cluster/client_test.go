@@ -215,7 +215,7 @@ func TestGoDropErasesTheOtherOffsets(t *testing.T) {
 		p1.consumedUpTo++ // one more message done since its offset last reached the broker
 		c.dropQueue(cs, p0, true)
 		c.dropQueue(cs, p1, true)
-		return p1.bq.committed, p1.offset()
+		return p1.off.committed, p1.offset()
 	}
 	if up, mem := committedAfterTwoDrops("java"); up != mem {
 		t.Errorf("Java: broker holds %d for the second dropped queue; want its in-memory %d", up, mem)

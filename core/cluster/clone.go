@@ -51,6 +51,7 @@ func (c *Cluster) Clone() *Cluster {
 	// into them.
 	chans := map[*channel]*channel{}
 	bqs := map[*brokerQueue]*brokerQueue{}
+	offs := map[*queueOffset]*queueOffset{}
 	n.brokers = make([]*broker, len(c.brokers))
 	n.brokerBy = make(map[string]*broker, len(c.brokers))
 	for i, b := range c.brokers {
@@ -61,6 +62,12 @@ func (c *Cluster) Clone() *Cluster {
 			cp := *q
 			nb.topic.qs[j] = &cp
 			bqs[q] = &cp
+		}
+		nb.group.offsets = make([]*queueOffset, len(b.group.offsets))
+		for j, o := range b.group.offsets {
+			cp := *o
+			nb.group.offsets[j] = &cp
+			offs[o] = &cp
 		}
 		nb.group.listed = nil // the copy fills in its own sorts: nothing is written to the original's
 		nb.topic.shorts = b.topic.shorts[:len(b.topic.shorts):len(b.topic.shorts)]
@@ -101,6 +108,7 @@ func (c *Cluster) Clone() *Cluster {
 			cp.slow = slices.Clone(pq.slow)
 			cp.b = n.brokers[pq.b.idx]
 			cp.bq = bqs[pq.bq]
+			cp.off = offs[pq.off]
 			if pq.ch != nil {
 				if ch, ok := chans[pq.ch]; ok {
 					cp.ch = ch

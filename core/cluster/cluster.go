@@ -210,7 +210,7 @@ func (c *Cluster) addHistory(h *HistoryConfig) error {
 			b.topic.qs[q].firstPos = b.logCount + int64(q)
 			b.topic.qs[q].maxOffset = h.Messages
 			b.topic.qs[q].minOffset = h.Deleted
-			b.topic.qs[q].frontier = h.Deleted
+			b.group.offsets[q].frontier = h.Deleted
 		}
 		b.logCount += h.Messages * int64(b.topic.writeQ)
 	}

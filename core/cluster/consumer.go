@@ -90,14 +90,15 @@ type processQueue struct {
 	mq           route.MessageQueue
 	b            *broker
 	bq           *brokerQueue
-	ch           *channel   // the broker's channel for this process, cached for the pull loop
-	nextPull     int64      // next offset to fetch
-	consumedUpTo int64      // every message below it was handed to the listener
-	slow         []slowCall // slow listener calls still running on this queue, oldest first
-	pullResumeAt int64      // the pull loop acts on this queue from then on
-	lastPull     int64      // lastPullTimestamp (spec §3.8)
-	heldUntil    int64      // >0: an empty pull is held by the broker until then
-	outstanding  bool       // a pull is on its way or held (matters once the consumer is cut off)
+	off          *queueOffset // the group's offset of the queue on the broker
+	ch           *channel     // the broker's channel for this process, cached for the pull loop
+	nextPull     int64        // next offset to fetch
+	consumedUpTo int64        // every message below it was handed to the listener
+	slow         []slowCall   // slow listener calls still running on this queue, oldest first
+	pullResumeAt int64        // the pull loop acts on this queue from then on
+	lastPull     int64        // lastPullTimestamp (spec §3.8)
+	heldUntil    int64        // >0: an empty pull is held by the broker until then
+	outstanding  bool         // a pull is on its way or held (matters once the consumer is cut off)
 	// erased: a Go client dropped another queue, which erased this one's in-memory offset;
 	// until it consumes again nothing of it is uploaded, by pulls or the timer (spec §9.1.7).
 	erased bool
@@ -397,8 +398,8 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	}
 	b := c.brokerBy[pq.mq.BrokerName]
 	if ok, _ := c.rpc(cs, b, 0); ok {
-		b.topic.qs[pq.mq.QueueID].committed = pq.offset()
-		b.topic.qs[pq.mq.QueueID].writer = cs.idx
+		b.group.offsets[pq.mq.QueueID].committed = pq.offset()
+		b.group.offsets[pq.mq.QueueID].writer = cs.idx
 		c.channelFor(b, cs).lastRead = c.now
 	}
 }
@@ -573,6 +574,7 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 			pullResumeAt: c.now + cost + c.firstPullDelay(cs)}
 		pq.b = c.brokerBy[mq.BrokerName]
 		pq.bq = pq.b.topic.qs[mq.QueueID]
+		pq.off = pq.b.group.offsets[mq.QueueID]
 		if fresh {
 			c.skipTo(cs, pq, start)
 		}
@@ -605,10 +607,10 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 			return 0, false, false, cost // −2: the queue is not added this round
 		}
 		c.channelFor(b, cs).traffic(c.now)
-		bq := b.topic.qs[mq.QueueID]
+		bq, off := b.topic.qs[mq.QueueID], b.group.offsets[mq.QueueID]
 		switch {
-		case bq.committed >= 0:
-			stored = bq.committed
+		case off.committed >= 0:
+			stored = off.committed
 		case b.zeroInMemory(bq):
 			return 0, true, true, cost // the broker answers 0 for every ConsumeFromWhere
 		}
@@ -648,9 +650,9 @@ func (c *Cluster) skipTo(cs *consumer, pq *processQueue, start int64) {
 		cs.frontier[pq.mq] = f
 		return
 	}
-	if start > pq.bq.frontier {
-		c.metrics.Skipped += start - pq.bq.frontier
-		pq.bq.frontier = start
+	if start > pq.off.frontier {
+		c.metrics.Skipped += start - pq.off.frontier
+		pq.off.frontier = start
 	}
 }
 
@@ -699,7 +701,7 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 	if to <= from {
 		return
 	}
-	frontier := &pq.bq.frontier
+	frontier := &pq.off.frontier
 	if c.group.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
@@ -783,7 +785,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		// Pulls leave back to back while messages flow; each carries the in-memory offset
 		// (spec §3.9 way 2), which the master stores.
 		n := min(avail, int64(c.t.PullThresholdForQueue+c.t.PullBatchSize)-pq.msgCount())
-		c.commitByPull(cs, bq, pq)
+		c.commitByPull(cs, pq.off, pq)
 		pq.nextPull += n
 		pq.outstanding, pq.heldUntil = true, 0
 		ch.traffic(c.now)
@@ -795,16 +797,16 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		if pq.heldUntil != 0 {
 			ch.lastWrite = c.now // the empty answer
 		}
-		c.commitByPull(cs, bq, pq)
+		c.commitByPull(cs, pq.off, pq)
 		ch.lastRead = c.now
 		pq.outstanding = true
 		pq.heldUntil = c.holdAnswerTime(c.now, c.longPollHold(cs))
 	}
 }
 
-func (c *Cluster) commitByPull(cs *consumer, bq *brokerQueue, pq *processQueue) {
+func (c *Cluster) commitByPull(cs *consumer, o *queueOffset, pq *processQueue) {
 	if off := pq.offset(); c.group.model == Clustering && off > 0 && !pq.erased {
-		bq.committed, bq.writer = off, cs.idx
+		o.committed, o.writer = off, cs.idx
 	}
 }
 

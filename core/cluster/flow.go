@@ -142,7 +142,7 @@ func (c *Cluster) Metrics() Metrics {
 	for _, b := range c.brokers {
 		for id, q := range b.topic.qs {
 			if c.group.model == Clustering {
-				m.Backlog += q.maxOffset - q.frontier
+				m.Backlog += q.maxOffset - b.group.offsets[id].frontier
 			}
 			if id >= b.topic.readQ && id < b.topic.queues {
 				// Nobody reads it, whatever the model: every message stored there is unread.

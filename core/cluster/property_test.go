@@ -63,16 +63,17 @@ func randomProducerCommand(r *rand.Rand) Command {
 	return Command{Type: "setLatencyTiers", LatencyMax: []int64{50, 100, int64(r.IntN(3000))}, NotAvailableDuration: []int64{0, int64(r.IntN(20000)), int64(r.IntN(60000))}}
 }
 
-// holders lists, per broker queue, the processes holding a process queue for it (cut-off ones
-// included: they believe they own it and write their offset once they can).
-func holders(c *Cluster) map[*brokerQueue][]int {
-	m := map[*brokerQueue][]int{}
+// holders lists, per queue (keyed by the group's offset of it), the processes holding a process
+// queue for it (cut-off ones included: they believe they own it and write their offset once
+// they can).
+func holders(c *Cluster) map[*queueOffset][]int {
+	m := map[*queueOffset][]int{}
 	for _, cs := range c.consumers {
 		if cs.dead {
 			continue
 		}
 		for _, pq := range cs.pqList {
-			m[pq.bq] = append(m[pq.bq], cs.idx)
+			m[pq.off] = append(m[pq.off], cs.idx)
 		}
 	}
 	return m
@@ -110,8 +111,8 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 		c := mustNew(t, cfg)
 		var applied []string
 		prevHolders := holders(c)
-		prevCommitted := map[*brokerQueue]int64{}
-		prevWriter := map[*brokerQueue]int{}
+		prevCommitted := map[*queueOffset]int64{}
+		prevWriter := map[*queueOffset]int{}
 		prevGen := map[*broker]int{}
 		check := func() {
 			if m := c.Metrics(); m.Lost != 0 {
@@ -125,19 +126,19 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 				if prevGen[b] != b.flushGen {
 					// A crash restored the offsets of its last flush (spec §5.5): start over.
 					prevGen[b] = b.flushGen
-					for _, bq := range b.topic.qs {
-						delete(prevCommitted, bq)
+					for _, o := range b.group.offsets {
+						delete(prevCommitted, o)
 					}
 				}
-				for _, bq := range b.topic.qs {
+				for _, o := range b.group.offsets {
 					// The sole holder's own writes never go back; a value another process wrote
 					// (an overlap's last writer) may be replaced by a smaller one (spec §3.9).
-					if p, n := prevHolders[bq], now[bq]; len(p) == 1 && slices.Equal(p, n) &&
-						prevWriter[bq] == p[0] && bq.writer == p[0] && bq.committed < prevCommitted[bq] {
+					if p, n := prevHolders[o], now[o]; len(p) == 1 && slices.Equal(p, n) &&
+						prevWriter[o] == p[0] && o.writer == p[0] && o.committed < prevCommitted[o] {
 						t.Fatalf("seed %d at %s: %s's offset went back %d → %d under one owner %s (%v)",
-							seed, clock(c.now), b.name, prevCommitted[bq], bq.committed, c.consumers[n[0]].id, applied)
+							seed, clock(c.now), b.name, prevCommitted[o], o.committed, c.consumers[n[0]].id, applied)
 					}
-					prevCommitted[bq], prevWriter[bq] = bq.committed, bq.writer
+					prevCommitted[o], prevWriter[o] = o.committed, o.writer
 				}
 			}
 			prevHolders = now

@@ -45,9 +45,9 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		if !full {
 			s.Brokers = append(s.Brokers, bv)
 			for id := range b.topic.queues {
-				q := b.topic.qs[id]
+				q, o := b.topic.qs[id], b.group.offsets[id]
 				s.Queues = append(s.Queues, QueueView{Queue: b.short(int32(id)), Broker: b.name, ID: id,
-					MaxOffset: q.maxOffset, Committed: q.committed, Backlog: q.maxOffset - q.frontier})
+					MaxOffset: q.maxOffset, Committed: o.committed, Backlog: q.maxOffset - o.frontier})
 			}
 			continue
 		}
@@ -62,14 +62,14 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		}
 		s.Brokers = append(s.Brokers, bv)
 		for id := range b.topic.queues {
-			q := b.topic.qs[id]
+			q, o := b.topic.qs[id], b.group.offsets[id]
 			// Filled in place: appending a built view copied it again, under the GC's write
 			// barriers (a tenth of the snapshot's time).
 			i := len(s.Queues)
 			s.Queues = s.Queues[:i+1]
 			v := &s.Queues[i]
 			v.Queue, v.Broker, v.ID = b.short(int32(id)), b.name, id
-			v.MaxOffset, v.Committed, v.Backlog = q.maxOffset, q.committed, q.maxOffset-q.frontier
+			v.MaxOffset, v.Committed, v.Backlog = q.maxOffset, o.committed, q.maxOffset-o.frontier
 			v.Owners, v.Access = owners.of(i), b.access(id)
 		}
 		for _, ps := range b.pending {
