@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/route"
 )
 
 // cloneCommand draws from the playground's actions plus the model and fault-table switches,
@@ -214,4 +218,85 @@ func TestAdvanceSomeIsAdvanceInPieces(t *testing.T) {
 	if world(t, a) != world(t, ref) {
 		t.Error("the states differ")
 	}
+}
+
+// TestCloneCopiesTopicAndGroupState checks, field by field, that Clone leaves no pointer,
+// slice or map of the topic's and the group's state shared between the original and the copy,
+// except those shared or reset on purpose (listed here with why). A field added to one of these
+// structs fails here until Clone copies it or it is listed.
+func TestCloneCopiesTopicAndGroupState(t *testing.T) {
+	shared := map[string]string{
+		"topicState.routeCache": "read-only once built",
+		"groupState.strategy":   "immutable once built",
+		"groupState.goStrategy": "immutable once built",
+		"brokerTopic.shorts":    "append-only, the copy's slice is capped at its length",
+		"brokerGroup.listed":    "the copy starts without and makes its own",
+		"groupState.params":     "copied by cloneParams, checked below with every field set",
+	}
+	c := mustNew(t, benchConfig(2, 4, 3, 200))
+	c.Advance(90000)
+	c.Snapshot() // fills the registered lists and the queue names
+	n := c.Clone()
+
+	var check func(path string, a, b reflect.Value)
+	check = func(path string, a, b reflect.Value) {
+		for i := range a.NumField() {
+			f := a.Type().Field(i)
+			key := a.Type().Name() + "." + f.Name
+			if _, ok := shared[key]; ok {
+				continue
+			}
+			x, y := a.Field(i), b.Field(i)
+			name := path + "." + f.Name
+			switch x.Kind() {
+			case reflect.Pointer, reflect.Map:
+				if x.IsNil() {
+					t.Errorf("%s is nil in the test's cluster: give it a value so that its copy is checked", name)
+				} else if x.UnsafePointer() == y.UnsafePointer() {
+					t.Errorf("%s is shared by the original and its clone", name)
+				}
+			case reflect.Slice:
+				if x.Len() == 0 {
+					t.Errorf("%s is empty in the test's cluster: give it a value so that its copy is checked", name)
+				} else if x.UnsafePointer() == y.UnsafePointer() {
+					t.Errorf("%s is shared by the original and its clone", name)
+				}
+			case reflect.Interface:
+				t.Errorf("%s: an interface field; copy it in Clone or list it as shared here", name)
+			case reflect.Struct:
+				check(name, x, y)
+				continue
+			default:
+				continue
+			}
+			// Elements that are pointers are copies too.
+			switch {
+			case x.Kind() == reflect.Slice && x.Type().Elem().Kind() == reflect.Pointer:
+				for j := range min(x.Len(), y.Len()) {
+					if x.Index(j).UnsafePointer() == y.Index(j).UnsafePointer() {
+						t.Errorf("%s[%d] is shared by the original and its clone", name, j)
+					}
+				}
+			case x.Kind() == reflect.Map && x.Type().Elem().Kind() == reflect.Pointer:
+				for _, k := range x.MapKeys() {
+					if x.MapIndex(k).UnsafePointer() == y.MapIndex(k).UnsafePointer() {
+						t.Errorf("%s[%v] is shared by the original and its clone", name, k)
+					}
+				}
+			}
+		}
+	}
+	if c.topic == n.topic || c.group == n.group {
+		t.Fatal("the topic's or the group's state is shared by the original and its clone")
+	}
+	check("topic", reflect.ValueOf(*c.topic), reflect.ValueOf(*n.topic))
+	check("group", reflect.ValueOf(*c.group), reflect.ValueOf(*n.group))
+	for i, b := range c.brokers {
+		check(b.name+".topic", reflect.ValueOf(b.topic), reflect.ValueOf(n.brokers[i].topic))
+		check(b.name+".group", reflect.ValueOf(b.group), reflect.ValueOf(n.brokers[i].group))
+	}
+	vnodes, inner := 3, 5
+	p := allocate.Params{VirtualNodeCnt: &vnodes, ConsumerIDCs: []string{"idc1"}, Inner: "AVG", InnerVirtualNodeCnt: &inner,
+		MessageQueueList: []route.MessageQueue{{Topic: "TopicTest", BrokerName: "broker-a"}}, Values: map[string]any{"k": 1}}
+	check("params", reflect.ValueOf(p), reflect.ValueOf(cloneParams(p)))
 }
