@@ -14,6 +14,7 @@
 import { i18n, h } from "./i18n.js";
 import { store, ready, clock, SPEEDS } from "./store.mjs";
 import { strategyForm, strategyWords } from "./strategies.mjs";
+import { rowsFor, startsConsumer, controlOf, idOf, labelKey, hintKey, optionsOf, enabled, payloadOf, currentOf, shownText } from "./commands.mjs";
 
 function mount() {
   "use strict";
@@ -105,47 +106,44 @@ function mount() {
   const shareNote = h("p", { id: "share-note", class: "hint", role: "status" });
   const shareField = h("input", { type: "text", id: "share-link", readonly: true, hidden: true, "t:aria-label": "panel.share.link", spellcheck: "false" });
 
-  const addBtn = h("button", { type: "button", id: "add-consumer", class: "primary", t: "panel.addConsumer" });
   const consumerSel = h("select", { id: "consumer-target" });
-  // The SDK an added consumer runs (spec §9): a group may mix them.
-  const clientSel = h("select", { id: "add-client" },
-    toption("java", "panel.client.java", true), option("java-4.9", "Java 4.9"), option("go-2.1.2", "Go 2.1.2"));
+  // The group's commands that start a consumer (addConsumer, with the SDK it runs, spec §9: a
+  // group may mix them), from the command table.
+  const startRows = h("div", { class: "command-rows" });
   // The consumer commands' buttons come from the command table (lbscope.commands()): one per
   // consumer command of the canvas's menu, worded by the table, enabled by its "from". Their
   // ids (consumer-kill for killConsumer, …) are what tests and pages find them by.
   const consumerBtns = [];
   const consumerGroup = h("div", { class: "row wrap", role: "group", "t:aria-label": "panel.consumerActions" });
 
+  // The broker, group and producer controls come from the command table too (commands.mjs):
+  // a row per command of the target, an input per argument, its button worded and enabled by
+  // the table; a section's target choice gives the argument that names the target.
   const brokerSel = h("select", { id: "broker-target" });
-  // Its choices are slowBroker's in the command table (filled when the wasm is ready).
-  const latencySel = h("select", { id: "broker-latency" });
-  const slowBtn = h("button", { type: "button", id: "broker-slow", t: "panel.setLatency" });
-  const killBrokerBtn = h("button", { type: "button", id: "broker-kill" });
-  const restoreBtn = h("button", { type: "button", id: "broker-restore" });
-  const queuesInput = h("input", { type: "number", id: "queues", min: 0, max: 4096, step: 1, value: 8, inputmode: "numeric" });
-  const queuesTarget = h("select", { id: "queues-target" }, toption("*", "panel.allBrokers", true));
-  const queuesBtn = h("button", { type: "button", id: "queues-apply", t: "panel.setQueues" });
+  const brokerRows = h("div", { class: "command-rows" });
+  const producerSel = h("select", { id: "producer-target" }, toption("", "panel.allProducers", true));
+  const producerRows = h("div", { class: "command-rows" });
+  const groupRows = h("div", { class: "command-rows" });
+  // Each section's target choice, the rows built in it and how to read its target's status and view.
+  const SECTIONS = {
+    broker: {
+      sel: brokerSel, box: brokerRows, rows: [],
+      view: (st) => st.brokers.find((b) => b.name === brokerSel.value),
+      status: (b) => (b ? (b.down ? "down" : "up") : null),
+    },
+    producer: {
+      sel: producerSel, box: producerRows, rows: [],
+      view: (st) => st.producers.find((p) => p.id === producerSel.value) || st.producers[0],
+      status: () => "",
+    },
+    group: { sel: null, box: groupRows, rows: [], view: (st) => st, status: () => "" },
+  };
 
   // The strategy choice and its parameters' inputs come from the strategy table
   // (lbscope.strategies()), built when the wasm is ready (useStrategies).
   const strategyBox = h("div", { class: "strategy-form" });
   let strategies = null;
   const strategyBtn = h("button", { type: "button", id: "strategy-apply", t: "panel.applyStrategy" });
-  const modelSel = h("select", { id: "model" }, toption("CLUSTERING", "panel.model.clustering", true), toption("BROADCASTING", "panel.model.broadcasting"));
-
-  const rateInput = h("input", { type: "number", id: "rate", min: 0, max: 100000, step: 1, value: 200, inputmode: "numeric" });
-  const rateBtn = h("button", { type: "button", id: "rate-apply", t: "panel.setRate" });
-  const faultBox = h("input", { type: "checkbox", id: "latency-fault" });
-  const tableSel = h("select", { id: "fault-table" },
-    toption("current", "panel.table.current", true), toption("legacy-4x", "panel.table.legacy"));
-  // How the producers send (setSendMode, setProducerThreads) and their own latency tiers
-  // (setLatencyTiers, the client's setLatencyMax / setNotAvailableDuration, in ms).
-  const modeSel = h("select", { id: "send-mode" }, toption("sync", "panel.mode.sync", true), toption("async", "panel.mode.async"));
-  const threadsInput = h("input", { type: "number", id: "producer-threads", min: 1, max: 256, step: 1, value: 1, inputmode: "numeric" });
-  const sendsBtn = h("button", { type: "button", id: "sends-apply", t: "panel.applySends" });
-  const latencyMaxInput = h("input", { type: "text", id: "latency-max", autocomplete: "off", spellcheck: "false", inputmode: "numeric" });
-  const notAvailableInput = h("input", { type: "text", id: "not-available-duration", autocomplete: "off", spellcheck: "false", inputmode: "numeric" });
-  const tiersBtn = h("button", { type: "button", id: "tiers-apply", t: "panel.setTiers" });
 
   const log = h("ol", { id: "event-log", class: "event-log", role: "log", "aria-live": "polite", "aria-relevant": "additions", "t:aria-label": "panel.log", tabindex: "0" });
   const showRebalances = h("input", { type: "checkbox", id: "log-rebalances", checked: true });
@@ -182,26 +180,18 @@ function mount() {
       h("div", { class: "row" }, shareBtn, embedBtn),
       shareNote, shareField),
     section("h-consumers", "panel.consumers",
-      h("div", { class: "row end" }, field("panel.client", clientSel), addBtn),
+      startRows,
       field("panel.consumer", consumerSel),
       consumerGroup),
     section("h-brokers", "panel.brokers",
       field("panel.broker", brokerSel),
-      h("div", { class: "row end" }, field("panel.latency", latencySel), slowBtn),
-      h("div", { class: "row wrap" }, killBrokerBtn, restoreBtn),
-      h("div", { class: "row end" }, field("panel.queues", queuesInput), field("panel.queuesOn", queuesTarget), queuesBtn)),
+      brokerRows),
     section("h-allocation", "panel.allocation",
-      strategyBox,
-      strategyBtn,
-      field("panel.model", modelSel, "panel.model.hint")),
+      h("div", { "data-row": "setStrategy" }, strategyBox, strategyBtn),
+      groupRows),
     section("h-producers", "panel.producers",
-      h("div", { class: "row end" }, field("panel.rate", rateInput), rateBtn),
-      h("div", { class: "row end" }, field("panel.sendMode", modeSel), field("panel.threads", threadsInput), sendsBtn),
-      h("div", { class: "check" }, faultBox, h("label", { for: "latency-fault", t: "panel.faultTolerance" })),
-      field("panel.faultTable", tableSel, "panel.faultTable.hint"),
-      field("panel.latencyMax", latencyMaxInput),
-      field("panel.notAvailable", notAvailableInput, "panel.tiers.hint"),
-      tiersBtn),
+      field("panel.producer", producerSel),
+      producerRows),
     section("h-events", "panel.events",
       h("div", { class: "row spread" },
         h("div", { class: "check" }, showRebalances, h("label", { for: "log-rebalances", t: "panel.showRebalances" })),
@@ -480,9 +470,6 @@ function mount() {
     if (presetSel.value === LOADED) return;
     if (r && r.ok) { log.replaceChildren(); addLog({ t: 0, kind: "action", text: t("panel.loaded", { preset: presetSel.value }) }); }
   }));
-  addBtn.addEventListener("click", () => send(clientSel.value === "java" ? { type: "addConsumer" } : { type: "addConsumer", client: clientSel.value }).then((r) => {
-    if (r && r.id) selectWhenListed(consumerSel, r.id);
-  }));
   // useCommands takes the command table: its consumer commands become the buttons (named
   // command.<name> in the dictionary, as on the canvas), their "from" what each status allows.
   function useCommands(list) {
@@ -496,66 +483,96 @@ function mount() {
       consumerBtns.push(b);
       consumerGroup.appendChild(b);
     }
-    const arg = (name, a) => ((list.find((c) => c.name === name) || { args: [] }).args.find((x) => x.name === a) || {});
-    latencySel.replaceChildren(...(arg("slowBroker", "latencyMs").choices || []).map((ms) =>
-      (ms === 0 ? toption(0, "panel.latency.normal") : toption(ms, "panel.latency.ms", false, () => ({ ms: fmt.format(ms) })))));
-    const q = arg("setQueues", "queues");
-    if (q.max !== undefined) queuesInput.max = q.max;
-    i18n.bind(killBrokerBtn, "command.killBroker");
-    i18n.bind(restoreBtn, "command.restoreBroker");
+    for (const [target, sec] of Object.entries(SECTIONS)) {
+      let line = null; // buttons of commands without arguments share a line
+      for (const row of rowsFor(list, target)) {
+        const built = buildRow(row, sec);
+        sec.rows.push(built);
+        if (startsConsumer(row)) {
+          startRows.append(built.el);
+          continue;
+        }
+        if (row.args.length) {
+          line = null;
+          sec.box.append(built.el);
+          continue;
+        }
+        if (!line) sec.box.append(line = h("div", { class: "row wrap" }));
+        line.append(built.el);
+      }
+    }
     updateConsumerButtons();
   }
   consumerSel.addEventListener("change", () => updateConsumerButtons());
-  brokerSel.addEventListener("change", () => updateBrokerButtons());
-  slowBtn.addEventListener("click", () => send({ type: "slowBroker", broker: brokerSel.value, latencyMs: Number(latencySel.value) }));
-  killBrokerBtn.addEventListener("click", () => send({ type: "killBroker", broker: brokerSel.value }));
-  restoreBtn.addEventListener("click", () => send({ type: "restoreBroker", broker: brokerSel.value }));
-  queuesBtn.addEventListener("click", async () => {
-    const n = Number(queuesInput.value);
-    const names = queuesTarget.value === "*" ? (last ? last.brokers.map((b) => b.name) : []) : [queuesTarget.value];
-    for (const name of names) {
-      const r = await send({ type: "setQueues", broker: name, queues: n });
-      if (r && r.error) break;
-    }
-  });
+  // A new target: its values replace what the inputs showed.
+  for (const sel of [brokerSel, producerSel]) {
+    sel.addEventListener("change", () => {
+      for (const sec of Object.values(SECTIONS)) for (const r of sec.rows) for (const input of Object.values(r.inputs)) delete input.dataset.shown;
+      sync();
+    });
+  }
   strategyBtn.addEventListener("click", () => {
     if (!strategies) return;
     const v = strategies.value();
     send({ type: "setStrategy", strategy: v.strategy, params: v.params || {} });
   });
-  modelSel.addEventListener("change", () => send({ type: "setMessageModel", model: modelSel.value }));
-  rateBtn.addEventListener("click", () => send({ type: "setProducerRate", rate: Number(rateInput.value) }));
-  faultBox.addEventListener("change", () => send({ type: "setLatencyFault", on: faultBox.checked }));
-  tableSel.addEventListener("change", () => send({ type: "setFaultTable", table: tableSel.value }));
-  modeSel.addEventListener("change", () => { threadsInput.disabled = modeSel.value === "async"; });
-  sendsBtn.addEventListener("click", () => {
-    const p = last && last.producers.length ? last.producers[0] : null;
-    const threads = Number(threadsInput.value);
-    if (modeSel.value === "async") {
-      send({ type: "setSendMode", mode: "async" });
-    } else if (p && p.mode === "sync") {
-      send({ type: "setProducerThreads", threads });
-    } else {
-      send({ type: "setSendMode", mode: "sync", threads });
+
+  // choice is a select's option for one of optionsOf's: worded by the dictionary where it has
+  // the option's key, else the value itself.
+  function choice(o) {
+    return i18n.has(o.key) ? toption(o.value, o.key, false, () => ({ n: fmt.format(o.params ? o.params.n : 0) })) : option(o.value, o.text);
+  }
+
+  // buildRow builds a command's row: a labelled input per argument (a lone switch labelled
+  // with the command's name) and, unless it sends on change, the command's button.
+  function buildRow(row, sec) {
+    const inputs = {};
+    const fields = [];
+    for (const a of row.args) {
+      const id = idOf(row.name, a.name);
+      const kind = controlOf(a);
+      let input;
+      if (kind === "checkbox") {
+        input = h("input", { type: "checkbox", id });
+        fields.push(h("div", { class: "check" }, input, h("label", { for: id, t: row.instant ? "command." + row.name : labelKey(a) })));
+      } else {
+        if (kind === "select") {
+          input = h("select", { id }, ...optionsOf(a).map(choice));
+          if (a.default !== undefined && a.default !== null) input.value = String(a.default);
+        }
+        else if (kind === "number") input = h("input", { type: "number", id, min: a.min, max: a.max, step: 1, inputmode: "numeric" });
+        else input = h("input", { type: "text", id, autocomplete: "off", spellcheck: "false", inputmode: kind === "list" ? "numeric" : "text" });
+        if (a.optional && a.default !== undefined && a.default !== null && kind !== "select") input.placeholder = String(a.default);
+        if (!a.optional && row.command.fill && kind === "text") i18n.bind(input, "panel.filled", null, "placeholder");
+        fields.push(field(labelKey(a), input, i18n.has(hintKey(a)) ? hintKey(a) : null));
+      }
+      inputs[a.name] = input;
     }
-  });
-  tiersBtn.addEventListener("click", () => {
-    // Comma-separated whole milliseconds; the engine checks the rest as the client would
-    // (that is, hardly: spec §2.12).
-    const parse = (text) => {
-      const parts = text.split(",").map((x) => x.trim());
-      if (parts.length === 1 && parts[0] === "") return [];
-      return parts.every((x) => /^-?[0-9]+$/.test(x)) ? parts.map(Number) : null;
+    const btn = row.instant ? null : h("button", { type: "button", id: idOf(row.name), class: startsConsumer(row) ? "primary" : null, t: "command." + row.name });
+    const go = () => {
+      const values = {};
+      for (const [name, input] of Object.entries(inputs)) values[name] = input.type === "checkbox" ? input.checked : input.value;
+      const p = payloadOf(row, values, sec.sel ? sec.sel.value : undefined);
+      if (p.error) {
+        showError(null, p.error.key);
+        inputs[p.error.arg].focus();
+        return;
+      }
+      // A command that started a consumer (addConsumer) selects it.
+      send(p.cmd).then((r) => { if (r && r.id) selectWhenListed(consumerSel, r.id); });
     };
-    const lm = parse(latencyMaxInput.value);
-    const nad = parse(notAvailableInput.value);
-    if (!lm || !nad) {
-      showError(null, "panel.tiers.bad");
-      (lm ? notAvailableInput : latencyMaxInput).focus();
-      return;
-    }
-    send({ type: "setLatencyTiers", latencyMax: lm, notAvailableDuration: nad });
-  });
+    if (btn) btn.addEventListener("click", go);
+    else for (const input of Object.values(inputs)) input.addEventListener("change", go);
+    // Lists and several arguments stack; a few short inputs share a line with the button.
+    const stacked = row.args.some((a) => controlOf(a) === "list");
+    if (!row.args.length) btn.dataset.row = row.name;
+    const el = !row.args.length ? btn
+      : stacked ? h("div", { class: "command-row", "data-row": row.name }, ...fields, btn)
+      : row.instant ? h("div", { "data-row": row.name }, ...fields)
+      : h("div", { class: "row end wrap", "data-row": row.name }, ...fields, btn);
+    return { row, el, btn, inputs };
+  }
+
   clearLogBtn.addEventListener("click", () => log.replaceChildren());
 
   // Shortcuts outside the canvas (the canvas handles its own keys): not while typing.
@@ -618,11 +635,28 @@ function mount() {
     for (const b of consumerBtns) b.disabled = !allowed.includes(b.dataset.command);
   }
 
-  function updateBrokerButtons() {
-    const b = last && last.brokers.find((x) => x.name === brokerSel.value);
-    killBrokerBtn.disabled = !b || b.down;
-    restoreBtn.disabled = !b || !b.down;
-    slowBtn.disabled = !b;
+  // updateRows enables each generated row from its command's "from" and the target's status,
+  // and shows in its inputs the target's values as they are now (not while one is edited).
+  function updateRows(st) {
+    for (const sec of Object.values(SECTIONS)) {
+      const view = sec.view(st);
+      const status = sec.status(view);
+      for (const { row, btn, inputs } of sec.rows) {
+        const on = status !== null && enabled(row.command, status);
+        if (btn) btn.disabled = !on;
+        for (const a of row.args) {
+          const input = inputs[a.name];
+          if (!btn) input.disabled = !on;
+          const v = currentOf(row, a, view, st);
+          if (v === undefined || focused(input)) continue;
+          const text = input.type === "checkbox" ? String(!!v) : shownText(v);
+          if (input.dataset.shown === text) continue;
+          input.dataset.shown = text;
+          if (input.type === "checkbox") input.checked = !!v;
+          else input.value = text;
+        }
+      }
+    }
   }
 
   // The canvas's labels of the consumers (lbscope.palette().labels), asked again only when
@@ -664,48 +698,12 @@ function mount() {
     updateConsumerButtons();
     setOptions(brokerSel, st.brokers.map((b) => [b.name, b.down ? t("panel.broker.down", { name: b.name })
       : b.latencyMs ? t("panel.broker.slow", { name: b.name, ms: fmt.format(b.latencyMs) }) : b.name]));
-    setOptions(queuesTarget, st.brokers.map((b) => [b.name, b.name]), true);
-    updateBrokerButtons();
-
+    setOptions(producerSel, st.producers.map((p) => [p.id, p.id]), true);
     if (strategies && !focused(strategies.select) && strategies.select.dataset.shown !== st.strategy) {
       strategies.select.dataset.shown = st.strategy;
       strategies.set(st.strategy);
     }
-    if (!focused(modelSel)) modelSel.value = st.messageModel;
-    if (!focused(faultBox)) faultBox.checked = st.latencyFault;
-    if (!focused(tableSel)) tableSel.value = st.faultTable;
-    const p0 = st.producers.length ? st.producers[0] : null;
-    if (p0) {
-      if (!focused(modeSel)) modeSel.value = p0.mode;
-      threadsInput.disabled = modeSel.value === "async";
-      const threads = String(Math.max(p0.threads, 1));
-      if (!focused(threadsInput) && threadsInput.dataset.shown !== threads) {
-        threadsInput.dataset.shown = threads;
-        threadsInput.value = threads;
-      }
-      // A Go producer has no tiers (spec §9.1.8): the editor stays empty and off.
-      const tiers = [[latencyMaxInput, p0.latencyMax], [notAvailableInput, p0.notAvailableDuration]];
-      const none = p0.client === "go-2.1.2";
-      tiersBtn.disabled = none;
-      for (const [input, v] of tiers) {
-        const text = v ? v.join(",") : "";
-        input.disabled = none;
-        if (!focused(input) && input.dataset.shown !== text) {
-          input.dataset.shown = text;
-          input.value = text;
-        }
-      }
-    }
-    const rate = st.producers.length ? st.producers[0].rate : 0;
-    if (!focused(rateInput) && rateInput.dataset.shown !== String(rate)) {
-      rateInput.dataset.shown = String(rate);
-      rateInput.value = String(rate);
-    }
-    const queues = st.brokers.length ? st.brokers[0].queues : 0;
-    if (!focused(queuesInput) && queuesInput.dataset.shown !== String(queues)) {
-      queuesInput.dataset.shown = String(queues);
-      queuesInput.value = String(queues);
-    }
+    updateRows(st);
     showScenario(st);
   }
 

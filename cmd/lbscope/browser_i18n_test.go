@@ -173,7 +173,7 @@ func TestBrowserI18nSwitchesLive(t *testing.T) {
 		play: document.getElementById("pause").textContent, consumer: document.getElementById("consumer-target").options[0].textContent,
 		status: document.getElementById("status-line").textContent, tab: document.getElementById("tab-button-controls").textContent,
 		kill: document.getElementById("consumer-kill").textContent, hint: document.getElementById("strategy-hint").textContent,
-		latency: document.getElementById("broker-latency").options[0].textContent,
+		latency: document.getElementById("cmd-slowBroker-latencyMs").options[0].textContent,
 	})`)
 	assert.Equal(t, "zh-CN", got["lang"])
 	assert.Contains(t, got["search"], "lang=zh", "a reload keeps the language")
@@ -220,12 +220,12 @@ func TestBrowserA11yKeyboardReachesControls(t *testing.T) {
 		require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)))
 		id := eval[string](t, ctx, `(() => { const a = document.activeElement; return a ? (a.id || a.tagName) : ""; })()`)
 		seen = append(seen, id)
-		if id == "add-consumer" {
+		if id == "cmd-addConsumer" {
 			break
 		}
 	}
 	t.Logf("tab order: %v", seen)
-	for _, want := range []string{"lang-zh", "tab-button-controls", "pause", "step", "reset", "share", "add-consumer"} {
+	for _, want := range []string{"lang-zh", "tab-button-controls", "pause", "step", "reset", "share", "cmd-addConsumer"} {
 		assert.Contains(t, seen, want, "Tab reaches #%s", want)
 	}
 	// The focused control shows it: a visible outline.

@@ -343,7 +343,7 @@ func TestBrowserAddConsumerButtonReassignsQueues(t *testing.T) {
 	ctx := playground(t)
 	con := open(t, ctx, "")
 	dispatch(t, ctx, `{type: "step", ms: 5000}`) // paused, settled
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("add-consumer"))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("cmd-addConsumer"))))
 	waitFor(t, ctx, `window.lbscope.state().consumers.length === 5`)
 	dispatch(t, ctx, `{type: "step", ms: 3000}`)
 	s := state(t, ctx)
@@ -356,13 +356,13 @@ func TestBrowserAddConsumerButtonReassignsQueues(t *testing.T) {
 	assert.Empty(t, con.Errors())
 }
 
-// The add-consumer control chooses the SDK the new process runs; state() tells it.
+// The Add consumer row chooses the SDK the new process runs; state() tells it.
 func TestBrowserAddGoConsumer(t *testing.T) {
 	ctx := playground(t)
 	con := open(t, ctx, "")
 	dispatch(t, ctx, `{type: "step", ms: 5000}`)
-	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("add-client"), "go-2.1.2"),
-		chromedp.Click(chromedp.ID("add-consumer"))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("cmd-addConsumer-client"), "go-2.1.2"),
+		chromedp.Click(chromedp.ID("cmd-addConsumer"))))
 	waitFor(t, ctx, `window.lbscope.state().consumers.length === 5`)
 	s := state(t, ctx)
 	clients := map[string]int{}

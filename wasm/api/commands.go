@@ -15,6 +15,9 @@ type commandJSON struct {
 	Args    []cluster.Arg `json:"args"`
 	Example string        `json:"example"`
 	Session bool          `json:"session"` // the playground's own (pause, seek, …): not in scenario files
+	// Fill says that the playground fills in the required arguments the page leaves out
+	// (addConsumer's free c<N> id, the table's Fill hook).
+	Fill bool `json:"fill"`
 }
 
 // Commands is the whole command table in the page's shape:
@@ -22,13 +25,13 @@ type commandJSON struct {
 //	lbscope.commands() → [{name, target, from: [statuses], args: [{name, type, unit, min, max,
 //	                       optional, default, enum, choices, example}], words: {en: {label,
 //	                       description, done}, zh: {…}}, example: "30s:killConsumer:c1",
-//	                       menu, session}, …]
+//	                       menu, session, fill}, …]
 //
 // in the table's order: the engine's commands, then the playground's.
 func Commands() []commandJSON {
 	var out []commandJSON
 	for _, s := range cluster.AllCommands() {
-		c := commandJSON{CommandSpec: s, From: s.From, Args: s.Args, Session: s.Target == cluster.TargetSession}
+		c := commandJSON{CommandSpec: s, From: s.From, Args: s.Args, Session: s.Target == cluster.TargetSession, Fill: s.Fill != nil}
 		if c.From == nil {
 			c.From = []string{}
 		}

@@ -137,7 +137,7 @@ var readers = []struct {
 	{"canvas.", []string{"../view/*.go"}},
 	{"narrate.", []string{"../narrate/*.go"}},
 	{"api.", []string{"../api/*.go"}},
-	{"", []string{"../../web/*.js", "../../web/*.html"}},
+	{"", []string{"../../web/*.js", "../../web/*.mjs", "../../web/*.html"}},
 }
 
 func sources(t *testing.T, globs []string) string {
