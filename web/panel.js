@@ -544,6 +544,9 @@ function mount() {
         else input = h("input", { type: "text", id, autocomplete: "off", spellcheck: "false", inputmode: kind === "list" ? "numeric" : "text" });
         if (a.optional && a.default !== undefined && a.default !== null && kind !== "select") input.placeholder = String(a.default);
         if (!a.optional && row.command.fill && kind === "text") i18n.bind(input, "panel.filled", null, "placeholder");
+        // An optional argument without a default, left empty, is left out: the engine keeps what
+        // it has (setSendMode's threads keep the producer's).
+        if (a.optional && (a.default === undefined || a.default === null) && kind !== "select" && kind !== "checkbox") i18n.bind(input, "panel.unchanged", null, "placeholder");
         fields.push(field(labelKey(a), input, i18n.has(hintKey(a)) ? hintKey(a) : null));
       }
       inputs[a.name] = input;
