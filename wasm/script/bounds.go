@@ -2,7 +2,9 @@ package script
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -11,22 +13,32 @@ import (
 )
 
 // Starlark counts steps, not bytes: `s = s + s` forty times asks for a terabyte in forty
-// steps. So each call is watched twice for memory: every stepCheck steps (which also works
-// where Go has one thread, as in a browser), and by a timer every watchEvery that reads the
-// bytes the process has allocated since the call began and cancels the thread past
-// MaxAlloc. The interpreter stops at its next step; one step can still allocate at most
-// twice what the script holds, and a repetition at most the interpreter's own 1 GiB cap.
+// steps. So each call is watched for memory: the heap's size is read every stepCheck steps
+// and by a timer every watchEvery, and once it has grown by MaxAlloc since the call began the
+// thread is cancelled; the interpreter stops at its next step. One step can
+// still allocate at most twice what the script holds, and a repetition at most the
+// interpreter's own 1 GiB cap. Where Go has one thread (js/wasm, wasip1) no timer runs while
+// the script does, so there the count is read at every step instead, which costs speed, and confirmed
+// by a collection, which gets no turn otherwise.
 
-const (
-	stepCheck  = 1 << 14
-	watchEvery = time.Millisecond
+const watchEvery = time.Millisecond
+
+var (
+	single    = runtime.GOOS == "js" || runtime.GOOS == "wasip1"
+	stepCheck = uint64(1 << 14)
 )
 
-var allocMetric = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+func init() {
+	if single {
+		stepCheck = 1
+	}
+}
 
-// allocated is the bytes the process has allocated on the heap so far.
-func allocated() uint64 {
-	s := []metrics.Sample{allocMetric[0]}
+var heapMetric = metrics.Sample{Name: "/memory/classes/heap/objects:bytes"}
+
+// heapBytes is the bytes of the heap's objects now, live or not yet collected.
+func heapBytes() uint64 {
+	s := []metrics.Sample{heapMetric}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -36,7 +48,8 @@ func allocated() uint64 {
 
 type thread struct {
 	t    *starlark.Thread
-	base uint64
+	mu   sync.Mutex
+	base uint64          // the fewest heap bytes seen since the call began
 	over atomic.Bool     // the memory guard cancelled the call
 	at   syntax.Position // where the step budget ran out
 }
@@ -67,16 +80,32 @@ func newThread(file string) *thread {
 	return th
 }
 
+// checkMemory cancels the call once the heap holds more than MaxAlloc bytes over the least
+// it held since the call began. Garbage not yet collected counts until the collector takes
+// it, which it does long before a small group's strategy reaches the budget.
 func (th *thread) checkMemory() {
-	if allocated()-th.base > MaxAlloc {
-		th.over.Store(true)
-		th.t.Cancel(fmt.Sprintf("the strategy allocated more than its budget of %d MiB of memory", MaxAlloc>>20))
+	th.mu.Lock()
+	defer th.mu.Unlock()
+	if th.grown() > MaxAlloc && single {
+		runtime.GC() // one thread: the collector gets no turn while the script runs
 	}
+	if th.grown() > MaxAlloc {
+		th.over.Store(true)
+		th.t.Cancel(fmt.Sprintf("the strategy holds more than its budget of %d MiB of memory", MaxAlloc>>20))
+	}
+}
+
+func (th *thread) grown() uint64 {
+	now := heapBytes()
+	if now < th.base {
+		th.base = now
+	}
+	return now - th.base
 }
 
 // run runs f on th under the bounds and turns any error into an *Error.
 func run(th *thread, f func() (starlark.StringDict, error)) (out starlark.StringDict, err error) {
-	th.base = allocated()
+	th.base = heapBytes()
 	var (
 		done  atomic.Bool
 		timer atomic.Pointer[time.Timer]

@@ -50,7 +50,7 @@ const (
 	// a tenth of a second of Starlark, a hundred times what a weighted allocator over 1,024
 	// queues and 128 consumers needs.
 	MaxSteps = 10_000_000
-	// MaxAlloc is the memory one call may allocate, in bytes.
+	// MaxAlloc is the memory one call may hold, in bytes, garbage not counted.
 	MaxAlloc = 64 << 20
 )
 
