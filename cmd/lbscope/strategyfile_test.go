@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,6 +64,21 @@ func TestAllocateStrategyFileErrors(t *testing.T) {
 	require.Equal(t, 0, status, errOut)
 	assert.Contains(t, out, "c3        "+path+":3:30: list index 3 out of range [-3:2]  -")
 	assert.Contains(t, out, "pulled by more than one consumer: broker-a:1")
+
+	// An endless loop and a memory bomb end in every consumer's row, with the line.
+	for file, src := range map[string]string{
+		"loops.star": "def allocate(group, current, queues, consumers):\n    n = 0\n    while True:\n        n += 1\n",
+		"bomb.star":  "def allocate(group, current, queues, consumers):\n    s = current\n    for i in range(40):\n        s = s + s\n    return []\n",
+	} {
+		path := writeStrategy(t, file, src)
+		out, errOut, status := lbscope(t, "", "allocate", "--strategy-file", path, "--queues", "broker-a:2", "--consumers", "2")
+		require.Equal(t, 0, status, errOut)
+		want := map[string]string{"loops.star": "ran past its budget of 10000000 steps", "bomb.star": "holds more than its budget of 64 MiB of memory"}[file]
+		for _, c := range []string{"c1", "c2"} {
+			assert.Regexp(t, c+` +`+regexp.QuoteMeta(path)+`:4:\d+: Starlark computation cancelled: the strategy `+want, out)
+		}
+		assert.Contains(t, out, "not pulled by anyone: broker-a:0-1")
+	}
 }
 
 // A strategy that throws in the simulation behaves as the client does when allocate throws:
@@ -101,6 +117,9 @@ def allocate(group, current, queues, consumers):
 			assert.Contains(t, e.Text, path+":4:13: fail: no weights for "+e.Consumer+"; it keeps its queues and retries")
 		}
 	}
+	_, errOut, status = lbscope(t, "", "sim", "../../testdata/scenarios/kill.json", "--strategy-file", path)
+	assert.NotEqual(t, 0, status)
+	assert.Contains(t, errOut, "--strategy-file shapes a flag-built cluster; it cannot change a scenario file or preset")
 	for _, c := range []string{"c1", "c2", "c3"} {
 		require.Greater(t, len(threw[c]), 20, "%s retries every second until the end", c)
 		gap := threw[c][1] - threw[c][0]
