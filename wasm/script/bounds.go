@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -13,37 +14,48 @@ import (
 )
 
 // Starlark counts steps, not bytes: `s = s + s` forty times asks for a terabyte in forty
-// steps. So each call is watched for memory: the heap's size is read every stepCheck steps
-// and by a timer every watchEvery, and once it has grown by MaxAlloc since the call began the
-// thread is cancelled; the interpreter stops at its next step. One step can
-// still allocate at most twice what the script holds, and a repetition at most the
-// interpreter's own 1 GiB cap. Where Go has one thread (js/wasm, wasip1) no timer runs while
-// the script does, so there the count is read at every step instead, which costs speed, and confirmed
-// by a collection, which gets no turn otherwise.
+// steps. So each call is watched for memory: once the heap has grown by MaxAlloc since the
+// call began the thread is cancelled, and the interpreter stops at its next step. The heap is
+// read between steps, the more often the more it has grown: a doubling takes three steps at
+// least, so after growing by g the next reading comes within 3·log2(MaxAlloc/g) steps, before
+// a doubling could pass the budget (every 60 steps for a call that holds nothing, at most
+// every maxGap); and, where Go has threads, also by a timer every watchEvery. One step can
+// still allocate twice what the script holds, and a repetition up to the interpreter's own
+// 1 GiB cap. Where Go has one thread (js/wasm, wasip1) the collector gets no turn while the
+// script runs, so there a reading over the budget is confirmed after a collection.
 
-const watchEvery = time.Millisecond
-
-var (
-	single    = runtime.GOOS == "js" || runtime.GOOS == "wasip1"
-	stepCheck = uint64(1 << 14)
+const (
+	watchEvery = time.Millisecond
+	maxGap     = 1 << 14
 )
 
-func init() {
-	if single {
-		stepCheck = 1
+var single = runtime.GOOS == "js" || runtime.GOOS == "wasip1"
+
+// gap is the steps until the next reading of the heap, after it has grown by g bytes.
+func gap(g uint64) uint64 {
+	g = max(g, 64)
+	if g >= MaxAlloc {
+		return 1
 	}
+	return max(min(3*uint64(bits.Len64(MaxAlloc/g)-1), maxGap), 1)
 }
 
-var heapMetric = metrics.Sample{Name: "/memory/classes/heap/objects:bytes"}
+var heap struct {
+	mu sync.Mutex
+	s  [1]metrics.Sample
+}
+
+func init() { heap.s[0].Name = "/memory/classes/heap/objects:bytes" }
 
 // heapBytes is the bytes of the heap's objects now, live or not yet collected.
 func heapBytes() uint64 {
-	s := []metrics.Sample{heapMetric}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
+	heap.mu.Lock()
+	defer heap.mu.Unlock()
+	metrics.Read(heap.s[:])
+	if heap.s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
 	}
-	return s[0].Value.Uint64()
+	return heap.s[0].Value.Uint64()
 }
 
 type thread struct {
@@ -59,7 +71,7 @@ func newThread(file string) *thread {
 	th.t.Load = func(*starlark.Thread, string) (starlark.StringDict, error) {
 		return nil, fmt.Errorf("load is not available: a strategy is one file")
 	}
-	th.t.SetMaxExecutionSteps(stepCheck)
+	th.t.SetMaxExecutionSteps(gap(0))
 	th.t.OnMaxSteps = func(t *starlark.Thread) {
 		if t.Steps >= MaxSteps {
 			// A few more steps to find a line inside the loop: the instruction a budget
@@ -74,25 +86,25 @@ func newThread(file string) *thread {
 			t.Cancel(fmt.Sprintf("the strategy ran past its budget of %d steps (an endless loop?)", MaxSteps))
 			return
 		}
-		th.checkMemory()
-		t.SetMaxExecutionSteps(min(t.Steps+stepCheck, MaxSteps))
+		g := th.checkMemory()
+		t.SetMaxExecutionSteps(min(t.Steps+gap(g), MaxSteps))
 	}
 	return th
 }
 
-// checkMemory cancels the call once the heap holds more than MaxAlloc bytes over the least
-// it held since the call began. Garbage not yet collected counts until the collector takes
-// it, which it does long before a small group's strategy reaches the budget.
-func (th *thread) checkMemory() {
+func (th *thread) checkMemory() uint64 {
 	th.mu.Lock()
 	defer th.mu.Unlock()
-	if th.grown() > MaxAlloc && single {
+	g := th.grown()
+	if g > MaxAlloc && single {
 		runtime.GC() // one thread: the collector gets no turn while the script runs
+		g = th.grown()
 	}
-	if th.grown() > MaxAlloc {
+	if g > MaxAlloc {
 		th.over.Store(true)
 		th.t.Cancel(fmt.Sprintf("the strategy holds more than its budget of %d MiB of memory", MaxAlloc>>20))
 	}
+	return g
 }
 
 func (th *thread) grown() uint64 {
@@ -112,6 +124,9 @@ func run(th *thread, f func() (starlark.StringDict, error)) (out starlark.String
 		arm   func()
 	)
 	arm = func() {
+		if single {
+			return // no timer fires while the script runs
+		}
 		timer.Store(time.AfterFunc(watchEvery, func() {
 			if done.Load() {
 				return
@@ -125,7 +140,9 @@ func run(th *thread, f func() (starlark.StringDict, error)) (out starlark.String
 	arm()
 	defer func() {
 		done.Store(true)
-		timer.Load().Stop()
+		if t := timer.Load(); t != nil {
+			t.Stop()
+		}
 		if r := recover(); r != nil {
 			out, err = nil, &Error{Pos: th.t.Name, Msg: fmt.Sprintf("the strategy failed: %v", r)}
 		}

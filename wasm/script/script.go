@@ -167,6 +167,9 @@ func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, ci
 func (p *Program) queuesOf(v starlark.Value, mqAll []route.MessageQueue, index map[*starlarkstruct.Struct]int) ([]route.MessageQueue, error) {
 	where := p.alloc.Position().String()
 	seq, ok := v.(starlark.Indexable)
+	if v == starlark.None {
+		return nil, &Error{Pos: where, Msg: "allocate returned None (it reached no return?), want a list of queues taken from queues"}
+	}
 	if _, isStr := v.(starlark.String); !ok || isStr || v.Type() == "bytes" {
 		return nil, &Error{Pos: where, Msg: fmt.Sprintf("allocate returned a %s (%s), want a list of queues taken from queues", v.Type(), short(v))}
 	}
