@@ -10,7 +10,8 @@ import (
 
 // loadStrategyFile reads a strategy written in Starlark and adds it to the strategy table
 // under the name its file gives (weighted.star is WEIGHTED), which it returns: from then on
-// it is a strategy name like AVG for every door. The same file given twice is loaded once.
+// it is a strategy name like AVG for every door of the command. The same file given twice is
+// loaded once.
 func loadStrategyFile(path string) (string, error) {
 	name := script.NameOf(path)
 	if loaded[name] == path {
@@ -34,8 +35,17 @@ func loadStrategyFile(path string) (string, error) {
 	return name, nil
 }
 
-// loaded are the strategy files this process has registered, by strategy name.
+// loaded are the strategy files this command has registered, by strategy name.
 var loaded = map[string]string{}
+
+// forgetStrategyFiles takes the command's strategy files out of the strategy table again, so
+// that commands run one after another in one process (the tests, the README's) start alike.
+func forgetStrategyFiles() {
+	for name := range loaded {
+		allocate.Unregister(name)
+		delete(loaded, name)
+	}
+}
 
 // variantFiles turns each file:PATH of a --variants list into the strategy name its file
 // registers.
