@@ -27,7 +27,10 @@ Shows which queues every consumer of a group pulls. Like RebalanceImpl, it sorts
 queues (MessageQueue order) and the client ids (Java String order) before calling the
 strategy, unless --no-sort asks for a raw strategy call on the input as written.
 
-Strategies: AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, CONFIG, MACHINE_ROOM, MACHINE_ROOM_NEARBY.
+Strategies: AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, CONFIG, MACHINE_ROOM, MACHINE_ROOM_NEARBY,
+or one of your own in Starlark with --strategy-file FILE (the file defines
+allocate(group, current, queues, consumers) and returns the queues current pulls; an error
+in it shows in the consumer's row, as the client logs what allocate throws).
 
 Examples:
   lbscope allocate --strategy AVG --queues broker-a:4,broker-b:4 --consumers 3
@@ -37,6 +40,7 @@ Examples:
   lbscope allocate --strategy MACHINE_ROOM_NEARBY --inner AVG \
       --queues hz-broker-a:4,sh-broker-b:4 --consumers hz-10.0.0.1@1,sh-10.0.1.1@1,hz-10.0.0.2@1
   lbscope allocate --strategy CONFIG --config broker-a:0,broker-b:1 --queues broker-a:2,broker-b:2 --consumers 2
+  lbscope allocate --strategy-file testdata/strategies/avg_port.star --queues broker-a:4,broker-b:4 --consumers 3
   echo '{"strategy":"AVG","params":{},"consumerGroup":"cg","currentCID":"c1",
          "cidAll":["c1","c2"],"mqAll":[{"topic":"T","brokerName":"b","queueId":0}]}' | lbscope allocate -
 
@@ -60,6 +64,7 @@ Flags:
 
 type allocateFlags struct {
 	strategy, topic, queues, consumers, group string
+	strategyFile                              string
 	virtualNodes                              int
 	idcs, inner, config                       string
 	noSort, asJSON                            bool
@@ -70,6 +75,7 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("allocate", flag.ContinueOnError)
 	var f allocateFlags
 	fs.StringVar(&f.strategy, "strategy", "AVG", "allocation strategy (AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, CONFIG, MACHINE_ROOM, MACHINE_ROOM_NEARBY)")
+	fs.StringVar(&f.strategyFile, "strategy-file", "", "a strategy written in Starlark: a file that defines allocate(group, current, queues, consumers)")
 	fs.StringVar(&f.topic, "topic", "TopicTest", "topic of the queues")
 	fs.StringVar(&f.queues, "queues", "", "brokers and their queue counts, e.g. broker-a:8,broker-b:4")
 	fs.StringVar(&f.consumers, "consumers", "", "client ids, comma-separated (e.g. 10.0.0.1@4012,10.0.0.2@4013), or a count N for c1…cN")
@@ -119,6 +125,14 @@ func runAllocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "allocate", fmt.Errorf("--consumers: %w", err))
 	}
 	mixed = mixed || set["client"]
+	if set["strategy-file"] {
+		if set["strategy"] {
+			return fail(stderr, "allocate", errors.New("--strategy and --strategy-file name the strategy twice; give one"))
+		}
+		if f.strategy, err = loadStrategyFile(f.strategyFile); err != nil {
+			return fail(stderr, "allocate", fmt.Errorf("--strategy-file: %w", err))
+		}
+	}
 	p := allocate.Params{Inner: f.inner}
 	if set["virtual-nodes"] {
 		if f.virtualNodes < 0 || f.virtualNodes > allocate.MaxVirtualNodeCnt {

@@ -29,7 +29,8 @@ line but the isolations and shares; the best value of a line is marked with *.
 
 Variants (2 to 4, comma-separated), by what --by names (default strategy):
   strategy       a strategy name: ` + "%s" + `
-                 CONSISTENT_HASH/20 gives its virtual nodes per consumer
+                 CONSISTENT_HASH/20 gives its virtual nodes per consumer;
+                 file:FILE a strategy written in Starlark (see allocate --strategy-file)
   faultTable     current or legacy-4x (the latency tier table, spec §2.3)
   latencyFault   on or off (sendLatencyFaultEnable)
   client         the client profile every consumer runs: java, java-4.9 or go-2.1.2
@@ -70,6 +71,12 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if list == "" {
 		return fail(stderr, "compare", errors.New("--variants: missing; e.g. --variants AVG,CONSISTENT_HASH"))
+	}
+	if by == "strategy" {
+		var err error
+		if list, err = variantFiles(list); err != nil {
+			return fail(stderr, "compare", err)
+		}
 	}
 	variants, err := scenario.ParseVariants(list, by)
 	if err != nil {

@@ -54,6 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, topUsage, commandList())
 		return 0
 	}
+	defer forgetStrategyFiles() // a command's strategy files are its own
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(args[1:], stdin, stdout, stderr)

@@ -18,6 +18,7 @@ type scenarioFlags struct {
 	f            scenario.Flags
 	ids, preset  string
 	file         string
+	strategyFile string
 	at           atList
 	virtualNodes int
 	until        scenario.Duration
@@ -59,7 +60,7 @@ func (l *tierList) Set(s string) error {
 
 // shapeFlags build a cluster from flags; they cannot change a scenario file or preset.
 var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "producer-client", "producer-threads", "producer-mode",
-	"latency-max", "not-available-duration", "strategy", "virtual-nodes", "model", "latency-fault", "fault-table"}
+	"latency-max", "not-available-duration", "strategy", "strategy-file", "virtual-nodes", "model", "latency-fault", "fault-table"}
 
 // register defines the flags on fs; the help texts of the three flags whose meaning a
 // subcommand narrows are its own.
@@ -77,6 +78,7 @@ func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHe
 	fs.Var(&sf.latencyMax, "latency-max", "the producers' own latencyMax tiers in ms, comma-separated, e.g. 50,100,550,1800,3000,5000,15000 (setLatencyMax)")
 	fs.Var(&sf.notAvailable, "not-available-duration", "the producers' own notAvailableDuration tiers in ms, e.g. 0,0,2000,5000,6000,10000,30000 (setNotAvailableDuration)")
 	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names(), ", "))
+	fs.StringVar(&sf.strategyFile, "strategy-file", "", "a strategy written in Starlark instead of --strategy: a file that defines allocate(group, current, queues, consumers)")
 	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
 	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
 	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")
@@ -118,6 +120,16 @@ func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
 				return scenario.Scenario{}, fmt.Errorf("--consumer-ids: %w", err)
 			}
 			f.ConsumerIDs = ids
+		}
+		if set["strategy-file"] {
+			if set["strategy"] {
+				return scenario.Scenario{}, errors.New("--strategy and --strategy-file name the strategy twice; give one")
+			}
+			name, err := loadStrategyFile(sf.strategyFile)
+			if err != nil {
+				return scenario.Scenario{}, fmt.Errorf("--strategy-file: %w", err)
+			}
+			f.Strategy = name
 		}
 		if set["virtual-nodes"] {
 			vn := sf.virtualNodes

@@ -1,0 +1,413 @@
+// Package script runs allocation strategies and queue selectors that users write in
+// Starlark (go.starlark.net: deterministic, hermetic, Python-like), with the same interpreter
+// everywhere a strategy runs. It is plain Go without build tags: the command line (`lbscope
+// allocate|sim|compare --strategy-file`) imports it today, and the playground can import the
+// same package once it has room for the interpreter.
+//
+// A strategy file defines
+//
+//	def allocate(group, current, queues, consumers[, view])
+//
+// queues being the sorted list RebalanceImpl passes (each a struct with topic, broker_name
+// and queue_id), consumers the sorted client ids, and returning the list of queues current
+// pulls. It may also define
+//
+//	def select(queues, message, arg)
+//
+// for a producer's MessageQueueSelector (message has key and tags), returning one of queues.
+// Predeclared helpers a Java port needs: java.hash_code (String.hashCode), java.div and
+// java.mod (integer division and remainder with Java's signs), java.abs (Math.abs on an
+// int), md5 (the digest as 16 ints, 0…255) and crc32 (CRC32.getValue()).
+//
+// Every call runs under bounds: a step budget, a memory guard and, for the file, a size
+// limit. Anything that goes wrong — a syntax error, a runtime error, a budget overrun or a
+// result that is not a list of distinct queues from queues — is an *Error naming the file
+// and line, which the simulator treats as the Java client treats an exception thrown by
+// allocate (spec §3.3 step 6: logged, the old queues kept, the round unbalanced).
+package script
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+
+	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/route"
+)
+
+// Bounds of a strategy file and of each call into it.
+const (
+	// MaxSource is the largest strategy file, in bytes.
+	MaxSource = 64 << 10
+	// MaxSteps is the step budget of one call (and of running the file's top level): about
+	// a tenth of a second of Starlark, a hundred times what a weighted allocator over 1,024
+	// queues and 128 consumers needs.
+	MaxSteps = 10_000_000
+	// MaxAlloc is the memory one call may hold, in bytes, garbage not counted.
+	MaxAlloc = 64 << 20
+)
+
+// Error is what went wrong in a script: where (file:line:col, or the file alone) and what.
+type Error struct {
+	Pos string
+	Msg string
+}
+
+func (e *Error) Error() string {
+	if e.Pos == "" {
+		return e.Msg
+	}
+	return e.Pos + ": " + e.Msg
+}
+
+// Program is a loaded strategy file. It is an allocate.Strategy; it is safe for concurrent
+// use (each call runs in its own Starlark thread, over frozen values).
+type Program struct {
+	name, file string
+	alloc      *starlark.Function // nil when the file defines no allocate
+	view       bool               // allocate takes the fifth parameter
+	sel        *starlark.Function // nil when the file defines no select
+
+	mu     sync.Mutex
+	queues queueCache
+	ids    idCache
+}
+
+// options are the dialect: while loops for Java ports, sets; no recursion (a runaway one
+// would exhaust the Go stack rather than a budget), no top-level loops.
+var options = &syntax.FileOptions{Set: true, While: true}
+
+// Load compiles a strategy file and runs its top level. name is the strategy's name (upper
+// case, as the strategy table wants it); filename is what messages call the file.
+func Load(name, filename string, src []byte) (*Program, error) {
+	if len(src) > MaxSource {
+		return nil, &Error{Pos: filename, Msg: fmt.Sprintf("the file has %d bytes; a strategy file may have at most %d", len(src), MaxSource)}
+	}
+	thread := newThread(filename)
+	globals, err := run(thread, func() (starlark.StringDict, error) {
+		return starlark.ExecFileOptions(options, thread.t, filename, src, predeclared)
+	})
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{name: name, file: filename}
+	for _, d := range []struct {
+		name   string
+		params []int
+		dst    **starlark.Function
+	}{{"allocate", []int{4, 5}, &p.alloc}, {"select", []int{3}, &p.sel}} {
+		v, ok := globals[d.name]
+		if !ok {
+			continue
+		}
+		fn, ok := v.(*starlark.Function)
+		if !ok {
+			return nil, &Error{Pos: filename, Msg: fmt.Sprintf("%s is a %s, want a function: def %s(...)", d.name, v.Type(), d.name)}
+		}
+		if n := fn.NumParams(); !slices.Contains(d.params, n) || fn.HasVarargs() || fn.HasKwargs() {
+			want := "def allocate(group, current, queues, consumers) or def allocate(group, current, queues, consumers, view)"
+			if d.name == "select" {
+				want = "def select(queues, message, arg)"
+			}
+			return nil, &Error{Pos: fn.Position().String(), Msg: fmt.Sprintf("%s takes %d parameters; want %s", d.name, n, want)}
+		}
+		*d.dst = fn
+	}
+	if p.alloc == nil && p.sel == nil {
+		return nil, &Error{Pos: filename, Msg: "the file defines neither allocate(group, current, queues, consumers) nor select(queues, message, arg)"}
+	}
+	p.view = p.alloc != nil && p.alloc.NumParams() == 5
+	return p, nil
+}
+
+// Name is the strategy's name.
+func (p *Program) Name() string { return p.name }
+
+// File is the file the program was loaded from, as messages name it.
+func (p *Program) File() string { return p.file }
+
+// HasAllocate and HasSelect say which functions the file defines.
+func (p *Program) HasAllocate() bool { return p.alloc != nil }
+func (p *Program) HasSelect() bool   { return p.sel != nil }
+
+// Allocate calls the file's allocate. The lists are passed in the order given, as the Java
+// client passes them; the result keeps the order allocate returned.
+func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, cidAll []string) ([]route.MessageQueue, error) {
+	if p.alloc == nil {
+		return nil, &Error{Pos: p.file, Msg: "the file defines no allocate(group, current, queues, consumers)"}
+	}
+	p.mu.Lock()
+	queues, index := p.queues.get(mqAll)
+	ids := p.ids.get(cidAll)
+	p.mu.Unlock()
+	args := starlark.Tuple{starlark.String(group), starlark.String(current), queues, ids}
+	if p.view {
+		args = append(args, newView(cidAll))
+	}
+	thread := newThread(p.file)
+	v, err := run(thread, func() (starlark.StringDict, error) {
+		v, err := starlark.Call(thread.t, p.alloc, args, nil)
+		return starlark.StringDict{"": v}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.queuesOf(v[""], mqAll, index)
+}
+
+// queuesOf turns allocate's result into queues: a list (or tuple) of distinct queues of
+// mqAll, or an error saying what is wrong with it.
+func (p *Program) queuesOf(v starlark.Value, mqAll []route.MessageQueue, index map[*starlarkstruct.Struct]int) ([]route.MessageQueue, error) {
+	where := p.alloc.Position().String()
+	seq, ok := v.(starlark.Indexable)
+	if v == starlark.None {
+		return nil, &Error{Pos: where, Msg: "allocate returned None (it reached no return?), want a list of queues taken from queues"}
+	}
+	if _, isStr := v.(starlark.String); !ok || isStr || v.Type() == "bytes" {
+		return nil, &Error{Pos: where, Msg: fmt.Sprintf("allocate returned a %s (%s), want a list of queues taken from queues", v.Type(), short(v))}
+	}
+	out := make([]route.MessageQueue, 0, seq.Len())
+	at := make(map[int]int, seq.Len())
+	for i := range seq.Len() {
+		x := seq.Index(i)
+		s, _ := x.(*starlarkstruct.Struct)
+		k, ok := index[s]
+		if !ok {
+			return nil, &Error{Pos: where, Msg: fmt.Sprintf("item %d of allocate's result, %s, is not one of the queues passed in", i, short(x))}
+		}
+		if j, dup := at[k]; dup {
+			return nil, &Error{Pos: where, Msg: fmt.Sprintf("allocate's result holds %s twice (items %d and %d): a queue is pulled once", mqAll[k].Short(), j, i)}
+		}
+		at[k] = i
+		out = append(out, mqAll[k])
+	}
+	return out, nil
+}
+
+// Message is what select sees of a message.
+type Message struct {
+	Key, Tags string
+}
+
+// Select calls the file's select: which of mqs the message goes to. arg is the send's
+// argument: nil, a bool, an int, a string, or a list or map of those.
+func (p *Program) Select(mqs []route.MessageQueue, msg Message, arg any) (route.MessageQueue, error) {
+	if p.sel == nil {
+		return route.MessageQueue{}, &Error{Pos: p.file, Msg: "the file defines no select(queues, message, arg)"}
+	}
+	a, err := toValue(arg)
+	if err != nil {
+		return route.MessageQueue{}, &Error{Pos: p.file, Msg: "select's arg: " + err.Error()}
+	}
+	p.mu.Lock()
+	queues, index := p.queues.get(mqs)
+	p.mu.Unlock()
+	m := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"key": starlark.String(msg.Key), "tags": starlark.String(msg.Tags)})
+	thread := newThread(p.file)
+	v, err := run(thread, func() (starlark.StringDict, error) {
+		v, err := starlark.Call(thread.t, p.sel, starlark.Tuple{queues, m, a}, nil)
+		return starlark.StringDict{"": v}, err
+	})
+	if err != nil {
+		return route.MessageQueue{}, err
+	}
+	s, _ := v[""].(*starlarkstruct.Struct)
+	k, ok := index[s]
+	if !ok {
+		return route.MessageQueue{}, &Error{Pos: p.sel.Position().String(), Msg: fmt.Sprintf("select returned %s, which is not one of the queues passed in", short(v[""]))}
+	}
+	return mqs[k], nil
+}
+
+func toValue(x any) (starlark.Value, error) {
+	switch v := x.(type) {
+	case nil:
+		return starlark.None, nil
+	case bool:
+		return starlark.Bool(v), nil
+	case int:
+		return starlark.MakeInt(v), nil
+	case int64:
+		return starlark.MakeInt64(v), nil
+	case float64:
+		if v == float64(int64(v)) {
+			return starlark.MakeInt64(int64(v)), nil
+		}
+		return starlark.Float(v), nil
+	case string:
+		return starlark.String(v), nil
+	case []any:
+		l := make([]starlark.Value, len(v))
+		for i, e := range v {
+			var err error
+			if l[i], err = toValue(e); err != nil {
+				return nil, err
+			}
+		}
+		return starlark.NewList(l), nil
+	case map[string]any:
+		d := starlark.NewDict(len(v))
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			e, err := toValue(v[k])
+			if err != nil {
+				return nil, err
+			}
+			d.SetKey(starlark.String(k), e)
+		}
+		return d, nil
+	}
+	return nil, fmt.Errorf("a %T cannot be passed to Starlark", x)
+}
+
+// short is a value as Starlark prints it, cut to a readable length.
+func short(v starlark.Value) string {
+	s := v.String()
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// newView is allocate's fifth argument: what a member could know of the others. Today it
+// holds each consumer with no attributes; the scenario's attributes and published metrics
+// will fill it.
+func newView(cidAll []string) starlark.Value {
+	consumers := starlark.NewDict(len(cidAll))
+	for _, id := range cidAll {
+		consumers.SetKey(starlark.String(id), starlarkstruct.FromStringDict(starlarkstruct.Default, nil))
+	}
+	v := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"consumers": consumers})
+	v.Freeze()
+	return v
+}
+
+// queueCache keeps the Starlark list of the last queue list passed, so that the 128 members
+// of a group calling with the same 1,024 queues build it once.
+type queueCache struct {
+	key   []route.MessageQueue
+	list  *starlark.List
+	index map[*starlarkstruct.Struct]int
+}
+
+func (c *queueCache) get(mqs []route.MessageQueue) (*starlark.List, map[*starlarkstruct.Struct]int) {
+	if c.list != nil && slices.Equal(c.key, mqs) {
+		return c.list, c.index
+	}
+	elems := make([]starlark.Value, len(mqs))
+	index := make(map[*starlarkstruct.Struct]int, len(mqs))
+	for i, q := range mqs {
+		s := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+			"topic": starlark.String(q.Topic), "broker_name": starlark.String(q.BrokerName), "queue_id": starlark.MakeInt(int(q.QueueID)),
+		})
+		elems[i] = s
+		if _, dup := index[s]; !dup {
+			index[s] = i
+		}
+	}
+	l := starlark.NewList(elems)
+	l.Freeze()
+	c.key, c.list, c.index = slices.Clone(mqs), l, index
+	return l, index
+}
+
+type idCache struct {
+	key  []string
+	list *starlark.List
+}
+
+func (c *idCache) get(ids []string) *starlark.List {
+	if c.list != nil && slices.Equal(c.key, ids) {
+		return c.list
+	}
+	elems := make([]starlark.Value, len(ids))
+	for i, id := range ids {
+		elems[i] = starlark.String(id)
+	}
+	l := starlark.NewList(elems)
+	l.Freeze()
+	c.key, c.list = slices.Clone(ids), l
+	return l
+}
+
+// Register loads nothing: it adds p to the strategy table under its name, so that every door
+// that takes a strategy name (--strategy, --variants, a scenario's strategy) takes it. A name
+// already in the table is an error.
+func Register(p *Program) error {
+	if p.alloc == nil {
+		return &Error{Pos: p.file, Msg: "the file defines no allocate(group, current, queues, consumers), so it is no allocation strategy"}
+	}
+	if _, _, taken := allocate.Lookup(p.name); taken {
+		return fmt.Errorf("strategy name %s is taken (a built-in strategy or another file has it); rename the file", p.name)
+	}
+	allocate.Register(allocate.StrategySpec{
+		Name: p.name,
+		Words: map[string]allocate.Words{
+			"en": {Label: p.name, Hint: "A strategy written in Starlark, from " + p.file + "."},
+			"zh": {Label: p.name, Hint: "用 Starlark 编写的策略，来自 " + p.file + "。"},
+		},
+		New: func(allocate.Params) (allocate.Strategy, error) { return p, nil },
+	})
+	return nil
+}
+
+// NameOf is the strategy name a file's path gives: its base name without the extension, in
+// upper case, every character other than a letter, digit or '_' an underscore ("weighted.star"
+// is WEIGHTED, "my-avg.star" MY_AVG).
+func NameOf(path string) string {
+	base := path[strings.LastIndexAny(path, `/\`)+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToUpper(base) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "SCRIPT"
+	}
+	return b.String()
+}
+
+// errorOf turns an interpreter error into an *Error at its innermost line of the file.
+func errorOf(err error, file string) error {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		pos := file
+		for i := range len(ee.CallStack) {
+			if f := ee.CallStack.At(i); f.Pos.Filename() != "<builtin>" {
+				pos = f.Pos.String()
+				break
+			}
+		}
+		return &Error{Pos: pos, Msg: ee.Msg}
+	}
+	var se syntax.Error
+	if errors.As(err, &se) {
+		return &Error{Pos: se.Pos.String(), Msg: "syntax error: " + se.Msg}
+	}
+	var rl resolve.ErrorList
+	if errors.As(err, &rl) && len(rl) > 0 {
+		return &Error{Pos: rl[0].Pos.String(), Msg: rl[0].Msg}
+	}
+	if msg := err.Error(); strings.HasPrefix(msg, file+":") {
+		pos, rest, _ := strings.Cut(msg, ": ")
+		return &Error{Pos: pos, Msg: rest}
+	}
+	return &Error{Pos: file, Msg: err.Error()}
+}
