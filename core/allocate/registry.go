@@ -2,6 +2,7 @@ package allocate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -284,13 +285,7 @@ func (p Params) With(name, v string) Params {
 		p.Inner = v
 		return p
 	}
-	values := make(map[string]any, len(p.Values)+1)
-	for k, x := range p.Values {
-		values[k] = x
-	}
-	values[name] = v
-	p.Values = values
-	return p
+	return p.withValue(name, v)
 }
 
 func derefInt(n *int) (any, bool) {
@@ -310,11 +305,15 @@ func (p Params) WithInt(name string, n int) Params {
 		p.InnerVirtualNodeCnt = &n
 		return p
 	}
+	return p.withValue(name, n)
+}
+
+// withValue is p with its own parameter name set to v, in a copy of Values (p's map may be
+// shared with the Params it was copied from).
+func (p Params) withValue(name string, v any) Params {
 	values := make(map[string]any, len(p.Values)+1)
-	for k, x := range p.Values {
-		values[k] = x
-	}
-	values[name] = n
+	maps.Copy(values, p.Values)
+	values[name] = v
 	p.Values = values
 	return p
 }
