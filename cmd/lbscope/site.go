@@ -1,8 +1,9 @@
 package main
 
 // The static site of the browser playground, as `lbscope build` writes it and `lbscope serve`
-// serves it: lbscope.wasm, the wasm_exec.js of the Go that built it, every file of web/,
-// words.js (the page's dictionary, generated from assets/words.json and the command table),
+// serves it: lbscope.wasm (compiled with only the words Go reads: wordsOverlay), the
+// wasm_exec.js of the Go that built it, every file of web/, words.js (the page's dictionary,
+// generated from assets/words.json and the command table),
 // .br and .gz siblings of the files worth compressing, and build.json describing all of them.
 
 import (
@@ -156,7 +157,12 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 
 	logf("building %s for js/wasm with %s…", opts.pkg, goVersion)
 	t := time.Now()
-	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
+	overlay, err := wordsOverlay(opts.root)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(filepath.Dir(overlay))
+	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-overlay=" + overlay}
 	for _, pkg := range coldPackages {
 		args = append(args, "-gcflags="+lbscopeModule+"/"+pkg+"=-l")
 	}
@@ -531,6 +537,40 @@ func generated(name string) bool {
 		return true
 	}
 	return false
+}
+
+// wordsOverlay writes, into a new temporary directory, the part of root's assets/words.json
+// that Go reads (words.GoPart) and a go build -overlay file that compiles the wasm with it in
+// place of the whole: the page's words come in words.js, and would otherwise travel twice.
+// It returns the overlay file's path; the caller removes its directory.
+func wordsOverlay(root string) (string, error) {
+	src, err := filepath.Abs(filepath.Join(root, "assets", "words.json"))
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	part, err := words.GoPart(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", src, err)
+	}
+	dir, err := os.MkdirTemp("", "lbscope-words-")
+	if err != nil {
+		return "", err
+	}
+	overlay := struct{ Replace map[string]string }{map[string]string{src: filepath.Join(dir, "words.json")}}
+	spec, _ := json.Marshal(overlay) // strings only
+	if err := os.WriteFile(overlay.Replace[src], part, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), spec, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return filepath.Join(dir, "overlay.json"), nil
 }
 
 // wordsJS is words.js: the page's part of the one dictionary (package words), which
