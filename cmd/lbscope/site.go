@@ -107,12 +107,29 @@ func (e *buildError) Error() string {
 }
 
 // coldPackages are compiled into the wasm without inlining (-gcflags=PKG=-l): code that runs
-// for a paste or a lesson's step, not in the frame the fps target measures — the reader of
-// mqadmin's and the Dashboard's output, and the lessons' checks. Inlining copies a callee into
-// each of its callers; without it these two packages took 50,690 bytes less of the wasm with
-// brotli and 242 KB less raw, measured when this was added (`lbscope build --brotli-quality
-// 11`'s build.json, one tree built both ways). core/scenario gains nothing this way.
-var coldPackages = []string{"core/admin", "wasm/lesson"}
+// once at start, for a paste or a lesson's step, not in the frames the fps target measures.
+// Inlining copies a callee into each of its callers; without it the wasm is smaller with
+// brotli (`lbscope build --brotli-quality 11`'s build.json, one tree built both ways), and
+// each of these runs too seldom for the calls to cost a measured figure.
+var coldPackages = []string{
+	// The reader of mqadmin's and the Dashboard's output, and the lessons' checks: 50,690
+	// bytes less with brotli and 242 KB less raw when this was added. core/scenario gains
+	// nothing this way.
+	lbscopeModule + "/core/admin", lbscopeModule + "/wasm/lesson",
+	// Ebitengine's shader compiler and what only it uses: it compiles its three built-in
+	// shaders once, at start (Kage source from text/template, parsed by go/parser, constants
+	// in go/constant and math/big, GLSL through regexp), about a millisecond either way.
+	// With the next line, 80,594 bytes less with brotli and 130 KB less raw when this was
+	// added.
+	ebitenInternal + "/shader", ebitenInternal + "/shaderir/glsl", ebitenInternal + "/builtinshader",
+	"go/ast", "go/build/constraint", "go/constant", "go/parser", "go/scanner", "go/token",
+	"math/big", "regexp", "regexp/syntax", "text/template", "text/template/parse",
+	// Run by the page for a share link's packing (compress/flate), if ever: Ebitengine's PNG
+	// and archive/zip write its debugging dumps.
+	"compress/flate", "archive/zip", ebitenInternal + "/png",
+}
+
+const ebitenInternal = "github.com/hajimehoshi/ebiten/v2/internal"
 
 // buildSite writes the site into opts.out, which must be new, empty, or an earlier site: files
 // an earlier build.json listed and this build does not produce are removed.
@@ -164,7 +181,7 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 	defer os.RemoveAll(filepath.Dir(overlay))
 	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-overlay=" + overlay}
 	for _, pkg := range coldPackages {
-		args = append(args, "-gcflags="+lbscopeModule+"/"+pkg+"=-l")
+		args = append(args, "-gcflags="+pkg+"=-l")
 	}
 	cmd := exec.CommandContext(ctx, goTool, append(args, "-o", filepath.Join(out, wasmName), opts.pkg)...)
 	cmd.Dir = opts.root
