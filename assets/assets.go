@@ -5,7 +5,8 @@ import _ "embed"
 
 // Words is words.json: every word of the canvas, the narration and the page, by key, in
 // English and Chinese. Package wasm/words reads it; `lbscope build` and `serve` write the
-// page's part of it into the site as words.js.
+// page's part of it into the site as words.js, and compile the site's wasm with only the rest
+// in its place (words.GoPart).
 //
 //go:embed words.json
 var Words []byte

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/wasm/words"
 )
 
 // The page in Chinese, the live region that narrates, and the keyboard.
@@ -298,5 +301,48 @@ func TestBrowserI18nEmbedInChinese(t *testing.T) {
 	waitFor(t, ctx, `window.lbscope !== undefined && document.getElementById("bar-play") !== null`)
 	assert.Equal(t, "zh", eval[string](t, ctx, `LB.i18n.lang`), "the playground follows lang=")
 	assert.Equal(t, "暂停", eval[string](t, ctx, `document.getElementById("bar-play").textContent`))
+	assert.Empty(t, con.Errors())
+}
+
+// Each word reaches its reader: the wasm carries the dictionary's part that Go reads
+// (words.GoPart: the canvas's, the narration's, the API's and the statuses) and none of the
+// page's, which words.js brings; in Chinese, the page, the canvas's legend, the narration and
+// lbscope.words() each have theirs.
+func TestBrowserI18nWordsReachTheirReaders(t *testing.T) {
+	ctx := playground(t)
+	root, err := repoRoot("test")
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(root, "assets", "words.json"))
+	require.NoError(t, err)
+	part, err := words.GoPart(data)
+	require.NoError(t, err)
+	wasm, err := os.ReadFile(filepath.Join(browserEnv.dir, wasmName))
+	require.NoError(t, err)
+	assert.True(t, bytes.Contains(wasm, part), "the wasm carries the words Go reads, as words.GoPart gives them")
+	var carried []string
+	for key := range words.Page()[words.EN] {
+		if !strings.HasPrefix(key, "status.") && !strings.HasPrefix(key, "command.") && bytes.Contains(wasm, []byte(`"`+key+`"`)) {
+			carried = append(carried, key)
+		}
+	}
+	assert.Empty(t, carried, "the wasm carries these of the page's words, which words.js brings")
+
+	con := open(t, ctx, "?lang=zh&legend=1")
+	page := eval[map[string]map[string]string](t, ctx, `LB.words`)
+	for lang, d := range words.Page() {
+		for key, text := range d {
+			assert.Equal(t, text, page[lang][key], "the page's %s %s", lang, key)
+		}
+	}
+	assert.Equal(t, "暂停", eval[string](t, ctx, `document.getElementById("pause").textContent`))
+	assert.Equal(t, map[string]map[string]string{words.EN: words.Lang(words.EN, "status.", "command."), words.ZH: words.Lang(words.ZH, "status.", "command.")},
+		eval[map[string]map[string]string](t, ctx, `window.lbscope.words()`))
+	waitFor(t, ctx, `window.lbscope.layout().legend !== undefined`)
+	assert.Contains(t, eval[[]string](t, ctx, `window.lbscope.layout().legend.lines`), words.Word(words.ZH, "canvas.legend.header"), "the canvas's legend in Chinese")
+	eval[bool](t, ctx, `(window.saidKill = new Promise(r => window.lbscope.on("*", e => { if (e.consumer === "c1" && e.kind === "action") r(e.say); })), true)`)
+	dispatch(t, ctx, `{type: "killConsumer", id: "c1"}`)
+	dispatch(t, ctx, `{type: "step", ms: 1000}`)
+	say := eval[string](t, ctx, `window.saidKill`)
+	assert.Regexp(t, `\p{Han}{2,}`, say, "the narration of a kill in Chinese")
 	assert.Empty(t, con.Errors())
 }

@@ -1,8 +1,9 @@
 package main
 
 // The static site of the browser playground, as `lbscope build` writes it and `lbscope serve`
-// serves it: lbscope.wasm, the wasm_exec.js of the Go that built it, every file of web/,
-// words.js (the page's dictionary, generated from assets/words.json and the command table),
+// serves it: lbscope.wasm (compiled with only the words Go reads: wordsOverlay), the
+// wasm_exec.js of the Go that built it, every file of web/, words.js (the page's dictionary,
+// generated from assets/words.json and the command table),
 // .br and .gz siblings of the files worth compressing, and build.json describing all of them.
 
 import (
@@ -106,12 +107,30 @@ func (e *buildError) Error() string {
 }
 
 // coldPackages are compiled into the wasm without inlining (-gcflags=PKG=-l): code that runs
-// for a paste or a lesson's step, not in the frame the fps target measures — the reader of
-// mqadmin's and the Dashboard's output, and the lessons' checks. Inlining copies a callee into
-// each of its callers; without it these two packages took 50,690 bytes less of the wasm with
-// brotli and 242 KB less raw, measured when this was added (`lbscope build --brotli-quality
-// 11`'s build.json, one tree built both ways). core/scenario gains nothing this way.
-var coldPackages = []string{"core/admin", "wasm/lesson"}
+// once at start, for a paste or a lesson's step, not in the frames the fps target measures.
+// Inlining copies a callee into each of its callers; without it the wasm is smaller with
+// brotli (`lbscope build --brotli-quality 11`'s build.json, one tree built both ways), and
+// each of these runs too seldom for the calls to cost a measured figure.
+var coldPackages = []string{
+	// The reader of mqadmin's and the Dashboard's output, and the lessons' checks: 50,690
+	// bytes less with brotli and 242 KB less raw when this was added. core/scenario gains
+	// nothing this way.
+	lbscopeModule + "/core/admin", lbscopeModule + "/wasm/lesson",
+	// Ebitengine's shader compiler and what only it uses: it compiles its three built-in
+	// shaders once, at start (Kage source from text/template, parsed by go/parser, constants
+	// in go/constant and math/big, GLSL through regexp), and takes half a millisecond more
+	// this way (Node: the inits that compile them, 5.4 and 5.9 ms at best of 31 runs).
+	// With the next line, 80,594 bytes less with brotli and 130 KB less raw when this was
+	// added.
+	ebitenInternal + "/shader", ebitenInternal + "/shaderir/glsl", ebitenInternal + "/builtinshader",
+	"go/ast", "go/build/constraint", "go/constant", "go/parser", "go/scanner", "go/token",
+	"math/big", "regexp", "regexp/syntax", "text/template", "text/template/parse",
+	// Run by the page for a share link's packing (compress/flate), if ever: Ebitengine's PNG
+	// and archive/zip write its debugging dumps.
+	"compress/flate", "archive/zip", ebitenInternal + "/png",
+}
+
+const ebitenInternal = "github.com/hajimehoshi/ebiten/v2/internal"
 
 // buildSite writes the site into opts.out, which must be new, empty, or an earlier site: files
 // an earlier build.json listed and this build does not produce are removed.
@@ -156,9 +175,14 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 
 	logf("building %s for js/wasm with %s…", opts.pkg, goVersion)
 	t := time.Now()
-	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
+	overlay, err := wordsOverlay(opts.root)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(filepath.Dir(overlay))
+	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-overlay=" + overlay}
 	for _, pkg := range coldPackages {
-		args = append(args, "-gcflags="+lbscopeModule+"/"+pkg+"=-l")
+		args = append(args, "-gcflags="+pkg+"=-l")
 	}
 	cmd := exec.CommandContext(ctx, goTool, append(args, "-o", filepath.Join(out, wasmName), opts.pkg)...)
 	cmd.Dir = opts.root
@@ -531,6 +555,40 @@ func generated(name string) bool {
 		return true
 	}
 	return false
+}
+
+// wordsOverlay writes, into a new temporary directory, the part of root's assets/words.json
+// that Go reads (words.GoPart) and a go build -overlay file that compiles the wasm with it in
+// place of the whole: the page's words come in words.js, and would otherwise travel twice.
+// It returns the overlay file's path; the caller removes its directory.
+func wordsOverlay(root string) (string, error) {
+	src, err := filepath.Abs(filepath.Join(root, "assets", "words.json"))
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	part, err := words.GoPart(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", src, err)
+	}
+	dir, err := os.MkdirTemp("", "lbscope-words-")
+	if err != nil {
+		return "", err
+	}
+	overlay := struct{ Replace map[string]string }{map[string]string{src: filepath.Join(dir, "words.json")}}
+	spec, _ := json.Marshal(overlay) // strings only
+	if err := os.WriteFile(overlay.Replace[src], part, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), spec, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return filepath.Join(dir, "overlay.json"), nil
 }
 
 // wordsJS is words.js: the page's part of the one dictionary (package words), which

@@ -9,7 +9,8 @@
 // messages wasm/api words itself) and the page's own
 // ("panel.", "help.", "charts.", …). Texts read by Go are fmt formats ("%d queues"; "%[2]s"
 // where Chinese takes the arguments in another order); texts read by the page name their
-// parameters ("{clock} · {speed}"), as web/i18n.js fills them in.
+// parameters ("{clock} · {speed}"), as web/i18n.js fills them in. The site's wasm carries
+// only the groups Go reads (GoPart); the page's travel once, in the site's words.js.
 package words
 
 import (
@@ -35,8 +36,19 @@ var Langs = []string{EN, ZH}
 // Entry is one key's text in each language.
 type Entry map[string]string
 
-// goPrefixes are the groups read by Go only: the page's dictionary leaves them out.
+// goPrefixes are the groups read by Go only: the page's dictionary leaves them out. Go reads
+// these and the consumers' statuses ("status.", which the page reads too), nothing else: the
+// site's wasm carries only those (GoPart).
 var goPrefixes = []string{"canvas.", "narrate.", "api."}
+
+// goReads says whether Go reads key: a key of goPrefixes or a status.
+func goReads(key string) bool {
+	return goOnly(key) || strings.HasPrefix(key, "status.")
+}
+
+func goOnly(key string) bool {
+	return slices.ContainsFunc(goPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
+}
 
 var table map[string]Entry
 
@@ -115,7 +127,8 @@ func Format(lang, key string, args ...any) string {
 	return fmt.Sprintf(Word(lang, key), args...)
 }
 
-// Keys are the keys of assets/words.json, sorted (the command table's are not among them).
+// Keys are the keys of assets/words.json, sorted (the command table's are not among them):
+// in the site's wasm, those Go reads.
 func Keys() []string {
 	return slices.Sorted(maps.Keys(table))
 }
@@ -141,17 +154,31 @@ func Lang(lang string, prefixes ...string) map[string]string {
 }
 
 // Page is the page's dictionary by language: every key but those only Go reads (canvas.,
-// narrate., api.). `lbscope build` writes it into the site as words.js.
+// narrate., api.). `lbscope build` writes it into the site as words.js; the site's wasm does
+// not carry it (GoPart).
 func Page() map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, lang := range Langs {
 		d := Lang(lang)
 		for key := range d {
-			if slices.ContainsFunc(goPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) {
+			if goOnly(key) {
 				delete(d, key)
 			}
 		}
 		out[lang] = d
 	}
 	return out
+}
+
+// GoPart is the part of a dictionary in the shape of assets/words.json (data) that Go reads:
+// its canvas., narrate., api. and status. keys, as JSON. `lbscope build` compiles the wasm
+// with it in place of assets/words.json, so that the page's words travel once, in words.js,
+// and the wasm parses only its own at start.
+func GoPart(data []byte) ([]byte, error) {
+	t, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	maps.DeleteFunc(t, func(key string, _ Entry) bool { return !goReads(key) })
+	return json.Marshal(t)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbscope/lbscope/assets"
 	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/cluster"
 )
@@ -189,9 +190,71 @@ func TestEveryKeyIsUsedAndEveryUseIsAKey(t *testing.T) {
 		if r.prefix == "" {
 			uses = regexp.MustCompile(`(?:\b[tsw]\(\s*|\bt:\s*|"t:[\w-]+":\s*|\bbind\(\w+,\s*)"(` + pattern + `)"`)
 		}
+		has := Has // Go's readers read Go's part, the page words.js
+		if r.prefix == "" {
+			page := Page()[EN]
+			has = func(key string) bool { _, ok := page[key]; return ok }
+		}
 		for _, m := range uses.FindAllStringSubmatch(src, -1) {
-			if !Has(m[1]) {
+			if !has(m[1]) {
 				t.Errorf("%s uses %s, which the dictionary lacks", strings.Join(r.globs, " "), m[1])
+			}
+		}
+	}
+}
+
+// The wasm carries only the words Go reads (GoPart, which the site's wasm is built with):
+// every key Go reads is in it with its texts, no other key is, and the page's dictionary
+// (words.js) has every other key. No Go source of the playground names a key of the page's
+// only, written out or as a prefix ("panel.title." + name): the wasm would not find it.
+func TestGoPartIsWhatGoReads(t *testing.T) {
+	data, err := GoPart(assets.Words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := Parse(data)
+	if err != nil {
+		t.Fatalf("GoPart does not parse: %v", err)
+	}
+	page := Page()
+	for _, key := range Keys() {
+		if e, ok := part[key]; ok != goReads(key) {
+			t.Errorf("GoPart holds %s: %v", key, ok)
+		} else if ok && (e[EN] != table[key][EN] || e[ZH] != table[key][ZH]) {
+			t.Errorf("GoPart's %s = %v; the dictionary's %v", key, e, table[key])
+		}
+		for _, lang := range Langs {
+			if got, ok := page[lang][key]; ok == goOnly(key) || (ok && got != table[key][lang]) {
+				t.Errorf("the page's %s %s = %q (%v)", lang, key, got, ok)
+			}
+		}
+	}
+	if len(part) == 0 || len(part) == len(table) {
+		t.Errorf("GoPart holds %d of the %d keys", len(part), len(table))
+	}
+	for _, key := range []string{"canvas.legend.button", "narrate.rebalanced", "api.lesson.step", "status.alive"} {
+		if _, ok := part[key]; !ok {
+			t.Errorf("GoPart lacks %s", key)
+		}
+	}
+	if _, ok := part["panel.pause"]; ok {
+		t.Error("GoPart holds the page's panel.pause")
+	}
+	pageOnly := func(key string) bool {
+		_, ok := page[EN][key]
+		return ok && !goReads(key) && !strings.HasPrefix(key, "command.")
+	}
+	src := sources(t, []string{"../*.go", "../*/*.go"})
+	for _, m := range regexp.MustCompile(`"([a-z0-9]+(\.[A-Za-z0-9_]+)+)"`).FindAllStringSubmatch(src, -1) {
+		if pageOnly(m[1]) {
+			t.Errorf("a Go source of the playground reads the page's %s", m[1])
+		}
+	}
+	for _, m := range prefixUse.FindAllStringSubmatch(src, -1) {
+		for _, key := range Keys() {
+			if strings.HasPrefix(key, m[1]) && pageOnly(key) {
+				t.Errorf("a Go source of the playground builds the page's key %s from %q", key, m[1])
+				break
 			}
 		}
 	}
@@ -214,10 +277,6 @@ func used(src, key string) bool {
 }
 
 var prefixUse = regexp.MustCompile(`["']([a-z0-9]+\.[A-Za-z0-9_.]*)["']\s*\+`)
-
-func goOnly(key string) bool {
-	return slices.ContainsFunc(goPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
-}
 
 // The diagnosis's findings are worded by the dictionary: each variant core/admin words has
 // its title and fix here, the English exactly core/admin's (the verbs of both languages are
