@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,8 +133,8 @@ var layouts = []struct{ word, layout string }{
 	{"客户端 ID", "React 2.1.0"}, {"Subscription Expression", "React 2.1.0"}, {"订阅表达式", "React 2.1.0"},
 	{"Broker Addrs", "React 2.1.0"}, {"Broker name", "React 2.1.0"}, {"Broker名称", "React 2.1.0"}, {"(undefined)", "React 2.1.0"},
 	{"Update Time", "React 2.1.0 or master 2025"}, {"更新时间", "React 2.1.0 or master 2025"},
-	{"Massage", "console–dashboard 1.0.0"}, {"lastTimestamp", "AngularJS"}, {"lastTimeStamp", "AngularJS"}, {"ClientId", "AngularJS"},
-	{"SubExpression", "AngularJS"}, {"消费者终端", "AngularJS or React"},
+	{"Produce Massage TPS", "console–dashboard 1.0.0"}, {"lastTimestamp", "AngularJS"}, {"ClientId", "AngularJS"},
+	{"SubExpression", "AngularJS"},
 }
 
 // rowVals are one row's cells by column.
@@ -197,7 +198,7 @@ func (r *reader) tableLine(ln int, s string) bool {
 		return true
 	}
 	if h, ok := headerOf(cells); ok {
-		r.openTable(ln, h, shape, false, s)
+		r.openTable(ln, h, cells, shape, false, s)
 		if ln == r.lastLine && len(cells) > 0 && headerKey(cells[len(cells)-1]) != "" && headerWords[headerKey(cells[len(cells)-1])] == cNone {
 			r.sec.Cut = true
 			r.note(ln, "note.table-cut-header", clip(s, 60))
@@ -209,7 +210,7 @@ func (r *reader) tableLine(ln int, s string) bool {
 		// they are.
 		if ln == r.lastLine {
 			if h, ok := headerOf(completeHeader(cells)); ok {
-				r.openTable(ln, h, shape, false, s)
+				r.openTable(ln, h, cells, shape, false, s)
 				r.sec.Cut = true
 				r.note(ln, "note.table-cut-header", clip(s, 60))
 				return true
@@ -228,13 +229,13 @@ func (r *reader) tableLine(ln int, s string) bool {
 			}
 			return false
 		}
-		r.openTable(ln, cols, shape, true, s)
+		r.openTable(ln, cols, cells, shape, true, s)
 	}
 	return r.tableRow(ln, cells)
 }
 
 // openTable opens a table with cols at line ln.
-func (r *reader) openTable(ln int, cols []col, shape string, guessed bool, raw string) {
+func (r *reader) openTable(ln int, cols []col, cells []string, shape string, guessed bool, raw string) {
 	t := &r.tbl
 	var kind *tableKind
 	for i := range tableKinds {
@@ -252,7 +253,7 @@ func (r *reader) openTable(ln int, cols []col, shape string, guessed bool, raw s
 	}
 	layout := ""
 	for _, l := range layouts {
-		if strings.Contains(raw, l.word) {
+		if strings.Contains(raw, l.word) && (strings.HasPrefix(l.word, "(") || slices.Contains(cells, l.word)) {
 			layout = l.layout
 			break
 		}
@@ -283,10 +284,16 @@ func joinLayout(layout, shape string) string {
 // tableRow reads a data row of the open table.
 func (r *reader) tableRow(ln int, cells []string) bool {
 	t := &r.tbl
-	if ln == r.lastLine && len(cells) < len(t.cols) && !allButtons(t.cols[len(cells):]) {
+	// A last row short of cells is cut; a tab copy loses its trailing empty cells, so there
+	// only a row that does not read is.
+	short := ln == r.lastLine && len(cells) < len(t.cols) && !allButtons(t.cols[len(cells):])
+	cut := func() bool {
 		r.sec.Cut, r.sec.To = true, ln
 		r.note(ln, "note.table-cut-row", len(cells), len(t.cols))
 		return true
+	}
+	if short && t.shape != "tabs" {
+		return cut()
 	}
 	var v rowVals
 	for i, c := range t.cols {
@@ -301,6 +308,9 @@ func (r *reader) tableRow(ln int, cells []string) bool {
 		r.sec.Layout = joinLayout("React 2.1.0", t.shape)
 	}
 	if !t.kind.row(r, ln, &v) {
+		if short {
+			return cut()
+		}
 		r.note(ln, "note.table-row", t.kind.kind, clip(strings.Join(cells, " | "), 60))
 	}
 	r.sec.To, t.last = ln, ln
@@ -364,10 +374,6 @@ func (r *reader) splitCells(ln int, s string) ([]string, string) {
 	if capped && !r.tbl.capNoted {
 		r.tbl.capNoted = true
 		r.note(ln, "note.table-capped", maxTableCols, maxCellBytes)
-	}
-	// A tab copy ends rows without trailing cells; a tab or pipe inside prose is no table.
-	for len(cells) > 1 && cells[len(cells)-1] == "" && shape == "tabs" {
-		cells = cells[:len(cells)-1]
 	}
 	return cells, shape
 }
@@ -729,7 +735,12 @@ func guessCols(cells []string) ([]col, bool) {
 	default:
 		return nil, false
 	}
-	return cols, true
+	for _, k := range tableKinds {
+		if hasCols(cols, k.need) {
+			return cols, true
+		}
+	}
+	return nil, false
 }
 
 // statusKeys are keys of the broker's runtime status (the cluster page's STATUS dialog, tables
@@ -746,7 +757,7 @@ func (r *reader) tableKV(ln int, cells []string, shape string) bool {
 		return false
 	}
 	cols := []col{cKey, cValue}
-	r.openTable(ln, cols, shape, false, "")
+	r.openTable(ln, cols, cells, shape, false, "")
 	return r.tableRow(ln, cells)
 }
 
@@ -760,6 +771,10 @@ func (r *reader) tableContext(ln int, s string) bool {
 			r.note(ln, "note.skipped", s)
 			return true
 		}
+	}
+	if strings.HasPrefix(s, "_Originally posted by ") {
+		r.note(ln, "note.skipped", clip(s, 60)) // GitHub's quote of another comment
+		return true
 	}
 	if rest, ok := strings.CutPrefix(s, "Consumer Details - Group: "); ok {
 		group, _, _ := strings.Cut(rest, " ")
@@ -798,7 +813,7 @@ func (r *reader) tableContext(ln int, s string) bool {
 		return true
 	}
 	if t.dialog == "client" {
-		if s == "Below is subscription:" || s == "Client Connections" || s == "客户端连接" || s == "Client Subscriptions" || s == "客户端订阅" {
+		if s == "Below is subscription:" || s == "Connection Overview" || s == "连接概览" || s == "Client Connections" || s == "客户端连接" || s == "Client Subscriptions" || s == "客户端订阅" {
 			return true
 		}
 		for _, name := range [...]string{"ConsumeType", "MessageModel", "ConsumeFromWhere"} {
@@ -944,7 +959,7 @@ func (r *reader) routerRow(ln int, k0 string, cells []string) bool {
 
 func rowConnection(r *reader, ln int, v *rowVals) bool {
 	id, addr := v.get(cClientID), v.get(cAddr)
-	if !isClientID(id) && !strings.Contains(id, "@") || addr == "" {
+	if !strings.Contains(id, "@") || !isAddr(addr) {
 		return false
 	}
 	r.out.Connections = append(r.out.Connections, Connection{Ref: r.ref(ln), Group: r.tbl.group, ClientID: id, Addr: addr,
