@@ -414,10 +414,15 @@ func diagnoseScenario(w, stderr io.Writer, rep *admin.Report, file, link string,
 }
 
 // printBrokers prints what the pastes say of the brokers and of the groups besides the one
-// diagnosed: the brokers' addresses (clusterList, a route, the Dashboard's cluster page), the
-// groups of a consumer list and a broker's status.
+// diagnosed: the brokers of a cluster (clusterList, the Dashboard's cluster page: those with
+// a version; a route's addresses are its topic's), the groups of a consumer list and a
+// broker's status.
 func printBrokers(w io.Writer, rep *admin.Report) {
-	if len(rep.Group.Brokers) > 0 {
+	versioned := false
+	for _, b := range rep.Group.Brokers {
+		versioned = versioned || b.Version != ""
+	}
+	if versioned {
 		fmt.Fprintln(w, "\nbrokers:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  BROKER\tID\tROLE\tADDRESS\tVERSION\tLINE")

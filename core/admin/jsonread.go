@@ -307,7 +307,7 @@ func (r *reader) dashProgress(n *jnode, ln int) {
 			bo, _ := q.get("brokerOffset").int64()
 			co, _ := q.get("consumerOffset").int64()
 			o := Offset{Ref: r.ref(q.line), Queue: route.MessageQueue{Topic: t.get("topic").text(), BrokerName: q.get("brokerName").text(), QueueID: int32(qid)},
-				BrokerOffset: bo, ConsumerOffset: co, HasClient: true, FullClient: true}
+				BrokerOffset: bo, ConsumerOffset: co, HasClient: true, FullClient: true, Dashboard: true}
 			if c := q.get("clientInfo"); c != nil && c.text() != "null" {
 				o.Client = c.text()
 			}
