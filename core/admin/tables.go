@@ -267,7 +267,7 @@ func (r *reader) openTable(ln int, cols []col, cells []string, shape string, gue
 				named = append(named, strconv.Itoa(i+1)+" "+colNames[c])
 			}
 		}
-		r.note(ln, "note.table-guessed", kind.kind, ln, strings.Join(named, ", "))
+		r.note(ln, "note.table-guessed", ln, strings.Join(named, ", "))
 	}
 }
 
@@ -311,7 +311,7 @@ func (r *reader) tableRow(ln int, cells []string) bool {
 		if short {
 			return cut()
 		}
-		r.note(ln, "note.table-row", t.kind.kind, clip(strings.Join(cells, " | "), 60))
+		r.note(ln, "note.table-row", clip(strings.Join(cells, " | "), 60))
 	}
 	r.sec.To, t.last = ln, ln
 	if ln == r.lastLine && unclosed(cells[len(cells)-1]) {
@@ -681,7 +681,7 @@ func guessCols(cells []string) ([]col, bool) {
 	}
 	ints := func(from int, names ...col) {
 		for i := from; i < len(cells) && len(names) > 0; i++ {
-			if kinds[i] == kInt || kinds[i] == kEmpty {
+			if kinds[i] == kInt {
 				cols[i], names = names[0], names[1:]
 			}
 		}
@@ -723,7 +723,8 @@ func guessCols(cells []string) ([]col, bool) {
 		if has(kVersion) {
 			cols[at[kVersion]] = cVersion
 		}
-	case kinds[0] == kText && len(cells) >= 4 && kinds[1] == kInt && kinds[2] == kInt && kinds[3] == kInt:
+	case kinds[0] == kText && len(cells) >= 4 && kinds[1] == kInt && (kinds[2] == kInt || kinds[2] == kClientID) && kinds[3] == kInt:
+		// AngularJS: broker, queue, client, offsets; React: broker, queue, offsets, …, client.
 		cols[0], cols[1] = cBroker, cQueue
 		ints(2, cBrokerOffset, cConsumerOffset)
 		if has(kClientID) {

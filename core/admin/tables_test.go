@@ -185,6 +185,18 @@ func TestDashboardTables(t *testing.T) {
 				t.Errorf("summaries %+v", rd.Summaries)
 			}
 		}},
+		{"list-angular-en-github.txt", []string{KindDashList + " (GitHub table)"}, func(t *testing.T, rd *Read) {
+			if len(rd.Summaries) != 2 || rd.Summaries[0].DiffTotal != 20509 || rd.Summaries[0].Count != 2 || rd.Summaries[1].Group != "TOOLS_CONSUMER" ||
+				rd.Summaries[1].DiffTotal != -1 || rd.Summaries[1].Version != "" {
+				t.Errorf("summaries %+v", rd.Summaries)
+			}
+		}},
+		{"content-no-header-angular.txt", []string{KindTable + " (tabs)"}, func(t *testing.T, rd *Read) {
+			if len(rd.Offsets) != 2 || rd.Offsets[0].ConsumerOffset != 990 || rd.Offsets[0].Client != "172.17.0.1@1" ||
+				rd.Offsets[1].Client != "" || rd.Offsets[1].BrokerOffset != 1000 || rd.Offsets[1].ConsumerOffset != 500 {
+				t.Errorf("offsets %+v", rd.Offsets)
+			}
+		}},
 		{"broker-status-react-zh-tabs.txt", []string{KindDashBroker + " (tabs)"}, func(t *testing.T, rd *Read) {
 			if len(rd.BrokerValues) != 3 || rd.BrokerValues[0].Name != "brokerVersionDesc" || rd.BrokerValues[0].Value != "V5_3_3" {
 				t.Errorf("values %+v", rd.BrokerValues)
@@ -196,7 +208,7 @@ func TestDashboardTables(t *testing.T) {
 				rd.Connections[1].ClientID != "10.0.0.6@26917#5261547777682927" {
 				t.Errorf("connections %+v: raw versions 317 and 79 by MQVersion's order", rd.Connections)
 			}
-			if n := notesOf(rd); !strings.Contains(n, "content-made-up-header.txt:3 the columns of this "+KindDashClient+" table are guessed from their content (line 3): 1 ClientId, 2 Address, 3 Language, 4 Version") {
+			if n := notesOf(rd); !strings.Contains(n, "content-made-up-header.txt:3 the columns of this table are guessed from their content (line 3): 1 ClientId, 2 Address, 3 Language, 4 Version") {
 				t.Errorf("notes:\n%s", n)
 			}
 		}},
@@ -271,7 +283,7 @@ func TestDashboardRealPastes(t *testing.T) {
 			t.Errorf("summary %+v", rd.Summaries[0])
 		}
 		n := notesOf(rd)
-		for _, s := range []string{":1 skipped: <html>", ":4 the columns of this " + KindDashList + " table are guessed from their content (line 4)",
+		for _, s := range []string{":1 skipped: <html>", ":4 the columns of this table are guessed from their content (line 4)",
 			":13 a message's track (message detail page): group default%consumerA is NOT_ONLINE"} {
 			if !strings.Contains(n, s) {
 				t.Errorf("notes lack %q:\n%s", s, n)
