@@ -1139,3 +1139,27 @@ func (r *reader) trackRow(ln int, cells []string) bool {
 	r.note(ln, "note.track", cells[0], cells[1])
 	return true
 }
+
+// dashboardQueues says, of a topic whose queues only the Dashboard's consume detail lists and
+// all on one broker, that dashboard 2.0.0 lists the first broker's queues only (tables §5,
+// rocketmq-dashboard#297), so the topic may have more.
+func (g *Group) dashboardQueues(rd *Read) {
+	for _, t := range g.Topics {
+		if t.Source != "offset rows (one per read queue)" || t.Retry || len(t.Queues) == 0 {
+			continue
+		}
+		one := true
+		for _, q := range t.Queues {
+			one = one && q.BrokerName == t.Queues[0].BrokerName
+		}
+		dash := true
+		for _, o := range rd.Offsets {
+			if o.Queue.Topic == t.Name {
+				dash = dash && o.Dashboard
+			}
+		}
+		if one && dash {
+			g.assume("assumed.dashboard-queues", t.Name, len(t.Queues), t.Queues[0].BrokerName)
+		}
+	}
+}
