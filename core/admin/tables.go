@@ -475,14 +475,18 @@ func hasCols(cols []col, need []col) bool {
 }
 
 // buttons are the captions of the Dashboard's buttons that a copy carries in the last cell.
-var buttons = map[string]bool{"STATUS": true, "CONFIG": true, "CLIENT": true, "CONSUME": true, "DETAIL": true, "DELETE": true,
-	"REFRESH": true, "RESET": true, "OFFSET": true, "SKIP": true, "ACCUMULATE": true, "Status": true, "Config": true,
-	"Delete": true, "RESEND": true, "MESSAGE": true, "状态": true, "配置": true, "终端": true, "消费详情": true, "删除": true, "刷新": true}
+const buttons = " STATUS CONFIG CLIENT CONSUME DETAIL DELETE REFRESH RESET OFFSET SKIP ACCUMULATE Status Config Delete RESEND MESSAGE 状态 配置 终端 消费详情 删除 刷新 "
+
+// listed says whether word is one of the words of list, a space-separated list with a space at
+// either end.
+func listed(list, word string) bool {
+	return word != "" && !strings.ContainsAny(word, " \t") && strings.Contains(list, " "+word+" ")
+}
 
 func allButtonsText(c string) bool {
 	f := strings.Fields(c)
 	for _, w := range f {
-		if !buttons[w] {
+		if !listed(buttons, w) {
 			return false
 		}
 	}
@@ -612,8 +616,8 @@ const (
 	kTime
 )
 
-var languages = map[string]bool{"JAVA": true, "CPP": true, "DOTNET": true, "PYTHON": true, "DELPHI": true, "ERLANG": true,
-	"RUBY": true, "OTHER": true, "HTTP": true, "GO": true, "PHP": true, "OMS": true, "RUST": true, "NODE_JS": true}
+// languages are LanguageCode's names (apache/rocketmq).
+const languages = " JAVA CPP DOTNET PYTHON DELPHI ERLANG RUBY OTHER HTTP GO PHP OMS RUST NODE_JS "
 
 func cellKind(c string) int {
 	switch {
@@ -621,7 +625,7 @@ func cellKind(c string) int {
 		return kEmpty
 	case strings.HasPrefix(c, "MessageQueue ["):
 		return kMQ
-	case languages[c]:
+	case listed(languages, c):
 		return kLanguage
 	case c == "CLUSTERING" || c == "BROADCASTING":
 		return kMode
@@ -667,14 +671,17 @@ func isClientID(c string) bool {
 // two offsets) or a broker (a name, NO. and an address).
 func guessCols(cells []string) ([]col, bool) {
 	kinds := make([]int, len(cells))
-	at := map[int]int{}
+	var at [kTime + 1]int // the first cell of each kind, -1 none
+	for k := range at {
+		at[k] = -1
+	}
 	for i, c := range cells {
 		kinds[i] = cellKind(c)
-		if _, ok := at[kinds[i]]; !ok {
+		if at[kinds[i]] < 0 {
 			at[kinds[i]] = i
 		}
 	}
-	has := func(k int) bool { _, ok := at[k]; return ok }
+	has := func(k int) bool { return at[k] >= 0 }
 	cols := make([]col, len(cells))
 	for i := range cols {
 		cols[i] = cSkip
@@ -700,9 +707,9 @@ func guessCols(cells []string) ([]col, bool) {
 	case kinds[0] == kText && len(cells) >= 3 && kinds[1] == kInt && (has(kVersion) || has(kType) || has(kMode)):
 		cols[0], cols[1] = cGroup, cCount
 		last := 1
-		for k, c := range map[int]col{kVersion: cVersion, kType: cType, kMode: cMode} {
+		for i, k := range [...]int{kVersion, kType, kMode} {
 			if has(k) {
-				cols[at[k]] = c
+				cols[at[k]] = [...]col{cVersion, cType, cMode}[i]
 				last = max(last, at[k])
 			}
 		}
@@ -746,15 +753,13 @@ func guessCols(cells []string) ([]col, bool) {
 
 // statusKeys are keys of the broker's runtime status (the cluster page's STATUS dialog, tables
 // §8): a two-cell row with one of them starts that table even without a header.
-var statusKeys = map[string]bool{"brokerVersionDesc": true, "brokerVersion": true, "bootTimestamp": true,
-	"msgPutTotalTodayNow": true, "msgGetTotalTodayNow": true, "msgPutTotalTodayMorning": true, "msgGetTotalTodayMorning": true,
-	"msgPutTotalYesterdayMorning": true, "msgGetTotalYesterdayMorning": true, "commitLogMaxOffset": true,
-	"commitLogMinOffset": true, "commitLogDiskRatio": true, "putTps": true, "getTransferedTps": true, "getTransferredTps": true,
-	"runtime": true, "remainHowManyDataToFlush": true, "brokerClusterName": true, "brokerName": true, "brokerId": true}
+const statusKeys = " brokerVersionDesc brokerVersion bootTimestamp msgPutTotalTodayNow msgGetTotalTodayNow msgPutTotalTodayMorning " +
+	"msgGetTotalTodayMorning msgPutTotalYesterdayMorning msgGetTotalYesterdayMorning commitLogMaxOffset commitLogMinOffset " +
+	"commitLogDiskRatio putTps getTransferedTps getTransferredTps runtime remainHowManyDataToFlush brokerClusterName brokerName brokerId "
 
 // tableKV reads a key/value row that starts a broker STATUS or CONFIG table (no header).
 func (r *reader) tableKV(ln int, cells []string, shape string) bool {
-	if len(cells) != 2 || !statusKeys[cells[0]] {
+	if len(cells) != 2 || !listed(statusKeys, cells[0]) {
 		return false
 	}
 	cols := []col{cKey, cValue}
@@ -762,77 +767,90 @@ func (r *reader) tableKV(ln int, cells []string, shape string) bool {
 	return r.tableRow(ln, cells)
 }
 
+// Lines around the tables, as "|line=meaning|" lists (lookup): dialog titles "[name]TITLE"
+// (name is the group or the topic), headings of a dialog's parts, HTML wrappers ("" skipped),
+// and line prefixes.
+const (
+	titles = "|CLIENT=client|终端=client|Client Information=client|客户端信息=client|CONSUME DETAIL=detail|消费详情=detail|" +
+		"Detail=detail|Status=status|状态=status|Router=router|路由=router|ROUTER=router|"
+	headings = "|<html>=|<body>=|</body>=|</html>=|<table>=|</table>=|brokerDatas:=router|Broker Datas:=router|queueDatas=router|" +
+		"queueDatas:=router|队列信息=router|队列信息:=router|Below is subscription:=client|Connection Overview=client|连接概览=client|" +
+		"Client Connections=client|客户端连接=client|Client Subscriptions=client|客户端订阅=client|"
+	// "_Originally posted by" is GitHub's quote of another comment.
+	prefixes = "|_Originally posted by =|Consumer Details - Group: =group|Topic: =topic|Total Lag:=detail|Last Consume Time:=detail|" +
+		"ConsumeType:=client|MessageModel:=client|ConsumeFromWhere:=client|"
+)
+
+// lookup returns the meaning of key in a "|key=meaning|" list.
+func lookup(list, key string) (string, bool) {
+	if key == "" || strings.ContainsAny(key, "|=") {
+		return "", false
+	}
+	i := strings.Index(list, "|"+key+"=")
+	if i < 0 {
+		return "", false
+	}
+	v, _, _ := strings.Cut(list[i+len(key)+2:], "|")
+	return v, true
+}
+
 // tableContext reads the lines around the tables: dialog titles (which name the group or the
-// topic), the CLIENT dialog's trailing lines, React's "Topic:" bar, HTML wrappers.
+// topic), headings, the CLIENT dialog's trailing lines, React's "Topic:" bar, HTML wrappers.
 func (r *reader) tableContext(ln int, s string) bool {
 	t := &r.tbl
-	if strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">") && len(s) < 12 {
-		switch strings.ToLower(strings.Trim(s, "</>")) {
-		case "html", "body", "table", "tbody", "thead", "meta charset=utf-8":
+	if v, ok := lookup(headings, s); ok {
+		switch {
+		case v == "":
 			r.note(ln, "note.skipped", s)
+		case v == "router" && t.dialog != v:
+			r.dialog(v, "", t.topic)
+		case v == "client" && t.dialog != v:
+			return false
+		}
+		return true
+	}
+	if name, title, ok := strings.Cut(s, "]"); ok && len(name) > 1 && name[0] == '[' {
+		if d, ok := lookup(titles, strings.TrimSpace(title)); ok {
+			if d == "client" || d == "detail" {
+				r.dialog(d, name[1:], "")
+			} else {
+				r.dialog(d, "", name[1:])
+			}
 			return true
 		}
 	}
-	if strings.HasPrefix(s, "_Originally posted by ") {
-		r.note(ln, "note.skipped", clip(s, 60)) // GitHub's quote of another comment
-		return true
-	}
-	if rest, ok := strings.CutPrefix(s, "Consumer Details - Group: "); ok {
-		group, _, _ := strings.Cut(rest, " ")
-		r.dialog("detail", group, "")
-		return true
-	}
-	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, " [") {
-		if name, title, ok := strings.Cut(strings.TrimLeft(s, " ["), "]"); ok && name != "" {
-			switch strings.TrimSpace(title) {
-			case "CLIENT", "终端", "Client Information", "客户端信息":
-				r.dialog("client", name, "")
-				return true
-			case "CONSUME DETAIL", "消费详情", "Detail":
-				r.dialog("detail", name, "")
-				return true
-			case "Status", "状态":
-				r.dialog("status", "", name)
-				return true
-			case "Router", "路由", "ROUTER":
-				r.dialog("router", "", name)
-				return true
-			}
-		}
-	}
-	for _, title := range []string{"SubscriptionGroup", "订阅组"} {
+	for _, title := range [...]string{"SubscriptionGroup", "订阅组"} {
 		if topic, ok := strings.CutSuffix(s, title); ok && topic != "" && !strings.ContainsAny(topic, "\t|") {
 			r.dialog("manage", "", strings.TrimSpace(topic))
 			return true
 		}
 	}
-	switch s {
-	case "brokerDatas:", "Broker Datas:", "queueDatas", "queueDatas:", "队列信息", "队列信息:":
-		if t.dialog != "router" {
-			r.dialog("router", "", t.topic)
+	for rest := prefixes[1:]; rest != ""; {
+		var entry string
+		entry, rest, _ = strings.Cut(rest, "|")
+		prefix, d, _ := strings.Cut(entry, "=")
+		v, ok := strings.CutPrefix(s, prefix)
+		if !ok {
+			continue
 		}
-		return true
-	}
-	if t.dialog == "client" {
-		if s == "Below is subscription:" || s == "Connection Overview" || s == "连接概览" || s == "Client Connections" || s == "客户端连接" || s == "Client Subscriptions" || s == "客户端订阅" {
-			return true
-		}
-		for _, name := range [...]string{"ConsumeType", "MessageModel", "ConsumeFromWhere"} {
-			if v, ok := strings.CutPrefix(s, name+":"); ok {
-				r.setting(ln, name, strings.TrimSpace(v))
-				return true
+		// What follows the prefix, up to a tab or a space.
+		word, _, _ := strings.Cut(strings.TrimSpace(strings.ReplaceAll(v, "\t", " ")), " ")
+		switch {
+		case d == "":
+			r.note(ln, "note.skipped", clip(s, 60))
+		case d == "group":
+			r.dialog("detail", word, "")
+		case d == "client":
+			if t.dialog != d {
+				return false
 			}
+			r.setting(ln, strings.TrimSuffix(prefix, ":"), strings.TrimSpace(v))
+		case t.dialog != "detail":
+			return false
+		case d == "topic":
+			t.topic = word
 		}
-	}
-	// React's per-topic bar: "Topic: T", maybe with "Total Lag: n" and "Last Consume Time: t".
-	if v, ok := strings.CutPrefix(s, "Topic: "); ok && t.dialog == "detail" {
-		v, _, _ = strings.Cut(v, "\t")
-		v, _, _ = strings.Cut(strings.TrimSpace(v), " ")
-		t.topic = v
-		return true
-	}
-	if t.dialog == "detail" && (strings.HasPrefix(s, "Total Lag:") || strings.HasPrefix(s, "Last Consume Time:")) {
-		return true
+		return true // "detail": the React bar's lag and time, which the rows give per queue
 	}
 	return false
 }
@@ -915,23 +933,16 @@ func (r *reader) routerRow(ln int, k0 string, cells []string) bool {
 		}
 		r.sec.To = ln
 	}
-	addrs := func(from []string) {
-		for i := 0; i+1 < len(from); i += 2 {
-			if id, ok := brokerNo(from[i]); ok && isAddr(from[i+1]) {
-				r.out.Brokers = append(r.out.Brokers, BrokerAddr{Ref: r.ref(ln), Broker: t.broker, ID: id, Addr: from[i+1]})
-			}
-		}
-	}
 	switch {
 	case len(cells) == 2 && k0 == "broker" && strings.HasSuffix(cells[0], ":") && cells[1] != "":
 		start()
 		t.broker = cells[1]
 	case k0 == "brokeraddrs" && t.broker != "":
 		start()
-		addrs(cells[1:])
+		r.addrPairs(ln, t.broker, cells[1:])
 	case router && len(cells) == 2 && isInt(cells[0]) && isAddr(cells[1]) && t.broker != "":
 		start()
-		addrs(cells)
+		r.addrPairs(ln, t.broker, cells)
 	case len(cells) == 2 && cells[0] == "BROKER_NAME" && cells[1] != "":
 		start()
 		t.broker = cells[1]
@@ -1052,16 +1063,19 @@ func rowQueueCount(r *reader, ln int, v *rowVals) bool {
 // rowBrokerAddrs reads React's router row "B | 0 | ip:port | 1 | ip:port" (the nested Index |
 // Address table copied into the row).
 func rowBrokerAddrs(r *reader, ln int, v *rowVals) bool {
-	b := v.get(cBroker)
-	cells := append([]string{v.get(cAddrs)}, v.rest...)
+	return v.get(cBroker) != "" && r.addrPairs(ln, v.get(cBroker), append([]string{v.get(cAddrs)}, v.rest...))
+}
+
+// addrPairs reads broker's "id | ip:port" pairs from cells; it reports whether it read any.
+func (r *reader) addrPairs(ln int, broker string, cells []string) bool {
 	n := len(r.out.Brokers)
 	for i := 0; i+1 < len(cells); i++ {
 		if id, ok := brokerNo(cells[i]); ok && isAddr(cells[i+1]) {
-			r.out.Brokers = append(r.out.Brokers, BrokerAddr{Ref: r.ref(ln), Broker: b, ID: id, Addr: cells[i+1]})
+			r.out.Brokers = append(r.out.Brokers, BrokerAddr{Ref: r.ref(ln), Broker: broker, ID: id, Addr: cells[i+1]})
 			i++
 		}
 	}
-	return b != "" && len(r.out.Brokers) > n
+	return len(r.out.Brokers) > n
 }
 
 func rowSummary(r *reader, ln int, v *rowVals) bool {
@@ -1127,13 +1141,12 @@ func (rep *Report) unprovenOwners(unproven map[string]int) {
 }
 
 // trackTypes are the message-detail page's track types (TrackType in apache/rocketmq).
-var trackTypes = map[string]bool{"CONSUMED": true, "CONSUMED_BUT_FILTERED": true, "PULL": true, "NOT_CONSUME_YET": true,
-	"NOT_ONLINE": true, "CONSUME_BROADCASTING": true, "UNKNOWN": true}
+const trackTypes = " CONSUMED CONSUMED_BUT_FILTERED PULL NOT_CONSUME_YET NOT_ONLINE CONSUME_BROADCASTING UNKNOWN "
 
 // trackRow reads a row of a message's track table ("group | NOT_ONLINE | RESEND MESSAGE"):
 // what it says of the group is a note.
 func (r *reader) trackRow(ln int, cells []string) bool {
-	if len(cells) > 3 || !trackTypes[cells[1]] || strings.ContainsAny(cells[0], " \t") {
+	if len(cells) > 3 || !listed(trackTypes, cells[1]) || strings.ContainsAny(cells[0], " \t") {
 		return false
 	}
 	r.note(ln, "note.track", cells[0], cells[1])
