@@ -304,7 +304,7 @@ func (r *reader) tableRow(ln int, cells []string) bool {
 	if len(cells) > len(t.cols) {
 		v.rest = cells[len(t.cols):]
 	}
-	if strings.Contains(strings.Join(cells, " "), "(undefined)") && !strings.Contains(r.sec.Layout, "React") {
+	if strings.HasSuffix(v.cell[cBrokerID], "(undefined)") && !strings.Contains(r.sec.Layout, "React") {
 		r.sec.Layout = joinLayout("React 2.1.0", t.shape)
 	}
 	if !t.kind.row(r, ln, &v) {
@@ -901,8 +901,10 @@ func (r *reader) tableLabel(ln int, cells []string) bool {
 		t.group, t.kind = second, nil
 		r.close()
 		return true
-	case t.dialog == "manage" && len(cells) == 3 && cellKind(cells[0]) == kText && cellKind(cells[1]) == kInt && !r.tableOpen():
+	case t.dialog == "manage" && len(cells) == 3 && cellKind(cells[0]) == kText && cellKind(cells[1]) == kInt && (cellKind(cells[2]) == kTime || cellKind(cells[2]) == kEmpty):
+		// React's header-less "G | delay | time" above each group's queues.
 		t.group = cells[0]
+		r.close()
 		return true
 	case settingLabels[k0] != "":
 		// React's Connection Overview: label, value, label, value.

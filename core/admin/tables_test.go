@@ -139,9 +139,10 @@ func TestDashboardTables(t *testing.T) {
 				}
 			}
 		}},
-		{"manage-react-en-tabs.txt", []string{KindDashManage + " (tabs)"}, func(t *testing.T, rd *Read) {
-			if len(rd.Offsets) != 2 || rd.Offsets[1].Group != group4 || rd.Offsets[1].Queue.Topic != "TopicTest" || rd.Offsets[1].LastTime != "" {
-				t.Errorf("offsets %+v", rd.Offsets)
+		{"manage-react-en-tabs.txt", []string{KindDashManage + " (tabs)", KindDashManage + " (tabs)"}, func(t *testing.T, rd *Read) {
+			if len(rd.Offsets) != 3 || rd.Offsets[1].Group != group4 || rd.Offsets[1].Queue.Topic != "TopicTest" || rd.Offsets[1].LastTime != "" ||
+				rd.Offsets[2].Group != "G2" || rd.Offsets[2].Queue.Topic != "TopicTest" {
+				t.Errorf("offsets %+v: each group's row names the group of the queues under it", rd.Offsets)
 			}
 		}},
 		{"status-en-pipes.txt", []string{KindDashStatus + " (pipes)"}, func(t *testing.T, rd *Read) {
