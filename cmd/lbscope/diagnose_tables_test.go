@@ -33,6 +33,15 @@ func TestDiagnoseDashboardDuplicateID(t *testing.T) {
 	assert.Contains(t, out, "TopicTest broker-a:3-5 is pulled by nobody")
 	assert.Contains(t, out, "whether the 3 queues of TopicTest with an empty consumerClient are owned")
 	assert.NotContains(t, out, "observed without an owner")
+
+	// The React dialog in Chinese, copied through GitHub, with the queue counts from --queues.
+	out, errOut, status = lbscope(t, "", "diagnose", "--json", "--queues", "broker-a:8", dashTables+"client-react-zh-github.txt")
+	require.Equal(t, 0, status, errOut)
+	v = diagnoseJSON{}
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	assert.Equal(t, []string{"duplicate-client-id", "unowned-queues"}, v.Codes)
+	require.NotEmpty(t, v.Allocations)
+	assert.Equal(t, []string{"broker-a:3", "broker-a:4", "broker-a:5"}, v.Allocations[0].Orphans)
 }
 
 // What `lbscope diagnose` says of each real paste of the reference's §9: the cluster page's
