@@ -461,3 +461,17 @@ func FuzzTables(f *testing.F) {
 		}
 	})
 }
+
+// mqadmin's own lines with pipes or tabs stay mqadmin's: a tag expression "TagA || TagB" is no
+// table.
+func TestTablesLeaveMqadminAlone(t *testing.T) {
+	paste := "$ mqadmin consumerConnection -g G\n001  10.0.0.1@1  10.0.0.1:1  JAVA  V4_9_4\n\n" +
+		"Below is subscription:001  Topic: T SubExpression: TagA || TagB\nConsumeType: CONSUME_PASSIVELY\n"
+	rd := ReadAll([]Input{{Name: "p", Data: []byte(paste)}})
+	if got := kinds(rd); !slices.Equal(got, []string{KindCommand + " (consumerConnection)", KindConnection + " (4.0–4.9.2)"}) {
+		t.Errorf("sections %q", got)
+	}
+	if len(rd.GroupSubs) != 1 || rd.GroupSubs[0].Expr != "TagA || TagB" || len(rd.Connections) != 1 {
+		t.Errorf("subscriptions %+v, connections %+v", rd.GroupSubs, rd.Connections)
+	}
+}
