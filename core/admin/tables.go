@@ -81,50 +81,71 @@ var colNames = [nCols]string{cSkip: "-", cGroup: "SubscriptionGroup", cCount: "Q
 	cRead: "readQueueNums", cWrite: "writeQueueNums", cPerm: "perm", cAddrs: "Broker Addrs", cKey: "Key", cValue: "Value"}
 
 // headerWords are the Dashboard's column headers of both generations in English and Chinese
-// (tables §3–§8), normalised by headerKey.
-var headerWords = map[string]col{
-	"subscriptiongroup": cGroup, "订阅组": cGroup, "quantity": cCount, "数量": cCount,
-	"version": cVersion, "版本": cVersion, "type": cType, "类型": cType, "mode": cMode, "模式": cMode,
-	"tps": cSkip, "delay": cDelay, "延迟": cDelay, "updatetime": cSkip, "更新时间": cSkip, "operation": cSkip, "操作": cSkip,
-	"clientid": cClientID, "客户端id": cClientID, "clientaddr": cAddr, "clientaddress": cAddr, "客户端地址": cAddr,
-	"language": cLanguage, "语言": cLanguage, "topic": cTopic, "主题": cTopic,
-	"subexpression": cExpr, "subscriptionexpression": cExpr, "订阅表达式": cExpr,
-	"expressiontype": cSkip, "表达式类型": cSkip, "tagsset": cSkip, "标签集": cSkip, "codeset": cSkip, "代码集": cSkip,
-	"subversion": cSkip, "订阅版本": cSkip,
-	"broker": cBroker, "分片": cBroker, "brokername": cBroker, "broker名称": cBroker,
-	"queue": cQueue, "队列": cQueue, "queueid": cQueue,
-	"consumerclient": cClient, "消费者终端": cClient, "clientinfo": cClient,
-	"brokeroffset": cBrokerOffset, "代理者位点": cBrokerOffset, "consumeroffset": cConsumerOffset, "消费者位点": cConsumerOffset,
-	"difftotal": cSkip, "差值": cSkip, "lagdiff": cSkip,
-	"lasttimestamp": cTime, "上次时间": cTime, "lastconsumetime": cTime, "lastupdatetimestamp": cTime, "上次更新时间": cTime,
-	"minoffset": cMin, "最小位点": cMin, "maxoffset": cMax, "最大位点": cMax,
-	"no": cBrokerID, "编号": cBrokerID, "index": cBrokerID, "address": cAddr, "地址": cAddr,
-	"producemassagetps": cSkip, "producemessagetps": cSkip, "生产消息tps": cSkip,
-	"consumermassagetps": cSkip, "consumermessagetps": cSkip, "消费消息tps": cSkip,
-	"yesterdayproducecount": cSkip, "yesterdayconsumecount": cSkip, "todayproducecount": cSkip, "todayconsumecount": cSkip,
-	"昨日生产总数": cSkip, "昨日消费总数": cSkip, "今天生产总数": cSkip, "今天消费总数": cSkip,
-	"readqueuenums": cRead, "读队列数量": cRead, "writequeuenums": cWrite, "写队列数量": cWrite, "perm": cPerm,
-	"brokeraddrs": cAddrs, "key": cKey, "值": cKey, "value": cValue,
+// (tables §3–§8), normalised by headerKey, per column: "|word|word|".
+var headerWords = [nCols]string{
+	cGroup:   "|subscriptiongroup|订阅组|",
+	cCount:   "|quantity|数量|",
+	cVersion: "|version|版本|",
+	cType:    "|type|类型|",
+	cMode:    "|mode|模式|",
+	cSkip: "|tps|updatetime|更新时间|operation|操作|expressiontype|表达式类型|tagsset|标签集|codeset|代码集|subversion|订阅版本|" +
+		"difftotal|差值|lagdiff|producemassagetps|producemessagetps|生产消息tps|consumermassagetps|consumermessagetps|消费消息tps|" +
+		"yesterdayproducecount|yesterdayconsumecount|todayproducecount|todayconsumecount|昨日生产总数|昨日消费总数|今天生产总数|今天消费总数|",
+	cDelay:          "|delay|延迟|",
+	cClientID:       "|clientid|客户端id|",
+	cAddr:           "|clientaddr|clientaddress|客户端地址|address|地址|",
+	cLanguage:       "|language|语言|",
+	cTopic:          "|topic|主题|",
+	cExpr:           "|subexpression|subscriptionexpression|订阅表达式|",
+	cBroker:         "|broker|分片|brokername|broker名称|",
+	cQueue:          "|queue|队列|queueid|",
+	cClient:         "|consumerclient|消费者终端|clientinfo|",
+	cBrokerOffset:   "|brokeroffset|代理者位点|",
+	cConsumerOffset: "|consumeroffset|消费者位点|",
+	cTime:           "|lasttimestamp|上次时间|lastconsumetime|lastupdatetimestamp|上次更新时间|",
+	cMin:            "|minoffset|最小位点|",
+	cMax:            "|maxoffset|最大位点|",
+	cBrokerID:       "|no|编号|index|",
+	cRead:           "|readqueuenums|读队列数量|",
+	cWrite:          "|writequeuenums|写队列数量|",
+	cPerm:           "|perm|",
+	cAddrs:          "|brokeraddrs|",
+	cKey:            "|key|值|",
+	cValue:          "|value|",
+}
+
+// headerCol is the column a header cell names, cNone for none.
+func headerCol(cell string) col {
+	key := headerKey(cell)
+	if key == "" || strings.Contains(key, "|") {
+		return cNone
+	}
+	for c, words := range headerWords {
+		if strings.Contains(words, "|"+key+"|") {
+			return col(c)
+		}
+	}
+	return cNone
 }
 
 // tableKind is one kind of table: the columns that make it and what a row of it fills.
 type tableKind struct {
 	kind string
-	need []col
+	need [3]col // cNone pads
 	row  func(r *reader, ln int, v *rowVals) bool
 }
 
 // tableKinds, the first that a table's columns satisfy wins.
 var tableKinds = []tableKind{
-	{KindDashClient, []col{cClientID, cAddr}, rowConnection},
-	{KindDashClient, []col{cTopic, cExpr}, rowSubscription},
-	{KindDashDetail, []col{cQueue, cBrokerOffset}, rowOffset},
-	{KindDashStatus, []col{cQueue, cMin, cMax}, rowTopicQueue},
-	{KindDashCluster, []col{cBroker, cBrokerID, cAddr}, rowBroker},
-	{KindDashRouter, []col{cBroker, cRead, cWrite}, rowQueueCount},
-	{KindDashRouter, []col{cBroker, cAddrs}, rowBrokerAddrs},
-	{KindDashList, []col{cGroup, cCount}, rowSummary},
-	{KindDashBroker, []col{cKey, cValue}, rowKeyValue},
+	{KindDashClient, [3]col{cClientID, cAddr}, rowConnection},
+	{KindDashClient, [3]col{cTopic, cExpr}, rowSubscription},
+	{KindDashDetail, [3]col{cQueue, cBrokerOffset}, rowOffset},
+	{KindDashStatus, [3]col{cQueue, cMin, cMax}, rowTopicQueue},
+	{KindDashCluster, [3]col{cBroker, cBrokerID, cAddr}, rowBroker},
+	{KindDashRouter, [3]col{cBroker, cRead, cWrite}, rowQueueCount},
+	{KindDashRouter, [3]col{cBroker, cAddrs}, rowBrokerAddrs},
+	{KindDashList, [3]col{cGroup, cCount}, rowSummary},
+	{KindDashBroker, [3]col{cKey, cValue}, rowKeyValue},
 }
 
 // layouts tell the generation from words of a header or a cell (tables §3–§8).
@@ -199,7 +220,7 @@ func (r *reader) tableLine(ln int, s string) bool {
 	}
 	if h, ok := headerOf(cells); ok {
 		r.openTable(ln, h, cells, shape, false, s)
-		if ln == r.lastLine && len(cells) > 0 && headerKey(cells[len(cells)-1]) != "" && headerWords[headerKey(cells[len(cells)-1])] == cNone {
+		if ln == r.lastLine && headerKey(cells[len(cells)-1]) != "" && headerCol(cells[len(cells)-1]) == cNone {
 			r.sec.Cut = true
 			r.note(ln, "note.table-cut-header", clip(s, 60))
 		}
@@ -427,7 +448,7 @@ func headerOf(cells []string) ([]col, bool) {
 	cols := make([]col, len(cells))
 	known := 0
 	for i, c := range cells {
-		if k, ok := headerWords[headerKey(c)]; ok {
+		if k := headerCol(c); k != cNone {
 			cols[i] = k
 			known++
 		} else if allButtonsText(c) {
@@ -450,9 +471,9 @@ func headerOf(cells []string) ([]col, bool) {
 func completeHeader(cells []string) []string {
 	last := headerKey(cells[len(cells)-1])
 	word := ""
-	for w := range headerWords {
-		if len(last) >= 3 && strings.HasPrefix(w, last) && (word == "" || w < word) {
-			word = w
+	for _, words := range headerWords {
+		if i := strings.Index(words, "|"+last); len(last) >= 3 && i >= 0 && word == "" {
+			word, _, _ = strings.Cut(words[i+1:], "|")
 		}
 	}
 	if word == "" {
@@ -461,9 +482,9 @@ func completeHeader(cells []string) []string {
 	return append(cells[:len(cells)-1:len(cells)-1], word)
 }
 
-func hasCols(cols []col, need []col) bool {
+func hasCols(cols []col, need [3]col) bool {
 	for _, n := range need {
-		found := false
+		found := n == cNone
 		for _, c := range cols {
 			found = found || c == n
 		}
@@ -597,7 +618,7 @@ func versionText(s string) string {
 }
 
 // consumeTypes are the Dashboard's ConsumeType names in consumerProgress's words.
-var consumeTypes = map[string]string{"CONSUME_PASSIVELY": "PUSH", "CONSUME_ACTIVELY": "PULL", "CONSUME_POP": "POP"}
+const consumeTypes = "|CONSUME_PASSIVELY=PUSH|CONSUME_ACTIVELY=PULL|CONSUME_POP=POP|"
 
 // cell kinds, for a table whose header says nothing.
 const (
@@ -629,7 +650,7 @@ func cellKind(c string) int {
 		return kLanguage
 	case c == "CLUSTERING" || c == "BROADCASTING":
 		return kMode
-	case consumeTypes[c] != "":
+	case listedAs(consumeTypes, c) != "":
 		return kType
 	case c == "HIGHER_VERSION" || len(c) >= 4 && c[0] == 'V' && c[1] >= '0' && c[1] <= '9' && c[2] == '_':
 		return kVersion
@@ -794,6 +815,12 @@ func lookup(list, key string) (string, bool) {
 	return v, true
 }
 
+// listedAs is lookup's meaning alone.
+func listedAs(list, key string) string {
+	v, _ := lookup(list, key)
+	return v
+}
+
 // tableContext reads the lines around the tables: dialog titles (which name the group or the
 // topic), headings, the CLIENT dialog's trailing lines, React's "Topic:" bar, HTML wrappers.
 func (r *reader) tableContext(ln int, s string) bool {
@@ -870,8 +897,8 @@ func (r *reader) setting(ln int, name, value string) {
 }
 
 // settingLabels are the CLIENT dialog's group settings in React's overview (tables §4).
-var settingLabels = map[string]string{"consumetype": "ConsumeType", "消费类型": "ConsumeType", "messagemodel": "MessageModel",
-	"消息模型": "MessageModel", "consumefromwhere": "ConsumeFromWhere", "从何处消费": "ConsumeFromWhere"}
+const settingLabels = "|consumetype=ConsumeType|消费类型=ConsumeType|messagemodel=MessageModel|消息模型=MessageModel|" +
+	"consumefromwhere=ConsumeFromWhere|从何处消费=ConsumeFromWhere|"
 
 // tableLabel reads the rows that label the queue tables under them: CONSUME DETAIL's "Topic |
 // T | Delay | n | …" (the topic of the rows that follow), CONSUMER MANAGE's "SubscriptionGroup
@@ -884,8 +911,8 @@ func (r *reader) tableLabel(ln int, cells []string) bool {
 	if len(cells) > 1 {
 		second = cells[1]
 	}
-	label := len(cells) >= 2 && second != "" && headerWords[headerKey(second)] == cNone &&
-		(len(cells) == 2 || len(cells) >= 3 && headerWords[headerKey(cells[2])] == cDelay)
+	label := len(cells) >= 2 && second != "" && headerCol(second) == cNone &&
+		(len(cells) == 2 || len(cells) >= 3 && headerCol(cells[2]) == cDelay)
 	switch {
 	case label && (k0 == "topic" || k0 == "主题") && len(cells) != 2:
 		if t.dialog != "detail" {
@@ -906,10 +933,10 @@ func (r *reader) tableLabel(ln int, cells []string) bool {
 		t.group = cells[0]
 		r.close()
 		return true
-	case settingLabels[k0] != "":
+	case listedAs(settingLabels, k0) != "":
 		// React's Connection Overview: label, value, label, value.
 		for i := 0; i+1 < len(cells); i += 2 {
-			if name := settingLabels[headerKey(cells[i])]; name != "" {
+			if name := listedAs(settingLabels, headerKey(cells[i])); name != "" {
 				r.setting(ln, name, cells[i+1])
 			}
 		}
@@ -952,7 +979,7 @@ func (r *reader) routerRow(ln int, k0 string, cells []string) bool {
 		t.qc = len(r.out.QueueCounts) - 1
 	case router && len(cells) == 2 && t.qc >= 0 && t.qc < len(r.out.QueueCounts) && isInt(cells[1]):
 		q := &r.out.QueueCounts[t.qc]
-		switch headerWords[k0] {
+		switch headerCol(cells[0]) {
 		case cRead:
 			q.Read = atoi(cells[1])
 		case cWrite:
@@ -1087,7 +1114,7 @@ func rowSummary(r *reader, ln int, v *rowVals) bool {
 	}
 	s := GroupSummary{Ref: r.ref(ln), Group: v.get(cGroup), Count: int(n), Version: versionText(v.get(cVersion)),
 		Type: v.get(cType), Model: v.get(cMode)}
-	if t := consumeTypes[s.Type]; t != "" {
+	if t := listedAs(consumeTypes, s.Type); t != "" {
 		s.Type = t
 	}
 	if d, ok := count(v.get(cDelay)); ok {
