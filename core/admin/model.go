@@ -113,12 +113,12 @@ type Offset struct {
 	Client     string `json:"client,omitempty"`
 	FullClient bool   `json:"fullClient,omitempty"` // Client is a whole client id (Dashboard)
 	HasClient  bool   `json:"hasClient,omitempty"`  // the output has an owner column at all
-	// Dashboard: the owner column is the Dashboard's consumerClient, which is empty also for
-	// queues whose owner could not be asked (tables §5), so an empty cell alone proves nothing.
-	Dashboard bool   `json:"dashboard,omitempty"`
-	LastTime  string `json:"lastTime,omitempty"`
+	LastTime   string `json:"lastTime,omitempty"`
 	// Truncated: the topic or broker name is exactly as long as the column cuts (32 or 64).
 	Truncated bool `json:"truncated,omitempty"`
+	// Dashboard: the owner column is the Dashboard's consumerClient, which is empty also for
+	// queues whose owner could not be asked (tables §5), so an empty cell alone proves nothing.
+	Dashboard bool `json:"dashboard,omitempty"`
 }
 
 // GroupSummary is one row of consumerProgress without -g.
