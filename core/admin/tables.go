@@ -169,12 +169,11 @@ func (v *rowVals) get(c col) string { return v.cell[c] }
 
 // tableState is what the table reader knows between lines.
 type tableState struct {
-	cols    []col
-	kind    *tableKind
-	sec     int // index of the table's section in out.Sections; -1 none
-	last    int // the line of the table's last row
-	guessed bool
-	shape   string
+	cols  []col
+	kind  *tableKind
+	sec   int // index of the table's section in out.Sections; -1 none
+	last  int // the line of the table's last row
+	shape string
 	// The dialog around the tables: its group, its topic (a CONSUME DETAIL's label row, a
 	// dialog's title), the router's broker and queue-count row being filled.
 	group, topic, broker string
@@ -280,7 +279,7 @@ func (r *reader) openTable(ln int, cols []col, cells []string, shape string, gue
 		}
 	}
 	r.open(name, joinLayout(layout, shape), ln)
-	t.cols, t.kind, t.sec, t.last, t.guessed, t.shape, t.gen = cols, kind, len(r.out.Sections)-1, ln, guessed, shape, layout
+	t.cols, t.kind, t.sec, t.last, t.shape, t.gen = cols, kind, len(r.out.Sections)-1, ln, shape, layout
 	if guessed {
 		var named []string
 		for i, c := range cols {
