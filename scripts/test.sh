@@ -75,6 +75,7 @@ fuzz() {
 
 step "fuzz the admin-output reader briefly (core/admin FuzzRead)"
 fuzz ./core/admin FuzzRead 10s
+fuzz ./core/admin FuzzTables 10s
 
 step "fuzz targets, a few seconds each, from their seed corpora (testdata/fuzz and f.Add)"
 fuzz ./core/scenario FuzzDecodeShare

@@ -9,8 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/allocate"
@@ -220,6 +222,7 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 		}
 		tw.Flush()
 	}
+	printBrokers(w, rep)
 	if len(g.Topics) > 0 {
 		fmt.Fprintln(w, "\ntopics:")
 		for _, t := range g.Topics {
@@ -408,4 +411,65 @@ func diagnoseScenario(w, stderr io.Writer, rep *admin.Report, file, link string,
 		}
 	}
 	return 0
+}
+
+// printBrokers prints what the pastes say of the brokers and of the groups besides the one
+// diagnosed: the brokers of a cluster (clusterList, the Dashboard's cluster page: those with
+// a version; a route's addresses are its topic's), the groups of a consumer list and a
+// broker's status.
+func printBrokers(w io.Writer, rep *admin.Report) {
+	versioned := false
+	for _, b := range rep.Group.Brokers {
+		versioned = versioned || b.Version != ""
+	}
+	if versioned {
+		fmt.Fprintln(w, "\nbrokers:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  BROKER\tID\tROLE\tADDRESS\tVERSION\tLINE")
+		for _, b := range rep.Group.Brokers {
+			role := "slave"
+			if b.ID == 0 {
+				role = "master"
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\n", b.Broker, b.ID, role, b.Addr, dash(b.Version), b.Ref)
+		}
+		tw.Flush()
+	}
+	if len(rep.Read.Summaries) > 0 {
+		fmt.Fprintln(w, "\ngroups (consumer list):")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  GROUP\tCONNECTIONS\tLOWEST VERSION\tTYPE\tMODEL\tDIFF TOTAL\tLINE")
+		for _, s := range rep.Read.Summaries {
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%d\t%s\n", s.Group, s.Count, dash(s.Version), dash(s.Type), dash(s.Model), s.DiffTotal, s.Ref)
+		}
+		tw.Flush()
+	}
+	if len(rep.Read.BrokerValues) > 0 {
+		v := map[string]string{}
+		for _, kv := range rep.Read.BrokerValues {
+			v[kv.Name] = kv.Value
+		}
+		fmt.Fprintf(w, "\nbroker status (%s):\n", rep.Read.BrokerValues[0].Ref)
+		for _, k := range []string{"brokerVersionDesc", "brokerName", "brokerId", "brokerClusterName", "bootTimestamp", "commitLogDiskRatio", "putTps", "getTransferedTps", "getTransferredTps"} {
+			if x := v[k]; x != "" {
+				if k == "bootTimestamp" {
+					if ms, err := strconv.ParseInt(x, 10, 64); err == nil {
+						x += " (" + time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05 UTC") + ")"
+					}
+				}
+				fmt.Fprintf(w, "  %s: %s\n", k, x)
+			}
+		}
+		day := func(now, morning string) string {
+			a, err1 := strconv.ParseInt(v[now], 10, 64)
+			b, err2 := strconv.ParseInt(v[morning], 10, 64)
+			if err1 != nil || err2 != nil {
+				return "-"
+			}
+			return strconv.FormatInt(a-b, 10)
+		}
+		fmt.Fprintf(w, "  messages today: %s put, %s got; yesterday: %s put, %s got\n",
+			day("msgPutTotalTodayNow", "msgPutTotalTodayMorning"), day("msgGetTotalTodayNow", "msgGetTotalTodayMorning"),
+			day("msgPutTotalTodayMorning", "msgPutTotalYesterdayMorning"), day("msgGetTotalTodayMorning", "msgGetTotalYesterdayMorning"))
+	}
 }

@@ -302,13 +302,26 @@ func TestReadWriteMismatchFromRowCounts(t *testing.T) {
 	}
 }
 
+// The Dashboard's clientInfo is null also for the queues of a client it could not ask
+// (dashboard-tables §5): a null proves a queue unowned only when every member is named on
+// some queue.
 func TestObservedUnownedFromDashboard(t *testing.T) {
 	dash := `{"status":0,"data":[{"topic":"T","diffTotal":0,"queueStatInfoList":[` +
 		`{"brokerName":"b","queueId":0,"brokerOffset":10,"consumerOffset":10,"clientInfo":"10.0.0.1@1","lastTimestamp":0},` +
-		`{"brokerName":"b","queueId":1,"brokerOffset":10,"consumerOffset":10,"clientInfo":null,"lastTimestamp":0}]}],"errMsg":null}`
-	rep, _ := Diagnose([]Input{{Name: "dash.json", Data: []byte(dash)}, conn("001  10.0.0.1@1  10.0.0.1:1  JAVA  V4_9_4", "002  10.0.0.2@1  10.0.0.2:1  JAVA  V4_9_4")}, Options{Topic: "T"})
+		`{"brokerName":"b","queueId":1,"brokerOffset":10,"consumerOffset":10,"clientInfo":null,"lastTimestamp":0},` +
+		`{"brokerName":"b","queueId":2,"brokerOffset":10,"consumerOffset":10,"clientInfo":%s,"lastTimestamp":0},` +
+		`{"brokerName":"b","queueId":3,"brokerOffset":10,"consumerOffset":10,"clientInfo":%[1]s,"lastTimestamp":0}]}],"errMsg":null}`
+	members := conn("001  10.0.0.1@1  10.0.0.1:1  JAVA  V4_9_4", "002  10.0.0.2@1  10.0.0.2:1  JAVA  V4_9_4")
+	rep, _ := Diagnose([]Input{{Name: "dash.json", Data: []byte(fmt.Sprintf(dash, `"10.0.0.2@1"`))}, members}, Options{Topic: "T"})
 	if !slices.Contains(codes(rep), CodeUnownedQueues) {
-		t.Fatalf("codes %v", codes(rep))
+		t.Fatalf("every member named: codes %v", codes(rep))
+	}
+	rep, _ = Diagnose([]Input{{Name: "dash.json", Data: []byte(fmt.Sprintf(dash, `null`))}, members}, Options{Topic: "T"})
+	if slices.Contains(codes(rep), CodeUnownedQueues) {
+		t.Fatalf("10.0.0.2@1 named nowhere: codes %v", codes(rep))
+	}
+	if m := rep.Group.Missing[len(rep.Group.Missing)-1]; m.Said.Key != "missing.dashboard-owner" || m.Said.Args[0] != 3 {
+		t.Errorf("missing %+v", rep.Group.Missing)
 	}
 }
 

@@ -566,10 +566,16 @@ func (rep *Report) unowned() {
 	byTopic := map[string][]Evidence{}
 	var topics []string
 	caveat := map[string]bool{}
+	proves := rep.dashboardEmptyProves()
+	unproven := map[string]int{}
 	for _, a := range rep.Allocations {
 		for _, q := range a.MQAll {
 			o, ok := g.Offsets[q]
 			if !ok || !o.HasClient || o.Client != "" {
+				continue
+			}
+			if o.Dashboard && !proves {
+				unproven[q.Topic]++
 				continue
 			}
 			if len(byTopic[q.Topic]) == 0 {
@@ -581,6 +587,7 @@ func (rep *Report) unowned() {
 			}
 		}
 	}
+	rep.unprovenOwners(unproven)
 	// Running infos of every member: a queue none of them holds.
 	named := map[string]bool{}
 	for _, ri := range rep.Read.RunningInfos {

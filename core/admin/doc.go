@@ -1,6 +1,7 @@
 // Package admin reads what operators paste from RocketMQ's admin tools — mqadmin's
 // topicRoute, consumerConnection, consumerProgress, consumerStatus, topicStatus and
-// clusterList, the remoting wire JSON, the Dashboard's REST JSON and Go client log lines —
+// clusterList, the remoting wire JSON, the Dashboard's REST JSON and its page tables as copied
+// (tables.go), and Go client log lines —
 // rebuilds the consumer group as far as the pastes tell it, computes the allocation each member
 // computes (core/allocate, sorted as RebalanceImpl sorts, one entry per connection as the broker
 // answers) and names what is wrong, with the input line behind every finding.

@@ -312,6 +312,7 @@ func Reconstruct(rd *Read, opts Options) (*Group, error) {
 	if err := g.buildTopics(rd, opts); err != nil {
 		return nil, err
 	}
+	g.dashboardQueues(rd)
 	return g, nil
 }
 

@@ -307,7 +307,7 @@ func (r *reader) dashProgress(n *jnode, ln int) {
 			bo, _ := q.get("brokerOffset").int64()
 			co, _ := q.get("consumerOffset").int64()
 			o := Offset{Ref: r.ref(q.line), Queue: route.MessageQueue{Topic: t.get("topic").text(), BrokerName: q.get("brokerName").text(), QueueID: int32(qid)},
-				BrokerOffset: bo, ConsumerOffset: co, HasClient: true, FullClient: true}
+				BrokerOffset: bo, ConsumerOffset: co, HasClient: true, FullClient: true, Dashboard: true}
 			if c := q.get("clientInfo"); c != nil && c.text() != "null" {
 				o.Client = c.text()
 			}
@@ -317,22 +317,11 @@ func (r *reader) dashProgress(n *jnode, ln int) {
 	r.close()
 }
 
-// versionName turns MQVersion's ordinal into its enum name for the few that outputs show; other
-// ordinals stay numbers (formats §2).
+// versionName turns MQVersion's ordinal into its enum name (formats §2); anything else stays
+// as it is.
 func versionName(v string) string {
-	switch v {
-	case "79":
-		return "V3_2_6"
-	case "232":
-		return "V4_1_0_SNAPSHOT"
-	case "317":
-		return "V4_5_2"
-	case "373":
-		return "V4_8_0"
-	case "413":
-		return "V5_0_0"
-	case "477":
-		return "V5_3_2"
+	if isInt(v) {
+		return mqVersion(atoi64(v))
 	}
 	return v
 }

@@ -116,6 +116,9 @@ type Offset struct {
 	LastTime   string `json:"lastTime,omitempty"`
 	// Truncated: the topic or broker name is exactly as long as the column cuts (32 or 64).
 	Truncated bool `json:"truncated,omitempty"`
+	// Dashboard: the owner column is the Dashboard's consumerClient, which is empty also for
+	// queues whose owner could not be asked (tables §5), so an empty cell alone proves nothing.
+	Dashboard bool `json:"dashboard,omitempty"`
 }
 
 // GroupSummary is one row of consumerProgress without -g.
@@ -230,6 +233,8 @@ type Read struct {
 	TopicQueues   []TopicQueue    `json:"topicQueues,omitempty"`
 	GoLogs        []GoNotInCidAll `json:"goLogs,omitempty"`
 	ConsoleIDs    []Connection    `json:"consoleIds,omitempty"`
+	// BrokerValues are the rows of a broker's STATUS or CONFIG table on the Dashboard.
+	BrokerValues []Setting `json:"brokerValues,omitempty"`
 }
 
 // InputInfo is one input's size and what was recognised in it.

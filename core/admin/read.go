@@ -47,7 +47,7 @@ func ReadAll(inputs []Input) *Read {
 			continue
 		}
 		before := len(out.Sections)
-		rd := &reader{out: out, name: in.Name, data: normalise(in.Data)}
+		rd := &reader{out: out, name: in.Name, data: normalise(in.Data), tbl: tableState{sec: -1, qc: -1}}
 		rd.run()
 		info.Lines = rd.lines
 		for _, s := range out.Sections[before:] {
@@ -133,6 +133,7 @@ type reader struct {
 
 	sec   *Section // the section being read, nil between sections
 	state textState
+	tbl   tableState // the Dashboard's page tables (tables.go)
 }
 
 // textState is what the current text section needs to read its next line.
@@ -371,7 +372,7 @@ func (r *reader) line(ln int, raw string) {
 		r.note(ln, "note.mark", strings.TrimSpace(m))
 		trimmed = trimmed[len(m):]
 	}
-	if r.header(ln, trimmed) || r.row(ln, trimmed) {
+	if r.tableLine(ln, trimmed) || r.header(ln, trimmed) || r.row(ln, trimmed) {
 		r.state.blank = false
 		return
 	}

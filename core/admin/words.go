@@ -134,6 +134,16 @@ var Words = map[string]string{
 	"input.too-much":        "%[1]s goes past %[2]d MiB for all inputs together; it was not read",
 	"input.nul":             "%[1]s has a NUL byte at offset %[2]d: it is not text an admin tool prints",
 	"input.control":         "%[1]s has %[2]d invalid or control bytes in %[3]d: it is not text an admin tool prints",
+	// What the Dashboard's page tables (tables.go) assume, miss and note.
+	"assumed.dashboard-queues": "%[1]s has the %[2]d queues the Dashboard's consume detail lists, all on %[3]s; dashboard 2.0.0 lists the first broker's only (rocketmq-dashboard#297): paste the topic's route (topicRoute or its ROUTER dialog) if it has queues on other brokers",
+	"missing.dashboard-owner":  "whether the %[1]d queues of %[2]s with an empty consumerClient are owned: the Dashboard leaves the cell empty also for a client that cannot answer the running-info request (Go, gRPC and C++ clients), for every client after one that failed, and for the second process of a duplicate id",
+	"note.table-guessed":       "the columns of this table are guessed from their content (line %[1]d): %[2]s",
+	"note.table-cut-header":    "the paste ends inside this table header; only its first columns are known: %[1]q",
+	"note.table-cut-row":       "the paste ends inside this row (%[1]d of %[2]d cells): it is not used",
+	"note.table-row":           "this row does not fit the table above it: %[1]q",
+	"note.table-capped":        "cells beyond the first %[1]d of a row, and bytes beyond %[2]d in a cell, are not read",
+	"note.table-no-topic":      "the queue rows from line %[1]d name no topic: no Topic row or dialog title above them gives it",
+	"note.track":               "a message's track (message detail page): group %[1]s is %[2]s for it",
 }
 
 // Field is an option with which a reader fills what the pastes do not say.
