@@ -712,3 +712,19 @@ func TestSourcesAreSentences(t *testing.T) {
 		t.Errorf("only %d sources seen: %q", len(seen), slices.Sorted(maps.Keys(seen)))
 	}
 }
+
+// BenchmarkDiagnoseManyMembers diagnoses a consumerConnection of 40,000 members (a 4 MiB
+// paste): the work per member must stay constant, not grow with the group.
+func BenchmarkDiagnoseManyMembers(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("#ClientId             #ClientAddr           #Language  #Version\n")
+	for i := range 40000 {
+		fmt.Fprintf(&sb, "10.0.%d.%d@%d      10.0.%d.%d:%d     JAVA       V4_9_4\n", i>>8&255, i&255, 1000+i, i>>8&255, i&255, 40000+i%20000)
+	}
+	in := []Input{{Name: "connection.txt", Data: []byte(sb.String())}}
+	for b.Loop() {
+		if _, err := Diagnose(in, Options{Queues: "broker-a:8"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -254,13 +254,12 @@ func (rep *Report) compare() {
 	g := rep.Group
 	for _, a := range rep.Allocations {
 		owners := map[route.MessageQueue][]string{}
+		copies := make(map[string]int, len(a.CidAll)) // counted once: a group may have 10⁵ members
+		for _, id := range a.CidAll {
+			copies[id]++
+		}
 		for _, as := range a.View.Assignments {
-			n := 0
-			for _, id := range a.CidAll {
-				if id == as.ClientID {
-					n++
-				}
-			}
+			n := copies[as.ClientID]
 			for _, q := range as.Queues {
 				for range n { // every copy of a duplicated id pulls the same block
 					owners[q] = append(owners[q], as.ClientID)
@@ -517,12 +516,15 @@ func (rep *Report) idle() {
 			continue
 		}
 		var ev []Evidence
+		first := make(map[string]Ref, len(g.Members)) // each id's first member, found in one pass
+		for _, m := range g.Members {
+			if _, ok := first[m.ClientID]; !ok {
+				first[m.ClientID] = m.Ref
+			}
+		}
 		for _, id := range a.View.Idle {
-			for _, m := range g.Members {
-				if m.ClientID == id {
-					ev = append(ev, evidence(m.Ref, "evidence.no-queue", id, a.Topic))
-					break
-				}
+			if ref, ok := first[id]; ok {
+				ev = append(ev, evidence(ref, "evidence.no-queue", id, a.Topic))
 			}
 		}
 		ev = append(ev, evidence(main.Ref, "evidence.readable", a.Topic, len(a.MQAll), sourceSaid(main.Source)))
