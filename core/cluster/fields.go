@@ -1,0 +1,364 @@
+package cluster
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/profile"
+)
+
+// A field's type beyond the arguments' (ArgInt, ArgString, ArgEnum, ArgBool, ArgInts,
+// ArgObject): a list of objects, each checked against the fields under Path + "[]".
+const ArgList = "list"
+
+// MaxDayMs is 24 hours in milliseconds, the bound of every time a setting gives.
+const MaxDayMs = 24 * 3600 * 1000
+
+// MaxSlowEvery bounds a consumer's slowEvery.
+const MaxSlowEvery = 1 << 30
+
+// MaxHistory bounds the messages per queue a topic may hold at 00:00.
+const MaxHistory = 1000000000
+
+// FieldSpec is one entry of the field table: one setting of a cluster's initial state (Config
+// and the structs under it), so that a new setting is one entry. Scenario validation (its
+// limits and their errors, in the table's order), the engine's defaults, the command line's
+// flags, lbscope.limits() and the scenario format's documentation all read it.
+type FieldSpec struct {
+	// Path is the setting as a scenario file names it: "seed", "brokers[].queues",
+	// "producers[].keys.count", "timing.pullBatchSize". The part before the last '.' names
+	// the struct that holds it ("brokers[]": each element of brokers); the last part is its
+	// Go field's JSON name.
+	Path string
+	Type string // ArgInt, ArgString, ArgEnum, ArgBool, ArgInts, ArgObject or ArgList
+	Unit string // of a number ("ms"), or the noun of a list's length in errors ("brokers")
+	// Min and Max bound an ArgInt (an ArgInts' every entry); Len bounds the entries of an
+	// ArgInts or ArgList.
+	Min, Max int64
+	MaxOf    string // an ArgInt bounded by another field of its struct instead: its JSON name
+	Len      int
+	Enum     []string // ArgEnum: the values
+	Prefix   string   // ArgEnum: a prefix a value may be written with (CONSUME_FROM_)
+	Charset  *Charset // ArgString: the characters a name takes; nil: a rule of its own checks it
+	Required bool     // ArgString: an empty value is "missing"
+	// Loose: the values are checked by a rule of their own (a client's aliases, a strategy
+	// the registry knows), not against Enum.
+	Loose bool
+	Note  string // written after the limits in an error: " (24 h)"
+	// Default is the value an unset (zero) field takes, as a file would write it; "" when the
+	// zero value is the default, or the default is not one value (a consumer's consumeRate is
+	// the timing's).
+	Default string
+	// Flag is the command line's flag that sets it in a flag-built cluster (on every broker or
+	// producer for a field of one), with FlagDefault when it differs from Default (the flags
+	// build the default preset's shape); Doc is the flag's help.
+	Flag, FlagDefault string
+	Doc               string // one line, English
+
+	index  []int // the Go field's index in its struct
+	defInt int64 // Default, for an ArgInt
+}
+
+// Name is the field's JSON name, the last part of its path.
+func (f *FieldSpec) Name() string { return f.Path[strings.LastIndexByte(f.Path, '.')+1:] }
+
+// Scope is the path of the struct that holds the field ("" for Config).
+func (f *FieldSpec) Scope() string { return f.Path[:max(strings.LastIndexByte(f.Path, '.'), 0)] }
+
+// FlagDefaultText is the flag's default value as the command line writes it.
+func (f *FieldSpec) FlagDefaultText() string {
+	if f.FlagDefault != "" {
+		return f.FlagDefault
+	}
+	return f.Default
+}
+
+func day(path, doc string) FieldSpec {
+	return FieldSpec{Path: path, Type: ArgInt, Unit: "ms", Max: MaxDayMs, Doc: doc}
+}
+
+func timing(name string, def, limit int64, unit, doc string) FieldSpec {
+	return FieldSpec{Path: "timing." + name, Type: ArgInt, Unit: unit, Max: limit, Default: strconv.FormatInt(def, 10), Doc: doc}
+}
+
+var (
+	sendModes    = []string{SendSync, SendAsync}
+	fromWheres   = []string{FromLastOffset, FromFirstOffset, FromTimestamp}
+	models       = []string{Clustering, Broadcasting}
+	faultTables  = []string{fault.TableCurrent, fault.TableLegacy4x}
+	fieldByPath  = map[string]*FieldSpec{}
+	fieldsOfType = map[string]reflect.Type{"": reflect.TypeFor[Config]()}
+)
+
+// fields is the table, in the order validation checks them (a struct's fields before the
+// next struct's, so the first error found is the first in the file's order).
+var fields = []FieldSpec{
+	{Path: "seed", Type: ArgInt, Min: -1 << 63, Max: 1<<63 - 1, Flag: "seed", FlagDefault: "1", Doc: "the run's seed; every random stream derives from it"},
+	{Path: "topic", Type: ArgString, Charset: &TopicName, Default: "TopicTest", Doc: "the topic's name"},
+	{Path: "group", Type: ArgString, Charset: &GroupName, Default: "GroupTest", Doc: "the consumer group's name"},
+	{Path: "brokers", Type: ArgList, Unit: "brokers", Len: MaxBrokers, Flag: "brokers", FlagDefault: "4", Doc: "number of brokers, named broker-a, broker-b, …"},
+	{Path: "brokers[].name", Type: ArgString, Charset: &BrokerName, Required: true, Doc: "the broker's name, unique"},
+	{Path: "brokers[].queues", Type: ArgInt, Unit: "queues", Max: MaxQueues, Flag: "queues", FlagDefault: "8", Doc: "queues of the topic on each broker"},
+	{Path: "brokers[].readQueueNums", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "read queues when they differ from queues"},
+	{Path: "brokers[].writeQueueNums", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "write queues when they differ from queues"},
+	{Path: "brokers[].latencyMs", Type: ArgInt, Unit: "ms", Max: MaxLatencyMs, Doc: "extra send latency"},
+	{Path: "brokers[].memoryMessages", Type: ArgInt, Unit: "messages", Max: MaxHistory * MaxQueues, Doc: "newest messages of the commit log in memory; 0: all"},
+	{Path: "consumers", Type: ArgList, Unit: "consumers", Len: MaxConsumers, Flag: "consumers", FlagDefault: "4", Doc: "number of consumers, named c1…cN"},
+	{Path: "consumers[].id", Type: ArgString, Charset: &ClientIDName, Required: true, Doc: "the client id, unique"},
+	{Path: "consumers[].consumeRate", Type: ArgInt, Unit: "messages/s", Max: MaxConsumeRate, Doc: "messages per second it consumes; 0: timing.consumeRate"},
+	{Path: "consumers[].fixedInstanceName", Type: ArgBool, Doc: "a restart keeps the client id"},
+	{Path: "consumers[].consumeFromWhere", Type: ArgEnum, Enum: fromWheres, Prefix: "CONSUME_FROM_", Note: " (CONSUME_FROM_ may precede them)", Default: FromLastOffset, Doc: "where a queue without an offset starts"},
+	{Path: "consumers[].slowEvery", Type: ArgInt, Unit: "messages", Max: MaxSlowEvery, Doc: "about one message in this many is slow; 0: none"},
+	{Path: "consumers[].slowMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Note: " (24 h)", Doc: "a slow message's time in the listener"},
+	{Path: "consumers[].consumeTimestampMs", Type: ArgInt, Unit: "ms", Min: -MaxDayMs, Max: MaxDayMs, Note: " (24 h either side of 00:00)", Doc: "TIMESTAMP's time; unset: 30 min before the start"},
+	{Path: "consumers[].subscription", Type: ArgObject, Doc: "another topic the member subscribes"},
+	{Path: "consumers[].subscription.topic", Type: ArgString, Charset: &TopicName, Required: true, Doc: "the topic it subscribes"},
+	{Path: "consumers[].client", Type: ArgEnum, Enum: clientArg.Enum, Loose: true, Default: string(profile.Default), Doc: "the SDK the process runs"},
+	{Path: "producers", Type: ArgList, Unit: "producers", Len: MaxProducers, Flag: "producers", FlagDefault: "1", Doc: "number of producers"},
+	{Path: "producers[].id", Type: ArgString, Charset: &PlainName, Required: true, Doc: "the producer's id, unique"},
+	{Path: "producers[].rate", Type: ArgInt, Unit: "messages/s", Max: MaxRate, Flag: "rate", FlagDefault: "200", Doc: "messages per second of each producer"},
+	{Path: "producers[].mode", Type: ArgEnum, Enum: sendModes, Default: SendSync, Flag: "producer-mode", Doc: "how the producers send: sync (each thread blocks for its send) or async (a callback, nothing blocks)"},
+	{Path: "producers[].threads", Type: ArgInt, Unit: "threads", Max: MaxSendThreads, Flag: "producer-threads", FlagDefault: "0", Doc: "threads calling the synchronous send in each producer, 1…256 (default: one per 125 msg/s of --rate)"},
+	{Path: "producers[].latencyMax", Type: ArgInts, Unit: "ms", Min: -MaxTierMs, Max: MaxTierMs, Len: MaxTiers, Note: " (24 h either way)", Flag: "latency-max", Doc: "the producers' own latencyMax tiers in ms, comma-separated, e.g. 50,100,550,1800,3000,5000,15000 (setLatencyMax)"},
+	{Path: "producers[].notAvailableDuration", Type: ArgInts, Unit: "ms", Min: -MaxTierMs, Max: MaxTierMs, Len: MaxTiers, Note: " (24 h either way)", Flag: "not-available-duration", Doc: "the producers' own notAvailableDuration tiers in ms, e.g. 0,0,2000,5000,6000,10000,30000 (setNotAvailableDuration)"},
+	{Path: "producers[].keys", Type: ArgObject, Doc: "keys for SelectMessageQueueByHash sends"},
+	{Path: "producers[].keys.count", Type: ArgInt, Unit: "keys", Min: 1, Max: MaxKeys, Doc: "distinct keys"},
+	{Path: "producers[].keys.hotShare", Type: ArgInt, Unit: "%", Max: 100, Doc: "share of the sends that carry key 0"},
+	{Path: "producers[].keys.prefix", Type: ArgString, Default: "key-", Doc: "the keys' prefix"},
+	{Path: "producers[].client", Type: ArgEnum, Enum: clientArg.Enum, Loose: true, Default: string(profile.Default), Flag: "producer-client", Doc: "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance"},
+	{Path: "history", Type: ArgObject, Doc: "what every initial queue holds at 00:00"},
+	{Path: "history.messages", Type: ArgInt, Unit: "messages", Max: MaxHistory, Note: " per queue", Doc: "messages per queue, produced before 00:00"},
+	{Path: "history.deleted", Type: ArgInt, Unit: "messages", MaxOf: "messages", Doc: "the oldest of them deleted, up to history.messages"},
+	{Path: "history.spanMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Note: " (24 h; 0 means one hour)", Doc: "the time they were produced over; 0: one hour"},
+	{Path: "strategy", Type: ArgEnum, Loose: true, Default: "AVG", Flag: "strategy", Doc: "the allocation strategy"},
+	{Path: "params", Type: ArgObject, Doc: "the strategy's parameters"},
+	{Path: "messageModel", Type: ArgEnum, Enum: models, Default: Clustering, Flag: "model", Doc: "message model: CLUSTERING or BROADCASTING"},
+	{Path: "latencyFault", Type: ArgBool, Flag: "latency-fault", Doc: "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)"},
+	{Path: "faultTable", Type: ArgEnum, Enum: faultTables, Default: fault.TableCurrent, Flag: "fault-table", Doc: "the producers' latency fault table"},
+	{Path: "timing", Type: ArgObject, Doc: "RocketMQ's timing constants; 0: the default"},
+	timing("rebalanceWaitInterval", 20000, MaxDayMs, "ms", "rebalance period while balanced"),
+	timing("rebalanceMinInterval", 1000, MaxDayMs, "ms", "retry while unbalanced, min spacing"),
+	timing("pollNameServerInterval", 30000, MaxDayMs, "ms", "route refresh"),
+	timing("heartbeatInterval", 30000, MaxDayMs, "ms", "heartbeat period (first after 1000)"),
+	timing("persistOffsetInterval", 5000, MaxDayMs, "ms", "offset persist period (first after 10000)"),
+	timing("channelExpiredTimeout", 120000, MaxDayMs, "ms", "channel expiry, from the last heartbeat"),
+	timing("scanInterval", 10000, MaxDayMs, "ms", "broker expiry scan"),
+	timing("idleTimeout", 120000, MaxDayMs, "ms", "Netty all-idle close"),
+	timing("pullFirstDelay", 500, MaxDayMs, "ms", "first pull of a new queue"),
+	timing("longPollHold", 15000, MaxDayMs, "ms", "broker holds an empty pull"),
+	timing("holdCheckInterval", 5000, MaxDayMs, "ms", "hold checker period"),
+	timing("pullBatchSize", 32, 1024, "messages", "messages per pull"),
+	timing("pullThresholdForQueue", 1000, 1000000, "messages", "cached messages per queue before pulls pause"),
+	timing("pullDelayOnException", 1000, MaxDayMs, "ms", "pull retry after an error"),
+	timing("pullTimeout", 30000, MaxDayMs, "ms", "client timeout of a held pull"),
+	timing("rpcTimeout", 3000, MaxDayMs, "ms", "consumer list, heartbeat"),
+	timing("pullMaxIdleTime", 120000, MaxDayMs, "ms", "process queue pull expiry"),
+	timing("consumeThreads", 20, 1000, "threads", "consume threads per consumer"),
+	timing("consumeRate", 2000, MaxConsumeRate, "messages/s", "messages per second per consumer"),
+	timing("sendMsgTimeout", 3000, MaxDayMs, "ms", "send timeout"),
+	timing("retryTimesWhenSendFailed", 2, 16, "retries", "sync send retries"),
+	timing("brokerBaseLatency", 2, MaxDayMs, "ms", "a healthy broker's send latency"),
+	timing("brokerJitter", 3, MaxDayMs, "ms", "seeded jitter added to it, 0…n"),
+	timing("networkRtt", 1, MaxDayMs, "ms", "one client-broker round trip"),
+	timing("flowStepMs", 50, 1000, "ms", "message-flow step"),
+	{Path: "timing.expiryNotifies", Type: ArgBool, Doc: "the expiry scan fires CHANGE"},
+}
+
+func init() {
+	for i := range fields {
+		f := &fields[i]
+		parent, ok := fieldsOfType[f.Scope()]
+		if !ok {
+			panic("cluster: field " + f.Path + " comes before the struct that holds it")
+		}
+		sf, ok := fieldNamed(parent, f.Name())
+		if !ok {
+			panic("cluster: field " + f.Path + " is not a field of " + parent.Name())
+		}
+		f.index = sf.Index
+		if f.Type == ArgInt && f.Default != "" {
+			f.defInt, _ = strconv.ParseInt(f.Default, 10, 64)
+		}
+		switch t := sf.Type; f.Type {
+		case ArgList:
+			fieldsOfType[f.Path+"[]"] = t.Elem()
+		case ArgObject:
+			if t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			fieldsOfType[f.Path] = t
+		}
+		fieldByPath[f.Path] = f
+	}
+}
+
+// fieldNamed is the field of struct type t whose JSON name is name.
+func fieldNamed(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if n, _, _ := strings.Cut(sf.Tag.Get("json"), ","); n == name {
+			return sf, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// Fields is the field table, in its order.
+func Fields() []*FieldSpec {
+	out := make([]*FieldSpec, len(fields))
+	for i := range fields {
+		out[i] = &fields[i]
+	}
+	return out
+}
+
+// Field finds an entry of the field table by its path.
+func Field(path string) (*FieldSpec, bool) {
+	f, ok := fieldByPath[path]
+	return f, ok
+}
+
+// FieldRule is a check of its own for a field, after the table's limits: a rule across
+// fields (slowEvery with slowMs), or across a list's elements (unique ids). p is the path of
+// the struct holding the field ("consumers[3]"; "" for Config), v that struct.
+type FieldRule func(p string, v reflect.Value) error
+
+// CheckFields checks a Config against the field table, field by field in the table's order:
+// each number within its limits, each enumeration one of its values, each name of its
+// characters, each list within its length and each of its elements in turn; rules[path] then
+// checks what the table cannot say. It returns the first problem, its path naming the field
+// ("brokers[2].queues: 9000; want 0…4096").
+func CheckFields(cfg Config, rules map[string]FieldRule) error {
+	return checkStruct("", "", reflect.ValueOf(cfg), rules)
+}
+
+func checkStruct(p, scope string, v reflect.Value, rules map[string]FieldRule) error {
+	for i := range fields {
+		f := &fields[i]
+		if f.Scope() != scope {
+			continue
+		}
+		path := f.Name()
+		if p != "" {
+			path = p + "." + path
+		}
+		if err := f.check(path, v, rules); err != nil {
+			return err
+		}
+		if r := rules[f.Path]; r != nil {
+			if err := r(p, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// check checks the field of v, the struct that holds it, against the entry's limits.
+func (f *FieldSpec) check(path string, v reflect.Value, rules map[string]FieldRule) error {
+	return f.checkValue(path, v.FieldByIndex(f.index), v, rules)
+}
+
+// checkValue checks x, the field's value in v, against the entry's limits.
+func (f *FieldSpec) checkValue(path string, x, v reflect.Value, rules map[string]FieldRule) error {
+	if x.Kind() == reflect.Pointer {
+		if x.IsNil() {
+			return nil
+		}
+		x = x.Elem()
+	}
+	switch f.Type {
+	case ArgInt:
+		if f.MaxOf != "" {
+			of := fieldByPath[f.Scope()+"."+f.MaxOf]
+			g := *f
+			g.Max, g.Note = of.Value(v).Int(), " ("+of.Path+")"
+			return g.checkInt(path, x.Int())
+		}
+		if f.Min < f.Max {
+			return f.checkInt(path, x.Int())
+		}
+	case ArgEnum:
+		s := strings.TrimPrefix(x.String(), f.Prefix)
+		if s == "" || f.Loose {
+			return nil
+		}
+		for _, e := range f.Enum {
+			if s == e {
+				return nil
+			}
+		}
+		return fieldError(path, Quote(x.String())+"; want "+orList(f.Enum)+f.Note)
+	case ArgString:
+		if s := x.String(); f.Charset != nil && (s != "" || f.Required) {
+			return CheckName(path, s, *f.Charset)
+		}
+	case ArgInts:
+		if n := x.Len(); n > f.Len {
+			return fieldError(path, strconv.Itoa(n)+" entries; the limit is "+strconv.Itoa(f.Len))
+		}
+		for i := range x.Len() {
+			if err := f.checkInt(path+"["+strconv.Itoa(i)+"]", x.Index(i).Int()); err != nil {
+				return err
+			}
+		}
+	case ArgList:
+		if n := x.Len(); n > f.Len {
+			return fieldError(path, strconv.Itoa(n)+" "+f.Unit+"; the limit is "+strconv.Itoa(f.Len))
+		}
+		for i := range x.Len() {
+			if err := checkStruct(path+"["+strconv.Itoa(i)+"]", f.Path+"[]", x.Index(i), rules); err != nil {
+				return err
+			}
+		}
+	case ArgObject:
+		if x.Kind() == reflect.Struct {
+			return checkStruct(path, f.Path, x, rules)
+		}
+	}
+	return nil
+}
+
+func (f *FieldSpec) checkInt(path string, n int64) error {
+	if n < f.Min || n > f.Max {
+		return fieldError(path, strconv.FormatInt(n, 10)+"; want "+strconv.FormatInt(f.Min, 10)+"…"+strconv.FormatInt(f.Max, 10)+f.Note)
+	}
+	return nil
+}
+
+func fieldError(path, msg string) error { return errors.New(path + ": " + msg) }
+
+// orList is "a, b or c".
+func orList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// withFieldDefaults sets each zero field of the struct v (of the scope's type) that has a
+// number for its default to that default.
+func withFieldDefaults(scope string, v reflect.Value) {
+	for i := range fields {
+		f := &fields[i]
+		if f.Scope() == scope && f.Type == ArgInt && f.Default != "" {
+			if x := v.FieldByIndex(f.index); x.IsZero() {
+				x.SetInt(f.defInt)
+			}
+		}
+	}
+}
+
+// DefaultOf is the default of the field at path, as a file would write it.
+func DefaultOf(path string) string { return fieldByPath[path].Default }
+
+// Value is the field in v, a value of the struct that holds it.
+func (f *FieldSpec) Value(v reflect.Value) reflect.Value { return v.FieldByIndex(f.index) }
+
+// Check checks one value of the field against the entry's limits; path names it in the error.
+func (f *FieldSpec) Check(path string, v any) error {
+	return f.checkValue(path, reflect.ValueOf(v), reflect.Value{}, nil)
+}
