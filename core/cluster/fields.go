@@ -362,3 +362,13 @@ func (f *FieldSpec) Value(v reflect.Value) reflect.Value { return v.FieldByIndex
 func (f *FieldSpec) Check(path string, v any) error {
 	return f.checkValue(path, reflect.ValueOf(v), reflect.Value{}, nil)
 }
+
+// FieldByFlag finds the entry of the field table that the command line's flag sets.
+func FieldByFlag(flag string) (*FieldSpec, bool) {
+	for i := range fields {
+		if fields[i].Flag == flag {
+			return &fields[i], true
+		}
+	}
+	return nil, false
+}
