@@ -92,7 +92,7 @@ type groupState struct {
 // started. Configuration errors name the field.
 func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
-		cfg: cfg, t: cfg.Timing.withDefaults(),
+		cfg: cfg, t: cfg.Timing.WithDefaults(),
 		topic: &topicState{name: cfg.Topic}, group: &groupState{name: cfg.Group, model: cfg.MessageModel},
 		latencyFault: cfg.LatencyFault,
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},

@@ -194,10 +194,11 @@ type Timing struct {
 
 // DefaultTiming is RocketMQ's defaults (spec §0) and the simulation's own step sizes: the
 // field table's defaults of timing.
-func DefaultTiming() Timing { return Timing{}.withDefaults() }
+func DefaultTiming() Timing { return Timing{}.WithDefaults() }
 
-// withDefaults fills zero fields from the field table's defaults (DefaultTiming).
-func (t Timing) withDefaults() Timing {
+// WithDefaults is t with its zero fields taken from the field table's defaults
+// (DefaultTiming), as the engine runs it.
+func (t Timing) WithDefaults() Timing {
 	withFieldDefaults("timing", reflect.ValueOf(&t).Elem())
 	return t
 }

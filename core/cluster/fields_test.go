@@ -154,8 +154,8 @@ func TestFieldChecks(t *testing.T) {
 	if d := DefaultTiming(); d.RebalanceWaitInterval != 20000 || d.PullBatchSize != 32 || d.FlowStepMs != 50 || d.ExpiryNotifies {
 		t.Errorf("DefaultTiming() = %+v", d)
 	}
-	if got := (Timing{HeartbeatInterval: 7}).withDefaults(); got.HeartbeatInterval != 7 || got.ScanInterval != 10000 {
-		t.Errorf("withDefaults keeps what is set and fills the rest: %+v", got)
+	if got := (Timing{HeartbeatInterval: 7}).WithDefaults(); got.HeartbeatInterval != 7 || got.ScanInterval != 10000 {
+		t.Errorf("WithDefaults keeps what is set and fills the rest: %+v", got)
 	}
 }
 

@@ -125,3 +125,10 @@ func timingTable() string {
 	}
 	return b.String()
 }
+
+// The names a scenario built from counts uses are the field table's defaults.
+func TestDefaultNamesAreTheTables(t *testing.T) {
+	if DefaultTopic != cluster.DefaultOf("topic") || DefaultGroup != cluster.DefaultOf("group") {
+		t.Errorf("DefaultTopic, DefaultGroup = %s, %s; the field table's are %s, %s", DefaultTopic, DefaultGroup, cluster.DefaultOf("topic"), cluster.DefaultOf("group"))
+	}
+}
