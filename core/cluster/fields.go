@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,8 +59,7 @@ type FieldSpec struct {
 	Flag, FlagDefault string
 	Doc               string // one line, English
 
-	index  []int // the Go field's index in its struct
-	defInt int64 // Default, for an ArgInt
+	index int // the Go field's in its struct
 }
 
 // Name is the field's JSON name, the last part of its path.
@@ -76,16 +76,9 @@ func (f *FieldSpec) FlagDefaultText() string {
 	return f.Default
 }
 
-func day(path, doc string) FieldSpec {
-	return FieldSpec{Path: path, Type: ArgInt, Unit: "ms", Max: MaxDayMs, Doc: doc}
-}
-
-func timing(name string, def, limit int64, unit, doc string) FieldSpec {
-	return FieldSpec{Path: "timing." + name, Type: ArgInt, Unit: unit, Max: limit, Default: strconv.FormatInt(def, 10), Doc: doc}
-}
-
 var (
 	sendModes    = []string{SendSync, SendAsync}
+	clients      = []string{string(profile.Java), string(profile.Java49), string(profile.Go212)}
 	fromWheres   = []string{FromLastOffset, FromFirstOffset, FromTimestamp}
 	models       = []string{Clustering, Broadcasting}
 	faultTables  = []string{fault.TableCurrent, fault.TableLegacy4x}
@@ -116,7 +109,7 @@ var fields = []FieldSpec{
 	{Path: "consumers[].consumeTimestampMs", Type: ArgInt, Unit: "ms", Min: -MaxDayMs, Max: MaxDayMs, Note: " (24 h either side of 00:00)", Doc: "TIMESTAMP's time; unset: 30 min before the start"},
 	{Path: "consumers[].subscription", Type: ArgObject, Doc: "another topic the member subscribes"},
 	{Path: "consumers[].subscription.topic", Type: ArgString, Charset: &TopicName, Required: true, Doc: "the topic it subscribes"},
-	{Path: "consumers[].client", Type: ArgEnum, Enum: clientArg.Enum, Loose: true, Default: string(profile.Default), Doc: "the SDK the process runs"},
+	{Path: "consumers[].client", Type: ArgEnum, Enum: clients, Loose: true, Default: string(profile.Default), Doc: "the SDK the process runs"},
 	{Path: "producers", Type: ArgList, Unit: "producers", Len: MaxProducers, Flag: "producers", FlagDefault: "1", Doc: "number of producers"},
 	{Path: "producers[].id", Type: ArgString, Charset: &PlainName, Required: true, Doc: "the producer's id, unique"},
 	{Path: "producers[].rate", Type: ArgInt, Unit: "messages/s", Max: MaxRate, Flag: "rate", FlagDefault: "200", Doc: "messages per second of each producer"},
@@ -128,7 +121,7 @@ var fields = []FieldSpec{
 	{Path: "producers[].keys.count", Type: ArgInt, Unit: "keys", Min: 1, Max: MaxKeys, Doc: "distinct keys"},
 	{Path: "producers[].keys.hotShare", Type: ArgInt, Unit: "%", Max: 100, Doc: "share of the sends that carry key 0"},
 	{Path: "producers[].keys.prefix", Type: ArgString, Default: "key-", Doc: "the keys' prefix"},
-	{Path: "producers[].client", Type: ArgEnum, Enum: clientArg.Enum, Loose: true, Default: string(profile.Default), Flag: "producer-client", Doc: "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance"},
+	{Path: "producers[].client", Type: ArgEnum, Enum: clients, Loose: true, Default: string(profile.Default), Flag: "producer-client", Doc: "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance"},
 	{Path: "history", Type: ArgObject, Doc: "what every initial queue holds at 00:00"},
 	{Path: "history.messages", Type: ArgInt, Unit: "messages", Max: MaxHistory, Note: " per queue", Doc: "messages per queue, produced before 00:00"},
 	{Path: "history.deleted", Type: ArgInt, Unit: "messages", MaxOf: "messages", Doc: "the oldest of them deleted, up to history.messages"},
@@ -139,31 +132,31 @@ var fields = []FieldSpec{
 	{Path: "latencyFault", Type: ArgBool, Flag: "latency-fault", Doc: "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)"},
 	{Path: "faultTable", Type: ArgEnum, Enum: faultTables, Default: fault.TableCurrent, Flag: "fault-table", Doc: "the producers' latency fault table"},
 	{Path: "timing", Type: ArgObject, Doc: "RocketMQ's timing constants; 0: the default"},
-	timing("rebalanceWaitInterval", 20000, MaxDayMs, "ms", "rebalance period while the group is balanced"),
-	timing("rebalanceMinInterval", 1000, MaxDayMs, "ms", "least spacing of rebalance retries while unbalanced"),
-	timing("pollNameServerInterval", 30000, MaxDayMs, "ms", "route refresh period"),
-	timing("heartbeatInterval", 30000, MaxDayMs, "ms", "heartbeat period; the first after 1000 ms"),
-	timing("persistOffsetInterval", 5000, MaxDayMs, "ms", "offset persist period; the first after 10000 ms"),
-	timing("channelExpiredTimeout", 120000, MaxDayMs, "ms", "a broker expires a channel this long after its last heartbeat"),
-	timing("scanInterval", 10000, MaxDayMs, "ms", "period of the broker's channel expiry scan"),
-	timing("idleTimeout", 120000, MaxDayMs, "ms", "Netty closes a connection idle this long"),
-	timing("pullFirstDelay", 500, MaxDayMs, "ms", "delay of a new queue's first pull"),
-	timing("longPollHold", 15000, MaxDayMs, "ms", "how long a broker holds an empty pull"),
-	timing("holdCheckInterval", 5000, MaxDayMs, "ms", "period of the broker's hold checker"),
-	timing("pullBatchSize", 32, 1024, "messages", "messages per pull"),
-	timing("pullThresholdForQueue", 1000, 1000000, "messages", "cached messages of a queue above which pulls wait"),
-	timing("pullDelayOnException", 1000, MaxDayMs, "ms", "delay of a pull after an error"),
-	timing("pullTimeout", 30000, MaxDayMs, "ms", "client timeout of a held pull"),
-	timing("rpcTimeout", 3000, MaxDayMs, "ms", "timeout of a consumer-list or heartbeat call"),
-	timing("pullMaxIdleTime", 120000, MaxDayMs, "ms", "a process queue not pulled this long expires"),
-	timing("consumeThreads", 20, 1000, "threads", "consume threads of a consumer"),
-	timing("consumeRate", 2000, MaxConsumeRate, "messages/s", "messages per second a consumer consumes"),
-	timing("sendMsgTimeout", 3000, MaxDayMs, "ms", "a send's timeout"),
-	timing("retryTimesWhenSendFailed", 2, 16, "retries", "retries of a failed synchronous send"),
-	timing("brokerBaseLatency", 2, MaxDayMs, "ms", "a healthy broker's send latency"),
-	timing("brokerJitter", 3, MaxDayMs, "ms", "the most seeded jitter added to it"),
-	timing("networkRtt", 1, MaxDayMs, "ms", "one client-broker round trip"),
-	timing("flowStepMs", 50, 1000, "ms", "step of the simulated message flow"),
+	{Path: "timing.rebalanceWaitInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "20000", Doc: "rebalance period while the group is balanced"},
+	{Path: "timing.rebalanceMinInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "1000", Doc: "least spacing of rebalance retries while unbalanced"},
+	{Path: "timing.pollNameServerInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "30000", Doc: "route refresh period"},
+	{Path: "timing.heartbeatInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "30000", Doc: "heartbeat period; the first after 1000 ms"},
+	{Path: "timing.persistOffsetInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "5000", Doc: "offset persist period; the first after 10000 ms"},
+	{Path: "timing.channelExpiredTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "120000", Doc: "a broker expires a channel this long after its last heartbeat"},
+	{Path: "timing.scanInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "10000", Doc: "period of the broker's channel expiry scan"},
+	{Path: "timing.idleTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "120000", Doc: "Netty closes a connection idle this long"},
+	{Path: "timing.pullFirstDelay", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "500", Doc: "delay of a new queue's first pull"},
+	{Path: "timing.longPollHold", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "15000", Doc: "how long a broker holds an empty pull"},
+	{Path: "timing.holdCheckInterval", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "5000", Doc: "period of the broker's hold checker"},
+	{Path: "timing.pullBatchSize", Type: ArgInt, Unit: "messages", Max: 1024, Default: "32", Doc: "messages per pull"},
+	{Path: "timing.pullThresholdForQueue", Type: ArgInt, Unit: "messages", Max: 1000000, Default: "1000", Doc: "cached messages of a queue above which pulls wait"},
+	{Path: "timing.pullDelayOnException", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "1000", Doc: "delay of a pull after an error"},
+	{Path: "timing.pullTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "30000", Doc: "client timeout of a held pull"},
+	{Path: "timing.rpcTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "3000", Doc: "timeout of a consumer-list or heartbeat call"},
+	{Path: "timing.pullMaxIdleTime", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "120000", Doc: "a process queue not pulled this long expires"},
+	{Path: "timing.consumeThreads", Type: ArgInt, Unit: "threads", Max: 1000, Default: "20", Doc: "consume threads of a consumer"},
+	{Path: "timing.consumeRate", Type: ArgInt, Unit: "messages/s", Max: MaxConsumeRate, Default: "2000", Doc: "messages per second a consumer consumes"},
+	{Path: "timing.sendMsgTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "3000", Doc: "a send's timeout"},
+	{Path: "timing.retryTimesWhenSendFailed", Type: ArgInt, Unit: "retries", Max: 16, Default: "2", Doc: "retries of a failed synchronous send"},
+	{Path: "timing.brokerBaseLatency", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "2", Doc: "a healthy broker's send latency"},
+	{Path: "timing.brokerJitter", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "3", Doc: "the most seeded jitter added to it"},
+	{Path: "timing.networkRtt", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "1", Doc: "one client-broker round trip"},
+	{Path: "timing.flowStepMs", Type: ArgInt, Unit: "ms", Max: 1000, Default: "50", Doc: "step of the simulated message flow"},
 	{Path: "timing.expiryNotifies", Type: ArgBool, Doc: "the expiry scan notifies CHANGE (the race of spec §5.1)"},
 }
 
@@ -171,16 +164,14 @@ func init() {
 	for i := range fields {
 		f := &fields[i]
 		parent, ok := fieldsOfType[f.Scope()]
-		if !ok {
-			panic("cluster: field " + f.Path + " comes before the struct that holds it")
+		sf, found := reflect.StructField{}, false
+		for j := 0; ok && j < parent.NumField() && !found; j++ {
+			sf = parent.Field(j)
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			f.index, found = j, name == f.Name()
 		}
-		sf, ok := fieldNamed(parent, f.Name())
-		if !ok {
-			panic("cluster: field " + f.Path + " is not a field of " + parent.Name())
-		}
-		f.index = sf.Index
-		if f.Type == ArgInt && f.Default != "" {
-			f.defInt, _ = strconv.ParseInt(f.Default, 10, 64)
+		if !found {
+			panic("cluster: field " + f.Path + " is no field of its struct, or comes before it")
 		}
 		switch t := sf.Type; f.Type {
 		case ArgList:
@@ -193,17 +184,6 @@ func init() {
 		}
 		fieldByPath[f.Path] = f
 	}
-}
-
-// fieldNamed is the field of struct type t whose JSON name is name.
-func fieldNamed(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if n, _, _ := strings.Cut(sf.Tag.Get("json"), ","); n == name {
-			return sf, true
-		}
-	}
-	return reflect.StructField{}, false
 }
 
 // Fields is the field table, in its order.
@@ -221,35 +201,33 @@ func Field(path string) (*FieldSpec, bool) {
 	return f, ok
 }
 
-// FieldRule is a check of its own for a field, after the table's limits: a rule across
-// fields (slowEvery with slowMs), or across a list's elements (unique ids). p is the path of
-// the struct holding the field ("consumers[3]"; "" for Config), v that struct.
-type FieldRule func(p string, v reflect.Value) error
+// FieldRules are the checks of their own that fields have, after the table's limits: a rule
+// across fields (slowEvery with slowMs), or across a list's elements (unique ids). field is
+// the entry's path ("consumers[].id"), p the path of the struct holding it ("consumers[3]",
+// "producers[0].keys"; "" for Config) and i the index of the list element it is in (3, 0),
+// -1 outside the lists.
+type FieldRules func(field, p string, i int) error
 
 // CheckFields checks a Config against the field table, field by field in the table's order:
 // each number within its limits, each enumeration one of its values, each name of its
 // characters, each list within its length and each of its elements in turn; rules[path] then
-// checks what the table cannot say. It returns the first problem, its path naming the field
+// checks what the table cannot say (nil: nothing more). It returns the first problem, its path naming the field
 // ("brokers[2].queues: 9000; want 0…4096").
-func CheckFields(cfg Config, rules map[string]FieldRule) error {
-	return checkStruct("", "", reflect.ValueOf(cfg), rules)
+func CheckFields(cfg Config, rules FieldRules) error {
+	return checkStruct("", "", -1, reflect.ValueOf(cfg), rules)
 }
 
-func checkStruct(p, scope string, v reflect.Value, rules map[string]FieldRule) error {
+func checkStruct(p, scope string, elem int, v reflect.Value, rules FieldRules) error {
 	for i := range fields {
 		f := &fields[i]
 		if f.Scope() != scope {
 			continue
 		}
-		path := f.Name()
-		if p != "" {
-			path = p + "." + path
-		}
-		if err := f.check(path, v, rules); err != nil {
+		if err := f.check(join(p, f.Name()), v.Field(f.index), v, elem, rules); err != nil {
 			return err
 		}
-		if r := rules[f.Path]; r != nil {
-			if err := r(p, v); err != nil {
+		if rules != nil {
+			if err := rules(f.Path, p, elem); err != nil {
 				return err
 			}
 		}
@@ -257,13 +235,8 @@ func checkStruct(p, scope string, v reflect.Value, rules map[string]FieldRule) e
 	return nil
 }
 
-// check checks the field of v, the struct that holds it, against the entry's limits.
-func (f *FieldSpec) check(path string, v reflect.Value, rules map[string]FieldRule) error {
-	return f.checkValue(path, v.FieldByIndex(f.index), v, rules)
-}
-
-// checkValue checks x, the field's value in v, against the entry's limits.
-func (f *FieldSpec) checkValue(path string, x, v reflect.Value, rules map[string]FieldRule) error {
+// check checks x, the field's value in v, against the entry's limits.
+func (f *FieldSpec) check(path string, x, v reflect.Value, elem int, rules FieldRules) error {
 	if x.Kind() == reflect.Pointer {
 		if x.IsNil() {
 			return nil
@@ -273,63 +246,57 @@ func (f *FieldSpec) checkValue(path string, x, v reflect.Value, rules map[string
 	switch f.Type {
 	case ArgInt:
 		if f.MaxOf != "" {
-			of := fieldByPath[f.Scope()+"."+f.MaxOf]
-			g := *f
-			g.Max, g.Note = of.Value(v).Int(), " ("+of.Path+")"
-			return g.checkInt(path, x.Int())
+			of := fieldByPath[join(f.Scope(), f.MaxOf)]
+			return checkInt(path, x.Int(), 0, v.Field(of.index).Int(), " ("+of.Path+")")
 		}
 		if f.Min < f.Max {
-			return f.checkInt(path, x.Int())
+			return checkInt(path, x.Int(), f.Min, f.Max, f.Note)
 		}
 	case ArgEnum:
 		s := strings.TrimPrefix(x.String(), f.Prefix)
-		if s == "" || f.Loose {
+		if s == "" || f.Loose || slices.Contains(f.Enum, s) {
 			return nil
 		}
-		for _, e := range f.Enum {
-			if s == e {
-				return nil
-			}
-		}
-		return fieldError(path, Quote(x.String())+"; want "+orList(f.Enum)+f.Note)
+		return errors.New(path + ": " + Quote(x.String()) + "; want " + orList(f.Enum) + f.Note)
 	case ArgString:
 		if s := x.String(); f.Charset != nil && (s != "" || f.Required) {
 			return CheckName(path, s, *f.Charset)
 		}
-	case ArgInts:
+	case ArgInts, ArgList:
+		noun := " " + f.Unit
+		if f.Type == ArgInts {
+			noun = " entries"
+		}
 		if n := x.Len(); n > f.Len {
-			return fieldError(path, strconv.Itoa(n)+" entries; the limit is "+strconv.Itoa(f.Len))
+			return errors.New(path + ": " + strconv.Itoa(n) + noun + "; the limit is " + strconv.Itoa(f.Len))
 		}
 		for i := range x.Len() {
-			if err := f.checkInt(path+"["+strconv.Itoa(i)+"]", x.Index(i).Int()); err != nil {
-				return err
+			at := path + "[" + strconv.Itoa(i) + "]"
+			var err error
+			if f.Type == ArgInts {
+				err = checkInt(at, x.Index(i).Int(), f.Min, f.Max, f.Note)
+			} else {
+				err = checkStruct(at, f.Path+"[]", i, x.Index(i), rules)
 			}
-		}
-	case ArgList:
-		if n := x.Len(); n > f.Len {
-			return fieldError(path, strconv.Itoa(n)+" "+f.Unit+"; the limit is "+strconv.Itoa(f.Len))
-		}
-		for i := range x.Len() {
-			if err := checkStruct(path+"["+strconv.Itoa(i)+"]", f.Path+"[]", x.Index(i), rules); err != nil {
+			if err != nil {
 				return err
 			}
 		}
 	case ArgObject:
 		if x.Kind() == reflect.Struct {
-			return checkStruct(path, f.Path, x, rules)
+			return checkStruct(path, f.Path, elem, x, rules)
 		}
 	}
 	return nil
 }
 
-func (f *FieldSpec) checkInt(path string, n int64) error {
-	if n < f.Min || n > f.Max {
-		return fieldError(path, strconv.FormatInt(n, 10)+"; want "+strconv.FormatInt(f.Min, 10)+"…"+strconv.FormatInt(f.Max, 10)+f.Note)
+// checkInt checks that n is within lo…hi; note follows the limits in the error.
+func checkInt(path string, n, lo, hi int64, note string) error {
+	if n < lo || n > hi {
+		return errors.New(path + ": " + strconv.FormatInt(n, 10) + "; want " + strconv.FormatInt(lo, 10) + "…" + strconv.FormatInt(hi, 10) + note)
 	}
 	return nil
 }
-
-func fieldError(path, msg string) error { return errors.New(path + ": " + msg) }
 
 // orList is "a, b or c".
 func orList(xs []string) string {
@@ -344,10 +311,12 @@ func orList(xs []string) string {
 func withFieldDefaults(scope string, v reflect.Value) {
 	for i := range fields {
 		f := &fields[i]
-		if f.Scope() == scope && f.Type == ArgInt && f.Default != "" {
-			if x := v.FieldByIndex(f.index); x.IsZero() {
-				x.SetInt(f.defInt)
-			}
+		if f.Scope() != scope || f.Type != ArgInt || f.Default == "" {
+			continue
+		}
+		if x := v.Field(f.index); x.IsZero() {
+			n, _ := strconv.ParseInt(f.Default, 10, 64)
+			x.SetInt(n)
 		}
 	}
 }
@@ -355,12 +324,9 @@ func withFieldDefaults(scope string, v reflect.Value) {
 // DefaultOf is the default of the field at path, as a file would write it.
 func DefaultOf(path string) string { return fieldByPath[path].Default }
 
-// Value is the field in v, a value of the struct that holds it.
-func (f *FieldSpec) Value(v reflect.Value) reflect.Value { return v.FieldByIndex(f.index) }
-
 // Check checks one value of the field against the entry's limits; path names it in the error.
 func (f *FieldSpec) Check(path string, v any) error {
-	return f.checkValue(path, reflect.ValueOf(v), reflect.Value{}, nil)
+	return f.check(path, reflect.ValueOf(v), reflect.Value{}, -1, nil)
 }
 
 // FieldByFlag finds the entry of the field table that the command line's flag sets.

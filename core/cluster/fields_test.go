@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -147,8 +148,13 @@ func TestFieldChecks(t *testing.T) {
 		}
 	}
 	var called []string
-	rule := func(p string, v reflect.Value) error { called = append(called, p); return nil }
-	if err := CheckFields(base, map[string]FieldRule{"consumers[].id": rule, "timing.flowStepMs": rule}); err != nil || !reflect.DeepEqual(called, []string{"consumers[0]", "timing"}) {
+	rules := func(field, p string, i int) error {
+		if field == "consumers[].id" || field == "timing.flowStepMs" {
+			called = append(called, p+" "+strconv.Itoa(i))
+		}
+		return nil
+	}
+	if err := CheckFields(base, rules); err != nil || !reflect.DeepEqual(called, []string{"consumers[0] 0", "timing -1"}) {
 		t.Errorf("rules called for %q (%v)", called, err)
 	}
 	if d := DefaultTiming(); d.RebalanceWaitInterval != 20000 || d.PullBatchSize != 32 || d.FlowStepMs != 50 || d.ExpiryNotifies {

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -55,81 +54,80 @@ func (s Scenario) Validate() error {
 // each setting's limits, in the table's order) and the rules the table cannot state, each
 // run right after its field's own check.
 func validateConfig(c cluster.Config) error {
-	return cluster.CheckFields(c, configRules(c))
+	r := configRules{c: c, seen: map[string]map[string]int{}}
+	return cluster.CheckFields(c, r.check)
 }
 
-// configRules are the checks of the initial state beyond each field's limits: names unique
-// within their list, fields that go together, limits that depend on another field, and the
-// settings whose values another table (the profiles, the strategies) holds.
-func configRules(c cluster.Config) map[string]cluster.FieldRule {
-	return map[string]cluster.FieldRule{
-		"brokers[].name": unique("brokers", "name", "names"),
-		"brokers": func(string, reflect.Value) error {
-			if len(c.Brokers) == 0 {
-				return fmt.Errorf("brokers: none; a topic needs at least 1 broker")
-			}
-			total := 0
-			for _, b := range c.Brokers {
-				total += brokerQueues(b)
-			}
-			if total > MaxQueues {
-				return fmt.Errorf("brokers: %d queues in all; the limit is %d", total, MaxQueues)
-			}
-			return nil
-		},
+// configRules are the checks of the initial state beyond each field's limits, by the field
+// they follow (its path in the field table): names unique within their list, fields that go
+// together, and the settings whose values another table (the profiles, the strategies) holds.
+type configRules struct {
+	c    cluster.Config
+	seen map[string]map[string]int // by list: the index of each name seen
+}
+
+func (r *configRules) check(field, p string, i int) error {
+	c := &r.c
+	switch field {
+	case "brokers[].name":
+		return r.unique(p, "brokers", "name", "names", i, c.Brokers[i].Name)
+	case "brokers":
+		if len(c.Brokers) == 0 {
+			return fmt.Errorf("brokers: none; a topic needs at least 1 broker")
+		}
+		total := 0
+		for _, b := range c.Brokers {
+			total += brokerQueues(b)
+		}
+		if total > MaxQueues {
+			return fmt.Errorf("brokers: %d queues in all; the limit is %d", total, MaxQueues)
+		}
+	case "consumers[].id":
 		// Two processes with one client id are a real misconfiguration (spec §1.2); the
 		// simulator shows it by restarting a partitioned consumer, not through the config.
-		"consumers[].id": unique("consumers", "id", "ids"),
-		"consumers[].slowMs": func(p string, v reflect.Value) error {
-			k := v.Interface().(cluster.ConsumerConfig)
-			if (k.SlowEvery > 0) != (k.SlowMs > 0) {
-				return fmt.Errorf("%s.slowEvery, slowMs: %d, %d; a slow message needs both, or neither", p, k.SlowEvery, k.SlowMs)
-			}
-			return nil
-		},
-		"consumers[].consumeTimestampMs": func(p string, v reflect.Value) error {
-			k := v.Interface().(cluster.ConsumerConfig)
-			if from, _ := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere); k.ConsumeTimestampMs != nil && from != cluster.FromTimestamp {
-				return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
-			}
-			return nil
-		},
-		"consumers[].client": func(p string, v reflect.Value) error {
-			return checkClient(p, v.Interface().(cluster.ConsumerConfig), c.Strategy, c.Params)
-		},
-		"producers[].id": unique("producers", "id", "ids"),
-		"producers[].threads": func(p string, v reflect.Value) error {
-			if pr := v.Interface().(cluster.ProducerConfig); pr.Mode == cluster.SendAsync && pr.Threads > 1 {
-				return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
-			}
-			return nil
-		},
-		"producers[].keys.prefix": func(p string, v reflect.Value) error {
-			if n := len(v.Interface().(cluster.KeysConfig).Prefix); n > MaxNameLen {
-				return fmt.Errorf("%s.prefix: %d bytes; the limit is %d", p, n, MaxNameLen)
-			}
-			return nil
-		},
-		"producers[].client": func(p string, v reflect.Value) error {
-			return checkProducerClient(p, v.Interface().(cluster.ProducerConfig))
-		},
-		"strategy": func(string, reflect.Value) error { return checkStrategy("strategy", "params", c.Strategy, c.Params) },
+		return r.unique(p, "consumers", "id", "ids", i, c.Consumers[i].ID)
+	case "consumers[].slowMs":
+		if k := c.Consumers[i]; (k.SlowEvery > 0) != (k.SlowMs > 0) {
+			return fmt.Errorf("%s.slowEvery, slowMs: %d, %d; a slow message needs both, or neither", p, k.SlowEvery, k.SlowMs)
+		}
+	case "consumers[].consumeTimestampMs":
+		k := c.Consumers[i]
+		if from, _ := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere); k.ConsumeTimestampMs != nil && from != cluster.FromTimestamp {
+			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
+		}
+	case "consumers[].client":
+		return checkClient(p, c.Consumers[i], c.Strategy, c.Params)
+	case "producers[].id":
+		return r.unique(p, "producers", "id", "ids", i, c.Producers[i].ID)
+	case "producers[].threads":
+		if pr := c.Producers[i]; pr.Mode == cluster.SendAsync && pr.Threads > 1 {
+			return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
+		}
+	case "producers[].keys.prefix":
+		if n := len(c.Producers[i].Keys.Prefix); n > MaxNameLen {
+			return fmt.Errorf("%s.prefix: %d bytes; the limit is %d", p, n, MaxNameLen)
+		}
+	case "producers[].client":
+		return checkProducerClient(p, c.Producers[i])
+	case "strategy":
+		return checkStrategy("strategy", "params", c.Strategy, c.Params)
 	}
+	return nil
 }
 
-// unique is the rule that no two elements of a list share the name in field (its JSON
-// name): "consumers[2].id: "c1" is also consumers[0].id; ids must be unique".
-func unique(list, field, plural string) cluster.FieldRule {
-	seen := map[string]int{}
-	return func(p string, v reflect.Value) error {
-		f, _ := cluster.Field(list + "[]." + field)
-		name := f.Value(v).String()
-		if j, dup := seen[name]; dup {
-			return fmt.Errorf("%s.%s: %q is also %s[%d].%s; %s must be unique", p, field, name, list, j, field, plural)
-		}
-		seen[name] = len(seen)
-		return nil
+// unique is the rule that no two elements of a list share a name: "consumers[2].id: "c1" is
+// also consumers[0].id; ids must be unique".
+func (r *configRules) unique(p, list, field, plural string, i int, name string) error {
+	seen := r.seen[list]
+	if seen == nil {
+		seen = map[string]int{}
+		r.seen[list] = seen
 	}
+	if j, dup := seen[name]; dup {
+		return fmt.Errorf("%s.%s: %q is also %s[%d].%s; %s must be unique", p, field, name, list, j, field, plural)
+	}
+	seen[name] = i
+	return nil
 }
 
 // MaxSlowEvery bounds a consumer's slowEvery.
