@@ -64,8 +64,8 @@ func TestFieldDocsFollowTheTable(t *testing.T) {
 			row, ok = rows[f.Path+"[]"]
 		}
 		if !ok {
-			parent, _ := cluster.Field(f.Scope())
-			if row, ok = rows[f.Scope()]; !ok || parent.Type != cluster.ArgObject || !strings.Contains(row, f.Name()) {
+			parent, known := cluster.Field(f.Scope())
+			if row, ok = rows[f.Scope()]; !ok || !known || parent.Type != cluster.ArgObject || !strings.Contains(row, f.Name()) {
 				t.Errorf("%s: no row, nor a mention in its object's row", f.Path)
 				continue
 			}
