@@ -87,11 +87,12 @@ func (r *configRules) check(field, p string, i int) error {
 		// simulator shows it by restarting a partitioned consumer, not through the config.
 		return r.unique(p, "consumers", "id", "ids", i, c.Consumers[i].ID)
 	case "consumers[].slowMs":
-		if k := c.Consumers[i]; (k.SlowEvery > 0) != (k.SlowMs > 0) {
+		k := c.Consumers[i]
+		if (k.SlowEvery > 0) != (k.SlowMs > 0) {
 			return fmt.Errorf("%s.slowEvery, slowMs: %d, %d; a slow message needs both, or neither", p, k.SlowEvery, k.SlowMs)
 		}
-	case "consumers[].consumeTimestampMs":
-		k := c.Consumers[i]
+		// Before consumeTimestampMs's own limits, the next field's: a timestamp that does not
+		// apply is named as such, whatever its value.
 		if from, _ := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere); k.ConsumeTimestampMs != nil && from != cluster.FromTimestamp {
 			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
 		}
@@ -99,15 +100,15 @@ func (r *configRules) check(field, p string, i int) error {
 		return checkClient(p, c.Consumers[i], c.Strategy, c.Params)
 	case "producers[].id":
 		return r.unique(p, "producers", "id", "ids", i, c.Producers[i].ID)
-	case "producers[].threads":
-		if pr := c.Producers[i]; pr.Mode == cluster.SendAsync && pr.Threads > 1 {
-			return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
-		}
 	case "producers[].keys.prefix":
 		if n := len(c.Producers[i].Keys.Prefix); n > MaxNameLen {
 			return fmt.Errorf("%s.prefix: %d bytes; the limit is %d", p, n, MaxNameLen)
 		}
 	case "producers[].client":
+		// How it sends, once its own fields are checked: threads go with sync sends only.
+		if pr := c.Producers[i]; pr.Mode == cluster.SendAsync && pr.Threads > 1 {
+			return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
+		}
 		return checkProducerClient(p, c.Producers[i])
 	case "strategy":
 		return checkStrategy("strategy", "params", c.Strategy, c.Params)
