@@ -75,6 +75,8 @@ func TestBrowserArgumentsThatCannotBecomeJSONAreRefused(t *testing.T) {
 	// and the answer names the limit.
 	lim := eval[map[string]any](t, ctx, `lbscope.limits().args`)
 	assert.Equal(t, map[string]any{"chars": float64(api.MaxArgBytes), "depth": float64(cluster.MaxArgDepth), "string": float64(cluster.MaxArgString)}, lim)
+	// A setting's limits are the field table's, for a script to check a scenario against.
+	assert.Equal(t, []any{float64(0), float64(cluster.MaxQueues)}, eval[[]any](t, ctx, `(l => [l.min, l.max])(lbscope.limits().fields["brokers[].queues"])`))
 	for js, want := range map[string]string{
 		`lbscope.dispatch({type: "addConsumer", id: "y".repeat(100000)}).then(r => r.error)`:                                                  "a string of 100000 characters; at most 65536",
 		`lbscope.dispatch({type: "pause", ["k".repeat(70000)]: 1}).then(r => r.error)`:                                                        "a string of 70000 characters; at most 65536",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -22,26 +23,25 @@ type scenarioFlags struct {
 	at           atList
 	virtualNodes int
 	until        scenario.Duration
-	latencyMax   tierList
-	notAvailable tierList
 }
 
-// tierList is a comma-separated list of latency tiers in milliseconds.
-type tierList struct {
-	v   []int64
-	set bool
-}
+// tierList is a comma-separated list of latency tiers in milliseconds, set into v: nil until
+// the flag is given, an empty table for "".
+type tierList struct{ v *[]int64 }
 
-func (l *tierList) String() string {
-	parts := make([]string, len(l.v))
-	for i, x := range l.v {
+func (l tierList) String() string {
+	if l.v == nil {
+		return ""
+	}
+	parts := make([]string, len(*l.v))
+	for i, x := range *l.v {
 		parts[i] = strconv.FormatInt(x, 10)
 	}
 	return strings.Join(parts, ",")
 }
 
-func (l *tierList) Set(s string) error {
-	l.v, l.set = []int64{}, true
+func (l tierList) Set(s string) error {
+	*l.v = []int64{}
 	if strings.TrimSpace(s) == "" {
 		return nil // an empty table, as the client allows
 	}
@@ -53,37 +53,65 @@ func (l *tierList) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("entry %d, %q, is not a whole number of milliseconds (write them 50,100,550)", i+1, item)
 		}
-		l.v = append(l.v, n)
+		*l.v = append(*l.v, n)
 	}
 	return nil
 }
 
-// shapeFlags build a cluster from flags; they cannot change a scenario file or preset.
-var shapeFlags = []string{"brokers", "queues", "consumers", "consumer-ids", "producers", "rate", "producer-client", "producer-threads", "producer-mode",
-	"latency-max", "not-available-duration", "strategy", "strategy-file", "virtual-nodes", "model", "latency-fault", "fault-table"}
+// ownShapeFlags are the flags that build a cluster from flags besides the field table's.
+var ownShapeFlags = []string{"consumer-ids", "strategy-file", "virtual-nodes"}
 
-// register defines the flags on fs; the help texts of the three flags whose meaning a
-// subcommand narrows are its own.
+// shapeFlags build a cluster from flags; they cannot change a scenario file or preset: the
+// field table's flags but --seed, which a file's run takes too, and ownShapeFlags.
+func shapeFlags() []string {
+	var out []string
+	for _, f := range cluster.Fields() {
+		if f.Flag != "" && f.Flag != "seed" {
+			out = append(out, f.Flag)
+		}
+	}
+	return append(out, ownShapeFlags...)
+}
+
+// register defines the flags on fs: each field of scenario.Flags tagged with a flag from its
+// entry of the field table (help, default), the rest here. The help texts of the three flags
+// whose meaning a subcommand narrows are its own.
 func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHelp, faultTableHelp string) {
-	f := &sf.f
-	fs.IntVar(&f.Brokers, "brokers", scenario.DefaultBrokers, "number of brokers, named broker-a, broker-b, …")
-	fs.IntVar(&f.QueuesPerBroker, "queues", scenario.DefaultQueuesPerBroker, "queues of the topic on each broker")
-	fs.IntVar(&f.Consumers, "consumers", scenario.DefaultConsumers, "number of consumers, named c1…cN")
+	own := map[string]string{"strategy": strategyHelp + ": " + strings.Join(allocate.Names(), ", "), "fault-table": faultTableHelp}
+	v := reflect.ValueOf(&sf.f).Elem()
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Tag.Get("flag")
+		if name == "" {
+			continue
+		}
+		spec, ok := cluster.FieldByFlag(name)
+		if !ok {
+			panic("scenario.Flags: flag " + name + " has no entry in the field table")
+		}
+		help, def := spec.Doc, spec.FlagDefaultText()
+		if h, ok := own[name]; ok {
+			help = h
+		}
+		switch p := v.Field(i).Addr().Interface().(type) {
+		case *int:
+			n, _ := strconv.Atoi(def)
+			fs.IntVar(p, name, n, help)
+		case *int64:
+			n, _ := strconv.ParseInt(def, 10, 64)
+			fs.Int64Var(p, name, n, help)
+		case *string:
+			fs.StringVar(p, name, def, help)
+		case *bool:
+			fs.BoolVar(p, name, def == "true", help)
+		case *[]int64:
+			fs.Var(tierList{p}, name, help)
+		default:
+			panic("scenario.Flags: flag " + name + " of an unknown type")
+		}
+	}
 	fs.StringVar(&sf.ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated, each optionally with the SDK it runs (e.g. 10.0.0.1@4012,10.0.0.2@4013:go; clients java, java-4.9, go-2.1.2)")
-	fs.IntVar(&f.Producers, "producers", scenario.DefaultProducers, "number of producers")
-	fs.IntVar(&f.Rate, "rate", scenario.DefaultRate, "messages per second of each producer")
-	fs.StringVar(&f.ProducerClient, "producer-client", "java", "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance")
-	fs.IntVar(&f.ProducerThreads, "producer-threads", 0, "threads calling the synchronous send in each producer, 1…256 (default: one per 125 msg/s of --rate)")
-	fs.StringVar(&f.ProducerMode, "producer-mode", "sync", "how the producers send: sync (each thread blocks for its send) or async (a callback, nothing blocks)")
-	fs.Var(&sf.latencyMax, "latency-max", "the producers' own latencyMax tiers in ms, comma-separated, e.g. 50,100,550,1800,3000,5000,15000 (setLatencyMax)")
-	fs.Var(&sf.notAvailable, "not-available-duration", "the producers' own notAvailableDuration tiers in ms, e.g. 0,0,2000,5000,6000,10000,30000 (setNotAvailableDuration)")
-	fs.StringVar(&f.Strategy, "strategy", "AVG", strategyHelp+": "+strings.Join(allocate.Names(), ", "))
 	fs.StringVar(&sf.strategyFile, "strategy-file", "", "a strategy written in Starlark instead of --strategy: a file that defines allocate(group, current, queues, consumers)")
 	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
-	fs.StringVar(&f.MessageModel, "model", "CLUSTERING", "message model: CLUSTERING or BROADCASTING")
-	fs.BoolVar(&f.LatencyFault, "latency-fault", false, "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)")
-	fs.StringVar(&f.FaultTable, "fault-table", "current", faultTableHelp)
-	fs.Int64Var(&f.Seed, "seed", 1, "the run's seed; every random stream derives from it")
 	fs.Var(&sf.until, "until", "how long to run, e.g. 90s, 5m, 1h (default 5m)")
 	fs.Var(&sf.at, "at", "an action at a time, TIME:TYPE[:ARG…], e.g. 60s:killConsumer:c1 (repeatable)")
 	fs.StringVar(&sf.preset, "preset", "", "start from a preset: "+strings.Join(scenario.PresetNames(), ", "))
@@ -135,16 +163,10 @@ func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
 			vn := sf.virtualNodes
 			f.Params.VirtualNodeCnt = &vn
 		}
-		if sf.latencyMax.set {
-			f.LatencyMax = sf.latencyMax.v
-		}
-		if sf.notAvailable.set {
-			f.NotAvailableDuration = sf.notAvailable.v
-		}
 		f.Until, f.At = sf.until, sf.at
 		return scenario.FromFlags(f)
 	}
-	for _, name := range shapeFlags {
+	for _, name := range shapeFlags() {
 		if set[name] {
 			return scenario.Scenario{}, fmt.Errorf("--%s shapes a flag-built cluster; it cannot change a scenario file or preset (edit the file instead)", name)
 		}

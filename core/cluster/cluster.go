@@ -92,7 +92,7 @@ type groupState struct {
 // started. Configuration errors name the field.
 func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
-		cfg: cfg, t: cfg.Timing.withDefaults(),
+		cfg: cfg, t: cfg.Timing.WithDefaults(),
 		topic: &topicState{name: cfg.Topic}, group: &groupState{name: cfg.Group, model: cfg.MessageModel},
 		latencyFault: cfg.LatencyFault,
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
@@ -100,20 +100,20 @@ func New(cfg Config) (*Cluster, error) {
 		net:  sim.Stream(cfg.Seed, "network"),
 	}
 	if c.topic.name == "" {
-		c.topic.name = "TopicTest"
+		c.topic.name = DefaultOf("topic")
 	}
 	if c.group.name == "" {
-		c.group.name = "GroupTest"
+		c.group.name = DefaultOf("group")
 	}
 	if c.group.model == "" {
-		c.group.model = Clustering
+		c.group.model = DefaultOf("messageModel")
 	}
 	if c.group.model != Clustering && c.group.model != Broadcasting {
 		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.group.model)
 	}
 	name := cfg.Strategy
 	if name == "" {
-		name = "AVG"
+		name = DefaultOf("strategy")
 	}
 	s, err := allocate.New(name, cfg.Params)
 	if err != nil {
@@ -122,7 +122,7 @@ func New(cfg Config) (*Cluster, error) {
 	c.group.strategy, c.group.params = s, cfg.Params
 	tableName := cfg.FaultTable
 	if tableName == "" {
-		tableName = fault.TableCurrent
+		tableName = DefaultOf("faultTable")
 	}
 	if c.faultTable, err = fault.TableByName(tableName); err != nil {
 		return nil, fmt.Errorf("faultTable: %w", err)

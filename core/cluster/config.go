@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -191,56 +192,13 @@ type Timing struct {
 	ExpiryNotifies bool `json:"expiryNotifies,omitempty"`
 }
 
-// DefaultTiming is RocketMQ's defaults (spec §0) and the simulation's own step sizes.
-func DefaultTiming() Timing {
-	return Timing{
-		RebalanceWaitInterval: 20000, RebalanceMinInterval: 1000, PollNameServerInterval: 30000,
-		HeartbeatInterval: 30000, PersistOffsetInterval: 5000, ChannelExpiredTimeout: 120000,
-		ScanInterval: 10000, IdleTimeout: 120000, PullFirstDelay: 500, LongPollHold: 15000,
-		HoldCheckInterval: 5000, PullBatchSize: 32, PullThresholdForQueue: 1000,
-		PullDelayOnException: 1000, PullTimeout: 30000, RPCTimeout: 3000, PullMaxIdleTime: 120000,
-		ConsumeThreads: 20, ConsumeRate: 2000, SendMsgTimeout: 3000, RetryTimesWhenSendFail: 2,
-		BrokerBaseLatency: 2, BrokerJitter: 3, NetworkRTT: 1, FlowStepMs: 50,
-	}
-}
+// DefaultTiming is RocketMQ's defaults (spec §0) and the simulation's own step sizes: the
+// field table's defaults of timing.
+func DefaultTiming() Timing { return Timing{}.WithDefaults() }
 
-// withDefaults fills zero fields from DefaultTiming.
-func (t Timing) withDefaults() Timing {
-	d := DefaultTiming()
-	fill := func(v *int64, def int64) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	fillInt := func(v *int, def int) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	fill(&t.RebalanceWaitInterval, d.RebalanceWaitInterval)
-	fill(&t.RebalanceMinInterval, d.RebalanceMinInterval)
-	fill(&t.PollNameServerInterval, d.PollNameServerInterval)
-	fill(&t.HeartbeatInterval, d.HeartbeatInterval)
-	fill(&t.PersistOffsetInterval, d.PersistOffsetInterval)
-	fill(&t.ChannelExpiredTimeout, d.ChannelExpiredTimeout)
-	fill(&t.ScanInterval, d.ScanInterval)
-	fill(&t.IdleTimeout, d.IdleTimeout)
-	fill(&t.PullFirstDelay, d.PullFirstDelay)
-	fill(&t.LongPollHold, d.LongPollHold)
-	fill(&t.HoldCheckInterval, d.HoldCheckInterval)
-	fillInt(&t.PullBatchSize, d.PullBatchSize)
-	fillInt(&t.PullThresholdForQueue, d.PullThresholdForQueue)
-	fill(&t.PullDelayOnException, d.PullDelayOnException)
-	fill(&t.PullTimeout, d.PullTimeout)
-	fill(&t.RPCTimeout, d.RPCTimeout)
-	fill(&t.PullMaxIdleTime, d.PullMaxIdleTime)
-	fillInt(&t.ConsumeThreads, d.ConsumeThreads)
-	fillInt(&t.ConsumeRate, d.ConsumeRate)
-	fill(&t.SendMsgTimeout, d.SendMsgTimeout)
-	fillInt(&t.RetryTimesWhenSendFail, d.RetryTimesWhenSendFail)
-	fill(&t.BrokerBaseLatency, d.BrokerBaseLatency)
-	fill(&t.BrokerJitter, d.BrokerJitter)
-	fill(&t.NetworkRTT, d.NetworkRTT)
-	fill(&t.FlowStepMs, d.FlowStepMs)
+// WithDefaults is t with its zero fields taken from the field table's defaults
+// (DefaultTiming), as the engine runs it.
+func (t Timing) WithDefaults() Timing {
+	withFieldDefaults("timing", reflect.ValueOf(&t).Elem())
 	return t
 }

@@ -13,70 +13,68 @@ import (
 	"github.com/lbscope/lbscope/core/profile"
 )
 
-// Flags are the command line's description of a run. Zero values take the defaults noted,
-// which are the "default" preset's shape, so that a run built from flags always has traffic.
+// Flags are the command line's description of a run. A field tagged flag:"NAME" is the field
+// table's setting whose Flag is NAME (cluster.Fields): the command line defines it from that
+// entry, and a zero value takes the entry's FlagDefault, the "default" preset's shape, so
+// that a run built from flags always has traffic.
 type Flags struct {
 	Topic, Group    string   // "": TopicTest, GroupTest
-	Brokers         int      // 0: 4; named broker-a, broker-b, … (see BrokerNames)
-	QueuesPerBroker int      // 0: 8
-	Consumers       int      // 0: 4; named c1 … cN; ignored when ConsumerIDs is set
+	Brokers         int      `flag:"brokers"` // named broker-a, broker-b, … (see BrokerNames)
+	QueuesPerBroker int      `flag:"queues"`
+	Consumers       int      `flag:"consumers"` // named c1 … cN; ignored when ConsumerIDs is set
 	ConsumerIDs     []string // client ids in any real format, e.g. 10.0.0.1@4012
-	Producers       int      // 0: 1; named p1 … pN
-	Rate            int      // messages per second of each producer; 0: 200 (a run without traffic: --at 0s:setProducerRate:0)
-	ProducerClient  string   // the SDK the producers run: java (""), java-4.9, go-2.1.2 ("go")
-	ProducerThreads int      // sending threads of each producer; 0: as many as the rate needs (one per 125 msg/s)
-	ProducerMode    string   // sync ("") or async
+	Producers       int      `flag:"producers"`        // named p1 … pN
+	Rate            int      `flag:"rate"`             // messages per second of each producer (a run without traffic: --at 0s:setProducerRate:0)
+	ProducerClient  string   `flag:"producer-client"`  // the SDK the producers run: java (""), java-4.9, go-2.1.2 ("go")
+	ProducerThreads int      `flag:"producer-threads"` // sending threads of each producer; 0: as many as the rate needs (one per 125 msg/s)
+	ProducerMode    string   `flag:"producer-mode"`    // sync ("") or async
 	// LatencyMax and NotAvailableDuration are every producer's own latency tiers (nil: the
 	// client's table), unchecked as the client leaves them (spec §2.12).
-	LatencyMax, NotAvailableDuration []int64
-	Strategy                         string // "": AVG
-	Params                           allocate.Params
-	MessageModel                     string // "": CLUSTERING
-	LatencyFault                     bool
-	FaultTable                       string // "": current
-	Seed                             int64  // used as given (0 is a seed like any other)
-	Until                            Duration
-	At                               []string // timeline steps in the form ParseAt reads
+	LatencyMax           []int64 `flag:"latency-max"`
+	NotAvailableDuration []int64 `flag:"not-available-duration"`
+	Strategy             string  `flag:"strategy"` // "": AVG
+	Params               allocate.Params
+	MessageModel         string `flag:"model"` // "": CLUSTERING
+	LatencyFault         bool   `flag:"latency-fault"`
+	FaultTable           string `flag:"fault-table"` // "": current
+	Seed                 int64  `flag:"seed"`        // used as given (0 is a seed like any other)
+	Until                Duration
+	At                   []string // timeline steps in the form ParseAt reads
 }
 
-// Defaults of Flags.
-const (
-	DefaultBrokers         = 4
-	DefaultQueuesPerBroker = 8
-	DefaultConsumers       = 4
-	DefaultProducers       = 1
-	DefaultRate            = 200
-)
+// flagDefault is the default of a flag-built cluster's count or rate, from the field table.
+func flagDefault(flag string) (value, limit int) {
+	f, _ := cluster.FieldByFlag(flag)
+	n, _ := strconv.Atoi(f.FlagDefaultText())
+	if f.Type == cluster.ArgList {
+		return n, f.Len
+	}
+	return n, int(f.Max)
+}
 
 // FromFlags builds and validates a scenario from command-line values. Steps given with At may
 // come in any order: they are sorted by time, keeping the given order for equal times.
 func FromFlags(f Flags) (Scenario, error) {
-	orDefault := func(v, def int) int {
-		if v == 0 {
-			return def
-		}
-		return v
-	}
-	brokers := orDefault(f.Brokers, DefaultBrokers)
-	queues := orDefault(f.QueuesPerBroker, DefaultQueuesPerBroker)
-	consumers := orDefault(f.Consumers, DefaultConsumers)
-	producers := orDefault(f.Producers, DefaultProducers)
-	rate := orDefault(f.Rate, DefaultRate)
 	// Counts are checked before anything is allocated for them.
 	for _, c := range []struct {
-		name   string
-		v, max int
+		name, flag string
+		v          *int
 	}{
-		{"brokers", brokers, MaxBrokers},
-		{"queuesPerBroker", queues, MaxQueues},
-		{"consumers", consumers, MaxConsumers},
-		{"producers", producers, MaxProducers},
-		{"rate", rate, MaxRate},
+		{"brokers", "brokers", &f.Brokers},
+		{"queuesPerBroker", "queues", &f.QueuesPerBroker},
+		{"consumers", "consumers", &f.Consumers},
+		{"producers", "producers", &f.Producers},
+		{"rate", "rate", &f.Rate},
 	} {
-		if err := checkRange(c.name, c.v, 0, c.max); err != nil {
+		def, limit := flagDefault(c.flag)
+		if *c.v == 0 {
+			*c.v = def
+		}
+		if err := checkRange(c.name, *c.v, 0, limit); err != nil {
 			return Scenario{}, err
 		}
 	}
+	brokers, queues, consumers, producers, rate := f.Brokers, f.QueuesPerBroker, f.Consumers, f.Producers, f.Rate
 	if len(f.ConsumerIDs) > MaxConsumers {
 		return Scenario{}, fmt.Errorf("consumers: %d client ids; the limit is %d", len(f.ConsumerIDs), MaxConsumers)
 	}
@@ -97,7 +95,7 @@ func FromFlags(f Flags) (Scenario, error) {
 	}
 	strategy := f.Strategy
 	if strategy == "" {
-		strategy = "AVG"
+		strategy = cluster.DefaultOf("strategy")
 	}
 	s := Scenario{
 		Version: Version,

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/cluster"
-	"github.com/lbscope/lbscope/core/fault"
 )
 
 // Presets returns the built-in starting points by name: "small", "default", "large" and the
@@ -46,9 +45,9 @@ func preset(title, description string, brokers, queues, consumers, rate int) Sce
 			Brokers:      brokerConfigs(brokers, queues),
 			Consumers:    consumerConfigs(consumerIDs(consumers)),
 			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate, Threads: presetThreads(rate)}},
-			Strategy:     "AVG",
-			MessageModel: cluster.Clustering,
-			FaultTable:   fault.TableCurrent,
+			Strategy:     cluster.DefaultOf("strategy"),
+			MessageModel: cluster.DefaultOf("messageModel"),
+			FaultTable:   cluster.DefaultOf("faultTable"),
 		},
 		Until: DefaultUntil,
 	}
@@ -61,7 +60,8 @@ func presetThreads(rate int) int {
 	return min(max(1, (rate+124)/125), cluster.MaxSendThreads)
 }
 
-// Names used when a scenario is built from a count rather than written out.
+// Names used when a scenario is built from a count rather than written out: the field
+// table's defaults of topic and group.
 const (
 	DefaultTopic = "TopicTest" // RocketMQ's quick-start names
 	DefaultGroup = "GroupTest"

@@ -2,13 +2,10 @@ package scenario
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
-	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
 )
 
@@ -53,264 +50,107 @@ func (s Scenario) Validate() error {
 	return validateTimeline(s)
 }
 
+// validateConfig checks the initial state against the field table (cluster.CheckFields:
+// each setting's limits, in the table's order) and the rules the table cannot state, each
+// run right after its field's own check.
 func validateConfig(c cluster.Config) error {
-	if c.Topic != "" {
-		if err := checkName("topic", c.Topic, cluster.TopicName); err != nil {
-			return err
-		}
-	}
-	if c.Group != "" {
-		if err := checkName("group", c.Group, cluster.GroupName); err != nil {
-			return err
-		}
-	}
+	r := configRules{c: c, seen: map[string]map[string]int{}}
+	return cluster.CheckFields(c, r.check)
+}
 
-	switch n := len(c.Brokers); {
-	case n == 0:
-		return fmt.Errorf("brokers: none; a topic needs at least 1 broker")
-	case n > MaxBrokers:
-		return fmt.Errorf("brokers: %d brokers; the limit is %d", n, MaxBrokers)
-	}
-	seen := map[string]int{}
-	total := 0
-	for i, b := range c.Brokers {
-		p := "brokers[" + strconv.Itoa(i) + "]"
-		if err := checkName(p+".name", b.Name, brokerName); err != nil {
-			return err
-		}
-		if j, dup := seen[b.Name]; dup {
-			return fmt.Errorf("%s.name: %q is also brokers[%d].name; names must be unique", p, b.Name, j)
-		}
-		seen[b.Name] = i
-		if err := checkRange(p+".queues", b.Queues, 0, MaxQueues); err != nil {
-			return err
-		}
-		// Read and write counts that differ (spec §1.3); 0 takes queues.
-		if err := checkRange(p+".readQueueNums", b.ReadQueueNums, 0, MaxQueues); err != nil {
-			return err
-		}
-		if err := checkRange(p+".writeQueueNums", b.WriteQueueNums, 0, MaxQueues); err != nil {
-			return err
-		}
-		if err := checkRange(p+".latencyMs", b.LatencyMs, 0, MaxLatencyMs); err != nil {
-			return err
-		}
-		if b.MemoryMessages < 0 || b.MemoryMessages > MaxHistory*MaxQueues {
-			return fmt.Errorf("%s.memoryMessages: %d; want 0…%d", p, b.MemoryMessages, int64(MaxHistory*MaxQueues))
-		}
-		total += brokerQueues(b)
-	}
-	if total > MaxQueues {
-		return fmt.Errorf("brokers: %d queues in all; the limit is %d", total, MaxQueues)
-	}
+// configRules are the checks of the initial state beyond each field's limits, by the field
+// they follow (its path in the field table): names unique within their list, fields that go
+// together, and the settings whose values another table (the profiles, the strategies) holds.
+type configRules struct {
+	c    cluster.Config
+	seen map[string]map[string]int // by list: the index of each name seen
+}
 
-	if n := len(c.Consumers); n > MaxConsumers {
-		return fmt.Errorf("consumers: %d consumers; the limit is %d", n, MaxConsumers)
-	}
-	seen = map[string]int{}
-	for i, k := range c.Consumers {
-		p := "consumers[" + strconv.Itoa(i) + "]"
-		if err := checkName(p+".id", k.ID, clientID); err != nil {
-			return err
+func (r *configRules) check(field, p string, i int) error {
+	c := &r.c
+	switch field {
+	case "brokers[].name":
+		return r.unique(p, "brokers", "name", "names", i, c.Brokers[i].Name)
+	case "brokers":
+		if len(c.Brokers) == 0 {
+			return fmt.Errorf("brokers: none; a topic needs at least 1 broker")
 		}
+		total := 0
+		for _, b := range c.Brokers {
+			total += brokerQueues(b)
+		}
+		if total > MaxQueues {
+			return fmt.Errorf("brokers: %d queues in all; the limit is %d", total, MaxQueues)
+		}
+	case "consumers[].id":
 		// Two processes with one client id are a real misconfiguration (spec §1.2); the
 		// simulator shows it by restarting a partitioned consumer, not through the config.
-		if j, dup := seen[k.ID]; dup {
-			return fmt.Errorf("%s.id: %q is also consumers[%d].id; ids must be unique", p, k.ID, j)
+		return r.unique(p, "consumers", "id", "ids", i, c.Consumers[i].ID)
+	case "consumers[].slowMs":
+		k := c.Consumers[i]
+		if (k.SlowEvery > 0) != (k.SlowMs > 0) {
+			return fmt.Errorf("%s.slowEvery, slowMs: %d, %d; a slow message needs both, or neither", p, k.SlowEvery, k.SlowMs)
 		}
-		seen[k.ID] = i
-		if err := checkRange(p+".consumeRate", k.ConsumeRate, 0, MaxConsumeRate); err != nil {
-			return err
+		// Before consumeTimestampMs's own limits, the next field's: a timestamp that does not
+		// apply is named as such, whatever its value.
+		if from, _ := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere); k.ConsumeTimestampMs != nil && from != cluster.FromTimestamp {
+			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
 		}
-		if err := checkConsumeFrom(p, k); err != nil {
-			return err
+	case "consumers[].client":
+		return checkClient(p, c.Consumers[i], c.Strategy, c.Params)
+	case "producers[].id":
+		return r.unique(p, "producers", "id", "ids", i, c.Producers[i].ID)
+	case "producers[].keys.prefix":
+		if n := len(c.Producers[i].Keys.Prefix); n > MaxNameLen {
+			return fmt.Errorf("%s.prefix: %d bytes; the limit is %d", p, n, MaxNameLen)
 		}
-		if k.Subscription != nil {
-			if err := checkName(p+".subscription.topic", k.Subscription.Topic, cluster.TopicName); err != nil {
-				return err
-			}
+	case "producers[].client":
+		// How it sends, once its own fields are checked: threads go with sync sends only.
+		if pr := c.Producers[i]; pr.Mode == cluster.SendAsync && pr.Threads > 1 {
+			return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
 		}
-		if err := checkClient(p, k, c.Strategy, c.Params); err != nil {
-			return err
-		}
+		return checkProducerClient(p, c.Producers[i])
+	case "strategy":
+		return checkStrategy("strategy", "params", c.Strategy, c.Params)
 	}
+	return nil
+}
 
-	if n := len(c.Producers); n > MaxProducers {
-		return fmt.Errorf("producers: %d producers; the limit is %d", n, MaxProducers)
+// unique is the rule that no two elements of a list share a name: "consumers[2].id: "c1" is
+// also consumers[0].id; ids must be unique".
+func (r *configRules) unique(p, list, field, plural string, i int, name string) error {
+	seen := r.seen[list]
+	if seen == nil {
+		seen = map[string]int{}
+		r.seen[list] = seen
 	}
-	seen = map[string]int{}
-	for i, pr := range c.Producers {
-		p := "producers[" + strconv.Itoa(i) + "]"
-		if err := checkName(p+".id", pr.ID, plainName); err != nil {
-			return err
-		}
-		if j, dup := seen[pr.ID]; dup {
-			return fmt.Errorf("%s.id: %q is also producers[%d].id; ids must be unique", p, pr.ID, j)
-		}
-		seen[pr.ID] = i
-		if err := checkRange(p+".rate", pr.Rate, 0, MaxRate); err != nil {
-			return err
-		}
-		if err := checkProducerSends(p, pr); err != nil {
-			return err
-		}
+	if j, dup := seen[name]; dup {
+		return fmt.Errorf("%s.%s: %q is also %s[%d].%s; %s must be unique", p, field, name, list, j, field, plural)
 	}
-
-	if err := checkHistory(c.History); err != nil {
-		return err
-	}
-	if err := checkStrategy("strategy", "params", c.Strategy, c.Params); err != nil {
-		return err
-	}
-	if c.MessageModel != "" {
-		if err := checkModel("messageModel", c.MessageModel); err != nil {
-			return err
-		}
-	}
-	if c.FaultTable != "" {
-		if err := checkTable("faultTable", c.FaultTable); err != nil {
-			return err
-		}
-	}
-	return checkTiming(c.Timing)
+	seen[name] = i
+	return nil
 }
 
 // MaxSlowEvery bounds a consumer's slowEvery.
-const MaxSlowEvery = 1 << 30
+const MaxSlowEvery = cluster.MaxSlowEvery
 
 // MaxHistory bounds the messages per queue a topic may hold at 00:00.
-const MaxHistory = 1000000000
+const MaxHistory = cluster.MaxHistory
 
-// checkConsumeFrom checks where a consumer starts (spec §3.6).
-func checkConsumeFrom(p string, k cluster.ConsumerConfig) error {
-	from, err := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere)
-	if err != nil {
-		return fmt.Errorf("%s.consumeFromWhere: %s; want LAST_OFFSET, FIRST_OFFSET or TIMESTAMP (CONSUME_FROM_ may precede them)", p, quote(k.ConsumeFromWhere))
-	}
-	if k.SlowEvery < 0 || k.SlowEvery > MaxSlowEvery {
-		return fmt.Errorf("%s.slowEvery: %d; want 0…%d", p, k.SlowEvery, int64(MaxSlowEvery))
-	}
-	if k.SlowMs < 0 || k.SlowMs > int64(MaxDuration) {
-		return fmt.Errorf("%s.slowMs: %d; want 0…%d (24 h)", p, k.SlowMs, int64(MaxDuration))
-	}
-	if (k.SlowEvery > 0) != (k.SlowMs > 0) {
-		return fmt.Errorf("%s.slowEvery, slowMs: %d, %d; a slow message needs both, or neither", p, k.SlowEvery, k.SlowMs)
-	}
-	if ts := k.ConsumeTimestampMs; ts != nil {
-		if from != cluster.FromTimestamp {
-			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
-		}
-		if *ts < -int64(MaxDuration) || *ts > int64(MaxDuration) {
-			return fmt.Errorf("%s.consumeTimestampMs: %d; want -%d…%d (24 h either side of 00:00)", p, *ts, int64(MaxDuration), int64(MaxDuration))
-		}
-	}
-	return nil
-}
-
-// checkHistory checks the messages a topic holds at 00:00.
-func checkHistory(h *cluster.HistoryConfig) error {
-	if h == nil {
+// checkProducerClient checks the SDK a producer runs, and that it takes the tiers given.
+func checkProducerClient(p string, pr cluster.ProducerConfig) error {
+	if pr.Client == "" {
 		return nil
 	}
-	if h.Messages < 0 || h.Messages > MaxHistory {
-		return fmt.Errorf("history.messages: %d; want 0…%d per queue", h.Messages, int64(MaxHistory))
+	if len(pr.Client) > MaxNameLen {
+		return fmt.Errorf("%s.client: %d characters; the limit is %d", p, len(pr.Client), MaxNameLen)
 	}
-	if h.Deleted < 0 || h.Deleted > h.Messages {
-		return fmt.Errorf("history.deleted: %d; want 0…%d (history.messages)", h.Deleted, h.Messages)
+	prof, err := profile.Lookup(pr.Client)
+	if err != nil {
+		return fmt.Errorf("%s.client: %w", p, err)
 	}
-	if h.SpanMs < 0 || h.SpanMs > int64(MaxDuration) {
-		return fmt.Errorf("history.spanMs: %d; want 0…%d (24 h; 0 means one hour)", h.SpanMs, int64(MaxDuration))
-	}
-	return nil
-}
-
-// checkProducerSends checks how a producer sends: its mode and its threads.
-func checkProducerSends(p string, pr cluster.ProducerConfig) error {
-	switch pr.Mode {
-	case "", cluster.SendSync, cluster.SendAsync:
-	default:
-		return fmt.Errorf("%s.mode: %s; want %s or %s", p, quote(pr.Mode), cluster.SendSync, cluster.SendAsync)
-	}
-	if err := checkRange(p+".threads", pr.Threads, 0, cluster.MaxSendThreads); err != nil {
-		return err
-	}
-	for _, tier := range []struct {
-		name string
-		v    []int64
-	}{{"latencyMax", pr.LatencyMax}, {"notAvailableDuration", pr.NotAvailableDuration}} {
-		// The client takes any array (spec §2.12); the bounds only keep the arithmetic finite.
-		if len(tier.v) > cluster.MaxTiers {
-			return fmt.Errorf("%s.%s: %d entries; the limit is %d", p, tier.name, len(tier.v), cluster.MaxTiers)
-		}
-		for i, v := range tier.v {
-			if v < -int64(MaxDuration) || v > int64(MaxDuration) {
-				return fmt.Errorf("%s.%s[%d]: %d; want -%d…%d (24 h either way)", p, tier.name, i, v, int64(MaxDuration), int64(MaxDuration))
-			}
-		}
-	}
-	if k := pr.Keys; k != nil {
-		if err := checkRange(p+".keys.count", k.Count, 1, cluster.MaxKeys); err != nil {
-			return err
-		}
-		if err := checkRange(p+".keys.hotShare", k.HotShare, 0, 100); err != nil {
-			return err
-		}
-		if len(k.Prefix) > MaxNameLen {
-			return fmt.Errorf("%s.keys.prefix: %d bytes; the limit is %d", p, len(k.Prefix), MaxNameLen)
-		}
-	}
-	if pr.Mode == cluster.SendAsync && pr.Threads > 1 {
-		return fmt.Errorf("%s.threads: %d; an async producer's sends do not block, so threads applies to mode %s only", p, pr.Threads, cluster.SendSync)
-	}
-	if pr.Client != "" {
-		if len(pr.Client) > MaxNameLen {
-			return fmt.Errorf("%s.client: %d characters; the limit is %d", p, len(pr.Client), MaxNameLen)
-		}
-		prof, err := profile.Lookup(pr.Client)
-		if err != nil {
-			return fmt.Errorf("%s.client: %w", p, err)
-		}
-		if prof.Producer.Fault == nil && (pr.LatencyMax != nil || pr.NotAvailableDuration != nil) {
-			return fmt.Errorf("%s: latencyMax/notAvailableDuration: a %s producer has no latency fault tolerance (spec §9.1.8)", p, prof.Name)
-		}
-	}
-	return nil
-}
-
-// timingLimits are the upper bounds of Timing's counts and of its step size; every other
-// integer field of Timing is milliseconds, 0…24h. Found by reflection so that a field the
-// engine adds is bounded too.
-var timingLimits = map[string]int64{
-	"pullBatchSize":            1024,
-	"pullThresholdForQueue":    1000000,
-	"consumeThreads":           1000,
-	"consumeRate":              MaxConsumeRate,
-	"retryTimesWhenSendFailed": 16,
-	"flowStepMs":               1000,
-}
-
-func checkTiming(t cluster.Timing) error {
-	v := reflect.ValueOf(t)
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" {
-			name = f.Name
-		}
-		var n int64
-		switch f.Type.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			n = v.Field(i).Int()
-		default:
-			continue
-		}
-		limit, ok := timingLimits[name]
-		if !ok {
-			limit = int64(MaxDuration)
-		}
-		if n < 0 || n > limit {
-			return fmt.Errorf("timing.%s: %d; want 0…%d", name, n, limit)
-		}
+	if prof.Producer.Fault == nil && (pr.LatencyMax != nil || pr.NotAvailableDuration != nil) {
+		return fmt.Errorf("%s: latencyMax/notAvailableDuration: a %s producer has no latency fault tolerance (spec §9.1.8)", p, prof.Name)
 	}
 	return nil
 }
@@ -319,18 +159,10 @@ func checkStrategy(path, paramsPath, name string, p allocate.Params) error {
 	return cluster.CheckStrategy(path, paramsPath, name, p)
 }
 
-func checkModel(path, m string) error {
-	if m != cluster.Clustering && m != cluster.Broadcasting {
-		return fmt.Errorf("%s: %s; want %s or %s", path, quote(m), cluster.Clustering, cluster.Broadcasting)
-	}
-	return nil
-}
-
+// checkTable checks a latency fault table's name against the field table's values.
 func checkTable(path, t string) error {
-	if t != fault.TableCurrent && t != fault.TableLegacy4x {
-		return fmt.Errorf("%s: %s; want %s or %s", path, quote(t), fault.TableCurrent, fault.TableLegacy4x)
-	}
-	return nil
+	f, _ := cluster.Field("faultTable")
+	return f.Check(path, t)
 }
 
 func validateTimeline(s Scenario) error {

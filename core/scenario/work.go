@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -151,7 +150,7 @@ type shape struct {
 func busiest(s Scenario) shape {
 	sh := shape{
 		brokers: int64(len(s.Brokers)), consumers: int64(len(s.Consumers)),
-		producers: int64(len(s.Producers)), t: timingOf(s.Timing),
+		producers: int64(len(s.Producers)), t: s.Timing.WithDefaults(),
 	}
 	queues := map[string]int64{}
 	for _, b := range s.Brokers {
@@ -204,17 +203,6 @@ func busiest(s Scenario) shape {
 // vnodes is the virtual nodes per consumer the strategy hashes (its entry's Cost).
 func vnodes(strategy string, p allocate.Params) int64 {
 	return int64(allocate.Cost(strategy, p))
-}
-
-// timingOf is t with its zero fields taken from cluster.DefaultTiming, as the engine does.
-func timingOf(t cluster.Timing) cluster.Timing {
-	v, d := reflect.ValueOf(&t).Elem(), reflect.ValueOf(cluster.DefaultTiming())
-	for i := range v.NumField() {
-		if f := v.Field(i); f.CanSet() && f.IsZero() {
-			f.Set(d.Field(i))
-		}
-	}
-	return t
 }
 
 // rebalance is what one consumer's rebalance costs: the allocation over every queue and

@@ -43,7 +43,7 @@ func TestWorkGrowsWithWhatCosts(t *testing.T) {
 	// The timeline's busiest moment counts: a rate raised tenfold, a broker added.
 	busy := def
 	busy.Timeline = []Step{{At: Duration(Minute)}}
-	busy.Timeline[0].Type, busy.Timeline[0].Rate = "setProducerRate", ptr(DefaultRate*10)
+	busy.Timeline[0].Type, busy.Timeline[0].Rate = "setProducerRate", ptr(def.Producers[0].Rate*10)
 	assert.Greater(t, WorkOf(busy).Units, WorkOf(def).Units)
 	wide := def
 	wide.Timeline = []Step{{At: Duration(Minute)}}

@@ -40,6 +40,38 @@ type Limits struct {
 	Methods map[string]ArgLimit `json:"methods"` // …but these
 	Cluster map[string]int      `json:"cluster"`
 	Work    map[string]int64    `json:"work"`
+	// Fields are the limits of a scenario's settings, by path ("brokers[].queues"), from the
+	// field table (cluster.Fields).
+	Fields map[string]FieldLimit `json:"fields"`
+}
+
+// FieldLimit is one setting's limits: a number's min…max (each entry's, for a list of
+// numbers), a list's most entries, an enumeration's values.
+type FieldLimit struct {
+	Min  int64    `json:"min"`
+	Max  int64    `json:"max"`
+	Len  int      `json:"len,omitempty"`
+	Unit string   `json:"unit,omitempty"`
+	Enum []string `json:"enum,omitempty"`
+}
+
+// fieldLimits are the settings with limits a page's script can hold a value to: a seed takes
+// any 64-bit number, beyond what JavaScript's numbers hold exactly, and has none.
+func fieldLimits() map[string]FieldLimit {
+	const exact = 1 << 53
+	out := map[string]FieldLimit{}
+	for _, f := range cluster.Fields() {
+		l := FieldLimit{Min: f.Min, Max: f.Max, Len: f.Len, Unit: f.Unit}
+		switch {
+		case f.Type == cluster.ArgEnum && !f.Loose:
+			l.Enum = f.Enum
+		case f.Type == cluster.ArgList, f.Type == cluster.ArgInts, f.Type == cluster.ArgInt && f.Min < f.Max && f.Max < exact:
+		default:
+			continue
+		}
+		out[f.Path] = l
+	}
+	return out
 }
 
 func limits() Limits {
@@ -57,6 +89,7 @@ func limits() Limits {
 			"callUnits": session.MaxCallWork, "sliceUnits": session.MaxSliceWork, "compareUnits": MaxCompareWork,
 			"stepMs": session.MaxStepMs, "durationMs": scenario.MaxDuration.Ms(),
 		},
+		Fields: fieldLimits(),
 	}
 }
 

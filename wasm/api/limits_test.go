@@ -36,6 +36,21 @@ func TestLimitsMethod(t *testing.T) {
 	if got.Cluster["consumers"] != cluster.MaxConsumers || got.Work["compareUnits"] != MaxCompareWork || got.Work["sliceUnits"] != session.MaxSliceWork {
 		t.Errorf("cluster %v, work %v", got.Cluster, got.Work)
 	}
+	// The settings' limits are the field table's, each one a page may check before a load.
+	if q := got.Fields["brokers[].queues"]; q.Min != 0 || q.Max != cluster.MaxQueues {
+		t.Errorf("brokers[].queues: %+v; want 0…%d", q, cluster.MaxQueues)
+	}
+	if b := got.Fields["brokers"]; b.Len != cluster.MaxBrokers {
+		t.Errorf("brokers: %+v; want at most %d", b, cluster.MaxBrokers)
+	}
+	if m := got.Fields["messageModel"]; len(m.Enum) != 2 {
+		t.Errorf("messageModel: %+v; want its two values", m)
+	}
+	for _, f := range cluster.Fields() {
+		if _, ok := got.Fields[f.Path]; f.Type == cluster.ArgInt && f.Min < f.Max && f.Path != "seed" && !ok {
+			t.Errorf("limits().fields has no %s", f.Path)
+		}
+	}
 	if _, err := New(session.NewDefault()).Call("limits", []byte(`1`)); err == nil {
 		t.Error("limits(1) accepted")
 	}
