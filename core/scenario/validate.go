@@ -50,7 +50,10 @@ func (s Scenario) Validate() error {
 	if s.Until < 0 || s.Until > MaxDuration {
 		return fmt.Errorf("until: %s; want 0s…24h", s.Until)
 	}
-	return validateTimeline(s)
+	if err := validateTimeline(s); err != nil {
+		return err
+	}
+	return validateObserved(s)
 }
 
 func validateConfig(c cluster.Config) error {
