@@ -1,0 +1,90 @@
+package session
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// A scenario's history read from logs (scenario.Observed) plays beside its simulation: each
+// published snapshot's queues carry their logged owners at the snapshot's moment
+// (QueueView.Observed), the state says what is compared, and the timeline carries the
+// logged rounds. Without a history nothing of this runs and nothing is published.
+
+// ObservedInfo is what the state says of the loaded scenario's history read from logs.
+type ObservedInfo struct {
+	Source   string `json:"source"`
+	Zone     string `json:"zone"`
+	Start    string `json:"start"`
+	Holdings int    `json:"holdings"`
+	Rounds   int    `json:"rounds"`
+}
+
+// observedState is the session's index of the history: its moments of change and, for the
+// stretch between two of them that was published last, each queue's logged owners.
+type observedState struct {
+	o       *scenario.Observed
+	info    *ObservedInfo
+	rounds  []Action // the logged rounds, by time: the scrubber's marks (shared, read-only)
+	changes []int64
+	from    int64 // the stretch owners covers: [from, to)
+	to      int64
+	owners  map[string][]string // shared by the snapshots published in the stretch
+}
+
+// nobody is the logged owners of a queue the logs show nobody holding (shared, read-only).
+var nobody = []string{}
+
+// newObserved indexes o; nil for none.
+func newObserved(o *scenario.Observed) *observedState {
+	if o == nil {
+		return nil
+	}
+	st := &observedState{o: o, changes: o.Changes(), from: 1, to: 0,
+		info: &ObservedInfo{Source: o.Source, Zone: o.Zone, Start: o.Start, Holdings: len(o.Holdings), Rounds: len(o.Rounds)}}
+	st.rounds = make([]Action, 0, len(o.Rounds))
+	for _, r := range o.Rounds {
+		text := r.Client
+		if r.Ref != "" {
+			text += " (" + r.Ref + ")"
+		}
+		st.rounds = append(st.rounds, Action{T: r.At.Ms(), Text: text})
+	}
+	slices.SortStableFunc(st.rounds, func(a, b Action) int { return cmp.Compare(a.T, b.T) })
+	return st
+}
+
+// fill sets each queue's logged owners at the snapshot's moment.
+func (st *observedState) fill(snap *cluster.Snapshot) {
+	t := snap.TimeMs
+	if t < st.from || t >= st.to {
+		// Another stretch: between the changes around t the logged owners stay the same.
+		i, _ := slices.BinarySearch(st.changes, t+1) // changes[i-1] ≤ t < changes[i]
+		st.from, st.to = -1<<62, 1<<62
+		if i > 0 {
+			st.from = st.changes[i-1]
+		}
+		if i < len(st.changes) {
+			st.to = st.changes[i]
+		}
+		st.owners = st.o.OwnersAt(t)
+	}
+	for i := range snap.Queues {
+		q := &snap.Queues[i]
+		if ids, ok := st.owners[q.Queue]; ok {
+			q.Observed = ids
+		} else {
+			q.Observed = nobody
+		}
+	}
+}
+
+// Observed is the loaded scenario's history read from logs, nil without one: what the
+// canvas's hover card quotes. Read-only. Safe from any goroutine.
+func (s *Session) Observed() *scenario.Observed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pubScn.Observed
+}
