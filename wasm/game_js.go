@@ -248,7 +248,7 @@ func (g *game) Update() (err error) {
 	g.layout = g.layouts.Compute(&g.snap, g.stage, g.lang, g.look.zoom())
 	st = g.sess.State()
 	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
-	g.bridge.setLayout(g.layout, g.ctl.Menu)
+	g.bridge.setLayout(g.layout, g.ctl.Menu, g.hoverX, g.hoverY, g.hoverOK)
 	g.pace(st)
 	return nil
 }
