@@ -184,3 +184,35 @@ func TestBrowserObservedHistory(t *testing.T) {
 		})
 	}
 }
+
+// A history too large for a share link: the Share button says why there is no link, in the
+// page's language, instead of making one nobody can open.
+func TestBrowserObservedTooLargeToShare(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/scenarios/observed-kill.json")
+	require.NoError(t, err)
+	ctx := playground(t)
+	con := open(t, ctx, "?lang=en")
+	res := eval[map[string]any](t, ctx, `(() => {
+		const sc = `+string(data)+`;
+		const hs = [];
+		let x = 1;
+		for (let i = 0; i < 6000; i++) {
+			x = (Math.imul(x, 1664525) + 1013904223) >>> 0; // refs and times a compressor cannot fold away
+			const from = x % 100000;
+			hs.push({broker: "broker-a", queue: i % 2, owner: "10.0.0.1@1234", from, to: from + 1 + (x >>> 20) % 1000, ref: "member" + (x % 97) + ".log:" + (x >>> 8)});
+		}
+		sc.observed.holdings = hs;
+		return window.lbscope.dispatch({type: "load", scenario: sc});
+	})()`)
+	require.Equal(t, true, res["ok"], "load: %v", res)
+	waitFor(t, ctx, `window.lbscope.state().observed && window.lbscope.state().observed.holdings === 6000`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("share"))))
+	waitFor(t, ctx, `!document.getElementById("panel-feedback").hidden`)
+	msg := eval[string](t, ctx, `document.getElementById("panel-feedback").textContent`)
+	assert.Contains(t, msg, "No link: with its history read from logs it would be")
+	assert.Contains(t, msg, "Share the scenario file instead.")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("lang-zh"))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("share"))))
+	waitFor(t, ctx, `document.getElementById("panel-feedback").textContent.includes("无法生成链接")`)
+	assert.Empty(t, con.Errors())
+}
