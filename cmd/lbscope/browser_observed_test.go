@@ -148,9 +148,9 @@ func TestBrowserObservedHistory(t *testing.T) {
 			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("lang-zh"))))
 			waitFor(t, ctx, `document.getElementById("scenario-observed").textContent.includes("日志对比模拟：rocketmq_client.log of 3 members 记载的各队列持有者")`)
 			card = strings.Join(hover("broker-b:1"), "\n")
-			assert.Contains(t, card, "日志称 "+c2+" 从 00:01.0 到 01:05.0 持有它（member2.log:98）")
+			assert.Contains(t, card, "日志中 "+c2+" 在 00:01.0 ~ 01:05.0 持有它（member2.log:98）")
 			card = strings.Join(hover("broker-a:0"), "\n")
-			assert.Contains(t, card, "日志称此刻无人持有它")
+			assert.Contains(t, card, "日志中此刻无人持有它")
 			t.Run("zh", func(t *testing.T) { screenshot(t, ctx) }) // for a look: LBSCOPE_SCREENSHOTS=DIR
 			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("lang-en"))))
 			waitFor(t, ctx, `document.getElementById("scenario-observed").textContent.startsWith("Logs against simulation")`)

@@ -1,9 +1,10 @@
 package scenario
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -78,40 +79,56 @@ func (o *Observed) OwnersAt(t int64) map[string][]string {
 	return m
 }
 
-// Changes is every moment at which a logged owner of some queue changes, sorted, each once:
-// between two of them OwnersAt's answer stays the same.
-func (o *Observed) Changes() []int64 {
-	var ts []int64
-	for _, h := range o.Holdings {
-		ts = append(ts, h.From.Ms())
-		if h.To != nil {
-			ts = append(ts, h.To.Ms())
+// Stretch is the stretch of time around t in which nobody's logged holding of any queue
+// begins or ends: [from, to), from at most t, to after it (the ends of all time when none
+// does). OwnersAt's answer is the same all along it.
+func (o *Observed) Stretch(t int64) (from, to int64) {
+	from, to = -1<<62, 1<<62
+	edge := func(e int64) {
+		if e <= t {
+			from = max(from, e)
+		} else {
+			to = min(to, e)
 		}
 	}
-	slices.Sort(ts)
-	return slices.Compact(ts)
+	for _, h := range o.Holdings {
+		edge(h.From.Ms())
+		if h.To != nil {
+			edge(h.To.Ms())
+		}
+	}
+	return from, to
 }
 
 // validateObserved checks the logged history against the limits and against the scenario:
 // the topic, the brokers (initial or added on the timeline) and the times (within until).
+// Lean on purpose — strings, not formats, and one check for what holdings and rounds share —
+// since the page's wasm carries it.
 func validateObserved(s Scenario) error {
 	o := s.Observed
 	if o == nil {
 		return nil
 	}
-	for _, f := range [...]struct{ path, v string }{{"observed.source", o.Source}, {"observed.zone", o.Zone}, {"observed.start", o.Start}} {
-		if err := checkText(f.path, f.v); err != nil {
+	bad := func(path, what string) error { return errors.New(path + ": " + what) }
+	if o.Zone != "" && !zoneOK(o.Zone) {
+		return bad("observed.zone", quote(o.Zone)+"; want an offset from UTC such as +08:00 or -05:30")
+	}
+	for i, v := range [...]string{o.Source, o.Start, o.Zone} {
+		if err := checkText("observed."+[...]string{"source", "start", "zone"}[i], v); err != nil {
 			return err
 		}
 	}
-	if o.Zone != "" && !zoneOK(o.Zone) {
-		return fmt.Errorf("observed.zone: %s; want an offset from UTC such as +08:00 or -05:30", quote(o.Zone))
+	over := func(what string, n, limit int) error {
+		if n <= limit {
+			return nil
+		}
+		return bad("observed."+what, strconv.Itoa(n)+" "+what+"; the limit is "+strconv.Itoa(limit)+" (read a shorter stretch of the logs)")
 	}
-	if n := len(o.Holdings); n > MaxHoldings {
-		return fmt.Errorf("observed.holdings: %d holdings; the limit is %d (read a shorter stretch of the logs)", n, MaxHoldings)
+	if err := over("holdings", len(o.Holdings), MaxHoldings); err != nil {
+		return err
 	}
-	if n := len(o.Rounds); n > MaxRounds {
-		return fmt.Errorf("observed.rounds: %d rounds; the limit is %d (read a shorter stretch of the logs)", n, MaxRounds)
+	if err := over("rounds", len(o.Rounds), MaxRounds); err != nil {
+		return err
 	}
 	topic := s.Topic
 	if topic == "" {
@@ -127,42 +144,38 @@ func validateObserved(s Scenario) error {
 		}
 	}
 	end := s.End()
+	// What a holding and a round share: a time within the run, a client id, a reference.
+	entry := func(p, atName string, at Duration, whoName, who, ref string) error {
+		if at < 0 || at > end {
+			return bad(p+"."+atName, at.String()+"; want 0s…"+end.String()+" (until)")
+		}
+		if err := checkName(p+"."+whoName, who, clientID); err != nil {
+			return err
+		}
+		return checkText(p+".ref", ref)
+	}
 	for i, h := range o.Holdings {
 		p := "observed.holdings[" + strconv.Itoa(i) + "]"
-		if h.Topic != "" && h.Topic != topic {
-			return fmt.Errorf("%s.topic: %s is not the scenario's topic %s; a history holds one topic's queues", p, quote(h.Topic), quote(topic))
+		field, what := "", ""
+		switch {
+		case h.Topic != "" && h.Topic != topic:
+			field, what = ".topic", quote(h.Topic)+" is not the scenario's topic "+quote(topic)+"; a history holds one topic's queues"
+		case !brokers[h.Broker]:
+			field, what = ".broker", quote(h.Broker)+" is none of the scenario's brokers"
+		case h.Queue < 0 || h.Queue >= MaxQueues:
+			field, what = ".queue", strconv.Itoa(h.Queue)+"; want 0…"+strconv.Itoa(MaxQueues-1)
+		case h.To != nil && (*h.To <= h.From || *h.To > end):
+			field, what = ".to", h.To.String()+"; want after from ("+h.From.String()+") and at most until ("+end.String()+")"
 		}
-		if err := checkName(p+".broker", h.Broker, brokerName); err != nil {
-			return err
+		if what != "" {
+			return bad(p+field, what)
 		}
-		if !brokers[h.Broker] {
-			return fmt.Errorf("%s.broker: %s is none of the scenario's brokers", p, quote(h.Broker))
-		}
-		if h.Queue < 0 || h.Queue >= MaxQueues {
-			return fmt.Errorf("%s.queue: %d; want 0…%d", p, h.Queue, MaxQueues-1)
-		}
-		if err := checkName(p+".owner", h.Owner, clientID); err != nil {
-			return err
-		}
-		if h.From < 0 || h.From > end {
-			return fmt.Errorf("%s.from: %s; want 0s…%s (until)", p, h.From, end)
-		}
-		if h.To != nil && (*h.To <= h.From || *h.To > end) {
-			return fmt.Errorf("%s.to: %s; want after from (%s) and at most until (%s)", p, *h.To, h.From, end)
-		}
-		if err := checkText(p+".ref", h.Ref); err != nil {
+		if err := entry(p, "from", h.From, "owner", h.Owner, h.Ref); err != nil {
 			return err
 		}
 	}
 	for i, r := range o.Rounds {
-		p := "observed.rounds[" + strconv.Itoa(i) + "]"
-		if r.At < 0 || r.At > end {
-			return fmt.Errorf("%s.at: %s; want 0s…%s (until)", p, r.At, end)
-		}
-		if err := checkName(p+".client", r.Client, clientID); err != nil {
-			return err
-		}
-		if err := checkText(p+".ref", r.Ref); err != nil {
+		if err := entry("observed.rounds["+strconv.Itoa(i)+"]", "at", r.At, "client", r.Client, r.Ref); err != nil {
 			return err
 		}
 	}
@@ -173,15 +186,10 @@ func validateObserved(s Scenario) error {
 // without control characters, since the page and the canvas show it as it is.
 func checkText(path, v string) error {
 	if len(v) > MaxObservedText {
-		return fmt.Errorf("%s: %d bytes; the limit is %d", path, len(v), MaxObservedText)
+		return errors.New(path + ": " + strconv.Itoa(len(v)) + " bytes; the limit is " + strconv.Itoa(MaxObservedText))
 	}
-	if !utf8.ValidString(v) {
-		return fmt.Errorf("%s: %s is not valid UTF-8", path, quote(v))
-	}
-	for _, r := range v {
-		if unicode.IsControl(r) {
-			return fmt.Errorf("%s: %s has the control character %q", path, quote(v), r)
-		}
+	if !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+		return errors.New(path + ": " + quote(v) + " is not UTF-8 text without control characters")
 	}
 	return nil
 }

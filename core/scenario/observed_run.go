@@ -79,7 +79,12 @@ func Disagreements(s Scenario) ([]Disagreement, error) {
 	for _, sm := range sims {
 		times = append(times, sm.t)
 	}
-	times = append(times, s.Observed.Changes()...)
+	for _, h := range s.Observed.Holdings {
+		times = append(times, h.From.Ms())
+		if h.To != nil {
+			times = append(times, h.To.Ms())
+		}
+	}
 	slices.Sort(times)
 	times = slices.DeleteFunc(slices.Compact(times), func(t int64) bool { return t >= end })
 	var out []Disagreement

@@ -87,8 +87,12 @@ func TestObservedOwnersAt(t *testing.T) {
 			}
 		}
 	}
-	if got, want := o.Changes(), []int64{1000, 31000, 35000, 40000}; !slices.Equal(got, want) {
-		t.Errorf("changes %v; want %v", got, want)
+	for _, c := range []struct{ t, from, to int64 }{
+		{0, -1 << 62, 1000}, {1000, 1000, 31000}, {34999, 31000, 35000}, {35000, 35000, 40000}, {50000, 40000, 1 << 62},
+	} {
+		if from, to := o.Stretch(c.t); from != c.from || to != c.to {
+			t.Errorf("stretch around %d: [%d, %d); want [%d, %d)", c.t, from, to, c.from, c.to)
+		}
 	}
 }
 

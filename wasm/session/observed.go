@@ -1,9 +1,6 @@
 package session
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 )
@@ -22,16 +19,15 @@ type ObservedInfo struct {
 	Rounds   int    `json:"rounds"`
 }
 
-// observedState is the session's index of the history: its moments of change and, for the
-// stretch between two of them that was published last, each queue's logged owners.
+// observedState is the session's index of the history: for the stretch of time that was
+// published last, in which no logged holding begins or ends, each queue's logged owners.
 type observedState struct {
-	o       *scenario.Observed
-	info    *ObservedInfo
-	rounds  []Action // the logged rounds, by time: the scrubber's marks (shared, read-only)
-	changes []int64
-	from    int64 // the stretch owners covers: [from, to)
-	to      int64
-	owners  map[string][]string // shared by the snapshots published in the stretch
+	o      *scenario.Observed
+	info   *ObservedInfo
+	rounds []Action // the logged rounds, in the history's order: the scrubber's marks (shared, read-only)
+	from   int64    // the stretch owners covers: [from, to)
+	to     int64
+	owners map[string][]string // shared by the snapshots published in the stretch
 }
 
 // nobody is the logged owners of a queue the logs show nobody holding (shared, read-only).
@@ -42,7 +38,7 @@ func newObserved(o *scenario.Observed) *observedState {
 	if o == nil {
 		return nil
 	}
-	st := &observedState{o: o, changes: o.Changes(), from: 1, to: 0,
+	st := &observedState{o: o, from: 1, to: 0,
 		info: &ObservedInfo{Source: o.Source, Zone: o.Zone, Start: o.Start, Holdings: len(o.Holdings), Rounds: len(o.Rounds)}}
 	st.rounds = make([]Action, 0, len(o.Rounds))
 	for _, r := range o.Rounds {
@@ -52,23 +48,13 @@ func newObserved(o *scenario.Observed) *observedState {
 		}
 		st.rounds = append(st.rounds, Action{T: r.At.Ms(), Text: text})
 	}
-	slices.SortStableFunc(st.rounds, func(a, b Action) int { return cmp.Compare(a.T, b.T) })
 	return st
 }
 
 // fill sets each queue's logged owners at the snapshot's moment.
 func (st *observedState) fill(snap *cluster.Snapshot) {
-	t := snap.TimeMs
-	if t < st.from || t >= st.to {
-		// Another stretch: between the changes around t the logged owners stay the same.
-		i, _ := slices.BinarySearch(st.changes, t+1) // changes[i-1] ≤ t < changes[i]
-		st.from, st.to = -1<<62, 1<<62
-		if i > 0 {
-			st.from = st.changes[i-1]
-		}
-		if i < len(st.changes) {
-			st.to = st.changes[i]
-		}
+	if t := snap.TimeMs; t < st.from || t >= st.to {
+		st.from, st.to = st.o.Stretch(t)
 		st.owners = st.o.OwnersAt(t)
 	}
 	for i := range snap.Queues {

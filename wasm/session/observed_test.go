@@ -98,9 +98,6 @@ func TestObservedOwnersFollowTheMoment(t *testing.T) {
 	if len(tl.Rounds) != 15 || tl.Rounds[0].T != 1000 || !strings.Contains(tl.Rounds[len(tl.Rounds)-1].Text, c2+" (member2.log:990)") {
 		t.Errorf("timeline rounds = %v", tl.Rounds)
 	}
-	if !slices.IsSortedFunc(tl.Rounds, func(a, b Action) int { return int(a.T - b.T) }) {
-		t.Errorf("rounds out of order: %v", tl.Rounds)
-	}
 	if s.Observed() == nil || len(s.Observed().Holdings) != 13 {
 		t.Error("Observed() does not give the loaded history")
 	}

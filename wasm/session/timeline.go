@@ -204,7 +204,7 @@ type Timeline struct {
 	Paused      bool     `json:"paused"`
 	Actions     []Action `json:"actions"`
 	Checkpoints []int64  `json:"checkpoints"`
-	// Rounds are the rebalances a history read from logs shows (observed.go), by time;
+	// Rounds are the rebalances a history read from logs shows (observed.go), in its order;
 	// absent without one.
 	Rounds []Action `json:"rounds,omitempty"`
 }

@@ -297,7 +297,11 @@ func drawSample(c *Canvas, f Frame, row LegendRow, r Rect) {
 		c.Rect(L, cell, Palette[1])
 		in, w := loggedFrame(Rect{cell.X, cell.Y - 3, cell.W, cell.H + 6})
 		in = Rect{in.X, cell.Y, in.W, cell.H}
-		drawLoggedFrame(c, L, in, w, map[int]int{SampleLogged: 1, SampleLoggedTwice: 2, SampleLoggedNobody: 0}[row.Sample])
+		owners := row.Sample - SampleLogged + 1 // 1, 2, and none for SampleLoggedNobody
+		if row.Sample == SampleLoggedNobody {
+			owners = 0
+		}
+		drawLoggedFrame(c, L, in, w, owners)
 	case SampleMark:
 		m := f.Layout.Marks[row.Consumer]
 		w := math.Max(TextWidth(m.Label)+6, 18)

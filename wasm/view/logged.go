@@ -128,14 +128,14 @@ func loggedLines(f Frame, q *cluster.QueueView) []string {
 			if !h.FromKnown {
 				from = Word(lang, "canvas.tip.logOrBefore", from)
 			}
-			to := Word(lang, "canvas.tip.logEnd")
+			line := Word(lang, "canvas.tip.logHeldOpen", h.Owner, from)
 			if h.To != nil {
-				to = Clock(h.To.Ms())
+				to := Clock(h.To.Ms())
 				if !h.ToKnown {
 					to = Word(lang, "canvas.tip.logOrLater", to)
 				}
+				line = Word(lang, "canvas.tip.logHeld", h.Owner, from, to)
 			}
-			line := Word(lang, "canvas.tip.logHeld", h.Owner, from, to)
 			if h.Ref != "" {
 				line += Word(lang, "canvas.tip.logRef", h.Ref)
 			}

@@ -170,9 +170,9 @@ func TestLoggedTagsAndHoverCard(t *testing.T) {
 	}{
 		{&s61, "broker-b:0", EN, []string{"pulled by 10.0.0.3@3456", "the log says 10.0.0.2@2345 held it from 00:01.0 to 01:05.0 (member2.log:98)"}},
 		{&s63, "broker-b:1", EN, []string{"the log says 10.0.0.2@2345 held it from 00:01.0 to 01:05.0 (member2.log:98)", "the log says 10.0.0.3@3456 held it from 01:02.0 to the end (member3.log:611)"}},
-		{&s63, "broker-b:1", ZH, []string{"日志称 10.0.0.2@2345 从 00:01.0 到 01:05.0 持有它（member2.log:98）", "日志称 10.0.0.3@3456 从 01:02.0 到 结束 持有它（member3.log:611）"}},
+		{&s63, "broker-b:1", ZH, []string{"日志中 10.0.0.2@2345 在 00:01.0 ~ 01:05.0 持有它（member2.log:98）", "日志中 10.0.0.3@3456 从 01:02.0 持有它，尚未停止（member3.log:611）"}},
 		{&s61, "broker-a:0", EN, []string{"pulled by 10.0.0.2@2345", "the log says nobody held it now"}},
-		{&s61, "broker-a:0", ZH, []string{"日志称此刻无人持有它"}},
+		{&s61, "broker-a:0", ZH, []string{"日志中此刻无人持有它"}},
 		{&s61, "broker-a:3", EN, []string{"the log says 10.0.0.2@2345 held it from 00:01.0 to the end (member2.log:98)"}}, // agreeing: quoted too
 	} {
 		f := Frame{Snap: c.snap, Layout: l, Lang: c.lang, Observed: o}
