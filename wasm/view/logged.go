@@ -118,7 +118,7 @@ func loggedLines(f Frame, q *cluster.QueueView) []string {
 	if f.Observed != nil {
 		n := 0
 		for _, h := range f.Observed.Holdings {
-			if h.QueueName() != q.Queue || !h.Covers(f.Snap.TimeMs) {
+			if h.Queue != q.ID || h.Broker != q.Broker || !h.Covers(f.Snap.TimeMs) {
 				continue
 			}
 			if n++; n > maxLoggedLines {
