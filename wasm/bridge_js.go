@@ -19,7 +19,8 @@ package main
 //	                after the others: the page's store (web/store.mjs) is one
 //	layout()        hit boxes in CSS pixels of the viewport: {width, height, canvas,
 //	                consumers: [{id,x,y,w,h}], brokers: [{name,…}], queues: [{queue,…}],
-//	                producers, menu: [{id,…}] (the open click menu's items)}
+//	                producers, menu: [{id,…}] (the open click menu's items), card?, legend?,
+//	                tooltip? ({kind, id, lines}: the hover card of what the pointer is over)}
 //	counters()      {frames, ticks, mouseHeldPolls, clicks, updateMs, drawMs, running,
 //	                fullFrames, partialFrames, drawnShare, gcCycles, gcMs, heapLiveMB}: for
 //	                tests driving the canvas (see input_js.go on synthetic clicks) and for
@@ -62,6 +63,8 @@ type bridge struct {
 	nextID    int
 	layout    *view.Layout
 	menu      *view.Menu
+	hover     [2]float64 // where the pointer is, in layout units, when hoverOK: over the canvas
+	hoverOK   bool
 	stopped   string
 	ready     bool
 	readyRes  js.Value

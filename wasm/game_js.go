@@ -248,7 +248,7 @@ func (g *game) Update() (err error) {
 	g.layout = g.layouts.Compute(&g.snap, g.stage, g.lang, g.look.zoom())
 	st = g.sess.State()
 	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
-	g.bridge.setLayout(g.layout, g.ctl.Menu)
+	g.bridge.setLayout(g.layout, g.ctl.Menu, g.hoverX, g.hoverY, g.hoverOK)
 	g.pace(st)
 	return nil
 }
@@ -342,7 +342,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	view.Draw(&g.canvas, view.Frame{
 		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
 		Anim: &g.anim, Menu: g.ctl.Menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
-		Lang: g.lang, Reduced: g.reduced, Legend: g.legend.Load(),
+		Lang: g.lang, Reduced: g.reduced, Legend: g.legend.Load(), Observed: g.sess.Observed(),
 	})
 	g.drawScene(screen, bg)
 	g.frames.Add(1)

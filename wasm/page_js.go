@@ -168,16 +168,17 @@ func (b *bridge) watchPage() {
 // shown reports whether anyone can see the canvas (watchPage).
 func (b *bridge) shown() bool { return !b.hidden.Load() && !b.offscreen.Load() }
 
-// setLayout publishes the layout and menu for layout(). Called from Update.
-func (b *bridge) setLayout(l *view.Layout, m *view.Menu) {
+// setLayout publishes the layout, the menu and the pointer's place (ok: over the canvas) for
+// layout(). Called from Update.
+func (b *bridge) setLayout(l *view.Layout, m *view.Menu, x, y float64, ok bool) {
 	b.mu.Lock()
-	b.layout, b.menu = l, m
+	b.layout, b.menu, b.hover, b.hoverOK = l, m, [2]float64{x, y}, ok
 	b.mu.Unlock()
 }
 
 func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	b.mu.Lock()
-	l, m := b.layout, b.menu
+	l, m, hover, hoverOK := b.layout, b.menu, b.hover, b.hoverOK
 	b.mu.Unlock()
 	if l == nil {
 		return js.Null()
@@ -219,13 +220,30 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 			}
 		}
 	}
+	// The hover card of the queue, broker or producer under the pointer: its lines.
+	var tip *tipBox
+	if hoverOK && m == nil {
+		if kind, id := l.HitTest(hover[0], hover[1]); kind != "" && kind != view.HitConsumer && kind != view.HitLegend {
+			snap := b.sess.Snapshot()
+			f := view.Frame{Snap: &snap, Layout: l, Lang: b.sess.Lang(), Observed: b.sess.Observed()}
+			tip = &tipBox{Kind: kind, ID: id, Lines: view.TooltipLines(f, kind, id)}
+		}
+	}
 	return jsonParse(struct {
 		view.HitBoxes
-		Canvas view.Rect  `json:"canvas"`
-		Stage  view.Rect  `json:"stage"`
-		Card   *cardBox   `json:"card,omitempty"`
-		Legend *legendBox `json:"legend,omitempty"`
-	}{hb, canvas, stage, card, legend})
+		Canvas  view.Rect  `json:"canvas"`
+		Stage   view.Rect  `json:"stage"`
+		Card    *cardBox   `json:"card,omitempty"`
+		Legend  *legendBox `json:"legend,omitempty"`
+		Tooltip *tipBox    `json:"tooltip,omitempty"`
+	}{hb, canvas, stage, card, legend, tip})
+}
+
+// tipBox is the hover card of what the pointer is over, as layout() gives it.
+type tipBox struct {
+	Kind  string   `json:"kind"`
+	ID    string   `json:"id"`
+	Lines []string `json:"lines"`
 }
 
 // legendBox is the canvas's legend as layout() gives it: where it is and its rows' words.

@@ -212,8 +212,10 @@ function mount() {
   const scenarioName = h("h1", { id: "scenario-title", class: "scenario-title" });
   const scenarioKind = h("span", { id: "scenario-kind", class: "scenario-kind", hidden: true });
   const scenarioDesc = h("p", { id: "scenario-desc", class: "scenario-desc" });
+  // With a history read from logs: what is held against what (state().observed).
+  const scenarioObserved = h("p", { id: "scenario-observed", class: "scenario-observed", hidden: true });
   const scenarioHead = h("header", { id: "scenario-head", class: "scenario-head", hidden: true },
-    h("div", { class: "scenario-line" }, scenarioKind, scenarioName), scenarioDesc);
+    h("div", { class: "scenario-line" }, scenarioKind, scenarioName), scenarioDesc, scenarioObserved);
   const mainCol = document.getElementById("main-col");
   if (mainCol) mainCol.prepend(scenarioHead);
 
@@ -280,7 +282,12 @@ function mount() {
     if (!api) return null;
     const link = api.share();
     if (typeof link !== "string") {
-      showError(link && link.error ? link.error : t("panel.noShareLink"));
+      const err = link && link.error ? link.error : "";
+      // A history read from logs too large for a link (core/scenario share.go): in the
+      // page's words.
+      const long = /link would be (\d+) characters/.exec(err);
+      if (long && last && last.observed) showError(t("panel.share.observedTooLong", { n: fmt.format(Number(long[1])) }));
+      else showError(err || t("panel.noShareLink"));
       return null;
     }
     return link;
@@ -748,7 +755,8 @@ function mount() {
   }
 
   function showScenario(st) {
-    const key = JSON.stringify([i18n.lang, st.title, st.description]);
+    const o = st.observed || null;
+    const key = JSON.stringify([i18n.lang, st.title, st.description, o]);
     if (scenarioHead.dataset.key === key) return;
     scenarioHead.dataset.key = key;
     const w = scenarioWords(st);
@@ -760,6 +768,13 @@ function mount() {
     scenarioKind.textContent = w.kind ? t("scenario.kind." + w.kind) : "";
     scenarioHead.dataset.kind = w.kind;
     scenarioHead.hidden = false;
+    scenarioObserved.hidden = !o;
+    scenarioObserved.textContent = o ? t("scenario.observed", {
+      source: o.source || t("scenario.observed.noSource"),
+      zone: o.zone || t("scenario.observed.noZone"),
+      start: o.start || "00:00",
+    }) : "";
+    scenarioObserved.title = scenarioObserved.textContent; // the whole of it, cut to two lines
     // The Scenario control shows what is loaded: a preset as itself, anything else by name.
     if (w.preset) {
       loadedOpt.remove();

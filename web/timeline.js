@@ -3,7 +3,8 @@
 // action; moving it sends seek (only the latest target is in flight: a drag never queues a
 // backlog of seeks), and "Continue from here" sends continue, which discards everything after
 // the moment shown. It follows the timeline the playground pushes to the page's store
-// (store.mjs), so it moves with the simulation while it plays.
+// (store.mjs), so it moves with the simulation while it plays. A scenario with a history read
+// from logs adds a dot under the track for each rebalance the logs show.
 import { i18n } from "./i18n.js";
 import { store, ready, clock } from "./store.mjs";
 
@@ -95,7 +96,8 @@ function mount() {
     const behind = tl.nowMs < tl.horizonMs;
     cont.disabled = !behind || inFlight;
     cont.title = i18n.t(behind ? "timeline.continueHint" : "timeline.atEnd");
-    const key = horizon + "|" + tl.actions.map((a) => a.t + a.text).join(",");
+    const rounds = tl.rounds || []; // a history read from logs: its logged rebalances
+    const key = horizon + "|" + tl.actions.map((a) => a.t + a.text).join(",") + "|" + rounds.length;
     if (key !== tickKey) {
       tickKey = key;
       ticks.replaceChildren();
@@ -106,6 +108,14 @@ function mount() {
         mark.style.setProperty("--at", horizon > 0 ? String(a.t / horizon) : "0");
         mark.title = i18n.t("timeline.action", { t: clock(a.t), text: a.text });
         ticks.append(mark);
+      }
+      for (const r of rounds) {
+        if (r.t > horizon) continue;
+        const dot = document.createElement("span");
+        dot.className = "tl-round";
+        dot.style.setProperty("--at", horizon > 0 ? String(r.t / horizon) : "0");
+        dot.title = i18n.t("timeline.round", { t: clock(r.t), text: r.text });
+        ticks.append(dot);
       }
     }
   }

@@ -74,7 +74,16 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		stdout.Write(r.JSON())
 		return 0
 	}
-	io.WriteString(stdout, termText(r.Text(s)))
+	text := r.Text(s)
+	if s.Observed != nil {
+		// A history read from logs: where it and the simulation of the same steps disagree.
+		ds, err := scenario.Disagreements(s)
+		if err != nil {
+			return fail(stderr, "sim", err)
+		}
+		text += scenario.ObservedText(s, ds)
+	}
+	io.WriteString(stdout, termText(text))
 	return 0
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,4 +135,31 @@ func TestSimBadInput(t *testing.T) {
 		assert.Contains(t, errOut, tt.want, "%v", tt.args)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: want one line, got %q", tt.args, errOut)
 	}
+}
+
+// A scenario with a history read from logs: sim prints the run as the golden has it, its
+// last section the windows where the logs and the simulation disagree; --json is the run's.
+func TestSimObservedDisagreements(t *testing.T) {
+	out, errOut, status := lbscope(t, "", "sim", "../../testdata/scenarios/observed-kill.json")
+	require.Equal(t, 0, status, errOut)
+	want, err := os.ReadFile("../../testdata/scenarios/observed-kill.golden")
+	require.NoError(t, err)
+	assert.Equal(t, string(want), out)
+	assert.Contains(t, out, "\nthe logs against the simulation (rocketmq_client.log of 3 members; 00:00 is 2026-11-30 10:15:02.120 +08:00)\n"+
+		"  01:00–01:05  broker-a:0-2  logs: nobody · simulated: 10.0.0.2@2345 (5.0 s)\n")
+	// --json is the run alone: the same bytes as the file without its history.
+	var doc map[string]any
+	data, err := os.ReadFile("../../testdata/scenarios/observed-kill.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &doc))
+	delete(doc, "observed")
+	bare, err := json.Marshal(doc)
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "bare.json")
+	require.NoError(t, os.WriteFile(file, bare, 0o644))
+	withLogs, _, _ := lbscope(t, "", "sim", "../../testdata/scenarios/observed-kill.json", "--json")
+	without, _, _ := lbscope(t, "", "sim", file, "--json")
+	assert.Equal(t, without, withLogs)
+	plain, _, _ := lbscope(t, "", "sim", file)
+	assert.Equal(t, plain, strings.Split(out, "\nthe logs against")[0])
 }

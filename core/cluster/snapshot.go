@@ -65,6 +65,10 @@ type QueueView struct {
 	// broker's write count (pulled, never written), AccessWriteOnly for a write queue beyond
 	// its read count (written, read by nobody), spec §1.3.
 	Access string `json:"access,omitempty"`
+	// Observed is who held the queue at this moment per a history read from logs, which the
+	// engine never fills: its reader does (the playground, from a scenario's observed
+	// section). nil without a history; empty when the logs show nobody holding it.
+	Observed []string `json:"observed,omitzero"`
 }
 
 // Queue access when read and write queue counts differ.

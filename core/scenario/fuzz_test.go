@@ -24,6 +24,7 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	f.Add([]byte(observedFile)) // a history read from logs, with every field
 	f.Add([]byte(`{"version": 0}`))
 	f.Add([]byte(`{"version": 1, "brokers": [{"name": "b", "queues": 1}], "timing": {"flowStepMs": 1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -32,6 +32,9 @@ type Scenario struct {
 	// Until is when the run ends; zero means DefaultUntil.
 	Until    Duration `json:"until,omitempty"`
 	Timeline []Step   `json:"timeline,omitempty"`
+	// Observed is a history read from the group's logs, held beside the simulation of the
+	// same timeline (observed.go); nil: none.
+	Observed *Observed `json:"observed,omitempty"`
 }
 
 // Step is one action of the timeline at a virtual time. Its JSON form is flat:

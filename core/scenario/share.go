@@ -57,7 +57,16 @@ func EncodeShare(sh Share) (string, error) {
 	w, _ := flate.NewWriter(&buf, flate.BestCompression)
 	w.Write(body)
 	w.Close()
-	return strconv.Itoa(ShareVersion) + "." + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+	link := strconv.Itoa(ShareVersion) + "." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+	if len(link) > MaxShareLen {
+		// A link no reader would open: said here, not found out by whoever receives it.
+		msg := fmt.Sprintf("share: the link would be %d characters long; a share link is at most %d", len(link), MaxShareLen)
+		if o := sh.Scenario.Observed; o != nil {
+			msg += fmt.Sprintf(": the history read from logs (%d holdings, %d rounds) is too large for a link; share the scenario file instead", len(o.Holdings), len(o.Rounds))
+		}
+		return "", errors.New(msg)
+	}
+	return link, nil
 }
 
 // DecodeShare reads a fragment value ("1.…", or a whole "#s=1.…" fragment). Every limit is

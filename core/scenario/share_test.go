@@ -134,3 +134,43 @@ func FuzzDecodeShare(f *testing.F) {
 		}
 	})
 }
+
+// A link carries the history read from logs; one too large for a link says so when it is
+// made, rather than making a link nobody can open.
+func TestShareCarriesObserved(t *testing.T) {
+	s, err := Parse([]byte(observedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := EncodeShare(Share{Scenario: s, TimeMs: 36000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := DecodeShare(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.Marshal()
+	b, _ := sh.Scenario.Marshal()
+	if string(a) != string(b) || sh.Scenario.Observed == nil {
+		t.Errorf("the link's scenario differs:\n%s\n%s", a, b)
+	}
+
+	h := s.Observed.Holdings[0]
+	s.Observed.Holdings = nil
+	x := uint32(1)
+	for i := range 6000 {
+		x = x*1664525 + 1013904223 // refs and times a compressor cannot fold away
+		h.Queue, h.From, h.Ref = i%2, Duration(x%100000), "member"+strconv.Itoa(int(x%97))+".log:"+strconv.Itoa(int(x>>8))
+		to := h.From + 1 + Duration(x>>20)%1000
+		h.To = &to
+		s.Observed.Holdings = append(s.Observed.Holdings, h)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = EncodeShare(Share{Scenario: s, TimeMs: 0})
+	if err == nil || !strings.Contains(err.Error(), "a share link is at most 65536") || !strings.Contains(err.Error(), "the history read from logs (6000 holdings, 2 rounds) is too large for a link; share the scenario file instead") {
+		t.Errorf("a history too large for a link: %v", err)
+	}
+}

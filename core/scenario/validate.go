@@ -47,7 +47,10 @@ func (s Scenario) Validate() error {
 	if s.Until < 0 || s.Until > MaxDuration {
 		return fmt.Errorf("until: %s; want 0s…24h", s.Until)
 	}
-	return validateTimeline(s)
+	if err := validateTimeline(s); err != nil {
+		return err
+	}
+	return validateObserved(s)
 }
 
 // validateConfig checks the initial state against the field table (cluster.CheckFields:

@@ -93,6 +93,9 @@ type State struct {
 	// Reaching is set while the session is on its way to a moment too far for one frame (a
 	// link's, a seek's, a step's; see work.go), paused: where from, where to, how far.
 	Reaching *Reaching `json:"reaching,omitempty"`
+	// Observed says what the loaded scenario's history read from logs is (observed.go);
+	// absent without one.
+	Observed *ObservedInfo `json:"observed,omitempty"`
 }
 
 type pending struct {
@@ -124,14 +127,15 @@ type Session struct {
 	// Time travel (timeline.go): the horizon, the checkpoints kept on the way to it, and where
 	// the series stands.
 	horizon    int64
-	cps        []checkpoint // by time; cps[0] is 00:00
-	cpEvery    int64        // checkpoints are taken at multiples of it
-	quiet      bool         // a seek is replaying: what happens is not told again
-	reaching   *reach       // a moment on its way, a slice per frame (work.go)
-	over       func() bool  // the frame's budget is spent (SetBudget); nil: none
-	released   []Result     // results of commands whose moment was reached (or given up) this Tick
-	sampleNext int64        // the next multiple of the series interval to sample
-	markedN    int          // timeline steps (in record order) already marked in the series
+	cps        []checkpoint   // by time; cps[0] is 00:00
+	cpEvery    int64          // checkpoints are taken at multiples of it
+	quiet      bool           // a seek is replaying: what happens is not told again
+	reaching   *reach         // a moment on its way, a slice per frame (work.go)
+	over       func() bool    // the frame's budget is spent (SetBudget); nil: none
+	released   []Result       // results of commands whose moment was reached (or given up) this Tick
+	sampleNext int64          // the next multiple of the series interval to sample
+	markedN    int            // timeline steps (in record order) already marked in the series
+	obs        *observedState // the loaded scenario's history read from logs; nil: none
 
 	mu      sync.Mutex
 	queue   []pending
@@ -144,9 +148,10 @@ type Session struct {
 	pubScn    scenario.Scenario
 	pubRecord []scenario.Step
 	pubNext   int
-	pubCps    []int64 // the checkpoints' times
-	version   uint64  // counts publishes: a reader compares it to see whether anything changed
-	lang      string  // the page's language, "en" or "zh": of narration, lessons and the canvas
+	pubCps    []int64  // the checkpoints' times
+	pubRounds []Action // the logged rounds (observed.go)
+	version   uint64   // counts publishes: a reader compares it to see whether anything changed
+	lang      string   // the page's language, "en" or "zh": of narration, lessons and the canvas
 }
 
 // Langs are the languages of the playground's prose.
@@ -525,6 +530,7 @@ func (s *Session) load(sc scenario.Scenario) error {
 	}
 	c.SetObserver(s.observe)
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
+	s.obs = newObserved(sc.Observed)
 	s.stopReaching()
 	s.record = nil
 	s.horizon, s.sampleNext, s.markedN = 0, 0, 0
@@ -706,6 +712,11 @@ func (s *Session) publish() {
 		r := s.reaching.Reaching
 		st.Reaching = &r
 	}
+	var rounds []Action
+	if s.obs != nil {
+		s.obs.fill(&st.Snapshot)
+		st.Observed, rounds = s.obs.info, s.obs.rounds
+	}
 	cps := make([]int64, len(s.cps))
 	for i, cp := range s.cps {
 		cps[i] = cp.t
@@ -715,6 +726,7 @@ func (s *Session) publish() {
 	s.last = st
 	s.pubScn, s.pubRecord, s.pubNext = s.scn, s.record, s.next
 	s.pubCps = cps
+	s.pubRounds = rounds
 	s.version++
 	s.mu.Unlock()
 	s.dirty = false

@@ -204,13 +204,16 @@ type Timeline struct {
 	Paused      bool     `json:"paused"`
 	Actions     []Action `json:"actions"`
 	Checkpoints []int64  `json:"checkpoints"`
+	// Rounds are the rebalances a history read from logs shows (observed.go), in its order;
+	// absent without one.
+	Rounds []Action `json:"rounds,omitempty"`
 }
 
 // Timeline returns the published timeline. Safe from any goroutine.
 func (s *Session) Timeline() Timeline {
 	s.mu.Lock()
 	rec, scn, next, cps := s.pubRecord, s.pubScn, s.pubNext, s.pubCps
-	tl := Timeline{NowMs: s.last.TimeMs, HorizonMs: s.last.HorizonMs, Paused: s.last.Paused}
+	tl := Timeline{NowMs: s.last.TimeMs, HorizonMs: s.last.HorizonMs, Paused: s.last.Paused, Rounds: s.pubRounds}
 	s.mu.Unlock()
 	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next)
 	for _, st := range rec {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/profile"
+	"github.com/lbscope/lbscope/core/scenario"
 )
 
 // Frame is everything one drawing of the playground reads.
@@ -27,6 +28,9 @@ type Frame struct {
 	Reduced bool
 	// Legend shows the legend of the canvas's marks (LegendCard).
 	Legend bool
+	// Observed is the scenario's history read from logs, whose holdings the hover card of a
+	// queue quotes; the queues' logged owners come with the snapshot (QueueView.Observed).
+	Observed *scenario.Observed
 }
 
 // Limits of what a frame draws.
@@ -70,6 +74,9 @@ func Draw(c *Canvas, f Frame) {
 			continue
 		}
 		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting)
+		if LoggedDiffers(q) {
+			drawLogged(c, l, cell.Rect, q, f.Lang)
+		}
 	}
 	for _, r := range runs {
 		m := l.Marks[r.owner]
@@ -796,7 +803,7 @@ func TooltipLines(f Frame, kind, id string) []string {
 			case cluster.AccessReadOnly:
 				lines = append(lines, Word(lang, "canvas.tip.readOnly"))
 			}
-			return lines
+			return append(lines, loggedLines(f, &q)...)
 		}
 	case HitBroker:
 		for _, b := range s.Brokers {

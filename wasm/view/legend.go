@@ -29,7 +29,14 @@ const (
 	SampleHung             // a hung consumer's pause bars
 	SampleCutOff           // a cut-off consumer's ghost
 	SampleMark             // a consumer's label and colour, for its whole id
+	// With a history read from logs (logged.go):
+	SampleLogged       // the logs name another owner: a frame inside the cell, "log: 2"
+	SampleLoggedTwice  // the logs show it held twice: the frame doubled
+	SampleLoggedNobody // the logs show nobody holding it: the frame dashed
 )
+
+// loggedKeys are the dictionary's words for the samples of a history read from logs.
+var loggedKeys = [...]string{"canvas.legend.logged", "canvas.legend.loggedTwice", "canvas.legend.loggedNobody"}
 
 // legendKeys are the dictionary's words for each sample but SampleMark, in their order.
 var legendKeys = [...]string{
@@ -107,6 +114,11 @@ func LegendCard(f Frame) *Legend {
 	}
 	for s, key := range legendKeys {
 		lg.Rows = append(lg.Rows, LegendRow{Sample: s, Lines: wrapText(Word(lang, key), textW)})
+	}
+	if hasLogged(f.Snap) {
+		for i, key := range loggedKeys {
+			lg.Rows = append(lg.Rows, LegendRow{Sample: SampleLogged + i, Lines: wrapText(Word(lang, key), textW)})
+		}
 	}
 	// The consumers' whole ids, where their boxes carry a label and a part of it.
 	ids := ConsumerOrder(f.Snap.Consumers)
@@ -281,6 +293,15 @@ func drawSample(c *Canvas, f Frame, row LegendRow, r Rect) {
 			c.Rect(L, Rect{box.Right() - 7, box.Y + 2, 2, h}, look.Mark)
 			c.Rect(L, Rect{box.Right() - 4, box.Y + 2, 2, h}, look.Mark)
 		}
+	case SampleLogged, SampleLoggedTwice, SampleLoggedNobody:
+		c.Rect(L, cell, Palette[1])
+		in, w := loggedFrame(Rect{cell.X, cell.Y - 3, cell.W, cell.H + 6})
+		in = Rect{in.X, cell.Y, in.W, cell.H}
+		owners := row.Sample - SampleLogged + 1 // 1, 2, and none for SampleLoggedNobody
+		if row.Sample == SampleLoggedNobody {
+			owners = 0
+		}
+		drawLoggedFrame(c, L, in, w, owners)
 	case SampleMark:
 		m := f.Layout.Marks[row.Consumer]
 		w := math.Max(TextWidth(m.Label)+6, 18)

@@ -57,6 +57,7 @@ var (
 	Tooltip    = DarkTheme.Tooltip
 	Highlight  = DarkTheme.Highlight
 	Bright     = DarkTheme.Bright // travelling messages, the hover frame: the most visible
+	Logged     = DarkTheme.Logged // a queue whose logged owners are not the simulated ones
 	Ink        = RGB(0x11, 0x11, 0x11)
 	White      = RGB(0xff, 0xff, 0xff)
 )
@@ -67,6 +68,7 @@ type Theme struct {
 	Palette                                             [8]Color
 	Background, Panel, PanelDown, Border, Text, Dim     Color
 	Empty, Warn, Slow, Dead, Tooltip, Highlight, Bright Color
+	Logged                                              Color
 }
 
 // DarkTheme is the canvas's dark look: Okabe–Ito with its black replaced by a light grey.
@@ -95,6 +97,7 @@ var DarkTheme = Theme{
 	Tooltip:    RGB(0x0c, 0x0d, 0x10),
 	Highlight:  RGB(0x3d, 0x44, 0x55),
 	Bright:     RGB(0xff, 0xff, 0xff),
+	Logged:     RGB(0xc9, 0xa3, 0xff), // violet: none of the owners' hues, nor the warning's
 }
 
 // LightTheme is the canvas on a light page (documentation sites are light by default): the
@@ -125,6 +128,7 @@ var LightTheme = Theme{
 	Tooltip:    RGB(0xff, 0xff, 0xff),
 	Highlight:  RGB(0xdd, 0xe4, 0xf0),
 	Bright:     RGB(0x1c, 0x23, 0x30),
+	Logged:     RGB(0x6a, 0x3d, 0xc8),
 }
 
 // UseTheme makes t the canvas's colours (the page's theme=light|dark|auto decides which).
@@ -133,6 +137,7 @@ func UseTheme(t Theme) {
 	Palette = t.Palette
 	Background, Panel, PanelDown, Border, TextColor, Dim = t.Background, t.Panel, t.PanelDown, t.Border, t.Text, t.Dim
 	Empty, Warn, Slow, Dead, Tooltip, Highlight, Bright = t.Empty, t.Warn, t.Slow, t.Dead, t.Tooltip, t.Highlight, t.Bright
+	Logged = t.Logged
 	theme = t.Name
 }
 

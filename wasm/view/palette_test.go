@@ -62,7 +62,7 @@ func TestThemeContrast(t *testing.T) {
 				}
 			}
 		}
-		for name, c := range map[string]Color{"text": th.Text, "slow": th.Slow, "warn": th.Warn} {
+		for name, c := range map[string]Color{"text": th.Text, "slow": th.Slow, "warn": th.Warn, "logged": th.Logged} {
 			for bgName, bg := range map[string]Color{"background": th.Background, "panel": th.Panel, "tooltip": th.Tooltip} {
 				if r := contrast(c, bg); r < 4.5 {
 					t.Errorf("%s: %s on the %s has %.2f:1; want 4.5:1", th.Name, name, bgName, r)
