@@ -53,6 +53,7 @@ func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Strategy, "strategy", "", "allocation strategy when no running info names it (default AVG)")
 	fs.StringVar(&opts.SDK, "sdk", "", "language of members whose language no paste gives (JAVA, GO)")
 	fs.StringVar(&opts.Group, "group", "", "the group to diagnose when the pastes hold several")
+	fs.StringVar(&opts.LogZone, "log-zone", "", "the zone of log stamps that carry none, e.g. +08:00 (the default: RocketMQ's pattern prints GMT+8)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON for machines (finding codes are stable)")
 	fs.StringVar(&scenarioFile, "scenario", "", "write a scenario file of the group to FILE (- for stdout)")
 	fs.StringVar(&link, "link", "", "print a share link of the group's scenario for the playground at BASE_URL")
@@ -105,8 +106,9 @@ func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// maxDiagnoseInput bounds what one input may bring before the reader refuses it.
-const maxDiagnoseInput = admin.MaxInputBytes
+// maxDiagnoseInput bounds what one input may bring before the reader refuses it: a log may be
+// larger than a paste.
+const maxDiagnoseInput = admin.MaxLogBytes
 
 // maxDiagnoseFiles bounds how many files the arguments, directories included, may name.
 const maxDiagnoseFiles = 256
@@ -140,7 +142,7 @@ func diagnoseInputs(args []string, stdin io.Reader) ([]admin.Input, error) {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		if len(data) > maxDiagnoseInput {
-			return nil, fmt.Errorf("%s is larger than %d MiB; paste the outputs, not whole logs", name, maxDiagnoseInput>>20)
+			return nil, fmt.Errorf("%s is larger than %d MiB; cut a log to the window of interest", name, maxDiagnoseInput>>20)
 		}
 		out = append(out, admin.Input{Name: name, Data: data})
 	}
@@ -304,6 +306,9 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 			}
 			fmt.Fprintf(w, "  %s (%s): %s\n", who, ri.Ref, heldText(qs))
 		}
+	}
+	if rep.History != nil {
+		printHistory(w, rep.History)
 	}
 	fmt.Fprintln(w, "\nfindings:")
 	if len(rep.Findings) == 0 {

@@ -62,6 +62,7 @@ const (
 	KindDashRunningInfo  = "Dashboard consumerRunningInfo"
 	KindDashRoute        = "Dashboard topic route"
 	KindGoLog            = "Go client log"
+	KindClientLog        = "client log"
 	KindConsoleCell      = "console client id"
 )
 
@@ -230,6 +231,7 @@ type Read struct {
 	TopicQueues   []TopicQueue    `json:"topicQueues,omitempty"`
 	GoLogs        []GoNotInCidAll `json:"goLogs,omitempty"`
 	ConsoleIDs    []Connection    `json:"consoleIds,omitempty"`
+	Logs          []LogEvent      `json:"logs,omitempty"` // client and broker log lines (logs.go)
 }
 
 // InputInfo is one input's size and what was recognised in it.
