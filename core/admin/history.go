@@ -74,6 +74,7 @@ type HistoryRound struct {
 	Agrees       *bool                `json:"agrees,omitempty"`
 	implicit     bool
 	strategy     string // the strategy Expected was computed with
+	prec         int64  // 999 when its stamps have whole seconds only
 }
 
 // QueueHistory is one queue and the intervals in which members held it.
@@ -97,6 +98,7 @@ type Interval struct {
 	ToRef     Ref    `json:"toRef"`
 	ToBy      string `json:"toBy,omitempty"` // what ends an unknown end: "broker line", "inferred"
 	last      int64  // the last line that shows it held
+	fromPrec  int64  // how much later than From it may have started: 999 for whole-second stamps
 	q         route.MessageQueue
 }
 
@@ -359,6 +361,7 @@ func (h *History) rounds() {
 		}
 		r := &h.Rounds[i]
 		r.Refs = append(r.Refs, e.Ref)
+		r.prec = max(r.prec, precOf(e))
 		if r.Group == "" {
 			r.Group = e.Group
 		}
@@ -488,13 +491,13 @@ func (h *History) intervals() {
 	var done []Interval
 	var order []mk
 	known := map[string]bool{} // the member's state before is known (it started, or a full set was seen)
-	start := func(m string, q route.MessageQueue, t int64, ref Ref, fromKnown bool, g string) {
+	start := func(m string, q route.MessageQueue, t int64, ref Ref, fromKnown bool, g string, prec int64) {
 		k := mk{m, q}
 		if iv := openIv[k]; iv != nil {
 			iv.last = max(iv.last, t)
 			return
 		}
-		openIv[k] = &Interval{Member: m, From: t, FromKnown: fromKnown, FromRef: ref, last: t, q: q}
+		openIv[k] = &Interval{Member: m, From: t, FromKnown: fromKnown, FromRef: ref, last: t, fromPrec: prec, q: q}
 		order = append(order, k)
 		if group[q] == "" {
 			group[q] = g
@@ -524,7 +527,7 @@ func (h *History) intervals() {
 			known[e.ID] = true
 		case evHeld:
 			for _, q := range e.Queues {
-				start(e.ID, q, e.Local, e.Ref, false, e.Group)
+				start(e.ID, q, e.Local, e.Ref, false, e.Group, precOf(e))
 			}
 		case evStop:
 			for k := range openIv {
@@ -552,7 +555,7 @@ func (h *History) intervals() {
 			}
 			for _, q := range r.Result {
 				if in[q] {
-					start(r.Member, q, r.At, r.Ref, known[r.Member] || slices.Contains(r.Added, q), r.Group)
+					start(r.Member, q, r.At, r.Ref, known[r.Member] || slices.Contains(r.Added, q), r.Group, r.prec)
 				}
 			}
 			known[r.Member] = true
@@ -562,7 +565,7 @@ func (h *History) intervals() {
 			}
 			for _, q := range r.Added {
 				if !slices.Contains(r.LockFailed, q) {
-					start(r.Member, q, r.At, r.Ref, true, r.Group)
+					start(r.Member, q, r.At, r.Ref, true, r.Group, r.prec)
 				}
 			}
 		}
@@ -745,4 +748,12 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// precOf is how much later than its stamp a line may have been written.
+func precOf(e LogEvent) int64 {
+	if e.Secs {
+		return 999
+	}
+	return 0
 }

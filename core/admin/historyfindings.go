@@ -2,6 +2,7 @@ package admin
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/route"
@@ -200,7 +201,8 @@ func (h *History) windows() []Finding {
 				if a.Member == b.Member {
 					continue
 				}
-				from, to := max(a.From, b.From), min(provenEnd(a), provenEnd(b))
+				// Proven: from the later of the latest moments each may have started.
+				from, to := max(a.From+a.fromPrec, b.From+b.fromPrec), min(provenEnd(a), provenEnd(b))
 				if to > from {
 					double = append(double, window{qh.Queue, from, to, [2]Ref{a.FromRef, b.FromRef}, a.Member + ", " + b.Member})
 				}
@@ -217,6 +219,9 @@ func (h *History) windows() []Finding {
 				reach, reachKnown, prev = end, known, iv
 			}
 		}
+	}
+	for _, l := range [][]window{double, orphan} {
+		sort.SliceStable(l, func(i, j int) bool { return l[i].from < l[j].from })
 	}
 	var out []Finding
 	for _, w := range []struct {

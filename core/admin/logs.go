@@ -708,7 +708,7 @@ func (e *LogEvent) javaEvent(msg string) bool {
 	}
 	if v, ok := cut("the client factory ["); ok {
 		e.ID, _, _ = strings.Cut(v, "]")
-		e.Kind = evStart
+		e.Kind = evID // its start names the id; the consumer's own start is the membership change
 		if strings.HasSuffix(v, "shutdown OK") {
 			e.Kind = evStop
 		}
