@@ -27,8 +27,17 @@ type History struct {
 	zone       int            // seconds
 	events     []LogEvent     // with At and member set
 	byMember   map[string]*LogMember
+	index      map[string]int // into Members
 	ends       map[string]end
+	// leftMembers are the members beyond MaxLogMembers, whose lines are left out.
+	leftMembers map[string]bool
+	byRef       map[Ref]int      // rounds by their line
+	routes      map[string][]int // events with a topic's queues, by topic
+	sources     map[string][]int // events with a member list, by member
 }
+
+// MaxLogMembers bounds the members of one history: a group rarely has more.
+const MaxLogMembers = 512
 
 // LogMember is one member whose log was read: its client id as the lines give it (or the
 // file's name, as a last resort: IDSource says which).
@@ -185,7 +194,7 @@ func BuildHistory(rd *Read, opts Options) (*History, error) {
 		return nil, nil
 	}
 	h := &History{zone: zone, Zone: zoneText(zone), ZoneGiven: given, Members: []LogMember{}, Rounds: []HistoryRound{},
-		Queues: []QueueHistory{}, Membership: []MemberChange{}, Routes: []RouteChange{}, byMember: map[string]*LogMember{}, ends: map[string]end{}}
+		Queues: []QueueHistory{}, Membership: []MemberChange{}, Routes: []RouteChange{}, byMember: map[string]*LogMember{}, ends: map[string]end{}, leftMembers: map[string]bool{}}
 	h.assign(rd)
 	h.rounds()
 	h.membership()
@@ -222,11 +231,18 @@ func (h *History) assign(rd *Read) {
 		}
 		byInput[in] = append(byInput[in], i)
 	}
+	logs := slices.Clone(rd.Logs)
+	for i := range logs {
+		if g, ok := goByRef[logs[i].Ref]; ok && logs[i].Kind == evNotIn {
+			// The Go client's warning as selfRow read it: its own id and the list it was given.
+			logs[i].ID, logs[i].CidList, logs[i].Group = g.ConsumerID, g.CidAll, g.Group
+		}
+	}
 	for _, in := range inputs {
 		idx := byInput[in]
 		first := ""
 		for _, i := range idx {
-			if e := rd.Logs[i]; e.Client != "broker" && e.ID != "" && e.Kind != evNotIn {
+			if e := logs[i]; e.Client != "broker" && e.ID != "" {
 				first = e.ID
 				break
 			}
@@ -236,21 +252,25 @@ func (h *History) assign(rd *Read) {
 			cur, source = in, "file name"
 		}
 		for _, i := range idx {
-			e := rd.Logs[i]
-			if e.Kind == evNotIn {
-				if g, ok := goByRef[e.Ref]; ok {
-					e.ID, e.CidList, e.Group = g.ConsumerID, g.CidAll, g.Group
-				}
+			e := logs[i]
+			if e.until > 0 {
+				u := e
+				u.Local = e.until
+				e.until = h.at(&u)
 			}
 			e.Local = h.at(&e)
 			if e.Client == "broker" {
 				h.events = append(h.events, e)
 				continue
 			}
-			if e.ID != "" && e.Kind != evNotIn && source != "file name" {
+			if e.ID != "" && source != "file name" {
 				cur = e.ID
 			}
 			m := h.byMember[cur]
+			if m == nil && len(h.byMember) >= MaxLogMembers {
+				h.leftMembers[cur] = true
+				continue
+			}
 			if m == nil {
 				m = &LogMember{ID: cur, IDSource: source, Client: e.Client, First: e.Local, Last: e.Local}
 				h.byMember[cur] = m
@@ -259,7 +279,7 @@ func (h *History) assign(rd *Read) {
 			if !slices.Contains(m.Inputs, in) {
 				m.Inputs = append(m.Inputs, in)
 			}
-			m.First, m.Last = min(m.First, e.Local), max(m.Last, e.Local)
+			m.First, m.Last = min(m.First, e.Local), max(m.Last, e.Local, e.until)
 			m.Relative = m.Relative || e.NoDate || e.SinceStart
 			if e.Version != "" {
 				m.Version = e.Version
@@ -272,9 +292,13 @@ func (h *History) assign(rd *Read) {
 		}
 	}
 	h.Members = h.Members[:0]
+	h.index = map[string]int{}
 	for _, e := range h.events {
-		if m := h.byMember[e.ID]; m != nil && e.Client != "broker" && !slices.ContainsFunc(h.Members, func(x LogMember) bool { return x.ID == m.ID }) {
-			h.Members = append(h.Members, *m)
+		if m := h.byMember[e.ID]; m != nil && e.Client != "broker" {
+			if _, ok := h.index[m.ID]; !ok {
+				h.index[m.ID] = len(h.Members)
+				h.Members = append(h.Members, *m)
+			}
 		}
 	}
 	sort.SliceStable(h.events, func(i, j int) bool { return h.events[i].Local < h.events[j].Local })
@@ -294,10 +318,8 @@ func (h *History) assign(rd *Read) {
 }
 
 func (h *History) member(id string) *LogMember {
-	for i := range h.Members {
-		if h.Members[i].ID == id {
-			return &h.Members[i]
-		}
+	if i, ok := h.index[id]; ok {
+		return &h.Members[i]
 	}
 	return nil
 }
@@ -307,6 +329,7 @@ func (h *History) member(id string) *LogMember {
 func (h *History) rounds() {
 	type key struct{ member, topic string }
 	open := map[key]int{} // index into h.Rounds
+	lastOf := map[string]int{} // a member's latest round
 	notified := map[string]int64{}
 	for _, e := range h.events {
 		if e.Client == "broker" {
@@ -331,12 +354,10 @@ func (h *History) rounds() {
 		i, ok := open[k]
 		if e.Kind == evNotIn {
 			// The member list it was given: the round of any topic it opens next.
-			for kk, j := range open {
-				if kk.member == e.ID && e.Local-h.Rounds[j].At <= roundSpan {
-					h.Rounds[j].NotInCidAll = e.CidList
-					h.Rounds[j].Refs = append(h.Rounds[j].Refs, e.Ref)
-					ok = true
-				}
+			if j, had := lastOf[e.ID]; had && e.Local-h.Rounds[j].At <= roundSpan {
+				h.Rounds[j].NotInCidAll = e.CidList
+				h.Rounds[j].Refs = append(h.Rounds[j].Refs, e.Ref)
+				ok = true
 			}
 			if !ok {
 				h.Rounds = append(h.Rounds, HistoryRound{Member: e.ID, At: e.Local, Stamp: e.Stamp, Ref: e.Ref, Group: e.Group,
@@ -362,6 +383,7 @@ func (h *History) rounds() {
 		r := &h.Rounds[i]
 		r.Refs = append(r.Refs, e.Ref)
 		r.prec = max(r.prec, precOf(e))
+		lastOf[e.ID] = i
 		if r.Group == "" {
 			r.Group = e.Group
 		}
@@ -403,25 +425,22 @@ func (h *History) rounds() {
 		if m := h.member(h.Rounds[i].Member); m != nil {
 			m.Rounds++
 		}
-		route.SortQueues(h.Rounds[i].Added)
-		route.SortQueues(h.Rounds[i].Removed)
+		r := &h.Rounds[i]
+		r.Added, r.Removed, r.Dropped, r.LockFailed, r.AddFailed = sorted(r.Added), sorted(r.Removed), sorted(r.Dropped), sorted(r.LockFailed), sorted(r.AddFailed)
+	}
+	h.byRef = map[Ref]int{}
+	for i := range h.Rounds {
+		h.byRef[h.Rounds[i].Ref] = i
 	}
 }
 
 func sorted(qs []route.MessageQueue) []route.MessageQueue {
-	out := slices.Clone(qs)
+	out := append([]route.MessageQueue{}, qs...)
 	route.SortQueues(out)
 	return slices.Compact(out)
 }
 
-func addNew(to, qs []route.MessageQueue) []route.MessageQueue {
-	for _, q := range qs {
-		if !slices.Contains(to, q) {
-			to = append(to, q)
-		}
-	}
-	return to
-}
+func addNew(to, qs []route.MessageQueue) []route.MessageQueue { return append(to, qs...) }
 
 // membership lists the broker's lines, the members' starts and shutdowns, and the leaves that
 // the others' lines imply: a member whose log stops without a shutdown left when another
@@ -486,7 +505,9 @@ func (h *History) intervals() {
 		member string
 		q      route.MessageQueue
 	}
+	type mt struct{ member, topic string }
 	openIv := map[mk]*Interval{}
+	openBy := map[mt]map[route.MessageQueue]bool{} // the open intervals of a member and topic
 	group := map[route.MessageQueue]string{}
 	var done []Interval
 	var order []mk
@@ -498,6 +519,10 @@ func (h *History) intervals() {
 			return
 		}
 		openIv[k] = &Interval{Member: m, From: t, FromKnown: fromKnown, FromRef: ref, last: t, fromPrec: prec, q: q}
+		if openBy[mt{m, q.Topic}] == nil {
+			openBy[mt{m, q.Topic}] = map[route.MessageQueue]bool{}
+		}
+		openBy[mt{m, q.Topic}][q] = true
 		order = append(order, k)
 		if group[q] == "" {
 			group[q] = g
@@ -509,11 +534,12 @@ func (h *History) intervals() {
 			iv.To, iv.ToKnown, iv.ToRef = t, true, ref
 			done = append(done, *iv)
 			delete(openIv, k)
+			delete(openBy[mt{m, q.Topic}], q)
 		}
 	}
 	rounds := map[Ref]*HistoryRound{}
-	for i := range h.Rounds {
-		rounds[h.Rounds[i].Ref] = &h.Rounds[i]
+	for ref, i := range h.byRef {
+		rounds[ref] = &h.Rounds[i]
 	}
 	for _, e := range h.events {
 		if e.Client == "broker" {
@@ -528,12 +554,21 @@ func (h *History) intervals() {
 		case evHeld:
 			for _, q := range e.Queues {
 				start(e.ID, q, e.Local, e.Ref, false, e.Group, precOf(e))
+				if iv := openIv[mk{e.ID, q}]; iv != nil {
+					iv.last = max(iv.last, e.until)
+				}
 			}
 		case evStop:
-			for k := range openIv {
+			var qs []route.MessageQueue
+			for k, set := range openBy {
 				if k.member == e.ID {
-					stop(k.member, k.q, e.Local, e.Ref)
+					for q := range set {
+						qs = append(qs, q)
+					}
 				}
+			}
+			for _, q := range qs {
+				stop(e.ID, q, e.Local, e.Ref)
 			}
 		}
 		r := rounds[e.Ref]
@@ -541,21 +576,26 @@ func (h *History) intervals() {
 			continue
 		}
 		// A round: apply it once, at its result line (or its first line).
+		failed, added := set(r.LockFailed), set(r.Added)
 		if r.HasResult {
 			in := map[route.MessageQueue]bool{}
 			for _, q := range r.Result {
-				if !slices.Contains(r.LockFailed, q) {
+				if !failed[q] {
 					in[q] = true
 				}
 			}
-			for k := range openIv {
-				if k.member == r.Member && k.q.Topic == r.Topic && !in[k.q] {
-					stop(k.member, k.q, r.At, r.Ref)
+			var gone []route.MessageQueue
+			for q := range openBy[mt{r.Member, r.Topic}] {
+				if !in[q] {
+					gone = append(gone, q)
 				}
+			}
+			for _, q := range gone {
+				stop(r.Member, q, r.At, r.Ref)
 			}
 			for _, q := range r.Result {
 				if in[q] {
-					start(r.Member, q, r.At, r.Ref, known[r.Member] || slices.Contains(r.Added, q), r.Group, r.prec)
+					start(r.Member, q, r.At, r.Ref, known[r.Member] || added[q], r.Group, r.prec)
 				}
 			}
 			known[r.Member] = true
@@ -564,7 +604,7 @@ func (h *History) intervals() {
 				stop(r.Member, q, r.At, r.Ref)
 			}
 			for _, q := range r.Added {
-				if !slices.Contains(r.LockFailed, q) {
+				if !failed[q] {
 					start(r.Member, q, r.At, r.Ref, true, r.Group, r.prec)
 				}
 			}
@@ -616,11 +656,22 @@ func (h *History) intervals() {
 // cidAllSize.
 func (h *History) expect() {
 	seen := map[string][]route.MessageQueue{}
-	for _, e := range h.events {
-		for _, q := range append(slices.Clone(e.Result), e.Queues...) {
-			if !slices.Contains(seen[q.Topic], q) {
-				seen[q.Topic] = append(seen[q.Topic], q)
+	had := map[route.MessageQueue]bool{}
+	h.routes, h.sources = map[string][]int{}, map[string][]int{}
+	for i, e := range h.events {
+		for _, l := range [][]route.MessageQueue{e.Result, e.Queues} {
+			for _, q := range l {
+				if !had[q] {
+					had[q] = true
+					seen[q.Topic] = append(seen[q.Topic], q)
+				}
 			}
+		}
+		if (e.Kind == evRoute || e.Kind == evSource) && len(e.Queues) > 0 {
+			h.routes[e.Topic] = append(h.routes[e.Topic], i)
+		}
+		if e.Kind == evSource && len(e.CidList) > 0 {
+			h.sources[e.ID] = append(h.sources[e.ID], i)
 		}
 	}
 	strategyOf := map[string]string{}
@@ -668,13 +719,11 @@ func (h *History) expect() {
 func (h *History) mqAllAt(r *HistoryRound, seen []route.MessageQueue) ([]route.MessageQueue, string) {
 	var best []route.MessageQueue
 	from := ""
-	for _, e := range h.events {
-		if e.Local > r.At+roundSpan {
-			break
-		}
-		if (e.Kind == evRoute || e.Kind == evSource) && e.Topic == r.Topic && len(e.Queues) > 0 {
-			best, from = slices.Clone(e.Queues), "from the route line at "+e.Ref.String()
-		}
+	// The latest route line of the topic up to the round (events are in time order).
+	idx := h.routes[r.Topic]
+	if n := sort.Search(len(idx), func(i int) bool { return h.events[idx[i]].Local > r.At+roundSpan }); n > 0 {
+		e := h.events[idx[n-1]]
+		best, from = slices.Clone(e.Queues), "from the route line at "+e.Ref.String()
 	}
 	if best != nil && (r.MQAllSize < 0 || len(best) == r.MQAllSize) {
 		return best, from
@@ -689,8 +738,9 @@ func (h *History) cidAllAt(r *HistoryRound) ([]string, string) {
 	if len(r.NotInCidAll) > 0 {
 		return slices.Clone(r.NotInCidAll), "as the [BUG] line lists it"
 	}
-	for _, e := range h.events {
-		if e.Kind == evSource && e.ID == r.Member && len(e.CidList) > 0 && abs(e.Local-r.At) <= roundSpan {
+	idx := h.sources[r.Member]
+	if n := sort.Search(len(idx), func(i int) bool { return h.events[idx[i]].Local >= r.At-roundSpan }); n < len(idx) {
+		if e := h.events[idx[n]]; abs(e.Local-r.At) <= roundSpan {
 			return slices.Clone(e.CidList), "as the source line lists it"
 		}
 	}
@@ -739,6 +789,9 @@ func (rep *Report) history(opts Options) error {
 	if !h.ZoneGiven {
 		rep.Group.assume("assumed.log-zone", h.Zone, FieldLogZone)
 	}
+	if n := len(h.leftMembers); n > 0 {
+		rep.Group.leaveOut("left.log-members", n, MaxLogMembers)
+	}
 	rep.Findings = append(rep.Findings, h.findings()...)
 	return nil
 }
@@ -756,4 +809,12 @@ func precOf(e LogEvent) int64 {
 		return 999
 	}
 	return 0
+}
+
+func set(qs []route.MessageQueue) map[route.MessageQueue]bool {
+	out := make(map[route.MessageQueue]bool, len(qs))
+	for _, q := range qs {
+		out[q] = true
+	}
+	return out
 }

@@ -87,8 +87,13 @@ func (h *History) flapping() []Finding {
 		for _, iv := range qh.Held {
 			per[iv.Member] = append(per[iv.Member], iv)
 		}
-		for _, m := range h.Members {
-			ivs := per[m.ID]
+		ids := make([]string, 0, len(per))
+		for id := range per {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			ivs := per[id]
 			n := 0
 			for _, iv := range ivs {
 				if iv.FromKnown {
@@ -101,11 +106,11 @@ func (h *History) flapping() []Finding {
 			if n < flapChanges {
 				continue
 			}
-			f := by[m.ID]
+			f := by[id]
 			if f == nil {
 				f = &flap{}
-				by[m.ID] = f
-				order = append(order, m.ID)
+				by[id] = f
+				order = append(order, id)
 			}
 			f.queues = append(f.queues, qh.Queue)
 			if n > f.changes {
@@ -139,23 +144,31 @@ func (h *History) flapping() []Finding {
 }
 
 // viewsDisagree: two members' rounds at the same moment (within sameMoment) that counted
-// different consumers, neither correcting itself within that moment.
+// different consumers, neither correcting itself within that moment. Each round is held
+// against the latest round of every other member, so the work is rounds × members.
 func (h *History) viewsDisagree() []Finding {
 	var out []Finding
 	reported := map[[2]string]bool{}
-	rs := h.Rounds
-	for i := range rs {
-		a := rs[i]
-		if a.CidAllSize < 0 || h.relative(a.Member) {
+	type key struct{ member, group, topic string }
+	latest := map[key]int{}
+	var members []string
+	byMember := map[string][]int{}
+	for i, r := range h.Rounds {
+		byMember[r.Member] = append(byMember[r.Member], i)
+	}
+	for i, b := range h.Rounds {
+		if b.CidAllSize < 0 || h.relative(b.Member) {
 			continue
 		}
-		for j := i + 1; j < len(rs) && rs[j].At-a.At <= sameMoment; j++ {
-			b := rs[j]
-			if b.CidAllSize < 0 || b.Member == a.Member || b.CidAllSize == a.CidAllSize || b.Topic != a.Topic || b.Group != a.Group || h.relative(b.Member) {
+		for _, m := range members {
+			j, ok := latest[key{m, b.Group, b.Topic}]
+			if !ok || m == b.Member {
 				continue
 			}
+			a := h.Rounds[j]
 			pair := [2]string{min(a.Member, b.Member), max(a.Member, b.Member)}
-			if reported[pair] || h.matches(a.Member, b.CidAllSize, a.At, b.At) || h.matches(b.Member, a.CidAllSize, a.At, b.At) {
+			if b.At-a.At > sameMoment || a.CidAllSize == b.CidAllSize || reported[pair] ||
+				h.matches(byMember[a.Member], b.CidAllSize, a.At, b.At) || h.matches(byMember[b.Member], a.CidAllSize, a.At, b.At) {
 				continue
 			}
 			reported[pair] = true
@@ -163,6 +176,11 @@ func (h *History) viewsDisagree() []Finding {
 				Evidence: []Evidence{h.roundEvidence(a), h.roundEvidence(b)}}, say("sees.views", dur(sameMoment))),
 				"views-disagree", a.Member, a.CidAllSize, b.Member, b.CidAllSize, h.Stamp(a.At)))
 		}
+		k := key{b.Member, b.Group, b.Topic}
+		if _, ok := latest[k]; !ok && !slices.Contains(members, b.Member) {
+			members = append(members, b.Member)
+		}
+		latest[k] = i
 	}
 	return out
 }
@@ -172,10 +190,16 @@ func (h *History) relative(id string) bool {
 	return m == nil || m.Relative
 }
 
-// matches says whether member logged a round counting n consumers near [from, to].
-func (h *History) matches(member string, n int, from, to int64) bool {
-	for _, r := range h.Rounds {
-		if r.Member == member && r.CidAllSize == n && r.At >= from-sameMoment && r.At <= to+sameMoment {
+// matches says whether one of a member's rounds (idx, in time order) counted n consumers near
+// [from, to]; it looks at a bounded number of rounds.
+func (h *History) matches(idx []int, n int, from, to int64) bool {
+	k := sort.Search(len(idx), func(i int) bool { return h.Rounds[idx[i]].At >= from-sameMoment })
+	for steps := 0; k < len(idx) && steps < 64; k, steps = k+1, steps+1 {
+		r := h.Rounds[idx[k]]
+		if r.At > to+sameMoment {
+			break
+		}
+		if r.CidAllSize == n {
 			return true
 		}
 	}
@@ -194,10 +218,17 @@ func (h *History) windows() []Finding {
 	}
 	var double, orphan []window
 	for _, qh := range h.Queues {
-		ivs := qh.Held
-		for i := range ivs {
-			for j := i + 1; j < len(ivs); j++ {
-				a, b := ivs[i], ivs[j]
+		ivs := qh.Held // by From: each is held against those not yet ended, one per member at most
+		var active []Interval
+		for _, b := range ivs {
+			kept := active[:0]
+			for _, a := range active {
+				if provenEnd(a) > b.From {
+					kept = append(kept, a)
+				}
+			}
+			active = kept
+			for _, a := range active {
 				if a.Member == b.Member {
 					continue
 				}
@@ -207,6 +238,7 @@ func (h *History) windows() []Finding {
 					double = append(double, window{qh.Queue, from, to, [2]Ref{a.FromRef, b.FromRef}, a.Member + ", " + b.Member})
 				}
 			}
+			active = append(active, b)
 		}
 		reach, reachKnown, prev := int64(0), false, Interval{}
 		for i, iv := range ivs {
@@ -284,12 +316,11 @@ func (h *History) covered(group string, from int64, next Interval) bool {
 			return false
 		}
 	}
-	for _, r := range h.Rounds {
-		if r.Ref == next.FromRef {
-			// The new owner's round says how many consumers there were: all of them must be
-			// here; a round that does not say (gRPC, deltas only) proves nothing.
-			return r.CidAllSize >= 0 && r.CidAllSize <= n
-		}
+	if i, ok := h.byRef[next.FromRef]; ok {
+		// The new owner's round says how many consumers there were: all of them must be
+		// here; a round that does not say (gRPC, deltas only) proves nothing.
+		r := h.Rounds[i]
+		return r.CidAllSize >= 0 && r.CidAllSize <= n
 	}
 	return false
 }

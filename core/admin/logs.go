@@ -21,6 +21,12 @@ import (
 const (
 	MaxLogBytes = 32 << 20
 	MaxLogTotal = 64 << 20
+	// MaxLogEvents bounds the lines kept for the history, all inputs together (a held
+	// snapshot repeated every 5 s is kept once while nothing else happens in its log);
+	// maxLineQueues the queues one line may name.
+	MaxLogEvents  = 100000
+	maxLineQueues = 4096
+	maxJoined     = 16 // pieces of one wrapped line
 )
 
 // LogEvent is one log line that matters for rebalancing, as read.
@@ -40,6 +46,7 @@ type LogEvent struct {
 	Secs       bool  `json:"-"`
 	ms         int   // the millisecond field as printed, for the 4.3.0–4.7.1 check
 	sec        int
+	until      int64 // Local of the last snapshot like this one, when held lines were folded into it
 
 	ID       string               `json:"clientId,omitempty"` // the client id the line names
 	Group    string               `json:"group,omitempty"`
@@ -87,6 +94,15 @@ type logState struct {
 	pending              string
 	pendingLn            int
 	wrapped              bool // the pending line was wrapped: a short last piece may follow
+	depth, joined        int  // the pending line's open brackets, and pieces
+	epoch                int  // events of this input other than held snapshots
+	held                 map[heldKey][2]int
+	over                 bool // MaxLogEvents was reached
+}
+
+type heldKey struct {
+	id string
+	q  route.MessageQueue
 }
 
 // logStart splits a log line into its time, level and message, or says it is none.
@@ -448,7 +464,7 @@ func queuesIn(s string) []route.MessageQueue {
 		}
 		body := s[:end]
 		t, b, q := mqField(body, "topic="), mqField(body, "brokerName="), mqField(body, "queueId=")
-		if b != "" && isInt(q) {
+		if b != "" && isInt(q) && len(out) < maxLineQueues {
 			out = append(out, mq(t, b, q))
 		}
 		s = s[end:]
@@ -498,7 +514,7 @@ func grpcQueues(s string) []route.MessageQueue {
 				return out
 			}
 			b := c[k+len(`broker:{name:"`):]
-			if e := strings.IndexByte(b, '"'); e >= 0 && isInt(id) {
+			if e := strings.IndexByte(b, '"'); e >= 0 && isInt(id) && len(out) < maxLineQueues {
 				out = append(out, mq(topic, b[:e], id))
 			}
 			c = c[j:]
@@ -517,7 +533,7 @@ func grpcQueues(s string) []route.MessageQueue {
 				v = v[:j]
 			}
 			if a := strings.LastIndexByte(v, '.'); a > 0 && isInt(v[a+1:]) {
-				if b := strings.LastIndexByte(v[:a], '.'); b > 0 {
+				if b := strings.LastIndexByte(v[:a], '.'); b > 0 && len(out) < maxLineQueues {
 					out = append(out, mq(v[b+1:a], v[:b], v[a+1:]))
 				}
 			}
@@ -608,7 +624,7 @@ func routeQueues(topic, s string) []route.MessageQueue {
 			continue // a broker's addresses, not its queues
 		}
 		if perm&4 != 0 {
-			for q := 0; q < n && q < 4096; q++ {
+			for q := 0; q < n && len(out) < maxLineQueues; q++ {
 				out = append(out, route.MessageQueue{Topic: topic, BrokerName: broker, QueueID: int32(q)})
 			}
 		}
@@ -958,7 +974,8 @@ func (r *reader) logLine(ln int, raw, s string) bool {
 		if lg.lines == 1 {
 			lg.first = len(r.out.Logs)
 		}
-		lg.pending, lg.pendingLn, lg.wrapped = s, ln, false
+		lg.pending, lg.pendingLn, lg.wrapped, lg.joined = s, ln, false, 0
+		lg.depth = strings.Count(s, "[") - strings.Count(s, "]")
 		r.current(KindClientLog, l.layout, ln)
 		return true
 	}
@@ -967,10 +984,12 @@ func (r *reader) logLine(ln int, raw, s string) bool {
 	}
 	t := strings.TrimLeft(raw, " \t")
 	switch {
-	case lg.pending != "" && (strings.Count(lg.pending, "[") > strings.Count(lg.pending, "]") || lg.wrapped && !strings.ContainsAny(t, " \t") && len(t) < 40):
+	case lg.pending != "" && lg.joined < maxJoined && (lg.depth > 0 || lg.wrapped && !strings.ContainsAny(t, " \t") && len(t) < 40):
 		// A line wrapped where the paste was stored (logs §5 E8): joined as it was printed.
-		lg.wrapped = true
-		lg.pending += strings.TrimRight(raw, " \t")
+		piece := strings.TrimRight(raw, " \t")
+		lg.wrapped, lg.joined = true, lg.joined+1
+		lg.depth += strings.Count(piece, "[") - strings.Count(piece, "]")
+		lg.pending += piece
 	case raw != t || strings.HasPrefix(t, "Caused by:") || strings.HasPrefix(t, "... "),
 		strings.HasPrefix(t, "java.") || strings.HasPrefix(t, "org.apache.rocketmq.") || strings.HasPrefix(t, "HeartbeatData ["):
 		lg.skipped++ // a stack trace or a message's second line
@@ -1021,9 +1040,33 @@ func (r *reader) logEvent(ln int, l logLine) bool {
 	if !ok {
 		return false
 	}
-	e.Text = clip(l.msg, 200)
+	lg := &r.logs
+	lg.read++
+	if e.Kind == evHeld && len(e.Queues) == 1 {
+		// Every 5 s per queue: while nothing else happens, one event says it all.
+		k := heldKey{e.ID, e.Queues[0]}
+		if at, ok := lg.held[k]; ok && at[1] == lg.epoch {
+			r.out.Logs[at[0]].until = e.Local
+			return true
+		}
+		if lg.held == nil {
+			lg.held = map[heldKey][2]int{}
+		}
+		lg.held[k] = [2]int{len(r.out.Logs), lg.epoch}
+	} else {
+		lg.epoch++
+	}
+	if len(r.out.Logs) >= MaxLogEvents {
+		if !lg.over {
+			lg.over = true
+			r.note(ln, "log.too-many", MaxLogEvents)
+		}
+		return true
+	}
+	if e.Kind == evFailed {
+		e.Text = clip(l.msg, 200)
+	}
 	r.out.Logs = append(r.out.Logs, e)
-	r.logs.read++
 	return true
 }
 
@@ -1050,6 +1093,9 @@ func (r *reader) logsDone() {
 		for i := range evs {
 			if evs[i].Client == "java" && !evs[i].Secs {
 				evs[i].Local -= int64(evs[i].ms)
+				if evs[i].until > 0 {
+					evs[i].until -= evs[i].until % 1000
+				}
 				evs[i].Secs = true
 			}
 		}

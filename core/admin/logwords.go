@@ -3,6 +3,8 @@ package admin
 // The words of the log reader and the history, added to Words and FindingWords (and so to the
 // dictionary's "api.said.*" and "api.finding.*").
 var logWords = map[string]string{
+	"log.too-many":           "more than %[1]d lines about rebalancing in all: the history stops here (cut the logs to the window of interest)",
+	"left.log-members":       "the log lines of %[1]d members beyond the first %[2]d (a group rarely has more)",
 	"log.read":               "%[1]d log lines: %[2]d about rebalancing read, %[3]d skipped (other log lines, stack traces)",
 	"input.too-large-log":    "%[1]s is %[2]d bytes; the limit is %[3]d MiB per log (cut it to the window of interest)",
 	"assumed.log-zone":       "log stamps without a zone are read in UTC%[1]s, as RocketMQ's default pattern prints them (%[2]s to change it)",
