@@ -328,7 +328,7 @@ func (h *History) member(id string) *LogMember {
 // topic within roundSpan of it.
 func (h *History) rounds() {
 	type key struct{ member, topic string }
-	open := map[key]int{} // index into h.Rounds
+	open := map[key]int{}      // index into h.Rounds
 	lastOf := map[string]int{} // a member's latest round
 	notified := map[string]int64{}
 	for _, e := range h.events {
