@@ -76,6 +76,9 @@ fuzz() {
 step "fuzz the admin-output reader briefly (core/admin FuzzRead)"
 fuzz ./core/admin FuzzRead 10s
 
+step "fuzz the client-log reader briefly (core/admin FuzzLogs)"
+fuzz ./core/admin FuzzLogs 10s
+
 step "fuzz targets, a few seconds each, from their seed corpora (testdata/fuzz and f.Add)"
 fuzz ./core/scenario FuzzDecodeShare
 fuzz ./core/scenario FuzzParse
