@@ -189,7 +189,11 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 	if g.NameCut > 0 {
 		name += fmt.Sprintf(" (maybe cut at %d characters)", g.NameCut)
 	}
-	fmt.Fprintf(w, "group %s · %s · %s · strategy %s (%s)\n", name, plural(len(g.Members), "member"), g.MessageModel, g.Strategy, g.StrategySource)
+	members := plural(len(g.Members), "member")
+	if len(g.Members) == 0 && rep.History != nil {
+		members = plural(len(rep.History.Members), "member") + " in the logs"
+	}
+	fmt.Fprintf(w, "group %s · %s · %s · strategy %s (%s)\n", name, members, g.MessageModel, g.Strategy, g.StrategySource)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "read:")
 	for _, s := range rep.Read.Sections {

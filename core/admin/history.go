@@ -786,6 +786,20 @@ func (rep *Report) history(opts Options) error {
 		return err
 	}
 	rep.History = h
+	if rep.Group.Name == "" {
+		// The group no admin output named: the one the members' logs name, if one.
+		groups := map[string]bool{}
+		for _, m := range h.Members {
+			if m.Group != "" {
+				groups[m.Group] = true
+			}
+		}
+		for name := range groups {
+			if len(groups) == 1 {
+				rep.Group.Name = name
+			}
+		}
+	}
 	if !h.ZoneGiven {
 		rep.Group.assume("assumed.log-zone", h.Zone, FieldLogZone)
 	}
