@@ -233,7 +233,7 @@ func (h *History) assign(rd *Read) {
 	}
 	logs := slices.Clone(rd.Logs)
 	for i := range logs {
-		if g, ok := goByRef[logs[i].Ref]; ok && logs[i].Kind == evNotIn {
+		if g, ok := goByRef[logs[i].Ref]; ok && logs[i].Kind == evNotIn && g.ConsumerID != "" {
 			// The Go client's warning as selfRow read it: its own id and the list it was given.
 			logs[i].ID, logs[i].CidList, logs[i].Group = g.ConsumerID, g.CidAll, g.Group
 		}

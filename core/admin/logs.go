@@ -874,7 +874,8 @@ func (e *LogEvent) goEvent(msg string, f map[string]string) bool {
 		e.Queues = routeQueues(e.Topic, f["changeTo"])
 		return true
 	case "[BUG] ConsumerId not in cidAll":
-		e.Kind = evNotIn // its id and list are read by selfRow (Read.GoLogs)
+		// In the text layouts selfRow reads its id and list (Read.GoLogs); in JSON, here.
+		e.Kind, e.ID, e.CidList = evNotIn, f["consumerId"], strings.Fields(strings.Trim(f["cidAll"], "[]"))
 		return true
 	default:
 		// The wording before v2.0.0 (logs §2.2, §5 E11).
@@ -966,7 +967,7 @@ func (r *reader) logLine(ln int, raw, s string) bool {
 	if ok {
 		r.flushLog()
 		lg.lines++
-		if strings.Contains(l.msg, "ConsumerId not in cidAll") && l.fields != nil {
+		if strings.Contains(l.msg, "ConsumerId not in cidAll") && l.fields != nil && !strings.HasPrefix(s, "{") {
 			// The Go client's warning is read by selfRow (GoLogs); the event only adds its time.
 			r.logEvent(ln, l)
 			return false

@@ -360,6 +360,7 @@ func TestLogLayouts(t *testing.T) {
 	in := []Input{
 		{Name: "go.json", Data: []byte(`{"cidAllSize":2,"clientID":"192.168.0.2@1234#1690000000000000000","consumerGroup":"testGroup","level":"info","msg":"MessageQueue do balance done","mqAllSize":4,"rebalanceResultSet":[{"topic":"TopicTest","brokerName":"broker-a","queueId":0},{"topic":"TopicTest","brokerName":"broker-a","queueId":1}],"rebalanceResultSize":2,"time":"2026-12-04T03:32:59Z","topic":"TopicTest"}
 {"MessageQueue":"MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=3]","consumerGroup":"testGroup","level":"info","msg":"remove unnecessary mq when updateProcessQueueTable","time":"2026-12-04T03:32:59Z"}
+{"cidAll":["192.168.0.1@1","192.168.0.3@3"],"consumerGroup":"testGroup","consumerId":"192.168.0.2@1234#1690000000000000000","level":"warning","msg":"[BUG] ConsumerId not in cidAll","time":"2026-12-04T03:34:00Z"}
 `)},
 		{Name: "go.txt", Data: []byte(`time="2026-12-04T03:33:19Z" level=warning msg="[BUG] ConsumerId not in cidAll" cidAll="[192.168.0.1@1 192.168.0.2@2]" consumerGroup=testGroup consumerId=192.168.0.3@99
 `)},
@@ -382,6 +383,7 @@ func TestLogLayouts(t *testing.T) {
 		"host@777@0@1a2b3c 11:33:00.100 TopicA set=broker-a:0 broker-b:1 - +broker-a:0 ",
 		"host@9@0@zz 11:33:01.000 TopicA set= -broker-b:1 + ",
 		"192.168.0.3@99 11:33:19.000  set= - + 192.168.0.1@1,192.168.0.2@2",
+		"192.168.0.2@1234#1690000000000000000 11:34:00.000  set= - + 192.168.0.1@1,192.168.0.3@3",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("rounds\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
