@@ -295,6 +295,8 @@ func splitLog(s string) (logLine, bool) {
 		l.layout, e.Client = "gRPC Java client (rocketmq-client-java)", "grpc-java"
 	case ms >= 0 && s[len(e.Stamp)-4] == '.' && strings.Contains(head, "["):
 		l.layout = "Java client 5.1+ (logback)"
+	case ms >= 0 && strings.Contains(head, "RocketmqClient("):
+		l.layout = "Java client 4.0–4.2 (log4j)"
 	case ms >= 0:
 		l.layout = "Java client 4.3–5.0 (inner logger)"
 	default:

@@ -367,6 +367,9 @@ func TestLogLayouts(t *testing.T) {
 		{Name: "grpc-java.log", Data: []byte(`2026-12-04 11:33:00.100 INFO  [777] [RocketmqClientScheduler-1] [o.a.r.c.j.i.c.PushConsumerImpl#?:?] - Assignments of topic=TopicA has changed, null => Assignments{assignmentList=[Assignment{messageQueue=broker-a.TopicA.0}, Assignment{messageQueue=broker-b.TopicA.1}]}, clientId=host@777@0@1a2b3c
 2026-12-04 11:33:00.105 INFO  [777] [RocketmqClientScheduler-1] [o.a.r.c.j.i.c.PushConsumerImpl#?:?] - Start to fetch message from remote, mq=broker-a.TopicA.0, clientId=host@777@0@1a2b3c
 `)},
+		{Name: "java-4.0-logback.log", Data: []byte("2018-01-02 10:11:12 INFO RebalanceService - doRebalance, G0, remove unnecessary mq, MessageQueue [topic=T0, brokerName=b, queueId=1]\n")},
+		{Name: "java-4.0-log4j.log", Data: []byte("2018-01-02 10:11:13,250 INFO RocketmqClient(320) - doRebalance, G0, add a new mq, MessageQueue [topic=T0, brokerName=b, queueId=2]\n")},
+		{Name: "java-5.1.0.log", Data: []byte("2023-03-01 10:11:14.500 INFO  [46212] [RebalanceService] [o.a.r.c.i.c.RebalanceImpl#updateProcessQueueTableInRebalance:692] - doRebalance, G0, add a new mq, MessageQueue [topic=T0, brokerName=b, queueId=3]\n")},
 		{Name: "grpc-go.log", Data: []byte("2026-12-04T11:33:01.000+0800\tINFO\tgolang/push_consumer.go:300\tDrop message queue according to the latest assignmentList, mq=topic:{name:\"TopicA\"}  id:1  permission:READ_WRITE  broker:{name:\"broker-b\"  id:0}, clientId=host@9@0@zz\t{\"client_id\": \"host@9@0@zz\"}\n")},
 	}
 	rep, err := Diagnose(in, Options{})
@@ -379,6 +382,9 @@ func TestLogLayouts(t *testing.T) {
 		got = append(got, r.Member+" "+h.Stamp(r.At)[11:]+" "+r.Topic+" set="+route.Compact(r.Result)+" -"+route.Compact(r.Removed)+" +"+route.Compact(r.Added)+" "+strings.Join(r.NotInCidAll, ","))
 	}
 	want := []string{
+		"java-4.0-logback.log 10:11:12.000 T0 set= -b:1 + ",
+		"java-4.0-log4j.log 10:11:13.250 T0 set= - +b:2 ",
+		"java-5.1.0.log 10:11:14.500 T0 set= - +b:3 ",
 		"192.168.0.2@1234#1690000000000000000 11:32:59.000 TopicTest set=broker-a:0-1 -broker-a:3 + ",
 		"host@777@0@1a2b3c 11:33:00.100 TopicA set=broker-a:0 broker-b:1 - +broker-a:0 ",
 		"host@9@0@zz 11:33:01.000 TopicA set= -broker-b:1 + ",
@@ -395,7 +401,8 @@ func TestLogLayouts(t *testing.T) {
 	for _, s := range rep.Read.Sections {
 		layouts[s.Layout] = true
 	}
-	for _, l := range []string{"Go client v2 (logrus JSON)", "gRPC Java client (rocketmq-client-java)", "gRPC Go client (zap)"} {
+	for _, l := range []string{"Go client v2 (logrus JSON)", "gRPC Java client (rocketmq-client-java)", "gRPC Go client (zap)",
+		"whole seconds: broker, or Java client 4.0–4.2 (logback)", "Java client 4.0–4.2 (log4j)", "Java client 5.1+ (logback)"} {
 		if !layouts[l] {
 			t.Errorf("layout %q not among %v", l, layouts)
 		}
