@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
@@ -176,7 +175,28 @@ func two(n int) string {
 
 // Stamp writes t in the history's zone, as the logs print it: "2026-12-04 10:00:05.105".
 func (h *History) Stamp(t int64) string {
-	return time.UnixMilli(t).In(time.FixedZone("", h.zone)).Format("2006-01-02 15:04:05.000")
+	t += int64(h.zone) * 1000
+	day, ms := t/86400000, t%86400000
+	if ms < 0 {
+		day, ms = day-1, ms+86400000
+	}
+	y, m, d := civilFromDays(day)
+	b := make([]byte, 0, 23)
+	b = strconv.AppendInt(b, int64(y), 10)
+	for _, v := range []struct {
+		sep  byte
+		n, w int64
+	}{{'-', int64(m), 2}, {'-', int64(d), 2}, {' ', ms / 3600000, 2}, {':', ms / 60000 % 60, 2}, {':', ms / 1000 % 60, 2}, {'.', ms % 1000, 3}} {
+		b = append(b, v.sep)
+		if v.w == 3 && v.n < 100 {
+			b = append(b, '0')
+		}
+		if v.n < 10 {
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, v.n, 10)
+	}
+	return string(b)
 }
 
 // BuildHistory rebuilds the history from the log lines read, or returns nil when there are
@@ -293,7 +313,8 @@ func (h *History) assign(rd *Read) {
 	}
 	h.Members = h.Members[:0]
 	h.index = map[string]int{}
-	for _, e := range h.events {
+	for ei := range h.events {
+		e := &h.events[ei]
 		if m := h.byMember[e.ID]; m != nil && e.Client != "broker" {
 			if _, ok := h.index[m.ID]; !ok {
 				h.index[m.ID] = len(h.Members)
@@ -303,7 +324,8 @@ func (h *History) assign(rd *Read) {
 	}
 	sort.SliceStable(h.events, func(i, j int) bool { return h.events[i].Local < h.events[j].Local })
 	first := true
-	for _, e := range h.events {
+	for ei := range h.events {
+		e := &h.events[ei]
 		if e.NoDate || e.SinceStart {
 			continue
 		}
@@ -331,7 +353,8 @@ func (h *History) rounds() {
 	open := map[key]int{}      // index into h.Rounds
 	lastOf := map[string]int{} // a member's latest round
 	notified := map[string]int64{}
-	for _, e := range h.events {
+	for ei := range h.events {
+		e := &h.events[ei]
 		if e.Client == "broker" {
 			continue
 		}
@@ -446,7 +469,8 @@ func addNew(to, qs []route.MessageQueue) []route.MessageQueue { return append(to
 // the others' lines imply: a member whose log stops without a shutdown left when another
 // member of its group next saw fewer consumers (at that member's notification, if it had one).
 func (h *History) membership() {
-	for _, e := range h.events {
+	for ei := range h.events {
+		e := &h.events[ei]
 		switch e.Kind {
 		case evJoin, evLeave, evExpire, evEmpty:
 			if e.Client == "broker" {
@@ -471,7 +495,8 @@ func (h *History) membership() {
 			continue
 		}
 		prev := map[string]int{} // another member's last cidAllSize, by member
-		for _, r := range h.Rounds {
+		for ri := range h.Rounds {
+			r := &h.Rounds[ri]
 			if r.Member == m.ID || r.CidAllSize < 0 || (m.Group != "" && r.Group != "" && r.Group != m.Group) {
 				continue
 			}
@@ -480,7 +505,8 @@ func (h *History) membership() {
 			if r.At > m.Last && seen && r.CidAllSize < p {
 				at := r.At
 				if r.Cause == "notification" {
-					for _, e := range h.events {
+					for ei := range h.events {
+						e := &h.events[ei]
 						if e.Kind == evNotify && e.ID == r.Member && e.Local <= r.At && r.At-e.Local <= roundSpan {
 							at = e.Local
 							break
@@ -541,7 +567,8 @@ func (h *History) intervals() {
 	for ref, i := range h.byRef {
 		rounds[ref] = &h.Rounds[i]
 	}
-	for _, e := range h.events {
+	for ei := range h.events {
+		e := &h.events[ei]
 		if e.Client == "broker" {
 			continue
 		}
@@ -675,7 +702,8 @@ func (h *History) expect() {
 		}
 	}
 	strategyOf := map[string]string{}
-	for _, r := range h.Rounds {
+	for ri := range h.Rounds {
+		r := &h.Rounds[ri]
 		if r.Strategy != "" && strategyOf[r.Group] == "" {
 			strategyOf[r.Group] = r.Strategy
 		}
@@ -818,7 +846,7 @@ func cmpOr(a, b string) string {
 }
 
 // precOf is how much later than its stamp a line may have been written.
-func precOf(e LogEvent) int64 {
+func precOf(e *LogEvent) int64 {
 	if e.Secs {
 		return 999
 	}

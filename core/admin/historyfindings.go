@@ -43,7 +43,8 @@ func (h *History) findings() []Finding {
 	out = append(out, h.storm()...)
 	checked, members, strategy := 0, map[string]bool{}, ""
 	var differs []Evidence
-	for _, r := range h.Rounds {
+	for ri := range h.Rounds {
+		r := &h.Rounds[ri]
 		if r.Agrees == nil {
 			continue
 		}
@@ -329,10 +330,11 @@ func (h *History) covered(group string, from int64, next Interval) bool {
 // membership or route change (the sizes it saw) nor a notification explains.
 func (h *History) storm() []Finding {
 	type key struct{ member, topic string }
-	last := map[key]HistoryRound{}
-	unexplained := map[key][]HistoryRound{}
+	last := map[key]*HistoryRound{}
+	unexplained := map[key][]*HistoryRound{}
 	var keys []key
-	for _, r := range h.Rounds {
+	for ri := range h.Rounds {
+		r := &h.Rounds[ri]
 		if h.relative(r.Member) || r.implicit && !r.HasResult && len(r.Added)+len(r.Removed) == 0 {
 			continue
 		}

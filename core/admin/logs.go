@@ -1,10 +1,8 @@
 package admin
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lbscope/lbscope/core/route"
 )
@@ -162,7 +160,37 @@ func date(s string) (int64, bool) {
 	if !ok2 || !ok3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
 		return 0, false
 	}
-	return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Unix() / 86400, true
+	return daysFromCivil(y, mo, d), true
+}
+
+// daysFromCivil counts the days from 1970-01-01 to a date of the proleptic Gregorian
+// calendar (H. Hinnant's algorithm), and civilFromDays goes back.
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := (y - (y%400+400)%400) / 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+func civilFromDays(z int64) (int, int, int) {
+	z += 719468
+	era := (z - (z%146097+146097)%146097) / 146097
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d := int(doy - (153*mp+2)/5 + 1)
+	m := int(mp+2)%12 + 1
+	y := int(yoe + era*400)
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
 }
 
 // zoneAt reads "Z", "+08:00" or "+0800" at s: the offset in seconds and the rest.
@@ -307,12 +335,7 @@ func splitLog(s string) (logLine, bool) {
 
 // jsonString reads a string member of a small JSON object, "" when absent.
 func jsonString(s, key string) string {
-	var m map[string]any
-	if json.Unmarshal([]byte(s), &m) != nil {
-		return ""
-	}
-	v, _ := m[key].(string)
-	return v
+	return parseJSON([]byte(s), 0, 1, false).root.get(key).text()
 }
 
 // goText reads logrus's text layout: time="…" level=… msg="…" fields sorted by key.
@@ -409,13 +432,15 @@ func goJSON(s string) (logLine, bool) {
 	if !strings.HasPrefix(s, "{") || !strings.Contains(s, `"msg"`) || !strings.Contains(s, `"level"`) {
 		return l, false
 	}
-	var m map[string]any
-	if json.Unmarshal([]byte(s), &m) != nil {
+	res := parseJSON([]byte(s), 0, 1, false)
+	if res.root == nil || res.root.kind != 'o' || res.cut || res.err.Key != "" {
 		return l, false
 	}
 	fields := map[string]string{}
-	for k, v := range m {
-		fields[k] = jsonText(v)
+	for _, m := range res.root.members {
+		if m.key != nil && m.key.kind == 's' {
+			fields[m.key.str] = jsonText(m.val)
+		}
 	}
 	l.ev.MQAll, l.ev.CidAll = -1, -1
 	if fields["msg"] == "" || !goTime(&l.ev, fields["time"]) {
@@ -427,27 +452,24 @@ func goJSON(s string) (logLine, bool) {
 
 // jsonText writes a JSON value as logrus's text layout would show it: a list as [a b], a queue
 // object as MessageQueue [topic=…, brokerName=…, queueId=…].
-func jsonText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
+func jsonText(v *jnode) string {
+	switch {
+	case v == nil:
+		return ""
+	case v.kind == 'a':
+		parts := make([]string, len(v.elems))
+		for i, e := range v.elems {
 			parts[i] = jsonText(e)
 		}
 		return "[" + strings.Join(parts, " ") + "]"
-	case map[string]any:
-		t, _ := x["topic"].(string)
-		b, _ := x["brokerName"].(string)
-		q, ok := x["queueId"].(float64)
-		if ok && b != "" {
-			return route.MessageQueue{Topic: t, BrokerName: b, QueueID: int32(q)}.String()
+	case v.kind == 'o':
+		b, q := v.get("brokerName").text(), v.get("queueId").text()
+		if b != "" && isInt(q) {
+			return mq(v.get("topic").text(), b, q).String()
 		}
+		return ""
 	}
-	return ""
+	return v.text()
 }
 
 // queuesIn finds every "MessageQueue [topic=…, brokerName=…, queueId=…]" in s, read leniently

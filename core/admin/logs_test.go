@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lbscope/lbscope/core/route"
 )
@@ -477,4 +478,21 @@ func FuzzLogs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The history writes stamps as time.Format would, without the time package in the page's wasm.
+func TestHistoryStamp(t *testing.T) {
+	for _, zone := range []int{8 * 3600, 0, -(5*3600 + 1800)} {
+		h := &History{zone: zone}
+		for _, ms := range []int64{0, -1, 951782400000, 1796349658345, 4102444799999, -2208988800001, 1709164800123} {
+			want := time.UnixMilli(ms).In(time.FixedZone("", zone)).Format("2006-01-02 15:04:05.000")
+			if got := h.Stamp(ms); got != want {
+				t.Errorf("Stamp(%d) at %d: %s; want %s", ms, zone, got, want)
+			}
+			y, m, d := civilFromDays(daysFromCivil(2000, 2, 29))
+			if y != 2000 || m != 2 || d != 29 {
+				t.Errorf("2000-02-29 → %d-%d-%d", y, m, d)
+			}
+		}
+	}
 }
