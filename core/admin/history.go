@@ -42,7 +42,7 @@ const MaxLogMembers = 512
 // file's name, as a last resort: IDSource says which).
 type LogMember struct {
 	ID       string   `json:"id"`
-	IDSource string   `json:"idSource"` // "client id in the lines", "file name"
+	IDSource string   `json:"idSource"` // "client id in the lines", "file name and process id", "file name"
 	Inputs   []string `json:"inputs"`
 	Client   string   `json:"client"` // java, go, grpc-java, grpc-go
 	Version  string   `json:"version,omitempty"`
@@ -270,6 +270,12 @@ func (h *History) assign(rd *Read) {
 		cur, source := first, "client id in the lines"
 		if first == "" {
 			cur, source = in, "file name"
+			for _, i := range idx {
+				if pid := logs[i].pid; pid != "" {
+					cur, source = in+" (process "+pid+")", "file name and process id"
+					break
+				}
+			}
 		}
 		for _, i := range idx {
 			e := logs[i]

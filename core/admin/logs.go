@@ -44,7 +44,8 @@ type LogEvent struct {
 	Secs       bool  `json:"-"`
 	ms         int   // the millisecond field as printed, for the 4.3.0–4.7.1 check
 	sec        int
-	until      int64 // Local of the last snapshot like this one, when held lines were folded into it
+	until      int64  // Local of the last snapshot like this one, when held lines were folded into it
+	pid        string // the process id of the 5.x layouts' [%pid], which names a member whose lines name no client id
 
 	ID       string               `json:"clientId,omitempty"` // the client id the line names
 	Group    string               `json:"group,omitempty"`
@@ -316,6 +317,11 @@ func splitLog(s string) (logLine, bool) {
 	}
 	l.msg = msg
 	e.Client = "java"
+	if i := strings.IndexByte(head, '['); i >= 0 {
+		if j := strings.IndexByte(head[i:], ']'); j > 1 && isInt(head[i+1:i+j]) {
+			e.pid = head[i+1 : i+j]
+		}
+	}
 	switch {
 	case e.NoDate:
 		l.layout = "application layout (time of day only)"

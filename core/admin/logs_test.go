@@ -385,7 +385,7 @@ func TestLogLayouts(t *testing.T) {
 	want := []string{
 		"java-4.0-logback.log 10:11:12.000 T0 set= -b:1 + ",
 		"java-4.0-log4j.log 10:11:13.250 T0 set= - +b:2 ",
-		"java-5.1.0.log 10:11:14.500 T0 set= - +b:3 ",
+		"java-5.1.0.log (process 46212) 10:11:14.500 T0 set= - +b:3 ",
 		"192.168.0.2@1234#1690000000000000000 11:32:59.000 TopicTest set=broker-a:0-1 -broker-a:3 + ",
 		"host@777@0@1a2b3c 11:33:00.100 TopicA set=broker-a:0 broker-b:1 - +broker-a:0 ",
 		"host@9@0@zz 11:33:01.000 TopicA set= -broker-b:1 + ",
