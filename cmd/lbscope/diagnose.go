@@ -24,7 +24,9 @@ const diagnoseUsage = `Usage:
 Reads what mqadmin or the Dashboard printed — topicRoute (JSON or -l), consumerConnection,
 consumerProgress, consumerStatus (group or -i), topicStatus, clusterList, the running-info and
 consume-stats wire JSON, the Dashboard's REST JSON, Go client "[BUG] ConsumerId not in cidAll"
-lines — in any mix, as files (a directory: each file in it), or one stream of pastes (- or no
+lines, and the clients' own logs (rocketmq_client.log of every Java release, the Go client's
+output, the gRPC clients' logs, one file per member) and the broker's, read as a rebalance
+history — in any mix, as files (a directory: each file in it), or one stream of pastes (- or no
 FILE reads stdin). It rebuilds the
 group, computes what each member's client allocates (sorted as RebalanceImpl sorts, one entry
 per connection as the broker answers), compares it with what the outputs show each client
@@ -36,6 +38,7 @@ Examples:
   lbscope diagnose conn.txt prog.txt
   pbpaste | lbscope diagnose --queues broker-a:8,broker-b:8 --topic Orders
   lbscope diagnose --json conn.txt
+  lbscope diagnose --log-zone +08:00 host1/rocketmq_client.log host2/rocketmq_client.log go.log
   lbscope diagnose --scenario mine.json --link http://127.0.0.1:8080/ conn.txt route.txt
 
 Exit status: 0 when something was read, 2 when nothing in the input is recognisable.
