@@ -65,6 +65,9 @@ func printHistory(w io.Writer, h *admin.History) {
 			if len(r.LockFailed) > 0 {
 				ch = append(ch, "lock failed "+compact(r.LockFailed))
 			}
+			for _, w := range r.Rewound {
+				ch = append(ch, fmt.Sprintf("%s resumed at %d, %d below its own commit %d (%s)", w.Queue.Short(), w.Resumed, w.Committed-w.Resumed, w.Committed, w.Ref))
+			}
 			if r.Failed != "" {
 				ch = append(ch, "failed: "+r.Failed)
 			}

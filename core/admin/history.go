@@ -71,6 +71,7 @@ type HistoryRound struct {
 	Dropped     []route.MessageQueue `json:"dropped,omitempty"`     // re-created process queues (not an ownership change)
 	LockFailed  []route.MessageQueue `json:"lockFailed,omitempty"`  // not taken: the broker's lock is held by another
 	AddFailed   []route.MessageQueue `json:"addFailed,omitempty"`   // not taken: its start offset could not be read
+	Rewound     []Rewind             `json:"rewound,omitempty"`     // queues taken at an offset below the member\'s own last commit
 	Failed      string               `json:"failed,omitempty"`      // no allocation this round: the line
 	Cause       string               `json:"cause,omitempty"`       // "notification" when the broker's notification came just before
 	NotInCidAll []string             `json:"notInCidAll,omitempty"` // the member list of a "[BUG] … not in cidAll" line
@@ -83,6 +84,15 @@ type HistoryRound struct {
 	implicit     bool
 	strategy     string // the strategy Expected was computed with
 	prec         int64  // 999 when its stamps have whole seconds only
+}
+
+// Rewind is a queue a member took at an offset below what it had committed for it itself: the
+// messages between are consumed again (a reset, or an offset the broker did not keep).
+type Rewind struct {
+	Queue     route.MessageQueue `json:"queue"`
+	Committed int64              `json:"committed"`
+	Resumed   int64              `json:"resumed"`
+	Ref       Ref                `json:"ref"` // the commit's line
 }
 
 // QueueHistory is one queue and the intervals in which members held it.
@@ -358,6 +368,11 @@ func (h *History) rounds() {
 	type key struct{ member, topic string }
 	open := map[key]int{}      // index into h.Rounds
 	lastOf := map[string]int{} // a member's latest round
+	type mq struct {
+		member string
+		q      route.MessageQueue
+	}
+	committed := map[mq]*LogEvent{} // the member's last commit of the queue
 	notified := map[string]int64{}
 	for ei := range h.events {
 		e := &h.events[ei]
@@ -367,6 +382,11 @@ func (h *History) rounds() {
 		switch e.Kind {
 		case evNotify:
 			notified[e.ID] = e.Local
+			continue
+		case evHeld, evCommit:
+			if e.HasOffset && len(e.Queues) == 1 {
+				committed[mq{e.ID, e.Queues[0]}] = e
+			}
 			continue
 		case evRound, evSource, evFailed, evAdd, evRemove, evFix, evDropped, evLock, evAddFailed, evNotIn:
 		case evRoute:
@@ -441,6 +461,9 @@ func (h *History) rounds() {
 			r.AddFailed = addNew(r.AddFailed, e.Queues)
 		case evAdd:
 			r.Added = addNew(r.Added, e.Queues)
+			if c := committed[mq{e.ID, firstQueue(e)}]; e.HasOffset && c != nil && c.Offset > e.Offset {
+				r.Rewound = append(r.Rewound, Rewind{Queue: c.Queues[0], Committed: c.Offset, Resumed: e.Offset, Ref: c.Ref})
+			}
 		case evRemove:
 			r.Removed = addNew(r.Removed, e.Queues)
 		case evFix, evDropped:
@@ -865,4 +888,11 @@ func set(qs []route.MessageQueue) map[route.MessageQueue]bool {
 		out[q] = true
 	}
 	return out
+}
+
+func firstQueue(e *LogEvent) route.MessageQueue {
+	if len(e.Queues) == 0 {
+		return route.MessageQueue{}
+	}
+	return e.Queues[0]
 }

@@ -47,19 +47,21 @@ type LogEvent struct {
 	until      int64  // Local of the last snapshot like this one, when held lines were folded into it
 	pid        string // the process id of the 5.x layouts' [%pid], which names a member whose lines name no client id
 
-	ID       string               `json:"clientId,omitempty"` // the client id the line names
-	Group    string               `json:"group,omitempty"`
-	Topic    string               `json:"topic,omitempty"`
-	Strategy string               `json:"strategy,omitempty"`
-	MQAll    int                  `json:"mqAllSize"`  // -1 unknown
-	CidAll   int                  `json:"cidAllSize"` // -1 unknown
-	Result   []route.MessageQueue `json:"result,omitempty"`
-	HasSet   bool                 `json:"hasResult,omitempty"` // Result is the full result set
-	Queues   []route.MessageQueue `json:"queues,omitempty"`    // the line's queues (add, remove, held, route)
-	CidList  []string             `json:"cidAll,omitempty"`    // the member list, where the line has it
-	Addr     string               `json:"addr,omitempty"`
-	Version  string               `json:"version,omitempty"`
-	Text     string               `json:"-"`
+	ID        string               `json:"clientId,omitempty"` // the client id the line names
+	Group     string               `json:"group,omitempty"`
+	Topic     string               `json:"topic,omitempty"`
+	Strategy  string               `json:"strategy,omitempty"`
+	MQAll     int                  `json:"mqAllSize"`  // -1 unknown
+	CidAll    int                  `json:"cidAllSize"` // -1 unknown
+	Result    []route.MessageQueue `json:"result,omitempty"`
+	HasSet    bool                 `json:"hasResult,omitempty"` // Result is the full result set
+	Queues    []route.MessageQueue `json:"queues,omitempty"`    // the line's queues (add, remove, held, route)
+	CidList   []string             `json:"cidAll,omitempty"`    // the member list, where the line has it
+	Addr      string               `json:"addr,omitempty"`
+	Offset    int64                `json:"offset,omitempty"` // the queue\'s offset the line gives (committed, or where pulling starts), when HasOffset
+	HasOffset bool                 `json:"-"`
+	Version   string               `json:"version,omitempty"`
+	Text      string               `json:"-"`
 }
 
 // Kinds of LogEvent.
@@ -79,6 +81,7 @@ const (
 	evStart     = "start"      // the client or consumer started
 	evStop      = "stop"       // the client or consumer shut down
 	evNotIn     = "not-in-cidall"
+	evCommit    = "commit" // a removed queue\'s last commit (O2)
 	evID        = "id"     // a line that names the client id only
 	evJoin      = "join"   // broker B1
 	evLeave     = "leave"  // broker B2, B3
@@ -711,6 +714,7 @@ func (e *LogEvent) javaEvent(msg string) bool {
 		case strings.HasPrefix(rest, "add a new pull request "):
 			e.Kind = evAdd
 			e.Queues = queuesIn(bracket(rest, "messageQueue=", ']') + "]")
+			e.offset(bracket(rest, "nextOffset=", ']'))
 		case strings.HasSuffix(v, "get consumer id list failed"):
 			e.Kind, e.Group = evFailed, strings.Fields(v)[0]
 			if f := strings.Fields(strings.TrimSuffix(v, ", get consumer id list failed")); len(f) > 1 {
@@ -729,10 +733,12 @@ func (e *LogEvent) javaEvent(msg string) bool {
 		return len(e.Queues) > 0
 	}
 	if v, ok := cut("[persistAll] Group: "); ok {
-		e.Kind, e.Queues = evHeld, queuesIn(v)
-		e.Group, _, _ = strings.Cut(v, " ")
-		e.ID = bracket(v, "ClientId: ", ' ')
-		return len(e.Queues) > 0
+		e.Kind = evHeld
+		return e.persist(v)
+	}
+	if v, ok := cut("[persist] Group: "); ok {
+		e.Kind = evCommit
+		return e.persist(v)
 	}
 	if v, ok := cut("receive broker's notification["); ok {
 		e.Kind, e.Addr = evNotify, bracket(msg, "notification[", ']')
@@ -820,6 +826,23 @@ func (e *LogEvent) javaEvent(msg string) bool {
 	return e.grpcEvent(msg)
 }
 
+// persist reads an offset store line (O1, O2): "G ClientId: C updateConsumeOffsetToBroker MQ N".
+func (e *LogEvent) persist(v string) bool {
+	e.Queues = queuesIn(v)
+	e.Group, _, _ = strings.Cut(v, " ")
+	e.ID = bracket(v, "ClientId: ", ' ')
+	if i := strings.LastIndexByte(v, ' '); i >= 0 {
+		e.offset(v[i+1:])
+	}
+	return len(e.Queues) > 0
+}
+
+func (e *LogEvent) offset(s string) {
+	if isInt(s) && s[0] != '-' {
+		e.Offset, e.HasOffset = atoi64(s), true
+	}
+}
+
 // grpcEvent reads a gRPC client's assignment lines (logs §3.1, §3.2).
 func (e *LogEvent) grpcEvent(msg string) bool {
 	id := func() {
@@ -870,6 +893,7 @@ func (e *LogEvent) grpcEvent(msg string) bool {
 func (e *LogEvent) goEvent(msg string, f map[string]string) bool {
 	e.Group = f["consumerGroup"]
 	e.Queues = queuesIn(f["MessageQueue"])
+	e.offset(f["offset"])
 	switch msg {
 	case "MessageQueue do balance done":
 		e.Kind, e.Topic, e.ID = evRound, f["topic"], f["clientID"]
@@ -1077,7 +1101,8 @@ func (r *reader) logEvent(ln int, l logLine) bool {
 		// Every 5 s per queue: while nothing else happens, one event says it all.
 		k := heldKey{e.ID, e.Queues[0]}
 		if at, ok := lg.held[k]; ok && at[1] == lg.epoch {
-			r.out.Logs[at[0]].until = e.Local
+			x := &r.out.Logs[at[0]]
+			x.until, x.Offset, x.HasOffset = e.Local, e.Offset, e.HasOffset
 			return true
 		}
 		if lg.held == nil {

@@ -89,6 +89,11 @@ func TestLogExcerpts(t *testing.T) {
 		if got := h.Stamp(after.From); got != "2021-06-08 14:19:24.000" {
 			t.Errorf("restart at %s", got)
 		}
+		// It committed 2678704 before the restart and pulls again from 2611518: 67186 messages
+		// are consumed twice.
+		if r := h.Rounds; len(r) != 1 || len(r[0].Rewound) != 1 || r[0].Rewound[0] != (Rewind{Queue: q("topic-xxx", "broker-a", 5), Committed: 2678704, Resumed: 2611518, Ref: Ref{Input: "e1-java-4.3-persistall.log", Line: 1}}) {
+			t.Errorf("rounds %+v; want the pull resumed below the commit", r)
+		}
 		// One member's log cannot show that nobody else held the queue meanwhile.
 		if f := finding(rep, CodeOrphanedWindow); f != nil {
 			t.Errorf("orphaned-window made from one member's log: %+v", f)
