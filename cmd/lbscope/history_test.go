@@ -63,6 +63,7 @@ func TestDiagnoseLogsAcrossAKill(t *testing.T) {
 					FromKnown, ToKnown bool
 					ToBy               string
 					FromRef            struct{ Input string }
+					ToRef              struct{ Line int }
 				} `json:"held"`
 			} `json:"queues"`
 			Membership []struct{ Member, Kind, Source string } `json:"membership"`
@@ -83,6 +84,10 @@ func TestDiagnoseLogsAcrossAKill(t *testing.T) {
 	// 2026-12-04 10:00:58.345 at +08:00, in ms since the epoch.
 	assert.Equal(t, int64(1796349658345), h.Rounds[7].At)
 	require.Len(t, h.Queues, 8)
+	// An end no line gives is the last line that shows the queue held: the 4.9.8 member's
+	// last [persistAll] of broker-a:0, at 10:01:09.900.
+	assert.False(t, h.Queues[0].Held[0].ToKnown)
+	assert.Equal(t, 91, h.Queues[0].Held[0].ToRef.Line)
 	b2 := h.Queues[6]
 	assert.Equal(t, "broker-b", b2.Queue.BrokerName)
 	assert.Equal(t, 2, b2.Queue.QueueID)

@@ -105,7 +105,7 @@ type QueueHistory struct {
 // Interval is one member holding one queue from From to To. FromKnown is false when the
 // first line proving it is a snapshot (held since before); ToKnown false when no line ends
 // it (the log stops: To is the last line that shows it held, or the member's leave that
-// ToBy names).
+// ToBy names; ToRef is then that line, or the last line that shows it held).
 type Interval struct {
 	Member    string `json:"member"`
 	From      int64  `json:"from"`
@@ -116,7 +116,8 @@ type Interval struct {
 	ToRef     Ref    `json:"toRef"`
 	ToBy      string `json:"toBy,omitempty"` // what ends an unknown end: "broker line", "inferred"
 	last      int64  // the last line that shows it held
-	fromPrec  int64  // how much later than From it may have started: 999 for whole-second stamps
+	lastRef   Ref
+	fromPrec  int64 // how much later than From it may have started: 999 for whole-second stamps
 	q         route.MessageQueue
 }
 
@@ -570,10 +571,12 @@ func (h *History) intervals() {
 	start := func(m string, q route.MessageQueue, t int64, ref Ref, fromKnown bool, g string, prec int64) {
 		k := mk{m, q}
 		if iv := openIv[k]; iv != nil {
-			iv.last = max(iv.last, t)
+			if t >= iv.last {
+				iv.last, iv.lastRef = t, ref
+			}
 			return
 		}
-		openIv[k] = &Interval{Member: m, From: t, FromKnown: fromKnown, FromRef: ref, last: t, fromPrec: prec, q: q}
+		openIv[k] = &Interval{Member: m, From: t, FromKnown: fromKnown, FromRef: ref, last: t, fromPrec: prec, q: q, lastRef: ref}
 		if openBy[mt{m, q.Topic}] == nil {
 			openBy[mt{m, q.Topic}] = map[route.MessageQueue]bool{}
 		}
@@ -610,8 +613,8 @@ func (h *History) intervals() {
 		case evHeld:
 			for _, q := range e.Queues {
 				start(e.ID, q, e.Local, e.Ref, false, e.Group, precOf(e))
-				if iv := openIv[mk{e.ID, q}]; iv != nil {
-					iv.last = max(iv.last, e.until)
+				if iv := openIv[mk{e.ID, q}]; iv != nil && e.until > iv.last {
+					iv.last, iv.lastRef = e.until, e.untilRef
 				}
 			}
 		case evStop:
@@ -672,7 +675,7 @@ func (h *History) intervals() {
 			continue
 		}
 		delete(openIv, k)
-		iv.To = iv.last
+		iv.To, iv.ToRef = iv.last, iv.lastRef
 		if m := h.member(k.member); m != nil {
 			iv.To = max(iv.To, m.Last)
 		}

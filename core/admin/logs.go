@@ -45,6 +45,7 @@ type LogEvent struct {
 	ms         int   // the millisecond field as printed, for the 4.3.0–4.7.1 check
 	sec        int
 	until      int64  // Local of the last snapshot like this one, when held lines were folded into it
+	untilRef   Ref    // its line
 	pid        string // the process id of the 5.x layouts' [%pid], which names a member whose lines name no client id
 
 	ID        string               `json:"clientId,omitempty"` // the client id the line names
@@ -1102,7 +1103,7 @@ func (r *reader) logEvent(ln int, l logLine) bool {
 		k := heldKey{e.ID, e.Queues[0]}
 		if at, ok := lg.held[k]; ok && at[1] == lg.epoch {
 			x := &r.out.Logs[at[0]]
-			x.until, x.Offset, x.HasOffset = e.Local, e.Offset, e.HasOffset
+			x.until, x.untilRef, x.Offset, x.HasOffset = e.Local, e.Ref, e.Offset, e.HasOffset
 			return true
 		}
 		if lg.held == nil {
