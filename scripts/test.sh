@@ -77,6 +77,9 @@ step "fuzz the admin-output reader briefly (core/admin FuzzRead)"
 fuzz ./core/admin FuzzRead 10s
 fuzz ./core/admin FuzzTables 10s
 
+step "fuzz the client-log reader briefly (core/admin FuzzLogs)"
+fuzz ./core/admin FuzzLogs 10s
+
 step "fuzz targets, a few seconds each, from their seed corpora (testdata/fuzz and f.Add)"
 fuzz ./core/scenario FuzzDecodeShare
 fuzz ./core/scenario FuzzParse

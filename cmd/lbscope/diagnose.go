@@ -26,7 +26,9 @@ const diagnoseUsage = `Usage:
 Reads what mqadmin or the Dashboard printed — topicRoute (JSON or -l), consumerConnection,
 consumerProgress, consumerStatus (group or -i), topicStatus, clusterList, the running-info and
 consume-stats wire JSON, the Dashboard's REST JSON, Go client "[BUG] ConsumerId not in cidAll"
-lines — in any mix, as files (a directory: each file in it), or one stream of pastes (- or no
+lines, and the clients' own logs (rocketmq_client.log of every Java release, the Go client's
+output, the gRPC clients' logs, one file per member) and the broker's, read as a rebalance
+history — in any mix, as files (a directory: each file in it), or one stream of pastes (- or no
 FILE reads stdin). It rebuilds the
 group, computes what each member's client allocates (sorted as RebalanceImpl sorts, one entry
 per connection as the broker answers), compares it with what the outputs show each client
@@ -38,6 +40,7 @@ Examples:
   lbscope diagnose conn.txt prog.txt
   pbpaste | lbscope diagnose --queues broker-a:8,broker-b:8 --topic Orders
   lbscope diagnose --json conn.txt
+  lbscope diagnose --log-zone +08:00 host1/rocketmq_client.log host2/rocketmq_client.log go.log
   lbscope diagnose --scenario mine.json --link http://127.0.0.1:8080/ conn.txt route.txt
 
 Exit status: 0 when something was read, 2 when nothing in the input is recognisable.
@@ -55,6 +58,7 @@ func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Strategy, "strategy", "", "allocation strategy when no running info names it (default AVG)")
 	fs.StringVar(&opts.SDK, "sdk", "", "language of members whose language no paste gives (JAVA, GO)")
 	fs.StringVar(&opts.Group, "group", "", "the group to diagnose when the pastes hold several")
+	fs.StringVar(&opts.LogZone, "log-zone", "", "the zone of log stamps that carry none, e.g. +08:00 (the default: RocketMQ's pattern prints GMT+8)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON for machines (finding codes are stable)")
 	fs.StringVar(&scenarioFile, "scenario", "", "write a scenario file of the group to FILE (- for stdout)")
 	fs.StringVar(&link, "link", "", "print a share link of the group's scenario for the playground at BASE_URL")
@@ -107,8 +111,9 @@ func runDiagnose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// maxDiagnoseInput bounds what one input may bring before the reader refuses it.
-const maxDiagnoseInput = admin.MaxInputBytes
+// maxDiagnoseInput bounds what one input may bring before the reader refuses it: a log may be
+// larger than a paste.
+const maxDiagnoseInput = admin.MaxLogBytes
 
 // maxDiagnoseFiles bounds how many files the arguments, directories included, may name.
 const maxDiagnoseFiles = 256
@@ -142,7 +147,7 @@ func diagnoseInputs(args []string, stdin io.Reader) ([]admin.Input, error) {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		if len(data) > maxDiagnoseInput {
-			return nil, fmt.Errorf("%s is larger than %d MiB; paste the outputs, not whole logs", name, maxDiagnoseInput>>20)
+			return nil, fmt.Errorf("%s is larger than %d MiB; cut a log to the window of interest", name, maxDiagnoseInput>>20)
 		}
 		out = append(out, admin.Input{Name: name, Data: data})
 	}
@@ -189,7 +194,11 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 	if g.NameCut > 0 {
 		name += fmt.Sprintf(" (maybe cut at %d characters)", g.NameCut)
 	}
-	fmt.Fprintf(w, "group %s · %s · %s · strategy %s (%s)\n", name, plural(len(g.Members), "member"), g.MessageModel, g.Strategy, g.StrategySource)
+	members := plural(len(g.Members), "member")
+	if len(g.Members) == 0 && rep.History != nil {
+		members = plural(len(rep.History.Members), "member") + " in the logs"
+	}
+	fmt.Fprintf(w, "group %s · %s · %s · strategy %s (%s)\n", name, members, g.MessageModel, g.Strategy, g.StrategySource)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "read:")
 	for _, s := range rep.Read.Sections {
@@ -307,6 +316,9 @@ func printDiagnose(w io.Writer, rep *admin.Report) {
 			}
 			fmt.Fprintf(w, "  %s (%s): %s\n", who, ri.Ref, heldText(qs))
 		}
+	}
+	if rep.History != nil {
+		printHistory(w, rep.History)
 	}
 	fmt.Fprintln(w, "\nfindings:")
 	if len(rep.Findings) == 0 {

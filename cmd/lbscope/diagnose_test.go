@@ -108,7 +108,11 @@ func TestDiagnoseNothingRecognisable(t *testing.T) {
 	assert.Contains(t, errOut, "--queues")
 	_, errOut, status = lbscope(t, strings.Repeat("x", 5<<20), "diagnose")
 	assert.Equal(t, 2, status)
-	assert.Contains(t, errOut, "larger than 4 MiB")
+	assert.Contains(t, errOut, "the limit is 4 MiB per input")
+	// A log may be larger, up to 32 MiB; the command line reads no more.
+	_, errOut, status = lbscope(t, strings.Repeat("2026-12-04 10:00:00,000 INFO RocketmqClient - x\n", (32<<20)/48+1), "diagnose")
+	assert.Equal(t, 2, status)
+	assert.Contains(t, errOut, "larger than 32 MiB")
 }
 
 // A directory of saved outputs reads as its files, in name order; an empty one is refused

@@ -111,6 +111,7 @@ type Report struct {
 	Allocations []Allocation `json:"-"`
 	Queues      []QueueView  `json:"queues"`
 	Findings    []Finding    `json:"findings"`
+	History     *History     `json:"history,omitempty"` // from client logs (history.go)
 }
 
 // Diagnose reads, rebuilds and diagnoses in one call.
@@ -124,6 +125,9 @@ func Diagnose(inputs []Input, opts Options) (*Report, error) {
 	rep.allocate()
 	rep.compare()
 	rep.findings()
+	if err := rep.history(opts); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 

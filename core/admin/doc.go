@@ -12,7 +12,11 @@
 // The formats per version are those of the reference "admin-output-formats" (cited below as
 // formats §N); client behaviour follows the specification (spec §N).
 //
-// Reading is bounded: an input above MaxInputBytes is refused, JSON deeper than MaxJSONDepth
+// The clients' own logs and the broker's (logs.go, the reference "client-logs") are read as
+// a rebalance history (history.go): each member's rounds, who held each queue when, and the
+// findings only that history shows.
+//
+// Reading is bounded: an input above MaxInputBytes (a log: MaxLogBytes) is refused, JSON deeper than MaxJSONDepth
 // or with more than MaxJSONValues values is cut with an error, and every pass is linear in the
 // input.
 package admin

@@ -18,6 +18,7 @@ type Export struct {
 	Sections    []Section     `json:"sections"`
 	Notes       []Note        `json:"notes"`
 	Inputs      []InputInfo   `json:"inputs"`
+	History     *History      `json:"history,omitempty"` // the rebalance history, when logs were read
 }
 
 // ExportAlloc is one topic's expected allocation, in the form of `lbscope allocate --json`.
@@ -46,7 +47,7 @@ type ExportConsumer struct {
 // Export returns the report's JSON form.
 func (rep *Report) Export() Export {
 	out := Export{Codes: []string{}, Group: rep.Group, Allocations: []ExportAlloc{}, Queues: rep.Queues, Findings: rep.Findings,
-		Sections: rep.Read.Sections, Notes: rep.Read.Notes, Inputs: rep.Read.Inputs}
+		Sections: rep.Read.Sections, Notes: rep.Read.Notes, Inputs: rep.Read.Inputs, History: rep.History}
 	for _, f := range rep.Findings {
 		out.Codes = append(out.Codes, f.Code)
 	}

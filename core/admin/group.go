@@ -16,6 +16,7 @@ type Options struct {
 	Queues   string // "broker-a:8,broker-b:8": the main topic's read queues per broker
 	Strategy string // allocation strategy when no running info names it (default AVG)
 	SDK      string // language of members whose language no paste gives ("JAVA", "GO")
+	LogZone  string // the zone of log stamps that carry none ("+08:00", the default)
 }
 
 // Member is one entry of the group's consumer list: one connection as the broker answers it

@@ -62,6 +62,7 @@ const (
 	KindDashRunningInfo  = "Dashboard consumerRunningInfo"
 	KindDashRoute        = "Dashboard topic route"
 	KindGoLog            = "Go client log"
+	KindClientLog        = "client log"
 	KindConsoleCell      = "console client id"
 )
 
@@ -234,7 +235,8 @@ type Read struct {
 	GoLogs        []GoNotInCidAll `json:"goLogs,omitempty"`
 	ConsoleIDs    []Connection    `json:"consoleIds,omitempty"`
 	// BrokerValues are the rows of a broker's STATUS or CONFIG table on the Dashboard.
-	BrokerValues []Setting `json:"brokerValues,omitempty"`
+	BrokerValues []Setting  `json:"brokerValues,omitempty"`
+	Logs         []LogEvent `json:"logs,omitempty"` // client and broker log lines (logs.go)
 }
 
 // InputInfo is one input's size and what was recognised in it.

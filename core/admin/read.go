@@ -32,11 +32,17 @@ func ReadAll(inputs []Input) *Read {
 		info := InputInfo{Name: in.Name, Bytes: len(in.Data)}
 		total += len(in.Data)
 		var refused Said
+		limit, totalLimit := MaxInputBytes, MaxTotalBytes
+		if len(in.Data) > MaxInputBytes && looksLikeLog(in.Data) {
+			limit, totalLimit = MaxLogBytes, MaxLogTotal
+		}
 		switch {
-		case len(in.Data) > MaxInputBytes:
+		case len(in.Data) > limit && limit == MaxLogBytes:
+			refused = say("input.too-large-log", nameOf(in.Name), len(in.Data), MaxLogBytes>>20)
+		case len(in.Data) > limit:
 			refused = say("input.too-large", nameOf(in.Name), len(in.Data), MaxInputBytes>>20)
-		case total > MaxTotalBytes:
-			refused = say("input.too-much", nameOf(in.Name), MaxTotalBytes>>20)
+		case total > totalLimit:
+			refused = say("input.too-much", nameOf(in.Name), totalLimit>>20)
 		default:
 			refused = binaryReason(nameOf(in.Name), in.Data)
 		}
@@ -134,6 +140,7 @@ type reader struct {
 	sec   *Section // the section being read, nil between sections
 	state textState
 	tbl   tableState // the Dashboard's page tables (tables.go)
+	logs  logState   // log lines (logs.go)
 }
 
 // textState is what the current text section needs to read its next line.
@@ -232,14 +239,17 @@ func (r *reader) run() {
 			lineEnd = pos + end
 		}
 		text := string(data[pos:lineEnd])
-		if next, nextLine, ok := r.tryJSON(pos, ln, text); ok {
-			pos, ln = next, nextLine
-			continue
+		if _, ok := goJSON(strings.TrimSpace(text)); !ok {
+			if next, nextLine, ok := r.tryJSON(pos, ln, text); ok {
+				pos, ln = next, nextLine
+				continue
+			}
 		}
 		r.line(ln, text)
 		pos = lineEnd + 1
 		ln++
 	}
+	r.logsDone()
 }
 
 // tryJSON reads a JSON value that starts on this line (possibly after a label such as
@@ -352,6 +362,9 @@ func (r *reader) line(ln int, raw string) {
 	trimmed := strings.TrimLeft(t, " \t")
 	if trimmed == "" {
 		r.state.blank = true
+		return
+	}
+	if r.logLine(ln, t, trimmed) {
 		return
 	}
 	if r.command(ln, trimmed) {

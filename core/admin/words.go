@@ -130,7 +130,7 @@ var Words = map[string]string{
 	"json.too-many":         "more than %[1]d JSON values; the reader stops here",
 	"json.too-deep":         "JSON nested deeper than %[1]d levels at line %[2]d; the reader stops here",
 	"json.unbalanced":       "JSON closes more than %[1]d levels it never opened (line %[2]d); the reader stops here",
-	"input.too-large":       "%[1]s is %[2]d bytes; the limit is %[3]d MiB per input (paste the outputs, not whole logs)",
+	"input.too-large":       "%[1]s is %[2]d bytes; the limit is %[3]d MiB per input (paste the outputs; a client log may be larger)",
 	"input.too-much":        "%[1]s goes past %[2]d MiB for all inputs together; it was not read",
 	"input.nul":             "%[1]s has a NUL byte at offset %[2]d: it is not text an admin tool prints",
 	"input.control":         "%[1]s has %[2]d invalid or control bytes in %[3]d: it is not text an admin tool prints",

@@ -10,7 +10,7 @@ import (
 	"github.com/lbscope/lbscope/wasm/words"
 )
 
-// lbscope.diagnose({inputs: [{name, text}], queues?, topic?, strategy?, sdk?, group?}) reads
+// lbscope.diagnose({inputs: [{name, text}], queues?, topic?, strategy?, sdk?, group?, logZone?}) reads
 // what the user pasted from mqadmin or the Dashboard and returns the report of
 // `lbscope diagnose --json`, plus, in the page's language, a headline and a fix per finding,
 // and the group as a scenario the page can load ({type: "load", scenario}). The pasted text is
@@ -29,6 +29,7 @@ type diagnoseArgs struct {
 	Strategy string          `json:"strategy"`
 	SDK      string          `json:"sdk"`
 	Group    string          `json:"group"`
+	LogZone  string          `json:"logZone"` // the zone of log stamps without one ("+08:00")
 }
 
 // DiagnoseResult is what lbscope.diagnose returns.
@@ -166,7 +167,7 @@ type Headline struct {
 
 func init() {
 	register("diagnose", func(a *API, args json.RawMessage) (any, error) {
-		const want = `{inputs: [{name: "connection.txt", text: "…what mqadmin printed…"}], queues?: "broker-a:8", topic?, strategy?, sdk?, group?}`
+		const want = `{inputs: [{name: "connection.txt", text: "…what mqadmin printed…"}], queues?: "broker-a:8", topic?, strategy?, sdk?, group?, logZone?: "+08:00"}`
 		var in diagnoseArgs
 		if err := decode(args, &in, want); err != nil {
 			return nil, err
@@ -183,7 +184,7 @@ func init() {
 			inputs[i] = admin.Input{Name: name, Data: []byte(x.Text)}
 		}
 		lang := a.Lang()
-		rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group})
+		rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group, LogZone: in.LogZone})
 		if err != nil {
 			return nil, errors.New(saidErr(lang, err))
 		}

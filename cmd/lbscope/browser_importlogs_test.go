@@ -1,0 +1,59 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Three members' logs chosen at once in the Import dialog are read as one history: its
+// findings (the windows after the kill, the rounds as AVG gives them) are shown in the page's
+// language, in both themes.
+func TestBrowserImportLogs(t *testing.T) {
+	ctx := playground(t)
+	var files []string
+	for _, f := range []string{"a-java-4.9.8.log", "b-java-5.1.4.log", "c-go-2.1.2.log"} {
+		p, err := filepath.Abs(logFixtures + "kill/" + f)
+		require.NoError(t, err)
+		files = append(files, p)
+	}
+	for _, theme := range []string{"light", "dark"} {
+		con := openScaled(t, ctx, "?lang=en&theme="+theme, 1280, 900, 2)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("import"))))
+		waitFor(t, ctx, `!document.getElementById("import-dialog").hidden`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("import-files"), files)))
+		waitFor(t, ctx, `document.getElementById("import-status").textContent === LB.i18n.t("import.dropped", {n: 3})`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("import-run"))))
+		waitFor(t, ctx, `document.querySelector('#import-report [data-code="orphaned-window"]') !== null`)
+		text := eval[string](t, ctx, `document.getElementById("import-report").innerText`)
+		assert.Contains(t, text, "3 spans in which a queue had no owner, the longest 35 ms (broker-b:2 from 2026-12-04 10:00:58.310)")
+		assert.Contains(t, text, "the logged rounds are what AVG gives")
+		assert.Contains(t, text, "a-java-4.9.8.log:22 8 rounds of 3 members held against AVG")
+		logShot(t, ctx, theme+"-en")
+
+		eval[bool](t, ctx, `(() => { LB.i18n.set("zh"); return true; })()`)
+		waitFor(t, ctx, `document.querySelector('#import-report [data-code="orphaned-window"]').textContent.includes("无人持有")`)
+		text = eval[string](t, ctx, `document.getElementById("import-report").innerText`)
+		assert.Contains(t, text, "3 个时段内队列无人持有，最长 35 ms（broker-b:2，自 2026-12-04 10:00:58.310 起）")
+		assert.Contains(t, text, "没有时区的日志时间按 UTC+08:00 读取")
+		logShot(t, ctx, theme+"-zh")
+		assert.Empty(t, con.Errors())
+	}
+}
+
+// logShot keeps a screenshot under $LBSCOPE_SCREENSHOTS by its own name, to be looked at.
+func logShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	if dir := os.Getenv("LBSCOPE_SCREENSHOTS"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "import-logs-"+name+".png"), buf, 0o644))
+	}
+}
