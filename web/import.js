@@ -102,6 +102,19 @@ function mount() {
       return null;
     }
     lastArgs = { inputs: given, queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
+    // Inputs past what one call may carry (logs are often larger) are named with the way to read
+    // them, in the page's language, rather than as the bridge's refusal of a long argument.
+    const limits = typeof api.limits === "function" ? api.limits() : null;
+    const limit = limits && limits.methods && limits.methods.diagnose;
+    const chars = limit ? JSON.stringify(lastArgs).length : 0; // as the bridge counts it
+    if (limit && chars > limit.chars) {
+      last = null;
+      loadBtn.disabled = true;
+      report.replaceChildren();
+      const mb = (n) => (n / (1 << 20)).toFixed(1);
+      say("import.tooLarge", { size: mb(chars), limit: mb(limit.chars) });
+      return null;
+    }
     say("import.reading");
     const res = api.diagnose(lastArgs);
     if (!res || res.error) {
