@@ -23,7 +23,7 @@ func TestDiagnoseLogsScenarioReplays(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "k.json")
 	out, errOut, status := lbscope(t, "", "diagnose", "--scenario", file, "../../testdata/logs/kill")
 	require.Equal(t, 0, status, errOut)
-	assert.Contains(t, out, "scenario written to "+file)
+	assert.Contains(t, out, "scenario written to "+file+" (topic Orders, 1 consumers, 2 joining later, the logged history of 18 holdings and 8 rounds: lbscope sim "+file+" replays it)")
 	assert.NotContains(t, out, "left out:")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
