@@ -2,6 +2,7 @@ package admin
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -170,7 +171,12 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 			break
 		}
 	}
-	slices.SortStableFunc(timeline, func(a, b scenario.Step) int { return int(a.At - b.At) })
+	// In time order, the steps of one moment as the members come (an insertion sort: few steps).
+	for i := 1; i < len(timeline); i++ {
+		for j := i; j > 0 && timeline[j].At < timeline[j-1].At; j-- {
+			timeline[j], timeline[j-1] = timeline[j-1], timeline[j]
+		}
+	}
 	if len(cfg.Consumers) == 0 && len(timeline) == 0 {
 		return s, left, sayErr("scenario.no-members")
 	}
@@ -211,13 +217,7 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 	if cut > 0 {
 		left = append(left, say("left.log-holdings", cut, scenario.MaxHoldings))
 	}
-	for _, t := range slices.Sorted(func(yield func(string) bool) {
-		for t := range otherTopics {
-			if !yield(t) {
-				return
-			}
-		}
-	}) {
+	for _, t := range slices.Sorted(maps.Keys(otherTopics)) {
 		left = append(left, say("left.log-topic", t))
 	}
 	for _, r := range h.Rounds {
