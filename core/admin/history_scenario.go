@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
@@ -30,7 +31,7 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 		if r.Input == "" {
 			return ""
 		}
-		out := path.Base(r.Input)
+		out := fileName(r.Input)
 		if r.Line > 0 {
 			out += ":" + strconv.Itoa(r.Line)
 		}
@@ -67,7 +68,8 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 		}
 		group = scenario.DefaultGroup
 	}
-	// Brokers and their read queues: every queue of the topic a route line or a holding names.
+	// Brokers and their read queues: every queue of the topic a route line or a holding names
+	// (a round's result set is held, so it is among the holdings).
 	counts := map[string]int{}
 	var brokers []string
 	note := func(q route.MessageQueue) {
@@ -86,11 +88,6 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 	}
 	for _, q := range h.Queues {
 		note(q.Queue)
-	}
-	for _, r := range h.Rounds {
-		for _, q := range r.Result {
-			note(q)
-		}
 	}
 	slices.Sort(brokers)
 	cfg := cluster.Config{Seed: 1, Topic: simTopic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
@@ -126,7 +123,7 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 		}
 		members[m.ID] = true
 		for _, in := range m.Inputs {
-			names = append(names, path.Base(in))
+			names = append(names, fileName(in))
 		}
 		client := ""
 		switch {
@@ -229,13 +226,10 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 	obs.Source = strconv.Itoa(len(names)) + " client logs: " + strings.Join(names, ", ")
 	if len(obs.Source) > scenario.MaxObservedText {
 		obs.Source = obs.Source[:scenario.MaxObservedText-3]
-		for len(obs.Source) > 0 && obs.Source[len(obs.Source)-1]&0xc0 == 0x80 {
+		for !utf8.ValidString(obs.Source) {
 			obs.Source = obs.Source[:len(obs.Source)-1]
 		}
 		obs.Source = strings.TrimRight(obs.Source, ", ") + "…"
-		if len(obs.Source) > scenario.MaxObservedText {
-			obs.Source = obs.Source[:scenario.MaxObservedText]
-		}
 	}
 	cfg.Producers = []cluster.ProducerConfig{{ID: "p1", Rate: 100}}
 	desc := fmt.Sprintf("Imported from the client logs of %d member(s) of %s: %s from %s (%s), with the logged holdings beside the simulation.",
@@ -250,4 +244,10 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 		return s, left, sayErr("scenario.does-not-fit", err.Error())
 	}
 	return s, left, nil
+}
+
+// fileName is a log's name as the scenario's texts give it: its base, escaped as a terminal
+// line is (Escape), its newlines too.
+func fileName(p string) string {
+	return strings.ReplaceAll(Escape(path.Base(p)), "\n", `\x0a`)
 }

@@ -150,3 +150,28 @@ func TestHistoryScenarioBounds(t *testing.T) {
 		t.Errorf("left out %q; want the %d holdings beyond the limit", said, n)
 	}
 }
+
+// The logs' file names, however long or odd, give a source and references the scenario
+// accepts: control characters escaped, the source cut to its limit.
+func TestHistoryScenarioOddFileNames(t *testing.T) {
+	rep := diagnoseLogs(t, Options{}, "kill/*")
+	h := rep.History
+	for i := range h.Members {
+		h.Members[i].Inputs = []string{strings.Repeat("日志", 30) + "\n\x1b[31m.log"}
+	}
+	for i := range h.Queues {
+		for j := range h.Queues[i].Held {
+			h.Queues[i].Held[j].FromRef.Input = "dir/a\x07.log"
+		}
+	}
+	s, _, err := rep.Group.ScenarioSaid()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := s.Observed.Source; len(src) > scenario.MaxObservedText || !strings.HasPrefix(src, "3 client logs: 日志") || !strings.HasSuffix(src, "…") {
+		t.Errorf("source %q (%d bytes); want the names cut to %d bytes", src, len(src), scenario.MaxObservedText)
+	}
+	if ref := s.Observed.Holdings[0].Ref; ref != `a\x07.log:22` {
+		t.Errorf("ref %q; want the escaped name", ref)
+	}
+}
