@@ -3,14 +3,8 @@ package admin
 // The words of the log reader and the history, added to Words and FindingWords (and so to the
 // dictionary's "api.said.*" and "api.finding.*").
 var logWords = map[string]string{
-	"log.too-many":     "more than %[1]d lines about rebalancing in all: the history stops here (cut the logs to the window of interest)",
-	"left.log-members": "the log lines of %[1]d members beyond the first %[2]d (a group rarely has more)",
-	// What the scenario of a history leaves out.
-	"left.log-relative":      "the member %[1]s, whose log stamps have no date (not on the others' timeline)",
-	"left.log-member-id":     "the member %[1]q (not a valid scenario id)",
-	"left.log-holdings":      "%[1]d logged holdings beyond the first %[2]d",
-	"left.log-topic":         "the logged holdings of %[1]s (a scenario has one topic)",
-	"scenario.no-members":    "no member of the logs is on one timeline: the scenario needs one",
+	"log.too-many":           "more than %[1]d lines about rebalancing in all: the history stops here (cut the logs to the window of interest)",
+	"left.log-members":       "the log lines of %[1]d members beyond the first %[2]d (a group rarely has more)",
 	"log.read":               "%[1]d log lines: %[2]d about rebalancing read, %[3]d skipped (other log lines, stack traces)",
 	"input.too-large-log":    "%[1]s is %[2]d bytes; the limit is %[3]d MiB per log (cut it to the window of interest)",
 	"assumed.log-zone":       "log stamps without a zone are read in UTC%[1]s, as RocketMQ's default pattern prints them (%[2]s to change it)",
@@ -29,6 +23,12 @@ var logWords = map[string]string{
 	"evidence.storm":         "%[1]s, %[2]s: %[3]d rounds within a minute from %[4]s",
 	"evidence.differs":       "%[1]s at %[2]s took %[3]s; expected %[4]s (%[5]s)",
 	"evidence.checked":       "%[1]d rounds of %[2]d members held against %[3]s",
+	// What the scenario of a history leaves out.
+	"left.log-relative":   "the member %[1]s, whose log stamps have no date (not on the others' timeline)",
+	"left.log-member-id":  "the member %[1]q (not a valid scenario id)",
+	"left.log-holdings":   "%[1]d logged holdings beyond the first %[2]d",
+	"left.log-topic":      "the logged holdings of %[1]s (a scenario has one topic)",
+	"scenario.no-members": "no member of the logs is on one timeline: the scenario needs one",
 }
 
 var logFindingWords = map[string]struct{ Title, Fix string }{
