@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,6 +47,31 @@ func TestBrowserImportLogs(t *testing.T) {
 		logShot(t, ctx, theme+"-zh")
 		assert.Empty(t, con.Errors())
 	}
+
+	// The dialog's load button plays the logged group beside its logs: just after the kill
+	// (58.31 s) the simulation has handed the killed member's broker-b:2-3 on already, while
+	// per the logs nobody holds them until 10.0.0.2's round at 58.345 s.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("import-open"))))
+	waitFor(t, ctx, `document.getElementById("import-dialog").hidden && window.lbscope.state().observed != null`)
+	dispatch(t, ctx, `{type: "pause"}`)
+	dispatch(t, ctx, `{type: "seek", ms: 58320}`)
+	waitFor(t, ctx, `!window.lbscope.state().reaching && window.lbscope.state().timeMs === 58320`)
+	var st observedState
+	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify(window.lbscope.state())`)), &st))
+	require.NotNil(t, st.Observed)
+	assert.Equal(t, "3 client logs: a-java-4.9.8.log, b-java-5.1.4.log, c-go-2.1.2.log", st.Observed.Source)
+	assert.Equal(t, "2026-12-04 10:00:00.000", st.Observed.Start)
+	const a, b = "10.0.0.1@1001#1111", "10.0.0.2@2002#2222"
+	queues := map[string][2][]string{}
+	for _, q := range st.Queues {
+		require.NotNil(t, q.Observed, "%s has its logged owners", q.Queue)
+		queues[q.Queue] = [2][]string{q.Owners, *q.Observed}
+	}
+	assert.Equal(t, [2][]string{{b}, {}}, queues["broker-b:2"], "broker-b:2: the simulation's survivor; nobody per the logs")
+	assert.Equal(t, [2][]string{{b}, {}}, queues["broker-b:3"], "broker-b:3: the simulation's survivor; nobody per the logs")
+	assert.Equal(t, [2][]string{{a}, {a}}, queues["broker-a:0"], "broker-a:0: the same on both sides")
+	assert.Equal(t, [2][]string{{b}, {b}}, queues["broker-b:0"], "broker-b:0: the same on both sides")
+	logShot(t, ctx, "dark-zh-loaded")
 }
 
 // logShot keeps a screenshot under $LBSCOPE_SCREENSHOTS by its own name, to be looked at.

@@ -401,7 +401,20 @@ func diagnoseScenario(w, stderr io.Writer, rep *admin.Report, file, link string,
 			return fail(stderr, "diagnose", err)
 		}
 		if !asJSON && file != "-" {
-			fmt.Fprintf(w, "\nscenario written to %s (topic %s, %d consumers)\n", file, s.Topic, len(s.Consumers))
+			joins := 0
+			for _, st := range s.Timeline {
+				if st.Type == "addConsumer" {
+					joins++
+				}
+			}
+			more := ""
+			if joins > 0 {
+				more = fmt.Sprintf(", %d joining later", joins)
+			}
+			if s.Observed != nil {
+				more += fmt.Sprintf(", the logged history of %d holdings and %d rounds: lbscope sim %s replays it", len(s.Observed.Holdings), len(s.Observed.Rounds), file)
+			}
+			fmt.Fprintf(w, "\nscenario written to %s (topic %s, %d consumers%s)\n", file, s.Topic, len(s.Consumers), more)
 			for _, l := range left {
 				fmt.Fprintf(w, "  left out: %s\n", l)
 			}

@@ -95,6 +95,9 @@ type Group struct {
 	AssumedSaid []Said `json:"-"`
 	// GRPCTopics are the topics whose retry topic has the 5.x "%RETRY%group_topic" form.
 	GRPCTopics []string `json:"grpcTopics,omitempty"`
+	// history is the members' logs read into a history, when there are some: the group's
+	// scenario is then the logged group (history_scenario.go).
+	history *History
 }
 
 // MainTopic returns the main topic, or nil.

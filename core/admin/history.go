@@ -846,6 +846,7 @@ func (rep *Report) history(opts Options) error {
 		return err
 	}
 	rep.History = h
+	rep.Group.history = h
 	if rep.Group.Name == "" {
 		// The group no admin output named: the one the members' logs name, if one.
 		groups := map[string]bool{}

@@ -23,6 +23,12 @@ var logWords = map[string]string{
 	"evidence.storm":         "%[1]s, %[2]s: %[3]d rounds within a minute from %[4]s",
 	"evidence.differs":       "%[1]s at %[2]s took %[3]s; expected %[4]s (%[5]s)",
 	"evidence.checked":       "%[1]d rounds of %[2]d members held against %[3]s",
+	// What the scenario of a history leaves out.
+	"left.log-relative":   "the member %[1]s, whose log stamps have no date (not on the others' timeline)",
+	"left.log-member-id":  "the member %[1]q (not a valid scenario id)",
+	"left.log-holdings":   "%[1]d logged holdings beyond the first %[2]d",
+	"left.log-topic":      "the logged holdings of %[1]s (a scenario has one topic)",
+	"scenario.no-members": "no member of the logs is on one timeline: the scenario needs one",
 }
 
 var logFindingWords = map[string]struct{ Title, Fix string }{

@@ -60,6 +60,9 @@ func (g *Group) Scenario() (s scenario.Scenario, left []string, err error) {
 
 // ScenarioSaid is Scenario with what it leaves out as sentences.
 func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
+	if h := g.history; h != nil && len(h.Members) > 0 && len(h.Queues) > 0 {
+		return g.historyScenario(h)
+	}
 	main := g.MainTopic()
 	if main == nil || len(main.Queues) == 0 {
 		return s, nil, sayErr("scenario.no-topic", FieldQueues)

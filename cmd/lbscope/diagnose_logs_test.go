@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbscope/lbscope/core/scenario"
+)
+
+// `lbscope diagnose --scenario FILE` on the kill logs writes the logged group, and `lbscope sim
+// FILE` replays it beside the logs. After the kill (58.31 s, when the survivors' lines show the
+// Go member gone) the simulated brokers drop it at once and the survivors take its queues
+// within a millisecond; per the logs broker-b:2-3 waited for 10.0.0.2's round after the
+// notification, 35 ms later, and broker-a:3 changed hands in 10.0.0.1's and 10.0.0.2's rounds
+// 15 ms apart. Those are the windows after the kill, and none lasts past the last of those
+// rounds.
+func TestDiagnoseLogsScenarioReplays(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "k.json")
+	out, errOut, status := lbscope(t, "", "diagnose", "--scenario", file, "../../testdata/logs/kill")
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "scenario written to "+file+" (topic Orders, 1 consumers, 2 joining later, the logged history of 18 holdings and 8 rounds: lbscope sim "+file+" replays it)")
+	assert.NotContains(t, out, "left out:")
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	s, err := scenario.Parse(data)
+	require.NoError(t, err)
+	require.NotNil(t, s.Observed)
+
+	out, errOut, status = lbscope(t, "", "sim", file)
+	require.Equal(t, 0, status, errOut)
+	const b = "10.0.0.2@2002#2222"
+	assert.Contains(t, out, "\nthe logs against the simulation (3 client logs: a-java-4.9.8.log, b-java-5.1.4.log, c-go-2.1.2.log; 00:00 is 2026-12-04 10:00:00.000 +08:00)\n")
+	assert.Contains(t, out, "  00:58–00:58  broker-b:2-3  logs: nobody · simulated: "+b+" (34 ms)\n")
+
+	ds, err := scenario.Disagreements(s)
+	require.NoError(t, err)
+	const kill, lastRound = 58310, 58345
+	var after []scenario.Disagreement
+	for _, d := range ds {
+		if d.To > kill {
+			after = append(after, d)
+		}
+	}
+	require.NotEmpty(t, after, "no disagreement after the kill")
+	orphaned := false
+	for _, d := range after {
+		assert.GreaterOrEqual(t, d.From, int64(kill), "%+v", d)
+		assert.LessOrEqual(t, d.To, int64(lastRound), "%+v outlasts the survivors' rounds", d)
+		q := strings.Join(d.Queues, " ")
+		switch {
+		case q == "broker-b:2 broker-b:3" && len(d.Logged) == 0:
+			orphaned = true
+			assert.Equal(t, []string{b}, d.Simulated)
+			assert.Equal(t, int64(lastRound), d.To)
+		case q == "broker-a:3":
+		default:
+			t.Errorf("unexpected window after the kill: %+v", d)
+		}
+	}
+	assert.True(t, orphaned, "the orphaned window of broker-b:2-3 after the kill is missing: %+v", after)
+}
