@@ -112,7 +112,7 @@ function mount() {
       loadBtn.disabled = true;
       report.replaceChildren();
       const mb = (n) => (n / (1 << 20)).toFixed(1);
-      say("import.tooLarge", { size: mb(chars), limit: mb(limit.chars) });
+      say("import.tooLarge", { size: mb(chars), limit: mb(limit.chars), command: "lbscope diagnose FILE…" });
       return null;
     }
     say("import.reading");
