@@ -168,6 +168,7 @@ function mount() {
         table(["import.col.client", "import.col.addr", "import.col.lang", "import.col.version", "import.col.line"],
           g.members.map((m) => [m.clientId, m.addr || "–", m.language || "–", m.version || "–", ref(m.ref)])));
     }
+    parts.push(...beyond(res));
     res.allocations.forEach((a, i) => {
       parts.push(h("h3", { text: t("import.alloc", { topic: a.topic, strategy: a.strategy }) }));
       if (a.note) {
@@ -212,6 +213,41 @@ function mount() {
       parts.push(h("p", { class: "hint", text: t("import.left", { left: res.said.scenarioLeft.join(t("import.left.and")) }) }));
     }
     report.replaceChildren(...parts);
+  }
+
+  // beyond shows what the pastes say besides the group, as lbscope diagnose prints it: the
+  // brokers of a cluster (those a cluster page or clusterList gives a version), the groups of a
+  // consumer list, and a broker's STATUS table.
+  function beyond(res) {
+    const out = [];
+    const brokers = (res.group.brokers || []);
+    if (brokers.some((b) => b.version)) {
+      out.push(h("h3", { text: t("import.brokers") }),
+        table(["import.col.broker", "import.col.id", "import.col.role", "import.col.addr", "import.col.version", "import.col.line"],
+          brokers.map((b) => [b.broker, String(b.id), t(b.id === 0 ? "import.master" : "import.slave"), b.addr, b.version || "–", ref(b.ref)])));
+    }
+    const groups = res.groupSummaries || [];
+    if (groups.length) {
+      out.push(h("h3", { text: t("import.groups") }),
+        table(["import.col.group", "import.col.connections", "import.col.lowest", "import.col.type", "import.col.model", "import.col.diff", "import.col.line"],
+          groups.map((g) => [g.group, String(g.count), g.version || "–", g.type || "–", g.model || "–", String(g.diffTotal), ref(g.ref)])));
+    }
+    const values = res.brokerValues || [];
+    if (values.length) {
+      const v = {};
+      for (const kv of values) v[kv.name] = kv.value;
+      const day = (now, morning) => {
+        const a = Number(v[now]), b = Number(v[morning]);
+        return v[now] !== undefined && v[morning] !== undefined && Number.isFinite(a) && Number.isFinite(b) ? String(a - b) : "–";
+      };
+      const rows = ["brokerVersionDesc", "brokerName", "brokerId", "brokerClusterName", "bootTimestamp", "commitLogDiskRatio", "putTps", "getTransferedTps", "getTransferredTps"]
+        .filter((k) => v[k] !== undefined && v[k] !== "")
+        .map((k) => [k, k === "bootTimestamp" && /^\d+$/.test(v[k]) ? v[k] + " (" + new Date(Number(v[k])).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC") + ")" : v[k]]);
+      rows.push([t("import.today"), t("import.putGot", { put: day("msgPutTotalTodayNow", "msgPutTotalTodayMorning"), got: day("msgGetTotalTodayNow", "msgGetTotalTodayMorning") })],
+        [t("import.yesterday"), t("import.putGot", { put: day("msgPutTotalTodayMorning", "msgPutTotalYesterdayMorning"), got: day("msgGetTotalTodayMorning", "msgGetTotalYesterdayMorning") })]);
+      out.push(h("h3", { text: t("import.brokerStatus", { line: ref(values[0].ref) }) }), table(["import.col.key", "import.col.value"], rows));
+    }
+    return out;
   }
 
   // compact writes queue lists as the command line does: broker-a:0-3 broker-b:1.

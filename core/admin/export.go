@@ -19,6 +19,10 @@ type Export struct {
 	Notes       []Note        `json:"notes"`
 	Inputs      []InputInfo   `json:"inputs"`
 	History     *History      `json:"history,omitempty"` // the rebalance history, when logs were read
+	// What the pastes say beyond the group diagnosed: the groups of a consumer list and the
+	// rows of a broker's STATUS or CONFIG table (the Dashboard's pages).
+	Summaries    []GroupSummary `json:"groupSummaries,omitempty"`
+	BrokerValues []Setting      `json:"brokerValues,omitempty"`
 }
 
 // ExportAlloc is one topic's expected allocation, in the form of `lbscope allocate --json`.
@@ -47,7 +51,8 @@ type ExportConsumer struct {
 // Export returns the report's JSON form.
 func (rep *Report) Export() Export {
 	out := Export{Codes: []string{}, Group: rep.Group, Allocations: []ExportAlloc{}, Queues: rep.Queues, Findings: rep.Findings,
-		Sections: rep.Read.Sections, Notes: rep.Read.Notes, Inputs: rep.Read.Inputs, History: rep.History}
+		Sections: rep.Read.Sections, Notes: rep.Read.Notes, Inputs: rep.Read.Inputs, History: rep.History,
+		Summaries: rep.Read.Summaries, BrokerValues: rep.Read.BrokerValues}
 	for _, f := range rep.Findings {
 		out.Codes = append(out.Codes, f.Code)
 	}
