@@ -12,7 +12,6 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
-	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
 )
 
@@ -56,51 +55,29 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 	if topic == "" {
 		return s, nil, sayErr("scenario.no-topic", FieldQueues)
 	}
-	simTopic := topic
-	if checkPlain(topic) != nil {
-		left = append(left, say("left.topic-name", topic, scenario.DefaultTopic))
-		simTopic = scenario.DefaultTopic
-	}
-	group := g.Name
-	if group == "" || checkPlain(group) != nil {
-		if group != "" {
-			left = append(left, say("left.group-name", group, scenario.DefaultGroup))
-		}
-		group = scenario.DefaultGroup
-	}
+	simTopic, group, left := g.scenarioNames(topic)
 	// Brokers and their read queues: every queue of the topic a route line or a holding names
 	// (a round's result set is held, so it is among the holdings).
-	counts := map[string]int{}
-	var brokers []string
-	note := func(q route.MessageQueue) {
-		if q.Topic != topic {
-			return
-		}
-		if _, ok := counts[q.BrokerName]; !ok {
-			brokers = append(brokers, q.BrokerName)
-		}
-		counts[q.BrokerName] = max(counts[q.BrokerName], int(q.QueueID)+1)
-	}
+	var counts queueCounts
 	for _, r := range h.Routes {
 		for _, q := range r.Queues {
-			note(q)
+			if q.Topic == topic {
+				counts.add(q)
+			}
 		}
 	}
 	for _, q := range h.Queues {
-		note(q.Queue)
+		if q.Queue.Topic == topic {
+			counts.add(q.Queue)
+		}
 	}
+	brokers := counts.brokers
 	slices.Sort(brokers)
 	cfg := cluster.Config{Seed: 1, Topic: simTopic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
 	for _, b := range brokers {
-		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: b, Queues: min(counts[b], scenario.MaxQueues)})
+		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: b, Queues: min(counts.n[b], scenario.MaxQueues)})
 	}
-	switch g.Strategy {
-	case "AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH":
-		cfg.Strategy = g.Strategy
-	default:
-		cfg.Strategy = "AVG"
-		left = append(left, say("left.strategy", g.Strategy))
-	}
+	cfg.Strategy, left = g.scenarioStrategy(left)
 	// The end: a little past the last line.
 	last := h.To
 	for _, m := range h.Members {

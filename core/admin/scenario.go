@@ -67,28 +67,12 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 	if main == nil || len(main.Queues) == 0 {
 		return s, nil, sayErr("scenario.no-topic", FieldQueues)
 	}
-	topic := main.Name
-	if topic == unknownTopic || checkPlain(topic) != nil {
-		left = append(left, say("left.topic-name", topic, scenario.DefaultTopic))
-		topic = scenario.DefaultTopic
-	}
-	group := g.Name
-	if group == "" || checkPlain(group) != nil {
-		if group != "" {
-			left = append(left, say("left.group-name", group, scenario.DefaultGroup))
-		}
-		group = scenario.DefaultGroup
-	}
-	counts := map[string]int{}
-	var brokers []string
+	topic, group, left := g.scenarioNames(main.Name)
+	var counts queueCounts
 	for _, q := range main.Queues {
-		if _, ok := counts[q.BrokerName]; !ok {
-			brokers = append(brokers, q.BrokerName)
-		}
-		if n := int(q.QueueID) + 1; n > counts[q.BrokerName] {
-			counts[q.BrokerName] = n
-		}
+		counts.add(q)
 	}
+	brokers := counts.brokers
 	cfg := cluster.Config{Seed: 1, Topic: topic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
 	// The route's read and write counts where the paste gives them: producers publish to the
 	// write queues, consumers rebalance over the read queues (spec §1.3).
@@ -99,7 +83,7 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 		}
 	}
 	for _, b := range brokers {
-		bc := cluster.BrokerConfig{Name: b, Queues: counts[b]}
+		bc := cluster.BrokerConfig{Name: b, Queues: counts.n[b]}
 		if q, ok := rw[b]; ok && q.Read > 0 && q.Write > 0 && q.Read != q.Write {
 			if q.Perm&int(route.PermWrite) == 0 {
 				left = append(left, say("left.perm", main.Name, b, q.Perm))
@@ -108,13 +92,7 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 		}
 		cfg.Brokers = append(cfg.Brokers, bc)
 	}
-	switch g.Strategy {
-	case "AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH":
-		cfg.Strategy = g.Strategy
-	default:
-		cfg.Strategy = "AVG"
-		left = append(left, say("left.strategy", g.Strategy))
-	}
+	cfg.Strategy, left = g.scenarioStrategy(left)
 	seen := map[string]int{}
 	var timeline []scenario.Step
 	for _, m := range g.Members {
@@ -252,4 +230,48 @@ func english(said []Said) []string {
 		out[i] = s.String()
 	}
 	return out
+}
+
+// scenarioNames are the topic's and the group's names as a scenario takes them: the defaults
+// for a name the format refuses (or one no paste gives), with a sentence saying so.
+func (g *Group) scenarioNames(topic string) (simTopic, group string, left []Said) {
+	simTopic, group = topic, g.Name
+	if topic == unknownTopic || checkPlain(topic) != nil {
+		left = append(left, say("left.topic-name", topic, scenario.DefaultTopic))
+		simTopic = scenario.DefaultTopic
+	}
+	if group == "" || checkPlain(group) != nil {
+		if group != "" {
+			left = append(left, say("left.group-name", group, scenario.DefaultGroup))
+		}
+		group = scenario.DefaultGroup
+	}
+	return simTopic, group, left
+}
+
+// scenarioStrategy is the strategy the scenario runs: the group's when the simulation has it,
+// else AVG with a sentence added to left.
+func (g *Group) scenarioStrategy(left []Said) (string, []Said) {
+	switch g.Strategy {
+	case "AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH":
+		return g.Strategy, left
+	}
+	return "AVG", append(left, say("left.strategy", g.Strategy))
+}
+
+// queueCounts are a topic's read queues per broker as far as the queues seen show them (the
+// highest id plus one), with the brokers in the order first seen.
+type queueCounts struct {
+	brokers []string
+	n       map[string]int
+}
+
+func (c *queueCounts) add(q route.MessageQueue) {
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	if _, ok := c.n[q.BrokerName]; !ok {
+		c.brokers = append(c.brokers, q.BrokerName)
+	}
+	c.n[q.BrokerName] = max(c.n[q.BrokerName], int(q.QueueID)+1)
 }
