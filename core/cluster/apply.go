@@ -78,10 +78,11 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	} else {
 		p = c.current[cmd.ID].prof
 	}
-	if err := checkClientStrategy(p, c.group.strategy.Name(), c.group.params); err != nil {
+	g := c.groups[0]
+	if err := checkClientStrategy(p, g.strategy.Name(), g.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
-	cs := c.startConsumer(cmd.ID, rate, p, "")
+	cs := c.startConsumer(cmd.ID, rate, p, g, nil)
 	if cmd.ConsumeFromWhere != "" {
 		from, err := ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere))
 		if err != nil {
@@ -114,11 +115,15 @@ func onBroker(f func(c *Cluster, b *broker, cmd Command) error) func(*Cluster, C
 	}
 }
 
-// totalQueues is the topic's queue count over all brokers.
+// totalQueues is the queue count of every topic over all brokers.
 func (c *Cluster) totalQueues() int {
 	n := 0
 	for _, b := range c.brokers {
-		n += b.topic.queues
+		for _, bt := range b.topics {
+			if bt != nil {
+				n += bt.queues
+			}
+		}
 	}
 	return n
 }
@@ -162,7 +167,8 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 			}
 		}
 	}
-	c.group.strategy, c.group.params, c.group.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
+	g := c.groups[0]
+	g.strategy, g.params, g.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
 	return nil
 }
 
@@ -208,7 +214,7 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 }
 
 func applySetMessageModel(c *Cluster, cmd Command) error {
-	c.group.model = cmd.Model
+	c.groups[0].model = cmd.Model
 	return nil
 }
 
@@ -275,7 +281,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 			return err
 		}
 	}
-	if err := checkClientStrategy(p, c.group.strategy.Name(), c.group.params); err != nil {
+	if err := checkClientStrategy(p, cs.g.strategy.Name(), cs.g.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	if cs.partitioned && !cs.dead {
@@ -284,7 +290,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 		cs.dead = true
 		cs.clearQueues()
 	}
-	n := c.startConsumer(cs.id, cs.rate, p, "")
+	n := c.startConsumer(cs.id, cs.rate, p, cs.g, nil)
 	if p.RestartKeepsID() && !cs.fixedName {
 		c.actionText = cs.id + " restarts: a new process, with the same client id " + n.cid + " (a Go client's IP@PID)"
 	}
@@ -363,11 +369,8 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	b.crashOffsets() // commits since the last flush are lost (spec §5.5)
 	b.flushGen++     // its flush timer dies with it
 	c.brokerKilled(b)
-	for _, inst := range b.channelOrder() {
-		b.dropChannel(inst)
-	}
-	b.group.subTopic = "" // the group's table goes with its connections (spec §5.7)
-	c.topic.routeVersion++
+	b.dropAll()
+	c.routeChanged(b)
 	return nil
 }
 
@@ -377,15 +380,20 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 	}
 	b.down = false
 	c.scheduleFlush(b, c.now+10000)
-	c.topic.routeVersion++
+	c.routeChanged(b)
 	return nil
 }
 
 func applySetQueues(c *Cluster, b *broker, cmd Command) error {
-	if t := c.totalQueues() - b.topic.queues + *cmd.Queues; t > MaxQueues {
-		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
+	t := c.topics[0]
+	old := 0
+	if bt := b.topicOf(t); bt != nil {
+		old = bt.queues
 	}
-	c.setBrokerQueues(b, *cmd.Queues)
+	if n := c.totalQueues() - old + *cmd.Queues; n > MaxQueues {
+		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", n, MaxQueues)
+	}
+	c.setQueueNums(b, t, *cmd.Queues, *cmd.Queues)
 	return nil
 }
 

@@ -11,15 +11,15 @@ import (
 	"github.com/lbscope/lbscope/core/sim"
 )
 
-// broker is one master broker: its queues for the topic, the group's committed offsets, and
-// the group's entry in its ConsumerManager (spec §5.1).
+// broker is one master broker: its part of each topic (its queues), of each group (the
+// group's entry in its ConsumerManager, spec §5.1, and the group's committed offsets).
 type broker struct {
 	idx       int
 	name      string
 	latencyMs int
 	down      bool
-	topic     brokerTopic // the topic's queues here
-	group     brokerGroup // the group's consumer table here
+	topics    []*brokerTopic // by topic index: the topic's queues here (nil: none)
+	groups    []*brokerGroup // by group index: the group's consumer table and offsets here
 	rnd       *jrand.Random
 	sends     int64
 	failures  int64
@@ -42,19 +42,22 @@ type broker struct {
 	stepT0      int64 // the earliest send start among them (never: none)
 }
 
-// brokerTopic is the topic's part of a broker: its queue counts (its TopicConfig, spec §1.3)
+// brokerTopic is a topic's part of a broker: its queue counts (its TopicConfig, spec §1.3)
 // and its queues.
 type brokerTopic struct {
+	t      *topicState
 	queues int            // the topic's queues on this broker: the larger of its read and write counts
 	readQ  int            // readQueueNums: the subscribe set holds ids 0…readQ−1 (spec §1.3)
 	writeQ int            // writeQueueNums: the publish list holds ids 0…writeQ−1
 	qs     []*brokerQueue // by queue id; never shrinks, so messages of removed queues stay counted
-	// shorts are its queues' short names ("broker-a:0") by id, made once each: a name never
-	// changes. Append-only; a clone's copy is capped at its length.
+	// shorts are its queues' names ("broker-a:0", another topic's "Topic/broker-a:0") by id,
+	// made once each: a name never changes. Append-only; a clone's copy is capped at its
+	// length.
 	shorts []string
 }
 
-// brokerGroup is the group's part of a broker: its entry in the ConsumerManager (spec §5.1).
+// brokerGroup is a group's part of a broker: its entry in the ConsumerManager (spec §5.1) and
+// its offsets.
 type brokerGroup struct {
 	chans map[int]*channel
 	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
@@ -63,7 +66,38 @@ type brokerGroup struct {
 	// subTopic is the topic of the group's subscription table here, as the last heartbeat
 	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
 	subTopic string
-	offsets  []*queueOffset // the group's progress on each of the topic's queues, by queue id
+	// offsets is the group's progress on each queue here: by topic index, then queue id.
+	offsets [][]*queueOffset
+}
+
+// topicOf is the broker's part of topic t (nil: the topic has no queue config here).
+func (b *broker) topicOf(t *topicState) *brokerTopic {
+	if t.idx < len(b.topics) {
+		return b.topics[t.idx]
+	}
+	return nil
+}
+
+// queueOf is queue id of topic t here (nil: no such queue).
+func (b *broker) queueOf(t *topicState, id int32) *brokerQueue {
+	if bt := b.topicOf(t); bt != nil && id >= 0 && int(id) < len(bt.qs) {
+		return bt.qs[id]
+	}
+	return nil
+}
+
+// hasQueue reports whether topic t has queue id here: a broker refuses a send to any other.
+func (b *broker) hasQueue(t *topicState, id int32) bool {
+	bt := b.topicOf(t)
+	return bt != nil && id >= 0 && int(id) < bt.queues
+}
+
+// offsetsOf is group g's offsets of topic t's queues here, by queue id.
+func (b *broker) offsetsOf(g *groupState, t *topicState) []*queueOffset {
+	if bg := b.groups[g.idx]; t.idx < len(bg.offsets) {
+		return bg.offsets[t.idx]
+	}
+	return nil
 }
 
 // brokerQueue is one queue's log.
@@ -82,9 +116,9 @@ type queueOffset struct {
 	frontier  int64 // clustering: every offset below it was consumed at least once
 }
 
-// appendMessages stores n messages at the end of queue q.
-func (b *broker) appendMessages(q int32, n int64) {
-	bq := b.topic.qs[q]
+// appendMessages stores n messages at the end of queue q of topic t.
+func (b *broker) appendMessages(t *topicState, q int32, n int64) {
+	bq := b.topics[t.idx].qs[q]
 	if bq.firstPos < 0 && n > 0 {
 		bq.firstPos = b.logCount
 	}
@@ -103,15 +137,23 @@ func (b *broker) zeroInMemory(bq *brokerQueue) bool {
 
 // flushOffsets is the broker's 5 s consumerOffset.json flush (spec §5.5).
 func (b *broker) flushOffsets() {
-	for _, o := range b.group.offsets {
-		o.flushed, o.flushedBy = o.committed, o.writer
+	for _, bg := range b.groups {
+		for _, offs := range bg.offsets {
+			for _, o := range offs {
+				o.flushed, o.flushedBy = o.committed, o.writer
+			}
+		}
 	}
 }
 
 // crashOffsets is what a crash leaves: the offsets of the last flush.
 func (b *broker) crashOffsets() {
-	for _, o := range b.group.offsets {
-		o.committed, o.writer = o.flushed, o.flushedBy
+	for _, bg := range b.groups {
+		for _, offs := range bg.offsets {
+			for _, o := range offs {
+				o.committed, o.writer = o.flushed, o.flushedBy
+			}
+		}
 	}
 }
 
@@ -133,66 +175,157 @@ type channel struct {
 	gone          bool // removed from the broker: a process queue's cached pointer is stale
 }
 
-// dropChannel removes a consumer process's channel from the broker.
-func (b *broker) dropChannel(inst int) {
-	if ch := b.group.chans[inst]; ch != nil {
+// dropChannel removes a consumer process's channel from the group's table.
+func (bg *brokerGroup) dropChannel(inst int) {
+	if ch := bg.chans[inst]; ch != nil {
 		ch.gone = true
-		delete(b.group.chans, inst)
-		b.group.listed = nil
+		delete(bg.chans, inst)
+		bg.listed = nil
 	}
 }
 
+// dropAll removes every channel of every group: the broker died.
+func (b *broker) dropAll() {
+	for _, bg := range b.groups {
+		for _, inst := range bg.channelOrder() {
+			bg.dropChannel(inst)
+		}
+		bg.subTopic = "" // the group's table goes with its connections (spec §5.7)
+	}
+}
+
+// groupOf is the broker's part of the group cs is a member of.
+func (b *broker) groupOf(cs *consumer) *brokerGroup { return b.groups[cs.g.idx] }
+
+// addBroker starts a broker: the first topic gets queues read and write queues there, a
+// topic the run does not simulate none (it is routed to every broker).
 func (c *Cluster) addBroker(name string, queues, latencyMs int, memory int64) *broker {
-	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory, group: brokerGroup{chans: map[int]*channel{}},
+	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory,
 		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepT0: never}
 	c.brokers = append(c.brokers, b)
 	c.brokerBy[name] = b
-	c.setBrokerQueues(b, queues)
+	for range c.groups {
+		b.groups = append(b.groups, &brokerGroup{chans: map[int]*channel{}})
+	}
+	for _, t := range c.topics {
+		switch {
+		case t.idx == 0:
+			c.setQueueNums(b, t, queues, queues)
+		case t.unsimulated:
+			c.setQueueNums(b, t, 0, 0)
+		}
+	}
 	// Brokers tick independently: each scan runs at its own phase (spec §5.1).
 	phase := int64(b.rnd.NextIntn(int32(c.t.ScanInterval)))
 	b.firstScan = c.now + c.t.ScanInterval + phase
 	c.events.Push(sim.Event{At: b.firstScan, Kind: evScan, A: b.idx})
 	c.scheduleFlush(b, c.now+10000)
-	c.topic.routeVersion++
 	return b
 }
 
-func (c *Cluster) setBrokerQueues(b *broker, n int) {
-	c.setQueueNums(b, n, n)
+// addTopic declares a topic; no broker has queues of it yet.
+func (c *Cluster) addTopic(name string) *topicState {
+	t := &topicState{idx: len(c.topics), name: name}
+	c.topics = append(c.topics, t)
+	c.topicBy[name] = t
+	return t
 }
 
-// setQueueNums gives the broker read and write queue counts for the topic; its queues are the
+// addGroup declares a group: every broker gets an empty entry for it.
+func (c *Cluster) addGroup(g *groupState) *groupState {
+	g.idx = len(c.groups)
+	c.groups = append(c.groups, g)
+	c.groupBy[g.name] = g
+	for _, b := range c.brokers {
+		bg := &brokerGroup{chans: map[int]*channel{}}
+		for _, bt := range b.topics {
+			var offs []*queueOffset
+			if bt != nil {
+				offs = newOffsets(nil, len(bt.qs))
+			}
+			bg.offsets = append(bg.offsets, offs)
+		}
+		b.groups = append(b.groups, bg)
+	}
+	return g
+}
+
+func newOffsets(offs []*queueOffset, n int) []*queueOffset {
+	for len(offs) < n {
+		offs = append(offs, &queueOffset{committed: -1, writer: -1, flushed: -1, flushedBy: -1})
+	}
+	return offs
+}
+
+// setQueueNums gives the broker read and write queue counts for topic t; its queues are the
 // larger count. The broker accepts a send to any of them (its check is against the larger
 // count, *inferred* from the send path's queue check), so only the publish list decides
 // which queues are written.
-func (c *Cluster) setQueueNums(b *broker, read, write int) {
+func (c *Cluster) setQueueNums(b *broker, t *topicState, read, write int) {
+	for len(b.topics) <= t.idx {
+		b.topics = append(b.topics, nil)
+	}
+	bt := b.topics[t.idx]
+	if bt == nil {
+		bt = &brokerTopic{t: t}
+		b.topics[t.idx] = bt
+	}
 	n := max(read, write)
-	for len(b.topic.qs) < n {
-		b.topic.qs = append(b.topic.qs, &brokerQueue{firstPos: -1})
-		b.group.offsets = append(b.group.offsets, &queueOffset{committed: -1, writer: -1, flushed: -1, flushedBy: -1})
+	for len(bt.qs) < n {
+		bt.qs = append(bt.qs, &brokerQueue{firstPos: -1})
+	}
+	for _, bg := range b.groups {
+		for len(bg.offsets) <= t.idx {
+			bg.offsets = append(bg.offsets, nil)
+		}
+		bg.offsets[t.idx] = newOffsets(bg.offsets[t.idx], len(bt.qs))
+	}
+	for len(b.stepCount) < len(bt.qs) {
 		b.stepCount = append(b.stepCount, 0)
 	}
-	b.topic.queues, b.topic.readQ, b.topic.writeQ = n, read, write
-	c.topic.routeVersion++
+	bt.queues, bt.readQ, bt.writeQ = n, read, write
+	t.routeVersion++
 }
 
-// short is route.MessageQueue{BrokerName: b.name, QueueID: id}.Short(), made once per id.
-func (b *broker) short(id int32) string {
+// routeChanged is a change of broker b that every topic on it sees in its route: the broker
+// went down or came back.
+func (c *Cluster) routeChanged(b *broker) {
+	for _, bt := range b.topics {
+		if bt != nil {
+			bt.t.routeVersion++
+		}
+	}
+}
+
+// short is topic t's queue id's name here: "broker-a:0" for the first topic, "Topic/broker-a:0"
+// for any other, made once per id.
+func (b *broker) short(t *topicState, id int32) string {
 	if id < 0 {
-		return route.MessageQueue{BrokerName: b.name, QueueID: id}.Short()
+		return queueName(route.MessageQueue{Topic: t.name, BrokerName: b.name, QueueID: id}, t.idx == 0)
 	}
-	for len(b.topic.shorts) <= int(id) {
-		b.topic.shorts = append(b.topic.shorts, route.MessageQueue{BrokerName: b.name, QueueID: int32(len(b.topic.shorts))}.Short())
+	bt := b.topics[t.idx]
+	for len(bt.shorts) <= int(id) {
+		bt.shorts = append(bt.shorts, queueName(route.MessageQueue{Topic: t.name, BrokerName: b.name, QueueID: int32(len(bt.shorts))}, t.idx == 0))
 	}
-	return b.topic.shorts[id]
+	return bt.shorts[id]
+}
+
+// queueName is a queue's name in outputs: "broker-a:0" for a queue of the first topic, which
+// a single-topic run names alone; "Topic/broker-a:0" for any other (a topic name never holds
+// a slash).
+func queueName(mq route.MessageQueue, first bool) string {
+	if first {
+		return mq.Short()
+	}
+	return mq.Topic + "/" + mq.Short()
 }
 
 // access is queue id's kind when read and write counts differ (QueueView.Access).
-func (b *broker) access(id int) string {
+func (bt *brokerTopic) access(id int) string {
 	switch {
-	case id >= b.topic.readQ:
+	case id >= bt.readQ:
 		return AccessWriteOnly
-	case id >= b.topic.writeQ:
+	case id >= bt.writeQ:
 		return AccessReadOnly
 	}
 	return ""
@@ -200,10 +333,10 @@ func (b *broker) access(id int) string {
 
 // registeredIDs answers GET_CONSUMER_LIST_BY_GROUP: one client id per registered channel,
 // duplicates included (spec §5.3); nil when the group has no channel (SYSTEM_ERROR → null).
-func (c *Cluster) registeredIDs(b *broker) []string {
+func (c *Cluster) registeredIDs(bg *brokerGroup) []string {
 	var ids []string
-	for _, inst := range b.channelOrder() {
-		if ch := b.group.chans[inst]; ch.registered {
+	for _, inst := range bg.channelOrder() {
+		if ch := bg.chans[inst]; ch.registered {
 			ids = append(ids, c.consumers[inst].cid)
 		}
 	}
@@ -222,18 +355,18 @@ type listedIDs struct {
 // written to. The playground takes a snapshot every frame; the list changes only at a
 // register (heartbeat, reconnect) or a dropped channel, which reset it (a channel opened
 // and not yet registered is not listed).
-func (c *Cluster) registeredView(b *broker) *listedIDs {
-	if b.group.listed == nil {
-		b.group.listed = &listedIDs{ids: orEmpty(c.registeredIDs(b))}
+func (c *Cluster) registeredView(bg *brokerGroup) *listedIDs {
+	if bg.listed == nil {
+		bg.listed = &listedIDs{ids: orEmpty(c.registeredIDs(bg))}
 	}
-	return b.group.listed
+	return bg.listed
 }
 
 // channelOrder is the broker's channels in a fixed order (process start order); Java's map
 // order is not part of the contract (spec §6.12).
-func (b *broker) channelOrder() []int {
-	keys := make([]int, 0, len(b.group.chans))
-	for k := range b.group.chans {
+func (bg *brokerGroup) channelOrder() []int {
+	keys := make([]int, 0, len(bg.chans))
+	for k := range bg.chans {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -242,10 +375,11 @@ func (b *broker) channelOrder() []int {
 
 // channelFor returns the broker's channel for a consumer process, opening one if needed.
 func (c *Cluster) channelFor(b *broker, cs *consumer) *channel {
-	ch := b.group.chans[cs.idx]
+	bg := b.groupOf(cs)
+	ch := bg.chans[cs.idx]
 	if ch == nil {
 		ch = &channel{consumer: cs.idx}
-		b.group.chans[cs.idx] = ch
+		bg.chans[cs.idx] = ch
 	}
 	return ch
 }
@@ -262,23 +396,24 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	ch := c.channelFor(b, cs)
 	ch.traffic(c.now)
 	ch.lastHeartbeat = c.now
+	bg := b.groupOf(cs)
 	// The heartbeat's topic set replaces the group's table (spec §5.7): a member subscribing
 	// another topic than the last one heard flips it, and the flip is a CHANGE.
 	topic := c.memberTopic(cs)
-	flip := b.group.subTopic != "" && b.group.subTopic != topic
+	flip := bg.subTopic != "" && bg.subTopic != topic
 	if flip {
 		c.emit(Event{Kind: EventChange, Cause: CauseSubscription, Consumer: cs.id, Broker: b.name, Arg: topic,
-			Text: fmt.Sprintf("%s takes %s's subscription (%s) for the group; %s", b.name, cs.cid, topic, c.notifies())})
+			Text: fmt.Sprintf("%s takes %s's subscription (%s) for the group; %s", b.name, cs.cid, topic, notifies(cs.g))})
 	}
-	b.group.subTopic = topic
+	bg.subTopic = topic
 	if flip && ch.registered {
-		c.change(b)
+		c.change(bg, cs.g)
 	}
 	if !ch.registered {
 		ch.registered = true
-		b.group.listed = nil
-		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, c.notifies())
-		c.change(b)
+		bg.listed = nil
+		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, notifies(cs.g))
+		c.change(bg, cs.g)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1);
 		// a Go client does not (spec §9.1.5).
 		if !cs.partitioned && !cs.prof.IsGo() {
@@ -289,25 +424,23 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 
 // memberTopic is the topic a member's heartbeats subscribe.
 func (c *Cluster) memberTopic(cs *consumer) string {
-	if cs.subTopic != "" {
-		return cs.subTopic
-	}
-	return c.topic.name
+	return cs.subs[0].t.name
 }
 
 // unregister is UNREGISTER_CLIENT from a gracefully stopping consumer: CHANGE fires as long as
 // the group exists on the broker (spec §5.1).
 func (c *Cluster) unregister(b *broker, cs *consumer) {
-	ch := b.group.chans[cs.idx]
-	b.dropChannel(cs.idx)
-	if ch != nil || c.groupExists(b) {
-		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.cid, c.notifies())
-		c.change(b)
+	bg := b.groupOf(cs)
+	ch := bg.chans[cs.idx]
+	bg.dropChannel(cs.idx)
+	if ch != nil || bg.exists() {
+		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.cid, notifies(cs.g))
+		c.change(bg, cs.g)
 	}
 }
 
-func (c *Cluster) groupExists(b *broker) bool {
-	for _, ch := range b.group.chans {
+func (bg *brokerGroup) exists() bool {
+	for _, ch := range bg.chans {
 		if ch.registered {
 			return true
 		}
@@ -319,11 +452,12 @@ func (c *Cluster) groupExists(b *broker) bool {
 // entry is removed and CHANGE fires when it was registered (spec §5.1). cause is
 // CauseConnectionClosed or CauseIdleClosed.
 func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
-	ch := b.group.chans[cs.idx]
+	bg := b.groupOf(cs)
+	ch := bg.chans[cs.idx]
 	if ch == nil {
 		return
 	}
-	b.dropChannel(cs.idx)
+	bg.dropChannel(cs.idx)
 	if ch.registered {
 		e := Event{Kind: EventChange, Cause: cause, Consumer: cs.id, Broker: b.name}
 		why := "its connection closed"
@@ -331,25 +465,26 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 			e.N = c.t.IdleTimeout / 1000
 			why = fmt.Sprintf("idle for %d s", e.N)
 		}
-		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, cs.cid, why, c.notifies())
+		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, cs.cid, why, notifies(cs.g))
 		c.emit(e)
-		c.change(b)
+		c.change(bg, cs.g)
 	}
 }
 
 // notifies words what a CHANGE does for the group: broadcasting groups are not notified (spec
 // §5.1, §5.2).
-func (c *Cluster) notifies() string {
-	if c.group.model == Broadcasting {
+func notifies(g *groupState) string {
+	if g.model == Broadcasting {
 		return "a broadcasting group is not notified"
 	}
 	return "it notifies the group"
 }
 
-// change is CHANGE on broker b: NOTIFY_CONSUMER_IDS_CHANGED to every channel of the group as
-// it is after the change, one-way; broadcasting groups are not notified (spec §5.1, §5.2).
-func (c *Cluster) change(b *broker) {
-	if c.group.model == Broadcasting {
+// change is CHANGE of group g on a broker (bg, its part there): NOTIFY_CONSUMER_IDS_CHANGED to
+// every channel of the group as it is after the change, one-way; broadcasting groups are not
+// notified (spec §5.1, §5.2).
+func (c *Cluster) change(bg *brokerGroup, g *groupState) {
+	if g.model == Broadcasting {
 		return
 	}
 	// One event carries every notification of this CHANGE, the consumers' indexes 4 bytes
@@ -358,8 +493,8 @@ func (c *Cluster) change(b *broker) {
 	// in a row is the same run. At 512 consumers and 64 brokers the start alone would
 	// otherwise queue 8 million events at once (about 1.5 GB with the heap's growth).
 	var batch []byte
-	for _, inst := range b.channelOrder() {
-		ch := b.group.chans[inst]
+	for _, inst := range bg.channelOrder() {
+		ch := bg.chans[inst]
 		if !ch.registered {
 			continue
 		}
@@ -386,36 +521,40 @@ func (c *Cluster) notifyArrival(cs *consumer, at int64) {
 }
 
 // scanExpired is the broker's 10 s housekeeping pass: a consumer whose last heartbeat is more
-// than channelExpiredTimeout old is removed, by design without CHANGE (spec §5.1).
+// than channelExpiredTimeout old is removed, by design without CHANGE (spec §5.1). Groups
+// are scanned in their order.
 func (c *Cluster) scanExpired(b *broker) {
 	if b.down {
 		return
 	}
-	for _, inst := range b.channelOrder() {
-		ch := b.group.chans[inst]
-		if !ch.registered || c.now-ch.lastHeartbeat <= c.t.ChannelExpiredTimeout {
-			continue
+	for _, g := range c.groups {
+		bg := b.groups[g.idx]
+		for _, inst := range bg.channelOrder() {
+			ch := bg.chans[inst]
+			if !ch.registered || c.now-ch.lastHeartbeat <= c.t.ChannelExpiredTimeout {
+				continue
+			}
+			cs := c.consumers[inst]
+			bg.dropChannel(inst)
+			e := Event{Kind: EventChange, Cause: CauseExpire, Consumer: cs.id, Broker: b.name, N: c.t.ChannelExpiredTimeout / 1000}
+			if c.t.ExpiryNotifies {
+				e.Cause = CauseExpireNotify
+				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.cid, e.N)
+				c.emit(e)
+				c.change(bg, g)
+			} else {
+				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.cid, e.N)
+				c.emit(e)
+			}
+			c.noteOwnership()
 		}
-		cs := c.consumers[inst]
-		b.dropChannel(inst)
-		e := Event{Kind: EventChange, Cause: CauseExpire, Consumer: cs.id, Broker: b.name, N: c.t.ChannelExpiredTimeout / 1000}
-		if c.t.ExpiryNotifies {
-			e.Cause = CauseExpireNotify
-			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.cid, e.N)
-			c.emit(e)
-			c.change(b)
-		} else {
-			e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.cid, e.N)
-			c.emit(e)
-		}
-		c.noteOwnership()
 	}
 }
 
 // scheduleIdle arms the Netty all-idle check of a silent consumer's channel: it fires
 // idleTimeout after the later of its last read and last write (spec §5.1).
 func (c *Cluster) scheduleIdle(b *broker, cs *consumer) {
-	ch := b.group.chans[cs.idx]
+	ch := b.groupOf(cs).chans[cs.idx]
 	if ch == nil || ch.idleScheduled {
 		return
 	}
@@ -424,7 +563,7 @@ func (c *Cluster) scheduleIdle(b *broker, cs *consumer) {
 }
 
 func (c *Cluster) idleCheck(b *broker, cs *consumer) {
-	ch := b.group.chans[cs.idx]
+	ch := b.groupOf(cs).chans[cs.idx]
 	if ch == nil || b.down {
 		return
 	}
@@ -457,7 +596,7 @@ func clientIDsText(ids []string) string { return strings.Join(ids, ", ") }
 // channelExpiredTimeout old: the first tick after lastHeartbeat + timeout (spec §5.1).
 func (c *Cluster) expectedExpiry(cs *consumer) (at int64, ok bool) {
 	for _, b := range c.brokers {
-		ch := b.group.chans[cs.idx]
+		ch := b.groupOf(cs).chans[cs.idx]
 		if b.down || ch == nil || !ch.registered {
 			continue
 		}

@@ -24,20 +24,20 @@ func lookupClient(name string) (*profile.Profile, error) {
 	return p, nil
 }
 
-// strategyFor is the group's strategy as the profile's client builds it: every Java profile
+// strategyFor is group g's strategy as the profile's client builds it: every Java profile
 // runs the core's strategies, a Go one rocketmq-client-go's (spec §9.1.3).
-func (c *Cluster) strategyFor(p *profile.Profile) (allocate.Strategy, error) {
+func (c *Cluster) strategyFor(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
 	if !p.IsGo() {
-		return c.group.strategy, nil
+		return g.strategy, nil
 	}
-	if c.group.goStrategy == nil {
-		s, err := p.Strategy(c.group.strategy.Name(), c.group.params)
+	if g.goStrategy == nil {
+		s, err := p.Strategy(g.strategy.Name(), g.params)
 		if err != nil {
-			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, c.group.strategy.Name(), err)
+			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, g.strategy.Name(), err)
 		}
-		c.group.goStrategy = s
+		g.goStrategy = s
 	}
-	return c.group.goStrategy, nil
+	return g.goStrategy, nil
 }
 
 // checkClientStrategy reports whether a client of profile p can run strategy name with params.

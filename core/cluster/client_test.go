@@ -294,7 +294,7 @@ func TestABrokerWithoutTheGroupEmptiesAGoConsumer(t *testing.T) {
 			t.Fatalf("%s: holds %d queues before; want 8", client, len(cs.pqList))
 		}
 		for _, b := range c.brokers {
-			b.dropChannel(cs.idx) // the brokers forget the group, as after a broker restart
+			b.groupOf(cs).dropChannel(cs.idx) // the brokers forget the group, as after a broker restart
 		}
 		c.rebalance(cs)
 		return len(cs.pqList)

@@ -26,7 +26,6 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	n := &Cluster{
 		cfg: cloneConfig(c.cfg), t: c.t, now: c.now, events: c.events.Clone(),
-		topic: c.topic.clone(), group: c.group.clone(),
 		latencyFault: c.latencyFault, faultTable: c.faultTable,
 		metrics:    c.metrics,
 		log:        c.log[:len(c.log):len(c.log)],
@@ -40,11 +39,25 @@ func (c *Cluster) Clone() *Cluster {
 	if c.metrics.SendsPerBroker != nil {
 		n.metrics.SendsPerBroker = maps.Clone(c.metrics.SendsPerBroker)
 	}
-	n.open = make(map[route.MessageQueue]*Anomaly, len(c.open))
-	for mq, a := range c.open {
+	n.topics, n.topicBy = make([]*topicState, len(c.topics)), make(map[string]*topicState, len(c.topics))
+	for i, t := range c.topics {
+		n.topics[i] = t.clone()
+		n.topicBy[t.name] = n.topics[i]
+	}
+	n.groups, n.groupBy = make([]*groupState, len(c.groups)), make(map[string]*groupState, len(c.groups))
+	for i, g := range c.groups {
+		n.groups[i] = g.clone()
+		n.groups[i].topics = make([]*topicState, len(g.topics))
+		for j, t := range g.topics {
+			n.groups[i].topics[j] = n.topics[t.idx]
+		}
+		n.groupBy[g.name] = n.groups[i]
+	}
+	n.open = make(map[anomalyKey]*Anomaly, len(c.open))
+	for k, a := range c.open {
 		cp := *a
 		cp.Owners = slices.Clone(a.Owners)
-		n.open[mq] = &cp
+		n.open[k] = &cp
 	}
 
 	// Brokers, with a map from each old channel and queue to its copy: process queues point
@@ -57,25 +70,45 @@ func (c *Cluster) Clone() *Cluster {
 	for i, b := range c.brokers {
 		nb := *b
 		nb.rnd = cloneRandom(b.rnd)
-		nb.topic.qs = make([]*brokerQueue, len(b.topic.qs))
-		for j, q := range b.topic.qs {
-			cp := *q
-			nb.topic.qs[j] = &cp
-			bqs[q] = &cp
+		nb.topics = make([]*brokerTopic, len(b.topics))
+		for ti, bt := range b.topics {
+			if bt == nil {
+				continue
+			}
+			nt := *bt
+			nt.t = n.topics[bt.t.idx]
+			nt.qs = make([]*brokerQueue, len(bt.qs))
+			for j, q := range bt.qs {
+				cp := *q
+				nt.qs[j] = &cp
+				bqs[q] = &cp
+			}
+			nt.shorts = bt.shorts[:len(bt.shorts):len(bt.shorts)]
+			nb.topics[ti] = &nt
 		}
-		nb.group.offsets = make([]*queueOffset, len(b.group.offsets))
-		for j, o := range b.group.offsets {
-			cp := *o
-			nb.group.offsets[j] = &cp
-			offs[o] = &cp
-		}
-		nb.group.listed = nil // the copy fills in its own sorts: nothing is written to the original's
-		nb.topic.shorts = b.topic.shorts[:len(b.topic.shorts):len(b.topic.shorts)]
-		nb.group.chans = make(map[int]*channel, len(b.group.chans))
-		for k, ch := range b.group.chans {
-			cp := *ch
-			nb.group.chans[k] = &cp
-			chans[ch] = &cp
+		nb.groups = make([]*brokerGroup, len(b.groups))
+		for gi, bg := range b.groups {
+			ng := *bg
+			ng.offsets = make([][]*queueOffset, len(bg.offsets))
+			for ti, os := range bg.offsets {
+				if os == nil {
+					continue
+				}
+				ng.offsets[ti] = make([]*queueOffset, len(os))
+				for j, o := range os {
+					cp := *o
+					ng.offsets[ti][j] = &cp
+					offs[o] = &cp
+				}
+			}
+			ng.listed = nil // the copy fills in its own sorts: nothing is written to the original's
+			ng.chans = make(map[int]*channel, len(bg.chans))
+			for k, ch := range bg.chans {
+				cp := *ch
+				ng.chans[k] = &cp
+				chans[ch] = &cp
+			}
+			nb.groups[gi] = &ng
 		}
 		nb.pending = slices.Clone(b.pending)
 		nb.stepCount = slices.Clone(b.stepCount)
@@ -91,6 +124,15 @@ func (c *Cluster) Clone() *Cluster {
 	for i, cs := range c.consumers {
 		nc := *cs
 		nc.rnd = cloneRandom(cs.rnd)
+		nc.g = n.groups[cs.g.idx]
+		nc.subs = make([]*subscription, len(cs.subs))
+		for j, sub := range cs.subs {
+			cp := *sub
+			cp.t = n.topics[sub.t.idx]
+			cp.brokers = slices.Clone(sub.brokers) // mqSet is the route's cached list: shared, read-only
+			nc.subs[j] = &cp
+		}
+		nc.order = slices.Clone(cs.order)
 		nc.slowRnd = cloneRandom(cs.slowRnd)
 		nc.slowRunning = slices.Clone(cs.slowRunning)
 		nc.brokers = slices.Clone(cs.brokers) // refreshed in place
@@ -107,6 +149,7 @@ func (c *Cluster) Clone() *Cluster {
 			cp := *pq
 			cp.slow = slices.Clone(pq.slow)
 			cp.b = n.brokers[pq.b.idx]
+			cp.t = n.topics[pq.t.idx]
 			cp.bq = bqs[pq.bq]
 			cp.off = offs[pq.off]
 			if pq.ch != nil {
@@ -132,6 +175,7 @@ func (c *Cluster) Clone() *Cluster {
 	for i, p := range c.producers {
 		np := *p
 		np.rnd = cloneRandom(p.rnd)
+		np.t = n.topics[p.t.idx]
 		np.fs = p.fs.Clone()
 		if p.tp != nil {
 			np.tp = p.tp.Clone(np.rnd) // its index draws from the producer's own stream

@@ -286,14 +286,34 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 			}
 		}
 	}
-	if c.topic == n.topic || c.group == n.group {
-		t.Fatal("the topic's or the group's state is shared by the original and its clone")
+	for i := range c.topics {
+		if c.topics[i] == n.topics[i] {
+			t.Fatalf("topic %d's state is shared by the original and its clone", i)
+		}
+		check("topic", reflect.ValueOf(*c.topics[i]), reflect.ValueOf(*n.topics[i]))
 	}
-	check("topic", reflect.ValueOf(*c.topic), reflect.ValueOf(*n.topic))
-	check("group", reflect.ValueOf(*c.group), reflect.ValueOf(*n.group))
+	for i := range c.groups {
+		if c.groups[i] == n.groups[i] {
+			t.Fatalf("group %d's state is shared by the original and its clone", i)
+		}
+		check("group", reflect.ValueOf(*c.groups[i]), reflect.ValueOf(*n.groups[i]))
+	}
 	for i, b := range c.brokers {
-		check(b.name+".topic", reflect.ValueOf(b.topic), reflect.ValueOf(n.brokers[i].topic))
-		check(b.name+".group", reflect.ValueOf(b.group), reflect.ValueOf(n.brokers[i].group))
+		for j, bt := range b.topics {
+			if bt == nil {
+				continue
+			}
+			if bt == n.brokers[i].topics[j] {
+				t.Fatalf("%s's part of topic %d is shared", b.name, j)
+			}
+			check(b.name+".topic", reflect.ValueOf(*bt), reflect.ValueOf(*n.brokers[i].topics[j]))
+		}
+		for j, bg := range b.groups {
+			if bg == n.brokers[i].groups[j] {
+				t.Fatalf("%s's part of group %d is shared", b.name, j)
+			}
+			check(b.name+".group", reflect.ValueOf(*bg), reflect.ValueOf(*n.brokers[i].groups[j]))
+		}
 	}
 	vnodes, inner := 3, 5
 	p := allocate.Params{VirtualNodeCnt: &vnodes, ConsumerIDCs: []string{"idc1"}, Inner: "AVG", InnerVirtualNodeCnt: &inner,

@@ -42,8 +42,13 @@ type Cluster struct {
 	now    int64
 	events sim.Queue
 
-	topic        *topicState
-	group        *groupState
+	// topics and groups in the order they were declared (retry and dead-letter topics are
+	// created as RocketMQ creates them, after the declared ones); a broker's part of each is
+	// at the same index in its own lists.
+	topics       []*topicState
+	topicBy      map[string]*topicState
+	groups       []*groupState
+	groupBy      map[string]*groupState
 	latencyFault bool
 	faultTable   fault.Table
 
@@ -58,8 +63,8 @@ type Cluster struct {
 	held       []Event // events of a command being applied, told after it
 	actionText string  // set by a command whose action event says more than its Describe
 	log        []Event
-	anomalies  []Anomaly                       // closed intervals
-	open       map[route.MessageQueue]*Anomaly // open intervals by queue
+	anomalies  []Anomaly               // closed intervals
+	open       map[anomalyKey]*Anomaly // open intervals by group and queue
 	isolations []Isolation
 
 	net        *jrand.Random // one-way network delays of heartbeats
@@ -69,19 +74,28 @@ type Cluster struct {
 	markOffset [][]int64 // per mark reached: every queue's max offset then, brokers in creation order
 }
 
-// topicState is the topic as the name server serves it: its name and its route's version.
-// Each broker holds the topic's queues on it.
+// topicState is a topic as the name server serves it: its name and its route's version.
+// Each broker holds its part of the topic (brokerTopic) at the topic's index.
 type topicState struct {
+	idx               int
 	name              string
 	routeVersion      int // bumped whenever the name server's route for the topic changes
 	routeCache        routeLists
 	routeCacheVersion int
+	// unsimulated is a topic a member subscribes whose queues the run does not simulate (a
+	// version 1 scenario's subscription.topic): it lives on every broker with no queue, so
+	// the member heartbeats every broker and never holds a queue of it (spec §5.7, inferred
+	// there).
+	unsimulated bool
 }
 
-// groupState is the consumer group as its members run it: its name, its allocation strategy
-// and its message model. Each broker holds the group's consumer table and offsets.
+// groupState is a consumer group as its members run it: its name, its allocation strategy
+// and its message model. Each broker holds its part of the group (brokerGroup) at the
+// group's index.
 type groupState struct {
+	idx        int
 	name       string
+	topics     []*topicState     // the topics its members subscribe, in the order first subscribed
 	strategy   allocate.Strategy // as the Java clients run it
 	params     allocate.Params   // the strategy's parameters, for the other clients' builds
 	goStrategy allocate.Strategy // as rocketmq-client-go runs it; built when first needed
@@ -93,23 +107,24 @@ type groupState struct {
 func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
 		cfg: cfg, t: cfg.Timing.WithDefaults(),
-		topic: &topicState{name: cfg.Topic}, group: &groupState{name: cfg.Group, model: cfg.MessageModel},
+		topicBy: map[string]*topicState{}, groupBy: map[string]*groupState{},
 		latencyFault: cfg.LatencyFault,
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
-		open: map[route.MessageQueue]*Anomaly{},
+		open: map[anomalyKey]*Anomaly{},
 		net:  sim.Stream(cfg.Seed, "network"),
 	}
-	if c.topic.name == "" {
-		c.topic.name = DefaultOf("topic")
+	topicName, groupName, model := cfg.Topic, cfg.Group, cfg.MessageModel
+	if topicName == "" {
+		topicName = DefaultOf("topic")
 	}
-	if c.group.name == "" {
-		c.group.name = DefaultOf("group")
+	if groupName == "" {
+		groupName = DefaultOf("group")
 	}
-	if c.group.model == "" {
-		c.group.model = DefaultOf("messageModel")
+	if model == "" {
+		model = DefaultOf("messageModel")
 	}
-	if c.group.model != Clustering && c.group.model != Broadcasting {
-		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.group.model)
+	if model != Clustering && model != Broadcasting {
+		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", model)
 	}
 	name := cfg.Strategy
 	if name == "" {
@@ -119,7 +134,8 @@ func New(cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy: %w", err)
 	}
-	c.group.strategy, c.group.params = s, cfg.Params
+	t := c.addTopic(topicName)
+	c.addGroup(&groupState{name: groupName, model: model, strategy: s, params: cfg.Params, topics: []*topicState{t}})
 	tableName := cfg.FaultTable
 	if tableName == "" {
 		tableName = DefaultOf("faultTable")
@@ -136,7 +152,7 @@ func New(cfg Config) (*Cluster, error) {
 		}
 		b := c.addBroker(bc.Name, bc.Queues, bc.LatencyMs, bc.MemoryMessages)
 		if r, w := bc.QueueCounts(); r != bc.Queues || w != bc.Queues {
-			c.setQueueNums(b, r, w)
+			c.setQueueNums(b, c.topics[0], r, w)
 		}
 	}
 	if err := c.addHistory(cfg.History); err != nil {
@@ -162,14 +178,20 @@ func New(cfg Config) (*Cluster, error) {
 		if err := checkClientStrategy(p, name, cfg.Params); err != nil {
 			return nil, fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
 		}
-		topic := ""
-		if cc.Subscription != nil && cc.Subscription.Topic != c.topic.name {
+		t := c.topics[0]
+		if cc.Subscription != nil && cc.Subscription.Topic != t.name {
 			if err := CheckName("consumers: "+cc.ID+": subscription.topic", cc.Subscription.Topic, TopicName); err != nil {
 				return nil, err
 			}
-			topic = cc.Subscription.Topic
+			if t = c.topicBy[cc.Subscription.Topic]; t == nil {
+				t = c.addTopic(cc.Subscription.Topic)
+				t.unsimulated = true
+				for _, b := range c.brokers {
+					c.setQueueNums(b, t, 0, 0)
+				}
+			}
 		}
-		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, topic)
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, c.groups[0], []*topicState{t})
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
 		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
@@ -204,15 +226,22 @@ func (c *Cluster) addHistory(h *HistoryConfig) error {
 		c.history.SpanMs = 3600 * 1000
 	}
 	for _, b := range c.brokers {
-		// Written interleaved, queue by queue: message 0 of every queue sits near the log's start.
-		// Only write queues were ever written.
-		for q := range b.topic.writeQ {
-			b.topic.qs[q].firstPos = b.logCount + int64(q)
-			b.topic.qs[q].maxOffset = h.Messages
-			b.topic.qs[q].minOffset = h.Deleted
-			b.group.offsets[q].frontier = h.Deleted
+		for _, bt := range b.topics {
+			if bt == nil {
+				continue
+			}
+			// Written interleaved, queue by queue: message 0 of every queue sits near the log's
+			// start. Only write queues were ever written.
+			for q := range bt.writeQ {
+				bt.qs[q].firstPos = b.logCount + int64(q)
+				bt.qs[q].maxOffset = h.Messages
+				bt.qs[q].minOffset = h.Deleted
+				for _, bg := range b.groups {
+					bg.offsets[bt.t.idx][q].frontier = h.Deleted
+				}
+			}
+			b.logCount += h.Messages * int64(bt.writeQ)
 		}
-		b.logCount += h.Messages * int64(b.topic.writeQ)
 	}
 	return nil
 }
@@ -234,8 +263,12 @@ func (c *Cluster) recordMarks() {
 	for len(c.markOffset) < len(c.marks) && c.marks[len(c.markOffset)] <= c.now {
 		var offs []int64
 		for _, b := range c.brokers {
-			for _, q := range b.topic.qs {
-				offs = append(offs, q.maxOffset)
+			for _, bt := range b.topics {
+				if bt != nil {
+					for _, q := range bt.qs {
+						offs = append(offs, q.maxOffset)
+					}
+				}
 			}
 		}
 		c.markOffset = append(c.markOffset, offs)
@@ -245,10 +278,10 @@ func (c *Cluster) recordMarks() {
 // searchOffset is SEARCH_OFFSET_BY_TIMESTAMP with boundary LOWER: the first message stored at
 // or after ts, or the max offset if there is none (spec §3.6). Messages before 00:00 were
 // produced evenly over the history's span.
-func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
-	bq := b.topic.qs[q]
+func (c *Cluster) searchOffset(b *broker, t *topicState, q int32, ts int64) int64 {
+	bq := b.topics[t.idx].qs[q]
 	h := c.history
-	if ts < 0 && h.Messages > 0 && int(q) < len(b.topic.qs) {
+	if ts < 0 && h.Messages > 0 {
 		// message k was stored at -span + k·span/messages
 		k := ((ts+h.SpanMs)*h.Messages + h.SpanMs - 1) / h.SpanMs
 		return min(max(k, bq.minOffset, 0), bq.maxOffset)
@@ -262,10 +295,17 @@ func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
 	}
 	pos := 0
 	for _, x := range c.brokers {
+		for _, bt := range x.topics {
+			if x == b && bt != nil && bt.t == t {
+				break
+			}
+			if bt != nil {
+				pos += len(bt.qs)
+			}
+		}
 		if x == b {
 			break
 		}
-		pos += len(x.topic.qs)
 	}
 	if off := c.markOffset[i]; pos+int(q) < len(off) {
 		return max(off[pos+int(q)], bq.minOffset)
@@ -419,39 +459,50 @@ func (c *Cluster) liveBrokers() []*broker {
 	return out
 }
 
-// The topic's queue lists in the name server's route, each sorted in MessageQueue order
+// A topic's queue lists in the name server's route, each sorted in MessageQueue order
 // (permissions are read-write): the publish list, write queues 0…writeQueueNums−1 of every
 // live broker sorted by name, and the subscribe set, read queues 0…readQueueNums−1 (spec
-// §1.3); allQueues is every queue a live broker has, either kind.
+// §1.3); all is every queue a live broker has, either kind; brokers are the live brokers the
+// route lists, sorted by name.
 
-// publishQueues is the publish list producers build from the route.
-func (c *Cluster) publishQueues() []route.MessageQueue { return c.routeLists().publish }
+// publishQueues is the publish list producers of t build from the route.
+func (c *Cluster) publishQueues(t *topicState) []route.MessageQueue { return c.routeLists(t).publish }
 
-// subscribeQueues is the subscribe set consumers rebalance over.
-func (c *Cluster) subscribeQueues() []route.MessageQueue { return c.routeLists().subscribe }
+// subscribeQueues is the subscribe set consumers of t rebalance over.
+func (c *Cluster) subscribeQueues(t *topicState) []route.MessageQueue {
+	return c.routeLists(t).subscribe
+}
 
-// allQueues is every queue of every live broker.
-func (c *Cluster) allQueues() []route.MessageQueue { return c.routeLists().all }
+// allQueues is every queue of t on every live broker.
+func (c *Cluster) allQueues(t *topicState) []route.MessageQueue { return c.routeLists(t).all }
 
-type routeLists struct{ publish, subscribe, all []route.MessageQueue }
+type routeLists struct {
+	publish, subscribe, all []route.MessageQueue
+	brokers                 []string
+}
 
-func (c *Cluster) routeLists() routeLists {
-	if c.topic.routeCache.all != nil && c.topic.routeCacheVersion == c.topic.routeVersion {
-		return c.topic.routeCache // shared, read-only
+func (c *Cluster) routeLists(t *topicState) routeLists {
+	if t.routeCache.all != nil && t.routeCacheVersion == t.routeVersion {
+		return t.routeCache // shared, read-only
 	}
-	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}}
+	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}, brokers: []string{}}
 	for _, b := range c.liveBrokers() {
-		for id := range b.topic.queues {
-			mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
+		bt := b.topicOf(t)
+		if bt == nil {
+			continue
+		}
+		l.brokers = append(l.brokers, b.name)
+		for id := range bt.queues {
+			mq := route.MessageQueue{Topic: t.name, BrokerName: b.name, QueueID: int32(id)}
 			l.all = append(l.all, mq)
-			if id < b.topic.writeQ {
+			if id < bt.writeQ {
 				l.publish = append(l.publish, mq)
 			}
-			if id < b.topic.readQ {
+			if id < bt.readQ {
 				l.subscribe = append(l.subscribe, mq)
 			}
 		}
 	}
-	c.topic.routeCache, c.topic.routeCacheVersion = l, c.topic.routeVersion
+	t.routeCache, t.routeCacheVersion = l, t.routeVersion
 	return l
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbscope/lbscope/core/jmap"
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/profile/goclient"
@@ -39,9 +40,11 @@ type consumer struct {
 	rnd         *jrand.Random
 	gen         [genCount]int
 	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
-	// subTopic is the topic it subscribes when not the group's ("": the group's topic). It
-	// heartbeats that topic alone and does not rebalance the simulated one (spec §5.7).
-	subTopic string
+	g           *groupState      // the group it is a member of
+	// subs are its subscriptions, in the order the scenario gives them; order is the order its
+	// rebalance visits them (RebalanceImpl.subscriptionInner's, spec §3.14).
+	subs  []*subscription
+	order []int
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -49,11 +52,9 @@ type consumer struct {
 	pending  int   // notifications whose rounds have not run yet (they do not coalesce)
 
 	// RebalanceService (spec §3.1)
-	next     int64                // when the next round starts
-	roundEnd int64                // end of the previous round (creation time before the first)
-	mqSet    []route.MessageQueue // subscribe set from the last route refresh, sorted
-	routeOK  bool                 // a route has been fetched
-	brokers  []string             // brokers of the cached route, sorted
+	next     int64    // when the next round starts
+	roundEnd int64    // end of the previous round (creation time before the first)
+	brokers  []string // brokers of the cached routes, sorted: those its heartbeats go to
 
 	pqs    map[route.MessageQueue]*processQueue
 	pqList []*processQueue // the values of pqs sorted by queue: iteration never depends on map order
@@ -71,8 +72,9 @@ type consumer struct {
 	slowRunning []int64 // end times of the slow calls running, in start order
 	slowRnd     *jrand.Random
 
-	// view is the client list its last decided round used and what it computed from it
-	// (replaced whole, never written: a clone shares it); lastAsk is the latest round's query.
+	// view is the client list its last decided round of its first subscription used and what
+	// it computed from it (replaced whole, never written: a clone shares it); lastAsk is that
+	// topic's latest query.
 	view    *rebalanceView
 	lastAsk askRecord
 	// stale is the snapshot's last comparison of view's list with the brokers' (a value: a
@@ -85,9 +87,18 @@ type consumer struct {
 	local        map[route.MessageQueue]int64 // broadcasting: offsets kept in a local file
 }
 
+// subscription is one topic a consumer subscribes, with the route it has cached for it.
+type subscription struct {
+	t       *topicState
+	mqSet   []route.MessageQueue // subscribe set from the last route refresh, sorted
+	routeOK bool                 // a route has been fetched
+	brokers []string             // brokers of the cached route, sorted
+}
+
 // processQueue is the consumer's state for one queue it pulls (spec §3.8).
 type processQueue struct {
 	mq           route.MessageQueue
+	t            *topicState
 	b            *broker
 	bq           *brokerQueue
 	off          *queueOffset // the group's offset of the queue on the broker
@@ -164,8 +175,9 @@ func (c *Cluster) status(cs *consumer) string {
 // fetches the route, heartbeats every broker (each registers it and notifies the group), then
 // wakes its own rebalance, whose first round cannot come before 1 s after creation (the
 // current Java client; 4.9 and Go run it at once). p is the client it runs; nil: the one the
-// id's previous process ran, or the default.
-func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic string) *consumer {
+// id's previous process ran, or the default. g is its group, topics what it subscribes (nil:
+// what the id's previous process subscribed, or the first topic).
+func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *groupState, topics []*topicState) *consumer {
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
@@ -181,10 +193,12 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
 	cs.cid = id
-	cs.subTopic = topic
+	cs.g = g
 	cs.first = c.current[id] == nil
 	if prev := c.current[id]; prev != nil {
-		cs.subTopic = prev.subTopic // the same program starts again
+		if topics == nil {
+			topics = prev.topics() // the same program starts again
+		}
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		cs.cid = c.restartedID(prev, p)
@@ -197,6 +211,10 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 			cs.timestamp, cs.fixedTS = prev.timestamp, true
 		}
 	}
+	if topics == nil {
+		topics = c.topics[:1]
+	}
+	cs.subscribe(topics)
 	c.consumers = append(c.consumers, cs)
 	c.current[id] = cs
 	c.refreshConsumerRoute(cs)
@@ -215,6 +233,36 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 	c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
 	c.schedule(cs, genPersist, evPersist, c.now+10000)
 	return cs
+}
+
+// subscribe sets what the consumer subscribes: topics in that order, visited by its rebalance
+// in the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner,
+// spec §3.14).
+func (cs *consumer) subscribe(topics []*topicState) {
+	cs.subs = make([]*subscription, len(topics))
+	names := make([]string, len(topics))
+	for i, t := range topics {
+		cs.subs[i] = &subscription{t: t}
+		names[i] = t.name
+	}
+	for _, t := range topics {
+		if !slices.Contains(cs.g.topics, t) {
+			cs.g.topics = append(cs.g.topics, t)
+		}
+	}
+	cs.order = cs.order[:0]
+	for _, name := range jmap.Of(0, names...) {
+		cs.order = append(cs.order, slices.IndexFunc(topics, func(t *topicState) bool { return t.name == name }))
+	}
+}
+
+// topics lists the topics it subscribes, in the scenario's order.
+func (cs *consumer) topics() []*topicState {
+	out := make([]*topicState, len(cs.subs))
+	for i, sub := range cs.subs {
+		out[i] = sub.t
+	}
+	return out
 }
 
 // restartedID is the client id of a process started where prev ran (spec §1.2): the same with
@@ -299,13 +347,14 @@ func (c *Cluster) reconnect(cs *consumer) {
 		if b == nil || b.down {
 			continue
 		}
-		ch := b.group.chans[cs.idx]
+		bg := b.groupOf(cs)
+		ch := bg.chans[cs.idx]
 		if cs.closedTo&(1<<uint(b.idx)) == 0 && ch != nil && ch.registered {
 			continue // its connection is still open at both ends
 		}
 		woke = true
 		if ch == nil || !ch.registered {
-			b.dropChannel(cs.idx)
+			bg.dropChannel(cs.idx)
 			if cs.prof.Timing.HeartbeatOnConnect {
 				c.heartbeat(b, cs)
 			}
@@ -315,18 +364,18 @@ func (c *Cluster) reconnect(cs *consumer) {
 			// item 4, §9.1.5).
 			continue
 		}
-		b.dropChannel(cs.idx)
+		bg.dropChannel(cs.idx)
 		nch := c.channelFor(b, cs)
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
-		b.group.listed = nil
-		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, c.notifies())
-		c.change(b)
-		if c.group.model == Broadcasting {
+		bg.listed = nil
+		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, notifies(cs.g))
+		c.change(bg, cs.g)
+		if cs.g.model == Broadcasting {
 			continue // nothing is written to the old connection: it stays until it expires
 		}
 		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.cid)
-		c.change(b)
+		c.change(bg, cs.g)
 	}
 	cs.closedTo = 0
 	if woke && cs.prof.Timing.HeartbeatOnConnect { // the hook's rebalanceImmediately; none in 4.9 or Go (spec §3.13, §9.1.5)
@@ -340,12 +389,19 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 	if cs.dead || cs.partitioned {
 		return
 	}
-	cs.mqSet = c.subscribeQueues()
 	cs.brokers = cs.brokers[:0]
-	for _, b := range c.liveBrokers() {
-		cs.brokers = append(cs.brokers, b.name)
+	for _, sub := range cs.subs {
+		l := c.routeLists(sub.t)
+		sub.mqSet, sub.brokers, sub.routeOK = l.subscribe, l.brokers, true
+		for _, name := range l.brokers {
+			if !slices.Contains(cs.brokers, name) {
+				cs.brokers = append(cs.brokers, name)
+			}
+		}
 	}
-	cs.routeOK = true
+	if len(cs.subs) > 1 {
+		slices.SortFunc(cs.brokers, route.CompareJava)
+	}
 }
 
 // heartbeatAll sends one heartbeat to every broker of the cached route, one after the other,
@@ -392,14 +448,14 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	if pq.erased {
 		return // no in-memory offset to upload (spec §9.1.7)
 	}
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		cs.local[pq.mq] = pq.offset()
 		return
 	}
-	b := c.brokerBy[pq.mq.BrokerName]
+	b := pq.b
 	if ok, _ := c.rpc(cs, b, 0); ok {
-		b.group.offsets[pq.mq.QueueID].committed = pq.offset()
-		b.group.offsets[pq.mq.QueueID].writer = cs.idx
+		pq.off.committed = pq.offset()
+		pq.off.writer = cs.idx
 		c.channelFor(b, cs).lastRead = c.now
 	}
 }
@@ -425,94 +481,22 @@ func (c *Cluster) rebalance(cs *consumer) {
 	balanced := true
 	before := cs.queues()
 
-	var target []route.MessageQueue
-	decided := false
-	switch {
-	case cs.subTopic != "":
-		// It rebalances only the topic it subscribes, which is not simulated: it never holds
-		// a queue of this one, though the others count it (spec §5.7, *inferred* there).
-		decided = true
-	case c.group.model == Broadcasting:
-		if cs.routeOK {
-			target, decided = cs.mqSet, true
-		}
-	default:
-		// Ask one broker of the route, drawn at random each round, for the group (spec §3.3).
-		var cidAll []string
-		answer := profile.AnswerTransport
-		asked := ""
-		if len(cs.brokers) > 0 {
-			asked = cs.brokers[cs.rnd.NextIntn(int32(len(cs.brokers)))]
-			b := c.brokerBy[asked]
-			ok, d := c.rpc(cs, b, c.t.RPCTimeout)
-			cost += d
-			if ok {
-				cidAll = c.registeredIDs(b)
-				c.channelFor(b, cs).traffic(c.now)
-				answer = profile.AnswerOK
-				if cidAll == nil {
-					// The broker knows no consumer of the group: SYSTEM_ERROR without a body,
-					// which Java takes as null and Go as an empty list (spec §3.3, §9.1.4).
-					answer = profile.AnswerError
-				}
-			}
-		}
-		var mqSet []route.MessageQueue // nil: no route yet
-		if cs.routeOK {
-			mqSet = cs.mqSet
-			if mqSet == nil {
-				mqSet = []route.MessageQueue{}
-			}
-		}
-		// Each client sorts its inputs its own way (Java: MessageQueue and String order,
-		// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
-		s, err := c.strategyFor(cs.prof)
-		var r profile.Round
-		list := cs.prof.ConsumerList(answer, cidAll)
-		cs.lastAsk = askRecord{broker: asked, at: start, answer: answerWord(answer, asked)}
-		if err != nil {
-			r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
-		} else {
-			r = cs.prof.Rebalance(s, c.group.name, cs.cid, mqSet, list)
-			if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
-				// The broker asked does not list this process yet (its heartbeat has not
-				// reached it) or any more: Go's strategy returns nil, so it takes nothing
-				// and drops the topic's queues (spec §9.1.3, §9.1.4; Java gets [] too).
-				c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Broker: asked, N: int64(len(list)),
-					Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", cs.cid, goclient.NotInCidAllLog, asked, len(list))})
-			}
-		}
-		if r.Decided {
-			cs.view = newRebalanceView(cs.prof, asked, start, list, r.Target)
-		}
-		switch {
-		case r.Crash:
-			c.crash(cs, r.Err)
+	// Each subscribed topic in turn, in subscriptionInner's order (spec §3.14): its own
+	// consumer list from a broker of its own route, its own allocation, its own changes.
+	for _, k := range cs.order {
+		sub := cs.subs[k]
+		target, decided, ok, crashed := c.allocateTopic(cs, sub, start, &cost, k == 0)
+		if crashed {
 			return
-		case r.Err != nil:
-			name := c.group.strategy.Name()
-			if s != nil {
-				name = s.Name()
-			}
-			if r.Unbalanced {
-				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
-				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
-					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, name, r.Err)})
-			} else {
-				// 4.9: the topic's round ends; nothing is retried before the next (spec §9.2).
-				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
-					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", cs.cid, name, r.Err)})
-			}
-		case r.Decided:
-			target, decided = r.Target, true
 		}
-	}
-	if decided {
-		changed, ok, d := c.updateProcessQueues(cs, target)
-		cost += d
 		balanced = balanced && ok
-		if changed {
-			cost += c.heartbeatAll(cs, cost) // messageQueueChanged sends a heartbeat round (spec §3.7)
+		if decided {
+			changed, ok, d := c.updateProcessQueues(cs, sub.t, target)
+			cost += d
+			balanced = balanced && ok
+			if changed {
+				cost += c.heartbeatAll(cs, cost) // messageQueueChanged sends a heartbeat round (spec §3.7)
+			}
 		}
 	}
 	cs.roundEnd = start + cost
@@ -534,21 +518,117 @@ func (c *Cluster) rebalance(cs *consumer) {
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	if after := cs.queues(); !slices.Equal(before, after) {
 		c.metrics.Rebalances++
-		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Queues: shortNames(after),
-			Text: fmt.Sprintf("%s rebalances: %s", cs.cid, describeSet(after))})
+		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Queues: c.queueNames(after),
+			Text: fmt.Sprintf("%s rebalances: %s", cs.cid, c.describeSet(after))})
 		c.noteOwnership()
 	}
+}
+
+// allocateTopic is rebalanceByTopic for one subscription (spec §3.3): the queues the consumer
+// should pull of the topic, whether it decided at all this round, whether the round stays
+// balanced, and whether the process crashed. main says the topic is the consumer's first,
+// whose round its view keeps.
+func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, cost *int64, main bool) (target []route.MessageQueue, decided, balanced, crashed bool) {
+	balanced = true
+	switch {
+	case sub.t.unsimulated:
+		// It rebalances a topic the run does not simulate: it never holds a queue of it, though
+		// the others count it (spec §5.7, *inferred* there).
+		return nil, true, true, false
+	case cs.g.model == Broadcasting:
+		if sub.routeOK {
+			return sub.mqSet, true, true, false
+		}
+		return nil, false, true, false
+	}
+	// Ask one broker of the topic's route, drawn at random each round, for the group (spec
+	// §3.3, §3.14).
+	var cidAll []string
+	answer := profile.AnswerTransport
+	asked := ""
+	if len(sub.brokers) > 0 {
+		asked = sub.brokers[cs.rnd.NextIntn(int32(len(sub.brokers)))]
+		b := c.brokerBy[asked]
+		ok, d := c.rpc(cs, b, c.t.RPCTimeout)
+		*cost += d
+		if ok {
+			cidAll = c.registeredIDs(b.groupOf(cs))
+			c.channelFor(b, cs).traffic(c.now)
+			answer = profile.AnswerOK
+			if cidAll == nil {
+				// The broker knows no consumer of the group: SYSTEM_ERROR without a body,
+				// which Java takes as null and Go as an empty list (spec §3.3, §9.1.4).
+				answer = profile.AnswerError
+			}
+		}
+	}
+	var mqSet []route.MessageQueue // nil: no route yet
+	if sub.routeOK {
+		mqSet = sub.mqSet
+		if mqSet == nil {
+			mqSet = []route.MessageQueue{}
+		}
+	}
+	// Each client sorts its inputs its own way (Java: MessageQueue and String order,
+	// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
+	s, err := c.strategyFor(cs.g, cs.prof)
+	var r profile.Round
+	list := cs.prof.ConsumerList(answer, cidAll)
+	if main {
+		cs.lastAsk = askRecord{broker: asked, at: start, answer: answerWord(answer, asked)}
+	}
+	if err != nil {
+		r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
+	} else {
+		r = cs.prof.Rebalance(s, cs.g.name, cs.cid, mqSet, list)
+		if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
+			// The broker asked does not list this process yet (its heartbeat has not
+			// reached it) or any more: Go's strategy returns nil, so it takes nothing
+			// and drops the topic's queues (spec §9.1.3, §9.1.4; Java gets [] too).
+			c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Broker: asked, N: int64(len(list)),
+				Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", cs.cid, goclient.NotInCidAllLog, asked, len(list))})
+		}
+	}
+	if r.Decided && main {
+		cs.view = newRebalanceView(cs.prof, sub.t, asked, start, list, r.Target)
+	}
+	switch {
+	case r.Crash:
+		c.crash(cs, r.Err)
+		return nil, false, true, true
+	case r.Err != nil:
+		name := cs.g.strategy.Name()
+		if s != nil {
+			name = s.Name()
+		}
+		if r.Unbalanced {
+			balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
+			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
+				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, name, r.Err)})
+		} else {
+			// 4.9: the topic's round ends; nothing is retried before the next (spec §9.2).
+			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
+				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", cs.cid, name, r.Err)})
+		}
+		return nil, false, balanced, false
+	case r.Decided:
+		return r.Target, true, true, false
+	}
+	return nil, false, true, false
 }
 
 // updateProcessQueues is updateProcessQueueTableInRebalance (spec §3.4) for a concurrent push
 // consumer: drop what is no longer allocated (uploading its offset), drop and re-create
 // pull-expired queues, add the new ones from the broker's stored offset.
-func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue) (changed, balanced bool, cost int64) {
+func (c *Cluster) updateProcessQueues(cs *consumer, t *topicState, target []route.MessageQueue) (changed, balanced bool, cost int64) {
 	want := make(map[route.MessageQueue]bool, len(target))
 	for _, mq := range target {
 		want[mq] = true
 	}
 	for _, pq := range slices.Clone(cs.pqList) {
+		if pq.t != t {
+			continue // another topic's: its own turn of the round decides (spec §3.4)
+		}
 		if !want[pq.mq] || c.now-pq.lastPull > c.t.PullMaxIdleTime {
 			c.dropQueue(cs, pq, true)
 			changed = true
@@ -564,17 +644,17 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 		if cs.pqs[mq] != nil {
 			continue
 		}
-		start, fresh, ok, d := c.computePullFromWhere(cs, mq)
+		start, fresh, ok, d := c.computePullFromWhere(cs, t, mq)
 		cost += d
 		if !ok {
 			balanced = false // not added this round; retried in 1 s
 			continue
 		}
-		pq := &processQueue{mq: mq, nextPull: start, consumedUpTo: start, lastPull: c.now,
+		pq := &processQueue{mq: mq, t: t, nextPull: start, consumedUpTo: start, lastPull: c.now,
 			pullResumeAt: c.now + cost + c.firstPullDelay(cs)}
 		pq.b = c.brokerBy[mq.BrokerName]
-		pq.bq = pq.b.topic.qs[mq.QueueID]
-		pq.off = pq.b.group.offsets[mq.QueueID]
+		pq.bq = pq.b.queueOf(t, mq.QueueID)
+		pq.off = pq.b.offsetsOf(cs.g, t)[mq.QueueID]
 		if fresh {
 			c.skipTo(cs, pq, start)
 		}
@@ -593,21 +673,22 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 // reads its local file, −1 for a queue it never consumed (spec §3.12). Without one,
 // ConsumeFromWhere decides. fresh reports that the start came from ConsumeFromWhere or the
 // broker's 0, not from an offset a consumer of the group wrote.
-func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (start int64, fresh, ok bool, cost int64) {
+func (c *Cluster) computePullFromWhere(cs *consumer, t *topicState, mq route.MessageQueue) (start int64, fresh, ok bool, cost int64) {
 	b := c.brokerBy[mq.BrokerName]
 	stored := int64(-1)
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		if off, found := cs.local[mq]; found {
 			stored = off
 		}
 	} else {
 		var up bool
 		up, cost = c.rpc(cs, b, 5000)
-		if !up || int(mq.QueueID) >= len(b.topic.qs) {
+		bq := b.queueOf(t, mq.QueueID)
+		if !up || bq == nil {
 			return 0, false, false, cost // −2: the queue is not added this round
 		}
 		c.channelFor(b, cs).traffic(c.now)
-		bq, off := b.topic.qs[mq.QueueID], b.group.offsets[mq.QueueID]
+		off := b.offsetsOf(cs.g, t)[mq.QueueID]
 		switch {
 		case off.committed >= 0:
 			stored = off.committed
@@ -618,10 +699,10 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 	if stored >= 0 {
 		return stored, false, true, cost
 	}
-	if b == nil || b.down || int(mq.QueueID) >= len(b.topic.qs) {
+	if b == nil || b.down || b.queueOf(t, mq.QueueID) == nil {
 		return 0, false, false, cost + c.t.NetworkRTT
 	}
-	bq := b.topic.qs[mq.QueueID]
+	bq := b.queueOf(t, mq.QueueID)
 	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
 	switch cs.from {
 	case FromFirstOffset:
@@ -629,7 +710,7 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 		// min offset; that correction is folded in here.
 		return bq.minOffset, true, true, cost
 	case FromTimestamp:
-		return c.searchOffset(b, mq.QueueID, cs.timestamp), true, true, cost
+		return c.searchOffset(b, t, mq.QueueID, cs.timestamp), true, true, cost
 	}
 	return bq.maxOffset, true, true, cost
 }
@@ -638,7 +719,7 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 // the group's (or, broadcasting, this consumer's) progress and start is skipped by
 // ConsumeFromWhere, not lost.
 func (c *Cluster) skipTo(cs *consumer, pq *processQueue, start int64) {
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
 			f = pq.bq.minOffset
@@ -702,7 +783,7 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 		return
 	}
 	frontier := &pq.off.frontier
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
 			f = pq.bq.minOffset
@@ -746,7 +827,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		// A held pull still gets its answer, written into the void; nothing new reaches the broker.
 		if pq.outstanding && !b.down && (bq.maxOffset > pq.nextPull || c.now >= pq.heldUntil) {
 			pq.outstanding = false
-			if ch := b.group.chans[cs.idx]; ch != nil {
+			if ch := b.groupOf(cs).chans[cs.idx]; ch != nil {
 				ch.lastWrite = c.now
 			}
 		}
@@ -773,7 +854,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if b.group.subTopic != "" && b.group.subTopic != c.topic.name {
+	if sub := b.groupOf(cs).subTopic; sub != "" && sub != pq.t.name {
 		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
 		// and the client pulls again from the same offset a second later (spec §5.7).
 		ch.traffic(c.now)
@@ -805,7 +886,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 }
 
 func (c *Cluster) commitByPull(cs *consumer, o *queueOffset, pq *processQueue) {
-	if off := pq.offset(); c.group.model == Clustering && off > 0 && !pq.erased {
+	if off := pq.offset(); cs.g.model == Clustering && off > 0 && !pq.erased {
 		o.committed, o.writer = off, cs.idx
 	}
 }
@@ -913,17 +994,19 @@ func (cs *consumer) nextSlowGap() int64 {
 	return int64(cs.slowRnd.NextIntn(int32(min(2*cs.slowEvery-1, 1<<30))))
 }
 
-func shortNames(qs []route.MessageQueue) []string {
+// queueNames is qs's names in outputs (queueName).
+func (c *Cluster) queueNames(qs []route.MessageQueue) []string {
 	out := make([]string, len(qs))
 	for i, q := range qs {
-		out[i] = q.Short()
+		out[i] = c.queueName(q)
 	}
 	return out
 }
 
-func describeSet(qs []route.MessageQueue) string {
+// describeSet words a set of queues for the log: "broker-a:0-2 %RETRY%g/broker-a:0".
+func (c *Cluster) describeSet(qs []route.MessageQueue) string {
 	if len(qs) == 0 {
 		return "no queues"
 	}
-	return route.Compact(qs)
+	return route.CompactNamed(qs, c.topics[0].name)
 }

@@ -127,7 +127,8 @@ var Causes = map[string]string{
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)
 // or by none (orphan). End is 0 while it lasts.
 type Anomaly struct {
-	Kind   string   `json:"kind"` // "overlap" or "orphan"
+	Kind   string   `json:"kind"`            // "overlap" or "orphan"
+	Group  string   `json:"group,omitempty"` // the group it is of, when the run has several
 	Queue  string   `json:"queue"`
 	Owners []string `json:"owners,omitempty"` // the consumers involved (overlap)
 	Start  int64    `json:"start"`
