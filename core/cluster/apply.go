@@ -54,13 +54,14 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	if cmd.ID == "" {
 		return errors.New("needs id, the new consumer's client id")
 	}
-	if cs := c.current[cmd.ID]; cs != nil && !cs.dead {
+	prev := c.process(cmd.ID)
+	if len(prev) > 0 && !prev[0].dead {
 		return fmt.Errorf("consumer %q is already running (restartConsumer starts a stopped one)", cmd.ID)
 	}
-	if c.current[cmd.ID] == nil && len(c.current) >= MaxConsumers {
-		return fmt.Errorf("the group would have %d consumers; the limit is %d", len(c.current)+1, MaxConsumers)
+	if n := len(c.consumerIDs()); len(prev) == 0 && n >= MaxConsumers {
+		return fmt.Errorf("the group would have %d consumers; the limit is %d", n+1, MaxConsumers)
 	}
-	if len(c.consumers) >= maxProcesses {
+	if len(c.consumers)+max(len(prev), 1) > maxProcesses {
 		return fmt.Errorf("too many consumer processes (%d)", maxProcesses)
 	}
 	rate := 0
@@ -73,34 +74,67 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		if p, err = lookupClient(cmd.Client); err != nil {
 			return err
 		}
-	} else if c.current[cmd.ID] == nil {
+	} else if len(prev) == 0 {
 		p, _ = profile.Lookup("")
 	} else {
-		p = c.current[cmd.ID].prof
+		p = prev[0].prof
 	}
-	g := c.groups[0]
-	if err := checkClientStrategy(p, g.strategy.Name(), g.params); err != nil {
-		return fmt.Errorf("client: %w", err)
-	}
-	cs := c.startConsumer(cmd.ID, rate, p, g, nil)
+	var from string
 	if cmd.ConsumeFromWhere != "" {
-		from, err := ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere))
-		if err != nil {
+		var err error
+		if from, err = ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere)); err != nil {
 			return err
 		}
-		cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
+	}
+	// A new id joins the first group; a stopped one starts again with its memberships.
+	groups := []*groupState{c.groups[0]}
+	if len(prev) > 0 {
+		groups = groups[:0]
+		for _, cs := range prev {
+			groups = append(groups, cs.g)
+		}
+	}
+	for _, g := range groups {
+		if err := checkClientStrategy(p, g.strategy.Name(), g.params); err != nil {
+			return fmt.Errorf("client: %w", err)
+		}
+	}
+	for _, g := range groups {
+		cs := c.startConsumer(cmd.ID, rate, p, g, nil)
+		if from != "" {
+			cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
+		}
 	}
 	return nil
 }
 
-// onConsumer is the apply function of a command on an existing consumer (its id).
+// process is the latest members of a consumer process (its client id) in every group it is a
+// member of, in the groups' order; none for an id never started.
+func (c *Cluster) process(id string) []*consumer {
+	var out []*consumer
+	for _, g := range c.groups {
+		if cs := c.current[memberKey{id, g.idx}]; cs != nil {
+			out = append(out, cs)
+		}
+	}
+	return out
+}
+
+// onConsumer is the apply function of a command on an existing consumer process (its id): it
+// acts on the process's member in every group, the first refusal stopping it (the members of
+// one process live and die together, so they refuse alike).
 func onConsumer(f func(c *Cluster, cs *consumer) error) func(*Cluster, Command) error {
 	return func(c *Cluster, cmd Command) error {
-		cs := c.current[cmd.ID]
-		if cs == nil {
+		members := c.process(cmd.ID)
+		if len(members) == 0 {
 			return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
 		}
-		return f(c, cs)
+		for _, cs := range members {
+			if err := f(c, cs); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -113,6 +147,17 @@ func onBroker(f func(c *Cluster, b *broker, cmd Command) error) func(*Cluster, C
 		}
 		return f(c, b, cmd)
 	}
+}
+
+// everywhereTopics counts the topics with queues on every broker.
+func (c *Cluster) everywhereTopics() int {
+	n := 0
+	for _, t := range c.topics {
+		if t.everywhere && !t.unsimulated {
+			n++
+		}
+	}
+	return n
 }
 
 // totalQueues is the queue count of every topic over all brokers.
@@ -142,10 +187,21 @@ func applyAddBroker(c *Cluster, cmd Command) error {
 	if len(c.brokers) >= MaxBrokers {
 		return fmt.Errorf("%d brokers at most", MaxBrokers)
 	}
-	if t := c.totalQueues() + n; t > MaxQueues {
+	if t := c.totalQueues() + n*c.everywhereTopics(); t > MaxQueues {
 		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
 	}
-	c.addBroker(cmd.Broker, n, 0, 0)
+	b := c.addBroker(cmd.Broker, 0, 0)
+	// Every topic that lives on every broker gets its queues there; the name server serves
+	// them at once, clients see them at their next route poll (spec §1.3).
+	for _, t := range c.topics {
+		if t.everywhere {
+			q := n
+			if t.unsimulated {
+				q = 0
+			}
+			c.setQueueNums(b, t, q, q)
+		}
+	}
 	return nil
 }
 
@@ -252,7 +308,7 @@ func applyPartition(c *Cluster, cs *consumer) error {
 		c.scheduleIdle(b, cs)
 	}
 	if at, ok := c.expectedExpiry(cs); ok {
-		c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Until: at,
+		c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Until: at,
 			Text: fmt.Sprintf("nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))})
 	}
 	return nil

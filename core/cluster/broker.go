@@ -46,6 +46,7 @@ type broker struct {
 // and its queues.
 type brokerTopic struct {
 	t      *topicState
+	perm   string         // its permission here (PermRW, PermR, PermW, PermNone)
 	queues int            // the topic's queues on this broker: the larger of its read and write counts
 	readQ  int            // readQueueNums: the subscribe set holds ids 0…readQ−1 (spec §1.3)
 	writeQ int            // writeQueueNums: the publish list holds ids 0…writeQ−1
@@ -63,9 +64,9 @@ type brokerGroup struct {
 	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
 	// until the channels change (see registeredView); nil: not made yet. Read-only once made.
 	listed *listedIDs
-	// subTopic is the topic of the group's subscription table here, as the last heartbeat
-	// left it ("": none yet). Each heartbeat replaces the whole table (spec §5.7).
-	subTopic string
+	// table is the group's subscription table here, by topic, as the heartbeats left it:
+	// each heartbeat is authoritative for the whole topic set (spec §5.7).
+	table map[string]*subEntry
 	// offsets is the group's progress on each queue here: by topic index, then queue id.
 	offsets [][]*queueOffset
 }
@@ -190,30 +191,21 @@ func (b *broker) dropAll() {
 		for _, inst := range bg.channelOrder() {
 			bg.dropChannel(inst)
 		}
-		bg.subTopic = "" // the group's table goes with its connections (spec §5.7)
+		bg.table = nil // the group's table goes with its connections (spec §5.7)
 	}
 }
 
 // groupOf is the broker's part of the group cs is a member of.
 func (b *broker) groupOf(cs *consumer) *brokerGroup { return b.groups[cs.g.idx] }
 
-// addBroker starts a broker: the first topic gets queues read and write queues there, a
-// topic the run does not simulate none (it is routed to every broker).
-func (c *Cluster) addBroker(name string, queues, latencyMs int, memory int64) *broker {
+// addBroker starts a broker, with no topic's queues yet.
+func (c *Cluster) addBroker(name string, latencyMs int, memory int64) *broker {
 	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory,
 		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepT0: never}
 	c.brokers = append(c.brokers, b)
 	c.brokerBy[name] = b
 	for range c.groups {
 		b.groups = append(b.groups, &brokerGroup{chans: map[int]*channel{}})
-	}
-	for _, t := range c.topics {
-		switch {
-		case t.idx == 0:
-			c.setQueueNums(b, t, queues, queues)
-		case t.unsimulated:
-			c.setQueueNums(b, t, 0, 0)
-		}
 	}
 	// Brokers tick independently: each scan runs at its own phase (spec §5.1).
 	phase := int64(b.rnd.NextIntn(int32(c.t.ScanInterval)))
@@ -267,7 +259,7 @@ func (c *Cluster) setQueueNums(b *broker, t *topicState, read, write int) {
 	}
 	bt := b.topics[t.idx]
 	if bt == nil {
-		bt = &brokerTopic{t: t}
+		bt = &brokerTopic{t: t, perm: PermRW}
 		b.topics[t.idx] = bt
 	}
 	n := max(read, write)
@@ -390,29 +382,42 @@ func (ch *channel) traffic(now int64) {
 	ch.lastWrite = now
 }
 
+// subEntry is one topic of a group's subscription table on a broker: the SubscriptionData the
+// broker stores, with its subVersion and tags (spec §5.7).
+type subEntry struct {
+	version int64
+	tags    []string // none: "*"
+}
+
 // heartbeat is one HEART_BEAT from a consumer process reaching broker b (spec §5.1): a new
-// channel registers and fires CHANGE; a known one only refreshes its time.
+// channel registers and fires CHANGE; a known one only refreshes its time. A CLUSTERING
+// member's heartbeat creates its group's retry topic on the broker (spec §3.14).
 func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	ch := c.channelFor(b, cs)
 	ch.traffic(c.now)
 	ch.lastHeartbeat = c.now
 	bg := b.groupOf(cs)
-	// The heartbeat's topic set replaces the group's table (spec §5.7): a member subscribing
-	// another topic than the last one heard flips it, and the flip is a CHANGE.
-	topic := c.memberTopic(cs)
-	flip := bg.subTopic != "" && bg.subTopic != topic
-	if flip {
-		c.emit(Event{Kind: EventChange, Cause: CauseSubscription, Consumer: cs.id, Broker: b.name, Arg: topic,
-			Text: fmt.Sprintf("%s takes %s's subscription (%s) for the group; %s", b.name, cs.cid, topic, notifies(cs.g))})
+	if r := cs.g.retry; r != nil && b.topicOf(r) == nil {
+		c.setQueueNums(b, r, 1, 1) // retryQueueNums 1, RW; registered with the name server
 	}
-	bg.subTopic = topic
-	if flip && ch.registered {
-		c.change(bg, cs.g)
+	// The heartbeat's topic set replaces the group's table (spec §5.7): a member subscribing
+	// other topics than the last heartbeat heard flips it, and the flip is a CHANGE.
+	if flip := bg.subscribe(cs); flip {
+		topics := make([]string, len(cs.subs))
+		for i, sub := range cs.subs {
+			topics[i] = sub.t.name
+		}
+		list := strings.Join(topics, ", ")
+		c.emit(Event{Kind: EventChange, Cause: CauseSubscription, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, Arg: list,
+			Text: fmt.Sprintf("%s takes %s's subscription (%s) for the group; %s", b.name, c.who(cs), list, notifies(cs.g))})
+		if ch.registered {
+			c.change(bg, cs.g)
+		}
 	}
 	if !ch.registered {
 		ch.registered = true
 		bg.listed = nil
-		c.emitf(EventChange, CauseRegister, cs.id, b.name, "%s registers %s (heartbeat); %s", b.name, cs.cid, notifies(cs.g))
+		c.emitMember(cs, EventChange, CauseRegister, b.name, "%s registers %s (heartbeat); %s", b.name, c.who(cs), notifies(cs.g))
 		c.change(bg, cs.g)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1);
 		// a Go client does not (spec §9.1.5).
@@ -422,9 +427,40 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	}
 }
 
-// memberTopic is the topic a member's heartbeats subscribe.
-func (c *Cluster) memberTopic(cs *consumer) string {
-	return cs.subs[0].t.name
+// subscribe applies a member's heartbeat to the group's subscription table (spec §5.7): a topic
+// not there is added, one there is replaced, silently, by a newer subVersion, and a topic the
+// heartbeat lacks is removed. It reports a flip: the topic set changed in a table that held
+// one (the group's first heartbeat only fills it).
+func (bg *brokerGroup) subscribe(cs *consumer) bool {
+	had := len(bg.table) > 0
+	if bg.table == nil {
+		bg.table = map[string]*subEntry{}
+	}
+	changed := false
+	for _, sub := range cs.subs {
+		e := bg.table[sub.t.name]
+		switch {
+		case e == nil:
+			bg.table[sub.t.name] = &subEntry{version: sub.version, tags: sub.tags}
+			changed = true
+		case sub.version > e.version:
+			bg.table[sub.t.name] = &subEntry{version: sub.version, tags: sub.tags}
+		}
+	}
+	for name := range bg.table {
+		if !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t.name == name }) {
+			delete(bg.table, name)
+			changed = true
+		}
+	}
+	return changed && had
+}
+
+// subscribed reports whether the group's table here lets a pull of topic t through: a table
+// that lacks it answers SUBSCRIPTION_NOT_EXIST (spec §5.7). An empty table (no heartbeat
+// since the broker started) is taken to let it through.
+func (bg *brokerGroup) subscribed(t *topicState) bool {
+	return len(bg.table) == 0 || bg.table[t.name] != nil
 }
 
 // unregister is UNREGISTER_CLIENT from a gracefully stopping consumer: CHANGE fires as long as
@@ -434,7 +470,7 @@ func (c *Cluster) unregister(b *broker, cs *consumer) {
 	ch := bg.chans[cs.idx]
 	bg.dropChannel(cs.idx)
 	if ch != nil || bg.exists() {
-		c.emitf(EventChange, CauseUnregister, cs.id, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, cs.cid, notifies(cs.g))
+		c.emitMember(cs, EventChange, CauseUnregister, b.name, "%s unregisters %s (graceful shutdown); %s", b.name, c.who(cs), notifies(cs.g))
 		c.change(bg, cs.g)
 	}
 }
@@ -459,13 +495,13 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 	}
 	bg.dropChannel(cs.idx)
 	if ch.registered {
-		e := Event{Kind: EventChange, Cause: cause, Consumer: cs.id, Broker: b.name}
+		e := Event{Kind: EventChange, Cause: cause, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name}
 		why := "its connection closed"
 		if cause == CauseIdleClosed {
 			e.N = c.t.IdleTimeout / 1000
 			why = fmt.Sprintf("idle for %d s", e.N)
 		}
-		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, cs.cid, why, notifies(cs.g))
+		e.Text = fmt.Sprintf("%s drops %s (%s); %s", b.name, c.who(cs), why, notifies(cs.g))
 		c.emit(e)
 		c.change(bg, cs.g)
 	}
@@ -536,14 +572,14 @@ func (c *Cluster) scanExpired(b *broker) {
 			}
 			cs := c.consumers[inst]
 			bg.dropChannel(inst)
-			e := Event{Kind: EventChange, Cause: CauseExpire, Consumer: cs.id, Broker: b.name, N: c.t.ChannelExpiredTimeout / 1000}
+			e := Event{Kind: EventChange, Cause: CauseExpire, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: c.t.ChannelExpiredTimeout / 1000}
 			if c.t.ExpiryNotifies {
 				e.Cause = CauseExpireNotify
-				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, cs.cid, e.N)
+				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; the close races the scan and notifies", b.name, c.who(cs), e.N)
 				c.emit(e)
 				c.change(bg, g)
 			} else {
-				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, cs.cid, e.N)
+				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, c.who(cs), e.N)
 				c.emit(e)
 			}
 			c.noteOwnership()

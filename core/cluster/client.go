@@ -98,8 +98,8 @@ func (c *Cluster) advanceTicks(cs *consumer, t int64) {
 // crash ends a process whose strategy panicked (a Go client does not recover it, spec
 // §9.1.4 step 5): as a kill, its connections close and nothing is uploaded.
 func (c *Cluster) crash(cs *consumer, err error) {
-	c.emit(Event{Kind: EventInfo, Cause: CauseConsumerCrashed, Consumer: cs.id, Arg: string(cs.prof.Name),
-		Text: fmt.Sprintf("%s crashes: its %s strategy raised %v, which nothing recovers; the process exits and its connections close", cs.cid, cs.prof.SDK, err)})
+	c.emit(Event{Kind: EventInfo, Cause: CauseConsumerCrashed, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: string(cs.prof.Name),
+		Text: fmt.Sprintf("%s crashes: its %s strategy raised %v, which nothing recovers; the process exits and its connections close", c.who(cs), cs.prof.SDK, err)})
 	c.kill(cs)
 	c.noteOwnership()
 }

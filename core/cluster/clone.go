@@ -53,6 +53,19 @@ func (c *Cluster) Clone() *Cluster {
 		}
 		n.groupBy[g.name] = n.groups[i]
 	}
+	for i, t := range c.topics {
+		if t.group != nil {
+			n.topics[i].group = n.groups[t.group.idx]
+		}
+	}
+	for i, g := range c.groups {
+		if g.retry != nil {
+			n.groups[i].retry = n.topics[g.retry.idx]
+		}
+		if g.dlq != nil {
+			n.groups[i].dlq = n.topics[g.dlq.idx]
+		}
+	}
 	n.open = make(map[anomalyKey]*Anomaly, len(c.open))
 	for k, a := range c.open {
 		cp := *a
@@ -102,6 +115,13 @@ func (c *Cluster) Clone() *Cluster {
 				}
 			}
 			ng.listed = nil // the copy fills in its own sorts: nothing is written to the original's
+			if bg.table != nil {
+				ng.table = make(map[string]*subEntry, len(bg.table))
+				for k, e := range bg.table {
+					cp := *e
+					ng.table[k] = &cp
+				}
+			}
 			ng.chans = make(map[int]*channel, len(bg.chans))
 			for k, ch := range bg.chans {
 				cp := *ch
@@ -120,7 +140,7 @@ func (c *Cluster) Clone() *Cluster {
 	// takes its predecessor's), so the copy shares one copied map per id as well.
 	locals := map[string]map[route.MessageQueue]int64{}
 	n.consumers = make([]*consumer, len(c.consumers))
-	n.current = make(map[string]*consumer, len(c.current))
+	n.current = make(map[memberKey]*consumer, len(c.current))
 	for i, cs := range c.consumers {
 		nc := *cs
 		nc.rnd = cloneRandom(cs.rnd)
@@ -167,8 +187,8 @@ func (c *Cluster) Clone() *Cluster {
 		}
 		n.consumers[i] = &nc
 	}
-	for id, cs := range c.current {
-		n.current[id] = n.consumers[cs.idx]
+	for k, cs := range c.current {
+		n.current[k] = n.consumers[cs.idx]
 	}
 
 	n.producers = make([]*producer, len(c.producers))

@@ -54,8 +54,8 @@ type Cluster struct {
 
 	brokers   []*broker
 	brokerBy  map[string]*broker
-	consumers []*consumer          // every process instance ever started, in start order
-	current   map[string]*consumer // the latest instance of each client id
+	consumers []*consumer             // every member ever started (a process's in each group), in start order
+	current   map[memberKey]*consumer // the latest member of each client id in each group
 	producers []*producer
 
 	metrics    Metrics
@@ -87,7 +87,16 @@ type topicState struct {
 	// the member heartbeats every broker and never holds a queue of it (spec §5.7, inferred
 	// there).
 	unsimulated bool
+	// group is the group whose retry or dead-letter topic it is (nil: a topic of the
+	// scenario's); dlq tells which.
+	group *groupState
+	dlq   bool
+	// everywhere: a declared topic living on every broker, a broker added later included.
+	everywhere bool
 }
+
+// isRetry reports whether t is a group's retry topic.
+func (t *topicState) isRetry() bool { return t.group != nil && !t.dlq }
 
 // groupState is a consumer group as its members run it: its name, its allocation strategy
 // and its message model. Each broker holds its part of the group (brokerGroup) at the
@@ -100,6 +109,11 @@ type groupState struct {
 	params     allocate.Params   // the strategy's parameters, for the other clients' builds
 	goStrategy allocate.Strategy // as rocketmq-client-go runs it; built when first needed
 	model      string
+	from       string // its members' default ConsumeFromWhere
+	// retry is its retry topic %RETRY%<group>, which its CLUSTERING members subscribe (nil:
+	// none, as format 1 showed a group); dlq its dead-letter topic, once a message went there.
+	retry, dlq   *topicState
+	maxReconsume int // the client's maxReconsumeTimes
 }
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
@@ -109,39 +123,20 @@ func New(cfg Config) (*Cluster, error) {
 		cfg: cfg, t: cfg.Timing.WithDefaults(),
 		topicBy: map[string]*topicState{}, groupBy: map[string]*groupState{},
 		latencyFault: cfg.LatencyFault,
-		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
+		brokerBy:     map[string]*broker{}, current: map[memberKey]*consumer{},
 		open: map[anomalyKey]*Anomaly{},
 		net:  sim.Stream(cfg.Seed, "network"),
 	}
-	topicName, groupName, model := cfg.Topic, cfg.Group, cfg.MessageModel
-	if topicName == "" {
-		topicName = DefaultOf("topic")
-	}
-	if groupName == "" {
-		groupName = DefaultOf("group")
-	}
-	if model == "" {
-		model = DefaultOf("messageModel")
-	}
-	if model != Clustering && model != Broadcasting {
-		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", model)
-	}
-	name := cfg.Strategy
-	if name == "" {
-		name = DefaultOf("strategy")
-	}
-	s, err := allocate.New(name, cfg.Params)
-	if err != nil {
-		return nil, fmt.Errorf("strategy: %w", err)
-	}
-	t := c.addTopic(topicName)
-	c.addGroup(&groupState{name: groupName, model: model, strategy: s, params: cfg.Params, topics: []*topicState{t}})
 	tableName := cfg.FaultTable
 	if tableName == "" {
 		tableName = DefaultOf("faultTable")
 	}
+	var err error
 	if c.faultTable, err = fault.TableByName(tableName); err != nil {
 		return nil, fmt.Errorf("faultTable: %w", err)
+	}
+	if err := c.newTopicsAndGroups(cfg); err != nil {
+		return nil, err
 	}
 	if len(cfg.Brokers) == 0 {
 		return nil, fmt.Errorf("brokers: at least one broker is needed")
@@ -150,67 +145,290 @@ func New(cfg Config) (*Cluster, error) {
 		if _, dup := c.brokerBy[bc.Name]; dup {
 			return nil, fmt.Errorf("brokers: %q appears twice", bc.Name)
 		}
-		b := c.addBroker(bc.Name, bc.Queues, bc.LatencyMs, bc.MemoryMessages)
-		if r, w := bc.QueueCounts(); r != bc.Queues || w != bc.Queues {
-			c.setQueueNums(b, c.topics[0], r, w)
-		}
+		c.addBroker(bc.Name, bc.LatencyMs, bc.MemoryMessages)
+	}
+	if err := c.placeTopics(cfg); err != nil {
+		return nil, err
 	}
 	if err := c.addHistory(cfg.History); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	c.starting = true
 	defer func() { c.starting = false }()
+	ids := map[string]bool{}
 	for _, cc := range cfg.Consumers {
-		if _, dup := c.current[cc.ID]; dup {
+		if ids[cc.ID] {
 			return nil, fmt.Errorf("consumers: %q appears twice", cc.ID)
 		}
-		if cc.ID == "" {
-			return nil, fmt.Errorf("consumers: a client id is empty")
+		ids[cc.ID] = true
+		if err := c.startConfigured(cfg, cc); err != nil {
+			return nil, err
 		}
-		from, err := ParseConsumeFromWhere(cc.ConsumeFromWhere)
-		if err != nil {
-			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
+	}
+	// The initial members were registered at 00:00, as if they had run before: their
+	// groups' retry topics exist on the brokers they heartbeat, and their routes hold them.
+	for _, cs := range c.consumers {
+		c.refreshConsumerRoute(cs)
+	}
+	for i, pc := range cfg.Producers {
+		if err := checkProducer(pc); err != nil {
+			return nil, fmt.Errorf("producers[%d]: %w", i, err)
 		}
-		p, err := lookupClient(cc.Client)
-		if err != nil {
-			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
+		if pc.Topic != "" && (c.topicBy[pc.Topic] == nil || c.topicBy[pc.Topic].group != nil) {
+			return nil, fmt.Errorf("producers[%d].topic: %q is no topic of topics", i, pc.Topic)
 		}
-		if err := checkClientStrategy(p, name, cfg.Params); err != nil {
-			return nil, fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
+		c.startProducer(pc)
+	}
+	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})
+	return c, nil
+}
+
+// newTopicsAndGroups declares the topics and groups: format 2's lists, or format 1's one topic
+// and one group (without its retry topic).
+func (c *Cluster) newTopicsAndGroups(cfg Config) error {
+	if len(cfg.Topics) == 0 {
+		name := cfg.Topic
+		if name == "" {
+			name = DefaultOf("topic")
 		}
-		t := c.topics[0]
-		if cc.Subscription != nil && cc.Subscription.Topic != t.name {
-			if err := CheckName("consumers: "+cc.ID+": subscription.topic", cc.Subscription.Topic, TopicName); err != nil {
-				return nil, err
-			}
-			if t = c.topicBy[cc.Subscription.Topic]; t == nil {
-				t = c.addTopic(cc.Subscription.Topic)
-				t.unsimulated = true
-				for _, b := range c.brokers {
-					c.setQueueNums(b, t, 0, 0)
+		c.addTopic(name).everywhere = true
+	}
+	for i, tc := range cfg.Topics {
+		if c.topicBy[tc.Name] != nil {
+			return fmt.Errorf("topics[%d].name: %q appears twice", i, tc.Name)
+		}
+		c.addTopic(tc.Name).everywhere = len(tc.Brokers) == 0
+	}
+	if len(cfg.Groups) == 0 {
+		gc := GroupConfig{Name: cfg.Group, Strategy: cfg.Strategy, Params: cfg.Params, MessageModel: cfg.MessageModel, NoRetryTopic: true}
+		if gc.Name == "" {
+			gc.Name = DefaultOf("group")
+		}
+		if _, err := c.declareGroup(gc); err != nil {
+			return err
+		}
+		c.groups[0].topics = []*topicState{c.topics[0]}
+		return nil
+	}
+	for i, gc := range cfg.Groups {
+		if c.groupBy[gc.Name] != nil {
+			return fmt.Errorf("groups[%d].name: %q appears twice", i, gc.Name)
+		}
+		if _, err := c.declareGroup(gc); err != nil {
+			return fmt.Errorf("groups[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// declareGroup builds a group's state from its settings; a CLUSTERING group gets its retry
+// topic, on no broker yet (spec §3.14: a heartbeat creates it).
+func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
+	model := gc.MessageModel
+	if model == "" {
+		model = DefaultOf("messageModel")
+	}
+	if model != Clustering && model != Broadcasting {
+		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", model)
+	}
+	name := gc.Strategy
+	if name == "" {
+		name = DefaultOf("strategy")
+	}
+	s, err := allocate.New(name, gc.Params)
+	if err != nil {
+		return nil, fmt.Errorf("strategy: %w", err)
+	}
+	from, err := ParseConsumeFromWhere(gc.ConsumeFromWhere)
+	if err != nil {
+		return nil, err
+	}
+	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, from: from, maxReconsume: gc.MaxReconsumeTimes})
+	if g.maxReconsume == 0 {
+		g.maxReconsume = 16
+	}
+	if !gc.NoRetryTopic && model == Clustering {
+		g.retry = c.addTopic(RetryTopic(g.name))
+		g.retry.group = g
+	}
+	return g, nil
+}
+
+// deadLetterTopic is g's dead-letter topic, declared at its first dead letter (spec §5.8: the
+// broker creates %DLQ%<group> on demand, one queue).
+func (c *Cluster) deadLetterTopic(g *groupState) *topicState {
+	if g.dlq == nil {
+		g.dlq = c.addTopic(DLQTopic(g.name))
+		g.dlq.group, g.dlq.dlq = g, true
+	}
+	return g.dlq
+}
+
+// RetryTopic and DLQTopic are a group's retry and dead-letter topics' names.
+func RetryTopic(group string) string { return "%RETRY%" + group }
+
+// DLQTopic is a group's dead-letter topic's name.
+func DLQTopic(group string) string { return "%DLQ%" + group }
+
+// placeTopics gives every broker its queues of each declared topic: format 1's topic on every
+// broker with its brokers[] counts; format 2's as topics[] say, a topic without a broker
+// list on every broker (0 queues there: brokers[].queues).
+func (c *Cluster) placeTopics(cfg Config) error {
+	if len(cfg.Topics) == 0 {
+		for i, bc := range cfg.Brokers {
+			r, w := bc.QueueCounts()
+			c.setQueueNums(c.brokers[i], c.topics[0], r, w)
+		}
+		return nil
+	}
+	for i, tc := range cfg.Topics {
+		t := c.topics[i]
+		if len(tc.Brokers) == 0 {
+			for j, bc := range cfg.Brokers {
+				q := tc.Queues
+				if q == 0 {
+					q = bc.Queues
 				}
+				r, w := countsOf(q, tc.ReadQueueNums, tc.WriteQueueNums)
+				c.setQueueNums(c.brokers[j], t, r, w)
+				c.brokers[j].topics[t.idx].perm = permOr(tc.Perm, PermRW)
 			}
+			continue
 		}
-		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, c.groups[0], []*topicState{t})
+		for j, tb := range tc.Brokers {
+			b := c.brokerBy[tb.Name]
+			if b == nil {
+				return fmt.Errorf("topics[%d].brokers[%d].name: %q is no broker of brokers", i, j, tb.Name)
+			}
+			if b.topicOf(t) != nil {
+				return fmt.Errorf("topics[%d].brokers[%d].name: %q appears twice", i, j, tb.Name)
+			}
+			q := tb.Queues
+			if q == 0 {
+				q = tc.Queues
+			}
+			r, w := countsOf(q, tb.ReadQueueNums, tb.WriteQueueNums)
+			if tb.ReadQueueNums == 0 && tb.WriteQueueNums == 0 && tb.Queues == 0 {
+				r, w = countsOf(q, tc.ReadQueueNums, tc.WriteQueueNums)
+			}
+			c.setQueueNums(b, t, r, w)
+			b.topics[t.idx].perm = permOr(tb.Perm, permOr(tc.Perm, PermRW))
+		}
+	}
+	return nil
+}
+
+// countsOf is read and write counts from queues and the counts that differ from it (0: queues).
+func countsOf(queues, read, write int) (int, int) {
+	if read == 0 {
+		read = queues
+	}
+	if write == 0 {
+		write = queues
+	}
+	return read, write
+}
+
+func permOr(p, def string) string {
+	if p == "" {
+		return def
+	}
+	return p
+}
+
+// startConfigured starts a consumer process of the initial state: one member of each group it
+// names (format 1: of the one group, subscribing its topic or its subscription's).
+func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
+	if cc.ID == "" {
+		return fmt.Errorf("consumers: a client id is empty")
+	}
+	if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
+		return fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
+	}
+	p, err := lookupClient(cc.Client)
+	if err != nil {
+		return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+	}
+	members := cc.Groups
+	if len(members) == 0 {
+		m := MembershipConfig{Group: c.groups[0].name}
+		if cc.Subscription != nil {
+			m.Subscriptions = []SubscriptionConfig{*cc.Subscription}
+		}
+		members = []MembershipConfig{m}
+	} else if cc.Subscription != nil {
+		return fmt.Errorf("consumers: %s: subscription and groups: give its subscriptions in groups", cc.ID)
+	}
+	for k, m := range members {
+		g := c.groupBy[m.Group]
+		if g == nil {
+			return fmt.Errorf("consumers: %s: groups[%d].group: %q is no group of groups", cc.ID, k, m.Group)
+		}
+		if c.current[memberKey{cc.ID, g.idx}] != nil {
+			return fmt.Errorf("consumers: %s: groups[%d].group: %q appears twice", cc.ID, k, m.Group)
+		}
+		if err := checkClientStrategy(p, g.strategy.Name(), g.params); err != nil {
+			return fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
+		}
+		subs, err := c.subscriptionsOf(cfg, cc.ID, m)
+		if err != nil {
+			return err
+		}
+		fromText := cc.ConsumeFromWhere
+		if fromText == "" {
+			fromText = g.from
+		}
+		from, err := ParseConsumeFromWhere(fromText)
+		if err != nil {
+			return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+		}
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
-		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
-			return nil, fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
-		}
+		cs.setListener(m)
 		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
 		if cc.ConsumeTimestampMs != nil {
 			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true
 		}
 		c.markTimestamp(cs.timestamp)
 	}
-	for i, pc := range cfg.Producers {
-		if err := checkProducer(pc); err != nil {
-			return nil, fmt.Errorf("producers[%d]: %w", i, err)
+	return nil
+}
+
+// subscriptionsOf is what a membership subscribes: its topics (format 1: a topic not
+// declared is one the run does not simulate), then its group's retry topic.
+func (c *Cluster) subscriptionsOf(cfg Config, id string, m MembershipConfig) ([]subscription, error) {
+	g := c.groupBy[m.Group]
+	var out []subscription
+	for j, sc := range m.Subscriptions {
+		t := c.topicBy[sc.Topic]
+		switch {
+		case t != nil && t.group != nil:
+			return nil, fmt.Errorf("consumers: %s: subscriptions[%d].topic: %q is a group's own topic, which RocketMQ subscribes itself", id, j, sc.Topic)
+		case t == nil && len(cfg.Topics) > 0:
+			return nil, fmt.Errorf("consumers: %s: subscriptions[%d].topic: %q is no topic of topics", id, j, sc.Topic)
+		case t == nil:
+			if err := CheckName("consumers: "+id+": subscription.topic", sc.Topic, TopicName); err != nil {
+				return nil, err
+			}
+			t = c.addTopic(sc.Topic)
+			t.unsimulated, t.everywhere = true, true
+			for _, b := range c.brokers {
+				c.setQueueNums(b, t, 0, 0)
+			}
 		}
-		c.startProducer(pc)
+		if slices.ContainsFunc(out, func(s subscription) bool { return s.t == t }) {
+			return nil, fmt.Errorf("consumers: %s: subscriptions[%d].topic: %q appears twice", id, j, sc.Topic)
+		}
+		out = append(out, subscription{t: t, tags: slices.Clone(sc.Tags)})
 	}
-	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})
-	return c, nil
+	if len(out) == 0 {
+		out = append(out, subscription{t: c.topics[0]})
+	}
+	if g.retry != nil {
+		out = append(out, subscription{t: g.retry})
+	}
+	return out, nil
 }
 
 // addHistory fills the initial brokers' queues with the messages produced before 00:00.
@@ -423,6 +641,30 @@ func (c *Cluster) emit(e Event) {
 
 func (c *Cluster) emitf(kind, cause, consumer, broker, format string, args ...any) {
 	c.emit(Event{Kind: kind, Cause: cause, Consumer: consumer, Broker: broker, Text: fmt.Sprintf(format, args...)})
+}
+
+// emitMember is emitf for an event about member cs: its group (when the run has several) and
+// its client id come with it.
+func (c *Cluster) emitMember(cs *consumer, kind, cause, broker, format string, args ...any) {
+	c.emit(Event{Kind: kind, Cause: cause, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: broker,
+		Text: fmt.Sprintf(format, args...)})
+}
+
+// groupName is cs's group's name when the run has several groups ("" with one).
+func (c *Cluster) groupName(cs *consumer) string {
+	if len(c.groups) > 1 {
+		return cs.g.name
+	}
+	return ""
+}
+
+// who names member cs in the log: its client id, and its group when the run has several
+// ("10.0.0.5@4711 in GID_B").
+func (c *Cluster) who(cs *consumer) string {
+	if len(c.groups) > 1 {
+		return cs.cid + " in " + cs.g.name
+	}
+	return cs.cid
 }
 
 // Log returns a copy of the most recent events (at most 500), oldest first.

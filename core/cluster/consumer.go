@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,10 +42,13 @@ type consumer struct {
 	gen         [genCount]int
 	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
 	g           *groupState      // the group it is a member of
+	failPPM     int64            // its listener answers RECONSUME_LATER to this many deliveries in a million
+	consumeMs   int64            // its listener's time per message (0: rate decides)
 	// subs are its subscriptions, in the order the scenario gives them; order is the order its
 	// rebalance visits them (RebalanceImpl.subscriptionInner's, spec §3.14).
-	subs  []*subscription
-	order []int
+	subs     []*subscription
+	order    []int
+	subNames []string // the topics' names, made by a snapshot (nil: not yet); read-only once made
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -90,6 +94,8 @@ type consumer struct {
 // subscription is one topic a consumer subscribes, with the route it has cached for it.
 type subscription struct {
 	t       *topicState
+	tags    []string             // its expression's tags; none: "*"
+	version int64                // its subVersion: when subscribed, raised when its allocation changes (spec §5.7)
 	mqSet   []route.MessageQueue // subscribe set from the last route refresh, sorted
 	routeOK bool                 // a route has been fetched
 	brokers []string             // brokers of the cached route, sorted
@@ -171,34 +177,46 @@ func (c *Cluster) status(cs *consumer) string {
 	return StatusAlive
 }
 
-// startConsumer starts a consumer process at the current time (spec §3.1, §3.10, §5.4): it
-// fetches the route, heartbeats every broker (each registers it and notifies the group), then
-// wakes its own rebalance, whose first round cannot come before 1 s after creation (the
-// current Java client; 4.9 and Go run it at once). p is the client it runs; nil: the one the
-// id's previous process ran, or the default. g is its group, topics what it subscribes (nil:
-// what the id's previous process subscribed, or the first topic).
-func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *groupState, topics []*topicState) *consumer {
+// memberKey names a member: a consumer process's client id (the name commands use) and its
+// group.
+type memberKey struct {
+	id string
+	g  int
+}
+
+// startConsumer starts a consumer process's member of group g at the current time (spec §3.1,
+// §3.10, §5.4): it fetches the routes, heartbeats every broker (each registers it and notifies
+// the group), then wakes its own rebalance, whose first round cannot come before 1 s after
+// creation (the current Java client; 4.9 and Go run it at once). p is the client it runs;
+// nil: the one the member's previous process ran, or the default. subs is what it subscribes;
+// nil: what its previous process subscribed, or what the group's first member did.
+func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *groupState, subs []subscription) *consumer {
+	key := memberKey{id, g.idx}
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
 	if p == nil {
-		if prev := c.current[id]; prev != nil {
+		if prev := c.current[key]; prev != nil {
 			p = prev.prof
 		} else {
 			p, _ = profile.Lookup("")
 		}
 	}
-	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, prof: p, from: FromLastOffset, timestamp: c.now - 30*60*1000,
+	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, prof: p, from: g.from, timestamp: c.now - 30*60*1000,
 		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
+	if cs.from == "" {
+		cs.from = FromLastOffset
+	}
 	cs.cid = id
 	cs.g = g
-	cs.first = c.current[id] == nil
-	if prev := c.current[id]; prev != nil {
-		if topics == nil {
-			topics = prev.topics() // the same program starts again
+	cs.first = c.current[key] == nil
+	if prev := c.current[key]; prev != nil {
+		if subs == nil {
+			subs = prev.subscriptions() // the same program starts again
 		}
+		cs.failPPM, cs.consumeMs = prev.failPPM, prev.consumeMs
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		cs.cid = c.restartedID(prev, p)
@@ -211,12 +229,12 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 			cs.timestamp, cs.fixedTS = prev.timestamp, true
 		}
 	}
-	if topics == nil {
-		topics = c.topics[:1]
+	if subs == nil {
+		subs = c.defaultSubscriptions(g)
 	}
-	cs.subscribe(topics)
+	cs.subscribe(subs)
 	c.consumers = append(c.consumers, cs)
-	c.current[id] = cs
+	c.current[key] = cs
 	c.refreshConsumerRoute(cs)
 	if hb := c.heartbeatAll(cs, 0); c.rebalanceSpacing(cs) == 0 && !c.starting {
 		// The start round follows the synchronous heartbeat round (spec §5.4 step 2, §9.1.5):
@@ -235,34 +253,56 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	return cs
 }
 
-// subscribe sets what the consumer subscribes: topics in that order, visited by its rebalance
-// in the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner,
-// spec §3.14).
-func (cs *consumer) subscribe(topics []*topicState) {
-	cs.subs = make([]*subscription, len(topics))
-	names := make([]string, len(topics))
-	for i, t := range topics {
-		cs.subs[i] = &subscription{t: t}
-		names[i] = t.name
-	}
-	for _, t := range topics {
-		if !slices.Contains(cs.g.topics, t) {
-			cs.g.topics = append(cs.g.topics, t)
+// subscribe sets what the consumer subscribes: subs in that order, visited by its rebalance in
+// the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner, spec
+// §3.14).
+func (cs *consumer) subscribe(subs []subscription) {
+	cs.subs, cs.subNames = make([]*subscription, len(subs)), nil
+	names := make([]string, len(subs))
+	for i := range subs {
+		sub := subs[i]
+		sub.mqSet, sub.brokers, sub.routeOK, sub.version = nil, nil, false, cs.roundEnd
+		cs.subs[i] = &sub
+		names[i] = sub.t.name
+		if !slices.Contains(cs.g.topics, sub.t) {
+			cs.g.topics = append(cs.g.topics, sub.t)
 		}
 	}
 	cs.order = cs.order[:0]
 	for _, name := range jmap.Of(0, names...) {
-		cs.order = append(cs.order, slices.IndexFunc(topics, func(t *topicState) bool { return t.name == name }))
+		cs.order = append(cs.order, slices.IndexFunc(cs.subs, func(s *subscription) bool { return s.t.name == name }))
 	}
 }
 
-// topics lists the topics it subscribes, in the scenario's order.
-func (cs *consumer) topics() []*topicState {
-	out := make([]*topicState, len(cs.subs))
+// subscriptions is what it subscribes, in the scenario's order, without the routes cached.
+func (cs *consumer) subscriptions() []subscription {
+	out := make([]subscription, len(cs.subs))
 	for i, sub := range cs.subs {
-		out[i] = sub.t
+		out[i] = subscription{t: sub.t, tags: sub.tags}
 	}
 	return out
+}
+
+// defaultSubscriptions is what a new member of g subscribes when nothing says: what the
+// group's first member subscribed, else the first topic and the group's retry topic.
+func (c *Cluster) defaultSubscriptions(g *groupState) []subscription {
+	for _, cs := range c.consumers {
+		if cs.g == g {
+			return cs.subscriptions()
+		}
+	}
+	out := []subscription{{t: c.topics[0]}}
+	if g.retry != nil {
+		out = append(out, subscription{t: g.retry})
+	}
+	return out
+}
+
+// setListener sets how its listener answers: the share of deliveries it fails, in parts per
+// million, and its time per message.
+func (cs *consumer) setListener(m MembershipConfig) {
+	cs.failPPM = int64(math.Round(m.FailRate * 1e6))
+	cs.consumeMs = m.ConsumeMs
 }
 
 // restartedID is the client id of a process started where prev ran (spec §1.2): the same with
@@ -369,12 +409,12 @@ func (c *Cluster) reconnect(cs *consumer) {
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
 		bg.listed = nil
-		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, notifies(cs.g))
+		c.emitMember(cs, EventChange, CauseReconnect, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, c.who(cs), notifies(cs.g))
 		c.change(bg, cs.g)
 		if cs.g.model == Broadcasting {
 			continue // nothing is written to the old connection: it stays until it expires
 		}
-		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.cid)
+		c.emitMember(cs, EventChange, CauseConnectionReset, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, c.who(cs))
 		c.change(bg, cs.g)
 	}
 	cs.closedTo = 0
@@ -495,7 +535,8 @@ func (c *Cluster) rebalance(cs *consumer) {
 			cost += d
 			balanced = balanced && ok
 			if changed {
-				cost += c.heartbeatAll(cs, cost) // messageQueueChanged sends a heartbeat round (spec §3.7)
+				sub.version = c.now              // messageQueueChanged raises the subVersion (spec §5.7) …
+				cost += c.heartbeatAll(cs, cost) // … and sends a heartbeat round (spec §3.7)
 			}
 		}
 	}
@@ -518,10 +559,41 @@ func (c *Cluster) rebalance(cs *consumer) {
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	if after := cs.queues(); !slices.Equal(before, after) {
 		c.metrics.Rebalances++
-		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Queues: c.queueNames(after),
-			Text: fmt.Sprintf("%s rebalances: %s", cs.cid, c.describeSet(after))})
+		if len(cs.subs) == 1 {
+			c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+				Topic: cs.subs[0].t.name, Queues: c.queueNames(after),
+				Text: fmt.Sprintf("%s rebalances: %s", c.who(cs), c.describeSet(after))})
+		} else {
+			// One line a topic whose queues changed, in the round's order, as the client logs
+			// "rebalanced result changed" once a topic.
+			for _, k := range cs.order {
+				t := cs.subs[k].t
+				was, now := ofTopic(before, t), ofTopic(after, t)
+				if slices.Equal(was, now) {
+					continue
+				}
+				set := "no queues"
+				if len(now) > 0 {
+					set = route.Compact(now)
+				}
+				c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+					Topic: t.name, Queues: c.queueNames(now),
+					Text: fmt.Sprintf("%s rebalances %s: %s", c.who(cs), t.name, set)})
+			}
+		}
 		c.noteOwnership()
 	}
+}
+
+// ofTopic is the queues of topic t in qs.
+func ofTopic(qs []route.MessageQueue, t *topicState) []route.MessageQueue {
+	var out []route.MessageQueue
+	for _, q := range qs {
+		if q.Topic == t.name {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // allocateTopic is rebalanceByTopic for one subscription (spec §3.3): the queues the consumer
@@ -585,8 +657,8 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 			// The broker asked does not list this process yet (its heartbeat has not
 			// reached it) or any more: Go's strategy returns nil, so it takes nothing
 			// and drops the topic's queues (spec §9.1.3, §9.1.4; Java gets [] too).
-			c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Broker: asked, N: int64(len(list)),
-				Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", cs.cid, goclient.NotInCidAllLog, asked, len(list))})
+			c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: asked, N: int64(len(list)),
+				Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", c.who(cs), goclient.NotInCidAllLog, asked, len(list))})
 		}
 	}
 	if r.Decided && main {
@@ -603,12 +675,12 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 		}
 		if r.Unbalanced {
 			balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
-			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
-				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, name, r.Err)})
+			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: name,
+				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", c.who(cs), name, r.Err)})
 		} else {
 			// 4.9: the topic's round ends; nothing is retried before the next (spec §9.2).
-			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
-				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", cs.cid, name, r.Err)})
+			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: name,
+				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", c.who(cs), name, r.Err)})
 		}
 		return nil, false, balanced, false
 	case r.Decided:
@@ -854,7 +926,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if sub := b.groupOf(cs).subTopic; sub != "" && sub != pq.t.name {
+	if !b.groupOf(cs).subscribed(pq.t) {
 		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
 		// and the client pulls again from the same offset a second later (spec §5.7).
 		ch.traffic(c.now)

@@ -18,6 +18,9 @@ type Event struct {
 	Kind      string   `json:"kind"`
 	Cause     string   `json:"cause,omitempty"` // a key of Causes (or of a driver's own, like the playground's)
 	Consumer  string   `json:"consumer,omitempty"`
+	Group     string   `json:"group,omitempty"`    // the consumer's group, when the run has several
+	ClientID  string   `json:"clientId,omitempty"` // the consumer's client id now (a restart may change it, spec §1.2)
+	Topic     string   `json:"topic,omitempty"`    // rebalance: the topic whose queues changed
 	Broker    string   `json:"broker,omitempty"`
 	Queues    []string `json:"queues,omitempty"`    // "broker-a:0" forms; for rebalance, the new set
 	Owners    []string `json:"owners,omitempty"`    // overlap: the consumers pulling the queue

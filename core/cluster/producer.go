@@ -161,7 +161,11 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 	if mode == "" {
 		mode = SendSync
 	}
-	p := &producer{idx: len(c.producers), id: pc.ID, t: c.topics[0], mode: mode, rate: pc.Rate, rateSince: c.now, startedAt: c.now,
+	t := c.topics[0]
+	if pc.Topic != "" && c.topicBy[pc.Topic] != nil {
+		t = c.topicBy[pc.Topic]
+	}
+	p := &producer{idx: len(c.producers), id: pc.ID, t: t, mode: mode, rate: pc.Rate, rateSince: c.now, startedAt: c.now,
 		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+pc.ID),
 		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}, isolation: map[string]int{}}
 	p.fs.SetSendLatencyFaultEnable(c.latencyFault)

@@ -38,6 +38,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		owners = c.queueOwners(blocks, n)
 	}
 	several := len(c.groups) > 1
+	plural := c.Plural()
 	for _, b := range c.brokers {
 		bv := BrokerView{Name: b.name, LatencyMs: b.latencyMs, Down: b.down,
 			Sends: b.sends, Failures: b.failures, SendLatencyMs: b.lastResponse}
@@ -112,7 +113,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		if !first.first {
 			continue
 		}
-		cs := c.current[first.id]
+		cs := c.current[memberKey{first.id, first.g.idx}]
 		var cached int64
 		for _, pq := range cs.pqList {
 			cached += pq.cached()
@@ -127,6 +128,9 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		s.Consumers = s.Consumers[:i+1]
 		v := &s.Consumers[i]
 		v.ID, v.Status, v.Queues, v.Consumed = cs.id, c.status(cs), queues, cs.consumed
+		if plural {
+			v.Group, v.Topics = cs.g.name, cs.topicNames()
+		}
 		if !full {
 			continue
 		}
@@ -153,6 +157,30 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		s.Anomalies = append(s.Anomalies, a)
 	}
 	return s
+}
+
+// Plural reports whether the run has several topics or several groups (a group's retry topic
+// counts): outputs then name the topic and group of what they show.
+func (c *Cluster) Plural() bool {
+	n := 0
+	for _, t := range c.topics {
+		if !t.unsimulated {
+			n++
+		}
+	}
+	return n > 1 || len(c.groups) > 1
+}
+
+// topicNames is the names of what cs subscribes, in the scenario's order; made once (a
+// member's subscriptions never change), shared by snapshots: read-only.
+func (cs *consumer) topicNames() []string {
+	if cs.subNames == nil {
+		cs.subNames = make([]string, len(cs.subs))
+		for i, sub := range cs.subs {
+			cs.subNames[i] = sub.t.name
+		}
+	}
+	return cs.subNames
 }
 
 // queueBlock is a run of a snapshot's queues: one topic's queues on one broker, as group g

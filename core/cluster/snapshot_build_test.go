@@ -69,7 +69,7 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 				t.Fatalf("seed %d %s at %s: %d consumers (counts %d), want %v", seed, where, clock(c.now), len(s.Consumers), len(counts.Consumers), ids)
 			}
 			for j, id := range ids {
-				cs := c.current[id]
+				cs := c.current[memberKey{id, 0}]
 				cv := s.Consumers[j]
 				want := orEmpty(c.queueNames(cs.queues()))
 				if cv.ID != id || counts.Consumers[j].ID != id || !slices.Equal(cv.Queues, want) || !slices.Equal(counts.Consumers[j].Queues, want) || cv.Queues == nil {

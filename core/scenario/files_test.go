@@ -20,6 +20,45 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"retry-topic.json": func(t *testing.T, r *Result) {
+		// The retry topic has one queue per broker, three here, balanced by AVG over the six
+		// sorted members: the first three take one each, the last three none (spec §3.14).
+		retry := r.Final.Groups["GID_ORDER"]["%RETRY%GID_ORDER"]
+		want := map[string][]string{"c1": {"broker-a:0"}, "c2": {"broker-b:0"}, "c3": {"broker-c:0"}, "c4": {}, "c5": {}, "c6": {}}
+		if fmt.Sprint(retry) != fmt.Sprint(want) {
+			t.Errorf("the retry topic's queues %v; want %v", retry, want)
+		}
+	},
+	"several-topics.json": func(t *testing.T, r *Result) {
+		// Each topic is balanced on its own over the same sorted members: AVG's remainder
+		// goes to c1 and c2 on every one of the three topics (apache/rocketmq#1945).
+		g := r.Final.Groups["GID_APP"]
+		for _, topic := range []string{"TopicA", "TopicB", "TopicC"} {
+			for id, n := range map[string]int{"c1": 2, "c2": 2, "c3": 1, "c4": 1} {
+				if got := len(g[topic][id]); got != n {
+					t.Errorf("%s holds %d queues of %s; want %d", id, got, topic, n)
+				}
+			}
+		}
+	},
+	"two-groups.json": func(t *testing.T, r *Result) {
+		// Each group balances TopicPay over its own members and consumes all of it: the
+		// messages of TopicPay are consumed once per group. After c3 dies, each group's
+		// survivors hold the whole topic between them.
+		if r.Metrics.Consumed <= r.Metrics.Produced {
+			t.Errorf("consumed %d, produced %d: TopicPay should be consumed by both groups", r.Metrics.Consumed, r.Metrics.Produced)
+		}
+		if got := r.Final.Groups["GID_AUDIT"]["TopicPay"]["c4"]; len(got) != 4 {
+			t.Errorf("c4 holds %v of TopicPay in GID_AUDIT; want its 4 queues", got)
+		}
+		order := r.Final.Groups["GID_ORDER"]["TopicPay"]
+		if len(order["c1"])+len(order["c2"]) != 4 || len(order["c3"]) != 0 {
+			t.Errorf("GID_ORDER's TopicPay: %v; want its 4 queues between c1 and c2", order)
+		}
+		if r.Final.Status["c3"] != cluster.StatusKilled {
+			t.Errorf("c3 is %s; want killed", r.Final.Status["c3"])
+		}
+	},
 	"observed-kill.json": func(t *testing.T, r *Result) {
 		// The simulation: the brokers drop the killed member at once and notify the others,
 		// who take its queues a millisecond later (spec §3.11). The logs: the survivors took

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -25,14 +26,19 @@ const maxRepeatTimes = 12
 func (r *Result) Text(s Scenario) string {
 	var b strings.Builder
 	snap := r.Snapshot
-	queues := 0
-	for _, br := range s.Brokers {
-		queues += br.Queues
+	plural := pluralRun(snap)
+	if plural {
+		b.WriteString(pluralHeader(r, s))
+	} else {
+		queues := 0
+		for _, br := range s.Brokers {
+			queues += br.Queues
+		}
+		model := snap.MessageModel
+		fmt.Fprintf(&b, "seed %d · %s on %s · %s%s · %s · %s · until %s\n", r.Seed,
+			count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
+			clientCounts(s.Consumers), strategyName(s), model, Clock(r.Until))
 	}
-	model := snap.MessageModel
-	fmt.Fprintf(&b, "seed %d · %s on %s · %s%s · %s · %s · until %s\n", r.Seed,
-		count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
-		clientCounts(s.Consumers), strategyName(s), model, Clock(r.Until))
 	if s.Title != "" {
 		fmt.Fprintf(&b, "%s\n", s.Title)
 	}
@@ -89,7 +95,11 @@ func (r *Result) Text(s Scenario) string {
 			if len(a.Owners) > 0 {
 				who = " by " + strings.Join(a.Owners, ", ")
 			}
-			fmt.Fprintf(&b, "  %s–%s  %-7s %s%s (%s)\n", Clock(a.Start), end, a.Kind, compactShort(g.queues, strings.Join(g.queues, " ")), who, dur)
+			group := ""
+			if a.Group != "" {
+				group = a.Group + " "
+			}
+			fmt.Fprintf(&b, "  %s–%s  %-7s %s%s%s (%s)\n", Clock(a.Start), end, a.Kind, group, compactShort(g.queues, strings.Join(g.queues, " ")), who, dur)
 		}
 	}
 
@@ -110,12 +120,18 @@ func (r *Result) Text(s Scenario) string {
 	}
 
 	fmt.Fprintf(&b, "\nfinal assignment at %s\n", Clock(r.Final.TimeMs))
+	if plural {
+		b.WriteString(pluralAssignment(snap))
+	}
 	width, mixed := 0, false
 	for _, c := range snap.Consumers {
 		width = max(width, len(c.ID))
 		mixed = mixed || c.Client != string(profile.Default)
 	}
 	for _, c := range snap.Consumers {
+		if plural {
+			break
+		}
 		qs := strings.Join(c.Queues, " ")
 		if qs == "" {
 			qs = "(none)"
@@ -257,7 +273,7 @@ func groupAnomalies(as []cluster.Anomaly) []anomalyGroup {
 	for _, a := range as {
 		if n := len(out); n > 0 {
 			g := &out[n-1]
-			if g.first.Kind == a.Kind && g.first.Start == a.Start && g.first.End == a.End && slices.Equal(g.first.Owners, a.Owners) {
+			if g.first.Kind == a.Kind && g.first.Group == a.Group && g.first.Start == a.Start && g.first.End == a.End && slices.Equal(g.first.Owners, a.Owners) {
 				g.queues = append(g.queues, a.Queue)
 				continue
 			}
@@ -298,4 +314,106 @@ func clientCounts(cs []cluster.ConsumerConfig) string {
 		}
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// pluralRun reports whether the run had several topics or groups: its consumers name theirs.
+func pluralRun(snap cluster.Snapshot) bool {
+	return len(snap.Consumers) > 0 && snap.Consumers[0].Group != ""
+}
+
+// pluralHeader is a run of several topics or groups's first lines: the shape, then each
+// group with its strategy, model and members.
+func pluralHeader(r *Result, s Scenario) string {
+	var b strings.Builder
+	topics, queues := topicQueues(s.Config)
+	fmt.Fprintf(&b, "seed %d · %s (%s) · %s on %s · %s%s · until %s\n", r.Seed,
+		count(len(topics), "topic"), strings.Join(topics, ", "), count(queues, "queue"), count(len(s.Brokers), "broker"),
+		count(len(s.Consumers), "consumer"), clientCounts(s.Consumers), Clock(r.Until))
+	var groups []string
+	members := map[string]int{}
+	for _, c := range r.Snapshot.Consumers {
+		if members[c.Group] == 0 {
+			groups = append(groups, c.Group)
+		}
+		members[c.Group]++
+	}
+	for _, g := range s.Groups {
+		if members[g.Name] == 0 {
+			groups = append(groups, g.Name)
+		}
+	}
+	var parts []string
+	for _, name := range groups {
+		strategy, model := strategyName(s), cmp.Or(s.MessageModel, cluster.Clustering)
+		for _, g := range s.Groups {
+			if g.Name == name {
+				strategy, model = strings.ToUpper(cmp.Or(g.Strategy, "AVG")), cmp.Or(g.MessageModel, cluster.Clustering)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s · %s · %s)", name, strategy, model, count(members[name], "member")))
+	}
+	fmt.Fprintf(&b, "groups: %s\n", strings.Join(parts, ", "))
+	return b.String()
+}
+
+// topicQueues is the declared topics' names and their queues on every broker, in all.
+func topicQueues(c cluster.Config) ([]string, int) {
+	if len(c.Topics) == 0 {
+		n := 0
+		for _, b := range c.Brokers {
+			n += b.Queues
+		}
+		return []string{cmp.Or(c.Topic, cluster.DefaultOf("topic"))}, n
+	}
+	var names []string
+	n := 0
+	for _, t := range c.Topics {
+		names = append(names, t.Name)
+		if len(t.Brokers) == 0 {
+			for _, b := range c.Brokers {
+				r, w := cmp.Or(t.ReadQueueNums, t.Queues, b.Queues), cmp.Or(t.WriteQueueNums, t.Queues, b.Queues)
+				n += max(r, w)
+			}
+			continue
+		}
+		for _, tb := range t.Brokers {
+			q := cmp.Or(tb.Queues, t.Queues)
+			n += max(cmp.Or(tb.ReadQueueNums, t.ReadQueueNums, q), cmp.Or(tb.WriteQueueNums, t.WriteQueueNums, q))
+		}
+	}
+	return names, n
+}
+
+// pluralAssignment is the final assignment per group, each member's queues per topic in the
+// order it subscribes them.
+func pluralAssignment(snap cluster.Snapshot) string {
+	var b strings.Builder
+	width, mixed := 0, false
+	for _, c := range snap.Consumers {
+		width = max(width, len(c.ID))
+		mixed = mixed || c.Client != string(profile.Default)
+	}
+	group := ""
+	for _, c := range snap.Consumers {
+		if c.Group != group {
+			group = c.Group
+			fmt.Fprintf(&b, "  %s\n", group)
+		}
+		held := byTopic(c.Queues, snap.Topic)
+		var parts []string
+		for _, t := range c.Topics {
+			qs := held[t]
+			set := "(none)"
+			if len(qs) > 0 {
+				set = compactShort(qs, strings.Join(qs, " "))
+			}
+			parts = append(parts, t+" "+set)
+		}
+		status := c.Status
+		if mixed {
+			status = fmt.Sprintf("%-3s %s", c.ClientMark, c.Status)
+		}
+		fmt.Fprintf(&b, "    %-*s  %-11s %s\n", width, c.ID, status, strings.Join(parts, " · "))
+	}
+	return b.String()
 }
