@@ -434,7 +434,7 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 	if !b.down {
 		return fmt.Errorf("broker %q is up", b.name)
 	}
-	b.down = false
+	b.down, b.startedAt = false, c.now
 	c.scheduleFlush(b, c.now+10000)
 	c.routeChanged(b)
 	return nil

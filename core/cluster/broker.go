@@ -30,6 +30,9 @@ type broker struct {
 	lastResponse int64
 
 	firstScan int64 // the expiry scan runs then and every ScanInterval after
+	startedAt int64 // when it last started: its delay levels' tasks run from 1 s after
+
+	delayed []delayed // its delay ladder: sent-back messages waiting, by the time they are due
 
 	logCount int64 // messages written to its commit log, history included
 	memory   int64 // the newest this many are in memory; 0: all
@@ -106,6 +109,9 @@ type brokerQueue struct {
 	maxOffset int64
 	minOffset int64 // messages below it are deleted
 	firstPos  int64 // commit-log position of message 0 (-1: none yet)
+	// runs are a retry queue's messages' reconsume counts from runsFrom on (see retryRun).
+	runs     []retryRun
+	runsFrom int64
 }
 
 // queueOffset is the group's progress on one queue.
@@ -200,7 +206,7 @@ func (b *broker) groupOf(cs *consumer) *brokerGroup { return b.groups[cs.g.idx] 
 
 // addBroker starts a broker, with no topic's queues yet.
 func (c *Cluster) addBroker(name string, latencyMs int, memory int64) *broker {
-	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory,
+	b := &broker{idx: len(c.brokers), name: name, latencyMs: latencyMs, memory: memory, startedAt: c.now,
 		rnd: sim.Stream(c.cfg.Seed, "broker/"+name), stepT0: never}
 	c.brokers = append(c.brokers, b)
 	c.brokerBy[name] = b

@@ -93,6 +93,7 @@ func (c *Cluster) Clone() *Cluster {
 			nt.qs = make([]*brokerQueue, len(bt.qs))
 			for j, q := range bt.qs {
 				cp := *q
+				cp.runs = slices.Clone(q.runs)
 				nt.qs[j] = &cp
 				bqs[q] = &cp
 			}
@@ -131,6 +132,10 @@ func (c *Cluster) Clone() *Cluster {
 			nb.groups[gi] = &ng
 		}
 		nb.pending = slices.Clone(b.pending)
+		nb.delayed = slices.Clone(b.delayed)
+		for j := range nb.delayed {
+			nb.delayed[j].t = n.topics[b.delayed[j].t.idx]
+		}
 		nb.stepCount = slices.Clone(b.stepCount)
 		n.brokers[i] = &nb
 		n.brokerBy[nb.name] = &nb
@@ -168,6 +173,7 @@ func (c *Cluster) Clone() *Cluster {
 		for j, pq := range cs.pqList {
 			cp := *pq
 			cp.slow = slices.Clone(pq.slow)
+			cp.holds = slices.Clone(pq.holds)
 			cp.b = n.brokers[pq.b.idx]
 			cp.t = n.topics[pq.t.idx]
 			cp.bq = bqs[pq.bq]
@@ -184,6 +190,17 @@ func (c *Cluster) Clone() *Cluster {
 			}
 			nc.pqList[j] = &cp
 			nc.pqs[cp.mq] = &cp
+		}
+		nc.localRetries = slices.Clone(cs.localRetries)
+		for j, lr := range cs.localRetries {
+			// A local retry's queue is one of the consumer's, or one dropped since (its
+			// retry then does nothing but release the hold): a copy of its own.
+			if k := slices.Index(cs.pqList, lr.pq); k >= 0 {
+				nc.localRetries[j].pq = nc.pqList[k]
+			} else {
+				stale := *lr.pq
+				nc.localRetries[j].pq = &stale
+			}
 		}
 		n.consumers[i] = &nc
 	}

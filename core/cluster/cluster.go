@@ -385,7 +385,7 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
-		cs.setListener(m)
+		cs.setListener(m, c.t.ConsumeThreads)
 		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
 		if cc.ConsumeTimestampMs != nil {
 			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true

@@ -44,6 +44,10 @@ type consumer struct {
 	g           *groupState      // the group it is a member of
 	failPPM     int64            // its listener answers RECONSUME_LATER to this many deliveries in a million
 	consumeMs   int64            // its listener's time per message (0: rate decides)
+	failAcc     int64            // failPPM's carry between deliveries: the failures are exact
+	// localRetries are its messages whose send-back failed, consumed again later (spec §3.15).
+	localRetries []localRetry
+	fallbackNext int // the internal producer's next broker of the retry topic's route
 	// subs are its subscriptions, in the order the scenario gives them; order is the order its
 	// rebalance visits them (RebalanceImpl.subscriptionInner's, spec §3.14).
 	subs     []*subscription
@@ -119,6 +123,9 @@ type processQueue struct {
 	// erased: a Go client dropped another queue, which erased this one's in-memory offset;
 	// until it consumes again nothing of it is uploaded, by pulls or the timer (spec §9.1.7).
 	erased bool
+	// holds are offsets of messages waiting for a local retry: still in its map, they hold
+	// its offset back (spec §3.15 step 4, §3.16).
+	holds []int64
 }
 
 // cached is the messages pulled and not yet handed to the listener.
@@ -131,10 +138,14 @@ func (pq *processQueue) msgCount() int64 { return pq.cached() + int64(len(pq.slo
 // offset still in its map, i.e. a slow message still running holds it back while later ones
 // finish around it; with nothing left, one past the last message cached.
 func (pq *processQueue) offset() int64 {
+	off := pq.consumedUpTo
 	if len(pq.slow) > 0 {
-		return min(pq.slow[0].offset, pq.consumedUpTo)
+		off = min(pq.slow[0].offset, off)
 	}
-	return pq.consumedUpTo
+	for _, h := range pq.holds {
+		off = min(off, h)
+	}
+	return off
 }
 
 // slowCall is one slow message's listener call.
@@ -300,9 +311,13 @@ func (c *Cluster) defaultSubscriptions(g *groupState) []subscription {
 
 // setListener sets how its listener answers: the share of deliveries it fails, in parts per
 // million, and its time per message.
-func (cs *consumer) setListener(m MembershipConfig) {
+func (cs *consumer) setListener(m MembershipConfig, threads int) {
 	cs.failPPM = int64(math.Round(m.FailRate * 1e6))
 	cs.consumeMs = m.ConsumeMs
+	if cs.consumeMs > 0 {
+		// Each of its threads is busy consumeMs per message.
+		cs.rate = int(max(min(int64(cs.rate), int64(threads)*1000/cs.consumeMs), 1))
+	}
 }
 
 // restartedID is the client id of a process started where prev ran (spec §1.2): the same with
@@ -873,7 +888,11 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 		c.metrics.Duplicates += dup
 	}
 	if to > *frontier {
-		c.metrics.Consumed += to - *frontier
+		if pq.t.isRetry() {
+			c.metrics.Reconsumed += to - *frontier
+		} else {
+			c.metrics.Consumed += to - *frontier
+		}
 		*frontier = to
 	}
 }
@@ -888,6 +907,9 @@ func (c *Cluster) flowConsumer(cs *consumer, step int64) {
 	}
 	if cs.hung {
 		return
+	}
+	if len(cs.localRetries) > 0 {
+		c.runLocalRetries(cs)
 	}
 	c.consume(cs, step)
 }
@@ -1009,12 +1031,14 @@ func (c *Cluster) consume(cs *consumer, step int64) {
 				// The messages before the slow one, then the slow one on a thread of its own.
 				k = cs.untilSlow + 1
 				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+				c.listen(cs, pq, pq.consumedUpTo, k)
 				done := c.now + cs.slowMs
 				pq.slow = append(pq.slow, slowCall{offset: pq.consumedUpTo + k - 1, doneAt: done})
 				cs.slowRunning = append(cs.slowRunning, done)
 				cs.untilSlow = cs.nextSlowGap()
 			} else {
 				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+				c.listen(cs, pq, pq.consumedUpTo, k)
 				if cs.slowEvery > 0 {
 					cs.untilSlow -= k
 				}

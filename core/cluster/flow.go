@@ -18,6 +18,9 @@ func (c *Cluster) flow() {
 	}
 	for _, b := range c.brokers {
 		c.arrivals(b)
+		if len(b.delayed) > 0 {
+			c.deliverDelayed(b)
+		}
 	}
 	for _, cs := range c.consumers {
 		c.flowConsumer(cs, c.t.FlowStepMs)

@@ -72,6 +72,8 @@ type Event struct {
 //	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
 //	                              subscription on a broker: CHANGE (spec §5.7)
 //	notInCidAll        info       a Go client is not in the list the broker it asked gave: it takes nothing   Consumer, Broker, N = ids listed
+//	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct or fallback
+//	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -92,6 +94,8 @@ const (
 	CauseConsumerCrashed  = "consumerCrashed"
 	CauseSubscription     = "subscription"
 	CauseNotInCidAll      = "notInCidAll"
+	CauseSendBack         = "sendBack"
+	CauseDeadLetter       = "deadLetter"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -172,4 +176,14 @@ type Metrics struct {
 	SendsPerBroker     map[string]int64 `json:"sendsPerBroker"`
 	Rebalances         int64            `json:"rebalances"` // rounds that changed a consumer's queues
 	Rounds             int64            `json:"rounds"`     // all rebalance rounds
+	// Consume failures (spec §3.15, §5.8). Retried counts the failed messages sent back and
+	// put on a broker's delay ladder, DeadLettered those put on %DLQ%<group> instead;
+	// Delayed is how many wait on the ladders now, LocalRetries how many wait in their
+	// process queue for a local retry (their send-back failed both ways); Reconsumed counts
+	// the deliveries of retry messages (each time a message came again).
+	Retried      int64 `json:"retried,omitempty"`
+	Reconsumed   int64 `json:"reconsumed,omitempty"`
+	DeadLettered int64 `json:"deadLettered,omitempty"`
+	Delayed      int64 `json:"delayed,omitempty"`
+	LocalRetries int64 `json:"localRetries,omitempty"`
 }

@@ -20,6 +20,35 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"retry-ladder.json": func(t *testing.T, r *Result) {
+		// Sent back 16 times, each time at delay level 3 + its reconsume count, then to the
+		// DLQ: 17 140 s after the first delivery, plus the ≤ 100 ms a level's task takes to
+		// see it due and a pull and a flow step per climb (spec §3.15, §5.8).
+		var first, dead int64 = -1, -1
+		levels := []int64{}
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CauseSendBack:
+				if first < 0 {
+					first = e.T
+				}
+				levels = append(levels, e.Until-e.T)
+			case cluster.CauseDeadLetter:
+				dead = e.T
+			}
+		}
+		if len(levels) != 16 || r.Metrics.DeadLettered != 1 || r.Metrics.Retried != 16 || r.Metrics.Reconsumed != 16 {
+			t.Fatalf("%d sends back, metrics %+v; want 16, 1 dead letter, 16 reconsumed", len(levels), r.Metrics)
+		}
+		for i, d := range levels {
+			if want := []int64{10, 30, 60, 120, 180, 240, 300, 360, 420, 480, 540, 600, 1200, 1800, 3600, 7200}[i] * 1000; d < want || d > want+100 {
+				t.Errorf("send-back %d: back after %d ms; want %d ms + ≤ 100 ms", i+1, d, want)
+			}
+		}
+		if span := dead - first; span < 17140000 || span > 17140000+16*200 {
+			t.Errorf("the dead letter came %d ms after the first delivery; want 17 140 s and the latencies", span)
+		}
+	},
 	"retry-topic.json": func(t *testing.T, r *Result) {
 		// The retry topic has one queue per broker, three here, balanced by AVG over the six
 		// sorted members: the first three take one each, the last three none (spec §3.14).

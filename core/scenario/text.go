@@ -18,6 +18,9 @@ func Clock(ms int64) string { return cluster.Clock(ms) }
 // printed on its own line: a slow broker is isolated again every few seconds.
 const isolationQuiet = 30000
 
+// failureQuiet is how long a member's sends-back must pause before the next is told.
+const failureQuiet = 5000
+
 // maxRepeatTimes bounds the times of repeated isolations listed on the summary line.
 const maxRepeatTimes = 12
 
@@ -47,8 +50,28 @@ func (r *Result) Text(s Scenario) string {
 	lastIsolation := map[string]int64{}
 	repeats := map[string]int{}
 	repeatAt := map[string][]string{}
+	// A failing listener sends messages back every step: the first of a run of them is
+	// told, the others within 5 s of the last are counted, per member, cause and broker (a
+	// message's own climb of the delay ladder, 10 s a step at least, is told whole).
+	lastFailure := map[string]int64{}
+	failureRepeats := map[string]int64{}
+	var failureKeys []string
 	for _, e := range r.Events {
 		switch e.Kind {
+		case cluster.EventInfo:
+			if e.Cause != cluster.CauseSendBack && e.Cause != cluster.CauseDeadLetter {
+				break
+			}
+			key := e.Cause + " " + e.Consumer + " " + e.Group + " " + e.Broker
+			if t, ok := lastFailure[key]; ok && e.T-t < failureQuiet {
+				lastFailure[key] = e.T
+				if failureRepeats[key] == 0 {
+					failureKeys = append(failureKeys, key)
+				}
+				failureRepeats[key] += e.N
+				continue
+			}
+			lastFailure[key] = e.T
 		case cluster.EventIsolation:
 			if t, ok := lastIsolation[e.Broker]; ok && e.T-t < isolationQuiet {
 				lastIsolation[e.Broker] = e.T
@@ -81,6 +104,19 @@ func (r *Result) Text(s Scenario) string {
 			}
 			fmt.Fprintf(&b, "        (%s was avoided again %s, from %s; repeats within 30 s are not listed)\n", name, count(repeats[name], "more time"), at)
 		}
+	}
+
+	for _, key := range failureKeys {
+		f := strings.Fields(key)
+		what := "sent back"
+		if f[0] == cluster.CauseDeadLetter {
+			what = "dead-lettered"
+		}
+		who := f[1]
+		if len(f) == 4 {
+			who += " in " + f[2]
+		}
+		fmt.Fprintf(&b, "        (%s had %s more %s through %s; repeats within 5 s are not listed)\n", who, count(int(failureRepeats[key]), "message"), what, f[len(f)-1])
 	}
 
 	if len(r.Anomalies) > 0 {
@@ -155,6 +191,10 @@ func (r *Result) Text(s Scenario) string {
 		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	if m.Retried > 0 || m.DeadLettered > 0 || m.LocalRetries > 0 {
+		fmt.Fprintf(&b, "  consume failures: retried %d · reconsumed %d · dead-lettered %d · on the delay ladder now %d · waiting for a local retry %d\n",
+			m.Retried, m.Reconsumed, m.DeadLettered, m.Delayed, m.LocalRetries)
+	}
 	if m.Unread > 0 {
 		fmt.Fprintf(&b, "  unread %d (written to write queues beyond their broker's read count: no consumer reads them)\n", m.Unread)
 	}
