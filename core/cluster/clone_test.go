@@ -227,6 +227,7 @@ func TestAdvanceSomeIsAdvanceInPieces(t *testing.T) {
 func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 	shared := map[string]string{
 		"topicState.routeCache": "read-only once built",
+		"topicState.tags":       "immutable once built",
 		"groupState.strategy":   "immutable once built",
 		"groupState.goStrategy": "immutable once built",
 		"brokerTopic.shorts":    "append-only, the copy's slice is capped at its length",

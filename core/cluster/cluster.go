@@ -93,6 +93,8 @@ type topicState struct {
 	dlq   bool
 	// everywhere: a declared topic living on every broker, a broker added later included.
 	everywhere bool
+	// tags is its messages' mix of tags (nil: no message has a tag); immutable once built.
+	tags *tagPattern
 }
 
 // isRetry reports whether t is a group's retry topic.
@@ -165,6 +167,7 @@ func New(cfg Config) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	c.topicTags(cfg.Producers)
 	// The initial members were registered at 00:00, as if they had run before: their
 	// groups' retry topics exist on the brokers they heartbeat, and their routes hold them.
 	for _, cs := range c.consumers {

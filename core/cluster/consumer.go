@@ -897,6 +897,47 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 	}
 }
 
+// deliverFiltered is deliver for messages [from, to) of which only those with a tag of mask
+// reach the listener: the others are counted as filtered the first time the group passes
+// them (spec §5.7).
+func (c *Cluster) deliverFiltered(cs *consumer, pq *processQueue, from, to int64, mask uint32) {
+	if to <= from {
+		return
+	}
+	matching := func(a, b int64) int64 {
+		if pq.t.tags == nil || b <= a {
+			return 0
+		}
+		return pq.t.tags.matching(mask, a, b)
+	}
+	frontier := &pq.off.frontier
+	if cs.g.model == Broadcasting {
+		f, seen := cs.frontier[pq.mq]
+		if !seen {
+			f = pq.bq.minOffset
+		}
+		frontier = &f
+		defer func() { cs.frontier[pq.mq] = f }()
+	}
+	if from > *frontier {
+		c.metrics.Lost += from - *frontier
+		*frontier = from
+	}
+	if end := min(to, *frontier); end > from {
+		c.metrics.Duplicates += matching(from, end)
+	}
+	if to > *frontier {
+		m := matching(*frontier, to)
+		if pq.t.isRetry() {
+			c.metrics.Reconsumed += m
+		} else {
+			c.metrics.Consumed += m
+		}
+		c.metrics.Filtered += to - *frontier - m
+		*frontier = to
+	}
+}
+
 // flowConsumer moves one step of messages for a consumer: its pulls, then its consumption.
 func (c *Cluster) flowConsumer(cs *consumer, step int64) {
 	if cs.dead {
@@ -1036,6 +1077,30 @@ func (c *Cluster) consume(cs *consumer, step int64) {
 				pq.slow = append(pq.slow, slowCall{offset: pq.consumedUpTo + k - 1, doneAt: done})
 				cs.slowRunning = append(cs.slowRunning, done)
 				cs.untilSlow = cs.nextSlowGap()
+			} else if mask, active := c.filter(cs, pq); active {
+				// Filtered messages never reach the listener: they cost it nothing, and the
+				// queue's progress passes them (spec §5.7, §3.16).
+				span, matched := int64(0), int64(0)
+				if p := pq.t.tags; p != nil {
+					span, matched = p.span(mask, pq.consumedUpTo, pq.cached(), k)
+				} else {
+					span = pq.cached()
+				}
+				c.deliverFiltered(cs, pq, pq.consumedUpTo, pq.consumedUpTo+span, mask)
+				if matched > 0 {
+					c.listen(cs, pq, pq.consumedUpTo+span-matched, matched)
+				}
+				pq.consumedUpTo += span
+				pq.erased = false
+				cs.consumed += matched
+				n -= matched
+				if matched == 0 {
+					continue
+				}
+				if n == 0 {
+					break
+				}
+				continue
 			} else {
 				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
 				c.listen(cs, pq, pq.consumedUpTo, k)

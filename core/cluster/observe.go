@@ -186,4 +186,8 @@ type Metrics struct {
 	DeadLettered int64 `json:"deadLettered,omitempty"`
 	Delayed      int64 `json:"delayed,omitempty"`
 	LocalRetries int64 `json:"localRetries,omitempty"`
+	// Filtered counts the messages a group passed over because the tags of the member that
+	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one
+	// of that group (spec §5.7).
+	Filtered int64 `json:"filtered,omitempty"`
 }

@@ -20,6 +20,17 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"different-tags.json": func(t *testing.T, r *Result) {
+		// The broker filters every pull by c1's stored TagA; c2 then drops all of it. Only
+		// the TagA messages of c1's two queues of four are consumed: 70 % of half.
+		m := r.Metrics
+		if want := m.Produced * 7 / 20; m.Consumed < want-10 || m.Consumed > want+10 {
+			t.Errorf("consumed %d of %d; want about %d (c1's queues' TagA messages)", m.Consumed, m.Produced, want)
+		}
+		if m.Consumed+m.Filtered+m.Backlog != m.Produced {
+			t.Errorf("consumed %d + filtered %d + backlog %d ≠ produced %d: messages unaccounted for", m.Consumed, m.Filtered, m.Backlog, m.Produced)
+		}
+	},
 	"retry-ladder.json": func(t *testing.T, r *Result) {
 		// Sent back 16 times, each time at delay level 3 + its reconsume count, then to the
 		// DLQ: 17 140 s after the first delivery, plus the ≤ 100 ms a level's task takes to

@@ -33,10 +33,7 @@ func (r *Result) Text(s Scenario) string {
 	if plural {
 		b.WriteString(pluralHeader(r, s))
 	} else {
-		queues := 0
-		for _, br := range s.Brokers {
-			queues += br.Queues
-		}
+		_, queues := topicQueues(s.Config)
 		model := snap.MessageModel
 		fmt.Fprintf(&b, "seed %d · %s on %s · %s%s · %s · %s · until %s\n", r.Seed,
 			count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
@@ -195,6 +192,9 @@ func (r *Result) Text(s Scenario) string {
 		fmt.Fprintf(&b, "  consume failures: retried %d · reconsumed %d · dead-lettered %d · on the delay ladder now %d · waiting for a local retry %d\n",
 			m.Retried, m.Reconsumed, m.DeadLettered, m.Delayed, m.LocalRetries)
 	}
+	if m.Filtered > 0 {
+		fmt.Fprintf(&b, "  filtered %d (consumed by no one of their group: the tags of the member that pulled them, or of the subscription its broker holds, excluded them)\n", m.Filtered)
+	}
 	if m.Unread > 0 {
 		fmt.Fprintf(&b, "  unread %d (written to write queues beyond their broker's read count: no consumer reads them)\n", m.Unread)
 	}
@@ -220,10 +220,14 @@ func (r *Result) Text(s Scenario) string {
 }
 
 func strategyName(s Scenario) string {
-	if s.Strategy == "" {
+	name := s.Strategy
+	if len(s.Groups) > 0 {
+		name = s.Groups[0].Strategy
+	}
+	if name == "" {
 		return "AVG"
 	}
-	return strings.ToUpper(s.Strategy)
+	return strings.ToUpper(name)
 }
 
 func msText(ms int64) string {
