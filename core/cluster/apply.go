@@ -190,11 +190,18 @@ func applyAddBroker(c *Cluster, cmd Command) error {
 	if t := c.totalQueues() + n*c.everywhereTopics(); t > MaxQueues {
 		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
 	}
+	var only *topicState
+	if cmd.Topic != "" {
+		var err error
+		if only, err = c.declaredTopic(cmd.Topic); err != nil {
+			return err
+		}
+	}
 	b := c.addBroker(cmd.Broker, 0, 0)
-	// Every topic that lives on every broker gets its queues there; the name server serves
-	// them at once, clients see them at their next route poll (spec §1.3).
+	// Every topic that lives on every broker (or the one named) gets its queues there; the
+	// name server serves them at once, clients see them at their next route poll (spec §1.3).
 	for _, t := range c.topics {
-		if t.everywhere {
+		if t == only || only == nil && t.everywhere {
 			q := n
 			if t.unsimulated {
 				q = 0
@@ -434,22 +441,71 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 	if !b.down {
 		return fmt.Errorf("broker %q is up", b.name)
 	}
-	b.down, b.startedAt = false, c.now
+	b.down, b.startedAt, b.removed = false, c.now, false // a restarted broker registers again
 	c.scheduleFlush(b, c.now+10000)
 	c.routeChanged(b)
 	return nil
 }
 
 func applySetQueues(c *Cluster, b *broker, cmd Command) error {
-	t := c.topics[0]
+	t, err := c.declaredTopic(cmd.Topic)
+	if err != nil {
+		return err
+	}
 	old := 0
 	if bt := b.topicOf(t); bt != nil {
 		old = bt.queues
 	}
-	if n := c.totalQueues() - old + *cmd.Queues; n > MaxQueues {
+	read, write := *cmd.Queues, *cmd.Queues
+	if cmd.ReadQueueNums != nil && *cmd.ReadQueueNums > 0 {
+		read = *cmd.ReadQueueNums
+	}
+	if cmd.WriteQueueNums != nil && *cmd.WriteQueueNums > 0 {
+		write = *cmd.WriteQueueNums
+	}
+	if n := c.totalQueues() - old + max(read, write); n > MaxQueues {
 		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", n, MaxQueues)
 	}
-	c.setQueueNums(b, t, *cmd.Queues, *cmd.Queues)
+	c.setQueueNums(b, t, read, write)
+	return nil
+}
+
+// declaredTopic is the topic a command names: one of the scenario's (not a retry or
+// dead-letter topic); "" is the first.
+func (c *Cluster) declaredTopic(name string) (*topicState, error) {
+	if name == "" {
+		return c.topics[0], nil
+	}
+	t := c.topicBy[name]
+	if t == nil || t.group != nil || t.unsimulated {
+		var names []string
+		for _, x := range c.topics {
+			if x.group == nil && !x.unsimulated {
+				names = append(names, x.name)
+			}
+		}
+		return nil, fmt.Errorf("no topic %q (topics: %s)", name, strings.Join(names, ", "))
+	}
+	return t, nil
+}
+
+// applySetPerm is updateBrokerConfig brokerPermission: every topic of the broker is read and
+// written as the permission allows, in the routes the name server serves from now on (spec
+// §1.3); clients see it at their next route refresh.
+func applySetPerm(c *Cluster, b *broker, cmd Command) error {
+	b.perm = cmd.Perm
+	c.routeChanged(b)
+	return nil
+}
+
+// applyRemoveBroker takes the broker out of the name server's routes; it keeps running and
+// answers whoever still routes to it, until their next refresh.
+func applyRemoveBroker(c *Cluster, b *broker, cmd Command) error {
+	if b.removed {
+		return fmt.Errorf("broker %q is removed already", b.name)
+	}
+	b.removed = true
+	c.routeChanged(b)
 	return nil
 }
 

@@ -31,6 +31,8 @@ type broker struct {
 
 	firstScan int64 // the expiry scan runs then and every ScanInterval after
 	startedAt int64 // when it last started: its delay levels' tasks run from 1 s after
+	perm      string // its brokerPermission ("": RW)
+	removed   bool   // unregistered from the name server: in no route, still running
 
 	delayed []delayed // its delay ladder: sent-back messages waiting, by the time they are due
 
@@ -90,10 +92,20 @@ func (b *broker) queueOf(t *topicState, id int32) *brokerQueue {
 	return nil
 }
 
-// hasQueue reports whether topic t has queue id here: a broker refuses a send to any other.
+// hasQueue reports whether topic t has queue id here and may be written: a broker refuses a
+// send to any other queue, and to a topic it may not write (NO_PERMISSION).
 func (b *broker) hasQueue(t *topicState, id int32) bool {
 	bt := b.topicOf(t)
-	return bt != nil && id >= 0 && int(id) < bt.queues
+	return bt != nil && id >= 0 && int(id) < bt.queues && b.permOf(bt)&route.PermWrite != 0
+}
+
+// permOf is topic bt's permission here: the topic's, as the broker's own allows (PermName bits).
+func (b *broker) permOf(bt *brokerTopic) int32 {
+	p := permBits(bt.perm)
+	if b.perm != "" {
+		p &= permBits(b.perm)
+	}
+	return p
 }
 
 // offsetsOf is group g's offsets of topic t's queues here, by queue id.

@@ -158,6 +158,21 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	mustApply(t, c, Command{Type: "healConsumer", ID: "10.0.0.3@4014"})
 	c.Advance(200000)
 
+	// A listener that fails everything sends back and, at its group's maxReconsumeTimes 1,
+	// dead-letters (spec §3.15, §5.8).
+	cfg = smallConfig(10)
+	cfg.Groups = []GroupConfig{{Name: "G", MaxReconsumeTimes: 1}}
+	cfg.Consumers = []ConsumerConfig{{ID: "f1", Groups: []MembershipConfig{{Group: "G", FailRate: 1}}}}
+	c = mustNew(t, cfg)
+	c.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	c.Advance(60000)
+	mustApply(t, c, Command{Type: "setPerm", Broker: "broker-a", Perm: PermR})
+	mustApply(t, c, Command{Type: "removeBroker", Broker: "broker-b"})
+	c.Advance(90000)
+
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {
 		if !seen[cause] {

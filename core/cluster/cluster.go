@@ -696,7 +696,7 @@ func ClockTenths(ms int64) string {
 func (c *Cluster) liveBrokers() []*broker {
 	var out []*broker
 	for _, b := range c.brokers {
-		if !b.down {
+		if !b.down && !b.removed {
 			out = append(out, b)
 		}
 	}
@@ -736,14 +736,17 @@ func (c *Cluster) routeLists(t *topicState) routeLists {
 		if bt == nil {
 			continue
 		}
+		// The publish list takes a broker's write queues when it may be written, the
+		// subscribe set its read queues when it may be read (spec §1.3).
+		perm := b.permOf(bt)
 		l.brokers = append(l.brokers, b.name)
 		for id := range bt.queues {
 			mq := route.MessageQueue{Topic: t.name, BrokerName: b.name, QueueID: int32(id)}
 			l.all = append(l.all, mq)
-			if id < bt.writeQ {
+			if id < bt.writeQ && perm&route.PermWrite != 0 {
 				l.publish = append(l.publish, mq)
 			}
-			if id < bt.readQ {
+			if id < bt.readQ && perm&route.PermRead != 0 {
 				l.subscribe = append(l.subscribe, mq)
 			}
 		}

@@ -39,6 +39,15 @@ type Command struct {
 	// Client is the SDK the started process runs (addConsumer, restartConsumer; optional):
 	// java, java-4.9 or go-2.1.2 ("go"), spec §9.
 	Client string `json:"client,omitempty"`
+	// Topic is the topic setQueues and addBroker act on (optional: the first; addBroker:
+	// every topic that lives on every broker).
+	Topic string `json:"topic,omitempty"`
+	// ReadQueueNums and WriteQueueNums are setQueues' counts when they differ from queues
+	// (optional).
+	ReadQueueNums  *int `json:"readQueueNums,omitempty"`
+	WriteQueueNums *int `json:"writeQueueNums,omitempty"`
+	// Perm is setPerm's permission: RW, R, W or none.
+	Perm string `json:"perm,omitempty"`
 }
 
 // Argument types of the command table, as the page's commands() names them.
@@ -618,6 +627,8 @@ var (
 	consumerArg = nameArg("id", &ClientIDName, "c1")
 	brokerArg   = nameArg("broker", &BrokerName, "broker-a")
 	queuesArg   = intArg("queues", "queues", 0, MaxQueues, "8")
+	topicArg    = optional(nameArg("topic", &TopicName, "TopicOrder"), "")
+	permArg     = Arg{Name: "perm", Type: ArgEnum, Enum: Perms, Example: PermR}
 )
 
 // Statuses from which consumer commands apply.
@@ -755,8 +766,25 @@ func init() {
 		Describe: func(c Command) string { return c.Broker + " is back" },
 		Words: words("Restore broker", "A down broker is back.", "{broker} back",
 			"恢复 Broker", "宕机的 Broker 恢复。", "{broker} 恢复")})
+	Register(CommandSpec{Name: "setPerm", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
+		Args:  []Arg{brokerArg, permArg},
+		Apply: onBroker(applySetPerm),
+		Event: func(c Command, e *Event) { e.Arg = c.Perm },
+		Describe: func(c Command) string {
+			return fmt.Sprintf("%s's permission is %s (brokerPermission): clients see it at their next route refresh", c.Broker, c.Perm)
+		},
+		Words: words("Set permission", "Sets a broker's permission: RW, R (read only: producers stop writing it), W (write only: consumers stop reading it) or none. Clients see it at their next route refresh.", "{broker} permission {arg}",
+			"设置权限", "设置 Broker 的读写权限：RW、R（只读：生产者不再写入）、W（只写：消费者不再读取）或 none。客户端在下次刷新路由时看到。", "{broker} 权限 {arg}")})
+	Register(CommandSpec{Name: "removeBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
+		Args:  []Arg{brokerArg},
+		Apply: onBroker(applyRemoveBroker),
+		Describe: func(c Command) string {
+			return c.Broker + " leaves the name server: clients drop it at their next route refresh, and what it still holds stays unread"
+		},
+		Words: words("Remove broker", "The broker unregisters from the name server: clients drop it from their routes at their next refresh; the messages it still holds are read by nobody.", "{broker} removed",
+			"移除 Broker", "Broker 从 NameServer 注销：客户端在下次刷新路由时把它移出路由；它仍保存的消息无人读取。", "{broker} 已移除")})
 	Register(CommandSpec{Name: "addBroker", Target: TargetCluster,
-		Args:  []Arg{brokerArg, optional(queuesArg, addBrokerQueues)},
+		Args:  []Arg{brokerArg, optional(queuesArg, addBrokerQueues), topicArg},
 		Apply: applyAddBroker,
 		Event: func(c Command, e *Event) {
 			e.N = addBrokerQueues
@@ -775,7 +803,7 @@ func init() {
 		Words: words("Add broker", "A broker joins the cluster with its queues for the topic.", "{broker} joined the cluster",
 			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
 	Register(CommandSpec{Name: "setQueues", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
-		Args:  []Arg{brokerArg, queuesArg},
+		Args:  []Arg{brokerArg, queuesArg, topicArg, optional(intArg("readQueueNums", "queues", 0, MaxQueues, "8"), 0), optional(intArg("writeQueueNums", "queues", 0, MaxQueues, "4"), 0)},
 		Apply: onBroker(applySetQueues),
 		Event: func(c Command, e *Event) { e.N = int64(*c.Queues) },
 		Grows: func(c Command) Growth {

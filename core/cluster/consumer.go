@@ -989,9 +989,10 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if !b.groupOf(cs).subscribed(pq.t) {
-		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
-		// and the client pulls again from the same offset a second later (spec §5.7).
+	if bt := b.topicOf(pq.t); bt == nil || b.permOf(bt)&route.PermRead == 0 || !b.groupOf(cs).subscribed(pq.t) {
+		// NO_PERMISSION (a broker or topic that may not be read), or the group's table on this
+		// broker holds another member's topic (SUBSCRIPTION_NOT_EXIST): the client pulls again
+		// from the same offset a second later (spec §5.7).
 		ch.traffic(c.now)
 		pq.outstanding, pq.heldUntil = false, 0
 		pq.pullResumeAt = c.now + c.pullDelayOnError(cs)

@@ -54,6 +54,8 @@ type Event struct {
 //	setLatencyFault    action     latency fault tolerance turned on or off             Arg = "on" or "off"
 //	setFaultTable      action     the fault table is set                               Arg = table name
 //	setMessageModel    action     the message model is set                             Arg = CLUSTERING or BROADCASTING
+//	setPerm            action     a broker's permission is set                         Broker, Arg = RW, R, W or none
+//	removeBroker       action     a broker leaves the name server's routes             Broker
 //	rebalance          rebalance  a consumer's set of queues changed                   Consumer, Queues = the new set
 //	register           change     a broker registers a consumer (heartbeat), CHANGE    Consumer, Broker
 //	unregister         change     a broker unregisters a stopping consumer, CHANGE     Consumer, Broker
@@ -129,6 +131,8 @@ var Causes = map[string]string{
 	CauseConsumerCrashed:  EventInfo,
 	CauseSubscription:     EventChange,
 	CauseNotInCidAll:      EventInfo,
+	CauseSendBack:         EventInfo,
+	CauseDeadLetter:       EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

@@ -84,11 +84,11 @@ func (c *Cluster) nameServerRoute(t *topicState) *route.TopicRouteData {
 	rd := &route.TopicRouteData{}
 	for _, b := range c.brokers {
 		bt := b.topicOf(t)
-		if b.down || bt == nil {
+		if b.down || b.removed || bt == nil {
 			continue
 		}
 		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(bt.readQ),
-			WriteQueueNums: int32(bt.writeQ), Perm: route.PermRead | route.PermWrite})
+			WriteQueueNums: int32(bt.writeQ), Perm: b.permOf(bt)})
 		rd.BrokerDatas = append(rd.BrokerDatas, route.BrokerData{BrokerName: b.name,
 			BrokerAddrs: map[int64]string{route.MasterID: "10.0.0." + strconv.Itoa(100+b.idx) + ":10911"}})
 	}

@@ -20,6 +20,22 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"drain-broker.json": func(t *testing.T, r *Result) {
+		// Read-only: nothing more is stored on broker-b after 40 s, and the consumers read
+		// it empty. Removed: the consumers drop its queues at their refresh after 100 s.
+		if n := r.Sends[1].PerBroker["broker-b"] + r.Sends[2].PerBroker["broker-b"]; n != 0 {
+			t.Errorf("broker-b stored %d messages after it was made read-only", n)
+		}
+		if r.Metrics.Backlog != 0 || r.Metrics.Consumed != r.Metrics.Produced {
+			t.Errorf("backlog %d, consumed %d of %d: broker-b's messages should all be read", r.Metrics.Backlog, r.Metrics.Consumed, r.Metrics.Produced)
+		}
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-a:2 broker-a:3"})
+		for _, rb := range r.Rebalances {
+			if rb.T > 100000 && rb.T < 120000 {
+				t.Errorf("%s rebalanced at %s, before its route refresh", rb.Consumer, Clock(rb.T))
+			}
+		}
+	},
 	"different-tags.json": func(t *testing.T, r *Result) {
 		// The broker filters every pull by c1's stored TagA; c2 then drops all of it. Only
 		// the TagA messages of c1's two queues of four are consumed: 70 % of half.
