@@ -29,8 +29,8 @@ type broker struct {
 	// trip (0: none yet).
 	lastResponse int64
 
-	firstScan int64 // the expiry scan runs then and every ScanInterval after
-	startedAt int64 // when it last started: its delay levels' tasks run from 1 s after
+	firstScan int64  // the expiry scan runs then and every ScanInterval after
+	startedAt int64  // when it last started: its delay levels' tasks run from 1 s after
 	perm      string // its brokerPermission ("": RW)
 	removed   bool   // unregistered from the name server: in no route, still running
 
