@@ -221,17 +221,110 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 	if err != nil {
 		return err
 	}
+	g, err := c.commandGroup(cmd.Group)
+	if err != nil {
+		return err
+	}
+	if cmd.ID != "" {
+		// One member is redeployed with it: the rolling deploy's step (the others keep
+		// theirs, and the group disagrees until the last member has it).
+		cs := c.current[memberKey{cmd.ID, g.idx}]
+		if cs == nil {
+			return fmt.Errorf("no member %q of %s (members: %s)", cmd.ID, g.name, strings.Join(c.memberIDs(g), ", "))
+		}
+		if err := checkClientStrategy(cs.prof, cmd.Strategy, p); err != nil {
+			return fmt.Errorf("%s: %w", cs.id, err)
+		}
+		cs.own = &groupState{name: g.name, strategy: s, params: cloneParams(p)}
+		return nil
+	}
 	// Every running member builds it under its own client's rules (spec §9): one that cannot
 	// run it refuses the command.
 	for _, cs := range c.consumers {
-		if !cs.dead {
+		if !cs.dead && cs.g == g {
 			if err := checkClientStrategy(cs.prof, cmd.Strategy, p); err != nil {
 				return fmt.Errorf("%s: %w", cs.id, err)
 			}
 		}
 	}
-	g := c.groups[0]
 	g.strategy, g.params, g.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
+	for _, cs := range c.consumers {
+		if cs.g == g {
+			cs.own = nil // the whole group is set alike
+		}
+	}
+	return nil
+}
+
+// commandGroup is the group a command names ("": the first).
+func (c *Cluster) commandGroup(name string) (*groupState, error) {
+	if name == "" {
+		return c.groups[0], nil
+	}
+	if g := c.groupBy[name]; g != nil {
+		return g, nil
+	}
+	var names []string
+	for _, g := range c.groups {
+		names = append(names, g.name)
+	}
+	return nil, fmt.Errorf("no group %q (groups: %s)", name, strings.Join(names, ", "))
+}
+
+// memberIDs lists g's members' ids in start order.
+func (c *Cluster) memberIDs(g *groupState) []string {
+	var ids []string
+	for _, cs := range c.consumers {
+		if cs.g == g && cs.first {
+			ids = append(ids, cs.id)
+		}
+	}
+	return ids
+}
+
+// applySetSubscription changes one member's subscriptions (spec §3.14, §5.7): subscribe and
+// unsubscribe send a heartbeat at once, and fetch a new topic's route; the next round
+// rebalances the new set and drops the process queues of the topics it left
+// (truncateMessageQueueNotMyTopic).
+func applySetSubscription(c *Cluster, cmd Command) error {
+	subs, err := ParseSubscriptions(cmd.Subscription)
+	if err != nil {
+		return err
+	}
+	members := c.process(cmd.ID)
+	if len(members) == 0 {
+		return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
+	}
+	cs := members[0]
+	if cmd.Group != "" {
+		g, err := c.commandGroup(cmd.Group)
+		if err != nil {
+			return err
+		}
+		if cs = c.current[memberKey{cmd.ID, g.idx}]; cs == nil {
+			return fmt.Errorf("%s is no member of %s", cmd.ID, g.name)
+		}
+	} else if len(members) > 1 {
+		return fmt.Errorf("%s is a member of %d groups: name the group", cmd.ID, len(members))
+	}
+	if cs.dead {
+		return fmt.Errorf("consumer %q is not running", cs.id)
+	}
+	var next []subscription
+	for _, sc := range subs {
+		t := c.topicBy[sc.Topic]
+		if t == nil || t.group != nil {
+			_, err := c.declaredTopic(sc.Topic)
+			return err
+		}
+		next = append(next, subscription{t: t, tags: sc.Tags})
+	}
+	if cs.g.retry != nil {
+		next = append(next, subscription{t: cs.g.retry})
+	}
+	cs.subscribe(next)
+	c.refreshConsumerRoute(cs)
+	c.heartbeatAll(cs, 0)
 	return nil
 }
 
@@ -277,7 +370,11 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 }
 
 func applySetMessageModel(c *Cluster, cmd Command) error {
-	c.groups[0].model = cmd.Model
+	g, err := c.commandGroup(cmd.Group)
+	if err != nil {
+		return err
+	}
+	g.model = cmd.Model
 	return nil
 }
 

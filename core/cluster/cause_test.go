@@ -169,6 +169,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 		seen[e.Cause] = true
 	})
 	c.Advance(60000)
+	mustApply(t, c, Command{Type: "setSubscription", ID: "f1", Subscription: "TopicTest:TagA"})
 	mustApply(t, c, Command{Type: "setPerm", Broker: "broker-a", Perm: PermR})
 	mustApply(t, c, Command{Type: "removeBroker", Broker: "broker-b"})
 	c.Advance(90000)

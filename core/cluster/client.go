@@ -27,6 +27,11 @@ func lookupClient(name string) (*profile.Profile, error) {
 // strategyFor is group g's strategy as the profile's client builds it: every Java profile
 // runs the core's strategies, a Go one rocketmq-client-go's (spec §9.1.3).
 func (c *Cluster) strategyFor(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
+	return strategyOf(g, p)
+}
+
+// strategyOf is strategyFor without the cluster: g may be a member's own (cs.own).
+func strategyOf(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
 	if !p.IsGo() {
 		return g.strategy, nil
 	}

@@ -150,6 +150,11 @@ func (c *Cluster) Clone() *Cluster {
 		nc := *cs
 		nc.rnd = cloneRandom(cs.rnd)
 		nc.g = n.groups[cs.g.idx]
+		if cs.own != nil {
+			own := *cs.own
+			own.params = cloneParams(cs.own.params)
+			nc.own = &own
+		}
 		nc.subs = make([]*subscription, len(cs.subs))
 		for j, sub := range cs.subs {
 			cp := *sub

@@ -48,6 +48,11 @@ type Command struct {
 	WriteQueueNums *int `json:"writeQueueNums,omitempty"`
 	// Perm is setPerm's permission: RW, R, W or none.
 	Perm string `json:"perm,omitempty"`
+	// Group is the group setStrategy and setSubscription act on (optional: the first, or the
+	// member's only one).
+	Group string `json:"group,omitempty"`
+	// Subscription is setSubscription's text, "TopicA:TagA||TagB;TopicB".
+	Subscription string `json:"subscription,omitempty"`
 }
 
 // Argument types of the command table, as the page's commands() names them.
@@ -629,7 +634,56 @@ var (
 	queuesArg   = intArg("queues", "queues", 0, MaxQueues, "8")
 	topicArg    = optional(nameArg("topic", &TopicName, "TopicOrder"), "")
 	permArg     = Arg{Name: "perm", Type: ArgEnum, Enum: Perms, Example: PermR}
+	groupArg    = optional(nameArg("group", &GroupName, "GID_ORDER"), "")
+	// subscriptionArg is a member's subscriptions as one text: topics separated by ';', each
+	// with its tags after ':' joined by "||" ("*" or none: every message).
+	subscriptionArg = nameArg("subscription", &SubscriptionText, "TopicOrder:TagA||TagB")
 )
+
+// MaxSubscriptionText bounds setSubscription's text.
+const MaxSubscriptionText = 1024
+
+// SubscriptionText is the characters of setSubscription's text: topics' and tags' and the
+// separators ; : || and *.
+var SubscriptionText = Charset{"%|_-:;.@#*", "letters, digits and % | _ - : ; . @ # *", MaxSubscriptionText}
+
+// ParseSubscriptions reads a subscription text, "TopicA:TagA||TagB;TopicB": at least one
+// topic, at most MaxSubscriptions, each named as topics are and at most once, with at most
+// MaxTags tags ("*" or none: every message).
+func ParseSubscriptions(text string) ([]SubscriptionConfig, error) {
+	if len(text) > MaxSubscriptionText {
+		return nil, fmt.Errorf("%d characters; the limit is %d", len(text), MaxSubscriptionText)
+	}
+	var out []SubscriptionConfig
+	for i, part := range strings.Split(text, ";") {
+		topic, expr, _ := strings.Cut(strings.TrimSpace(part), ":")
+		topic = strings.TrimSpace(topic)
+		if err := CheckName(fmt.Sprintf("topic %d", i+1), topic, TopicName); err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(out, func(s SubscriptionConfig) bool { return s.Topic == topic }) {
+			return nil, fmt.Errorf("topic %s appears twice", topic)
+		}
+		sc := SubscriptionConfig{Topic: topic}
+		if expr = strings.TrimSpace(expr); expr != "" && expr != "*" {
+			for _, tag := range strings.Split(expr, "||") {
+				tag = strings.TrimSpace(tag)
+				if err := CheckName("tag of "+topic, tag, TagName); err != nil {
+					return nil, err
+				}
+				sc.Tags = append(sc.Tags, tag)
+			}
+			if len(sc.Tags) > MaxTags {
+				return nil, fmt.Errorf("%s has %d tags; the limit is %d", topic, len(sc.Tags), MaxTags)
+			}
+		}
+		out = append(out, sc)
+	}
+	if len(out) > MaxSubscriptions {
+		return nil, fmt.Errorf("%d topics; the limit is %d", len(out), MaxSubscriptions)
+	}
+	return out, nil
+}
 
 // Statuses from which consumer commands apply.
 var (
@@ -821,6 +875,8 @@ func init() {
 		Args: []Arg{
 			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names(), Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
 			{Name: "params", Type: ArgObject, Optional: true},
+			groupArg,
+			optional(consumerArg, ""),
 		},
 		Check: func(path string, c Command, apply bool) error {
 			p := allocate.Params{} // what setStrategy uses without params
@@ -845,14 +901,36 @@ func init() {
 			return g
 		},
 		Describe: func(c Command) string {
+			switch {
+			case c.ID != "":
+				return c.ID + " is redeployed with strategy " + strings.ToUpper(c.Strategy) + "; it uses it from its next rebalance, the others keep theirs"
+			case c.Group != "":
+				return c.Group + "'s strategy set to " + strings.ToUpper(c.Strategy) + "; each member uses it from its next rebalance"
+			}
 			return "strategy set to " + strings.ToUpper(c.Strategy) + "; each consumer uses it from its next rebalance"
 		},
 		Overrides: func(c Command) (Override, bool) {
 			return Override{Setting: SettingStrategy, Value: c.Strategy, Code: "timelineSetsStrategy",
 				Text: "the timeline sets the strategy to {value} at {t}: from then on the variants allocate alike"}, true
 		},
-		Words: words("Set strategy", "Sets the allocation strategy; each consumer uses it from its next rebalance.", "strategy {arg}",
-			"设置分配策略", "设置分配策略；每个消费者从下一次重平衡起使用。", "分配策略改为 {arg}")})
+		Words: words("Set strategy", "Sets the allocation strategy of a group (the first by default), or of one member only (a rolling deploy); each uses it from its next rebalance.", "strategy {arg}",
+			"设置分配策略", "设置一个消费组（默认第一个）或其中一个成员（滚动发布）的分配策略；从下一次重平衡起使用。", "分配策略改为 {arg}")})
+	Register(CommandSpec{Name: "setSubscription", Target: TargetConsumer, From: running,
+		Args: []Arg{consumerArg, subscriptionArg, groupArg},
+		Check: func(path string, c Command, _ bool) error {
+			_, err := ParseSubscriptions(c.Subscription)
+			if err != nil {
+				return fmt.Errorf("%s: %w", join(path, "subscription"), err)
+			}
+			return nil
+		},
+		Apply: applySetSubscription,
+		Event: func(c Command, e *Event) { e.Arg = c.Subscription },
+		Describe: func(c Command) string {
+			return c.ID + " now subscribes " + c.Subscription + ": its heartbeats carry it at once, its next rebalance drops the topics it left"
+		},
+		Words: words("Set subscription", "One member's subscriptions change (a rolling deploy): topics and tags, written TopicA:TagA||TagB;TopicB. Its heartbeat carries them at once; its next rebalance drops the topics it left.", "{id} subscribes {arg}",
+			"设置订阅", "一个成员的订阅改变（滚动发布）：Topic 与 Tag，写作 TopicA:TagA||TagB;TopicB。心跳立即带上新订阅；下一次重平衡丢弃它不再订阅的 Topic。", "{id} 订阅 {arg}")})
 	Register(CommandSpec{Name: "setProducerRate", Target: TargetProducer,
 		Args:  []Arg{intArg("rate", "messages/s", 0, MaxRate, "500"), optional(nameArg("id", &PlainName, "p1"), "")},
 		Apply: applySetProducerRate,
@@ -962,7 +1040,7 @@ func init() {
 			"设置发送方式", "在同步 send(msg)（线程在整个发送期间阻塞）与异步 send(msg, callback)（不阻塞）之间切换生产者（给出 id 时只切换该生产者；threads：同步线程数，默认 1）。进行中的发送按原方式完成。", "发送方式改为同步").
 			when("zh", "arg=async", "发送方式改为异步")})
 	Register(CommandSpec{Name: "setMessageModel", Target: TargetGroup,
-		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}},
+		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}, groupArg},
 		Apply:    applySetMessageModel,
 		Event:    func(c Command, e *Event) { e.Arg = c.Model },
 		Describe: func(c Command) string { return "message model: " + c.Model },

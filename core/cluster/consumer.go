@@ -42,6 +42,7 @@ type consumer struct {
 	gen         [genCount]int
 	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
 	g           *groupState      // the group it is a member of
+	own         *groupState      // its own strategy, when a rolling deploy gave it one (nil: its group's)
 	failPPM     int64            // its listener answers RECONSUME_LATER to this many deliveries in a million
 	consumeMs   int64            // its listener's time per message (0: rate decides)
 	failAcc     int64            // failPPM's carry between deliveries: the failures are exact
@@ -227,7 +228,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 		if subs == nil {
 			subs = prev.subscriptions() // the same program starts again
 		}
-		cs.failPPM, cs.consumeMs = prev.failPPM, prev.consumeMs
+		cs.failPPM, cs.consumeMs, cs.own = prev.failPPM, prev.consumeMs, prev.own
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		cs.cid = c.restartedID(prev, p)
@@ -544,7 +545,7 @@ func (c *Cluster) rebalance(cs *consumer) {
 		if crashed {
 			return
 		}
-		balanced = balanced && ok
+		balanced = balanced && (ok || sub.t.isRetry()) // a retry topic's failure leaves the round balanced (spec §3.2)
 		if decided {
 			changed, ok, d := c.updateProcessQueues(cs, sub.t, target)
 			cost += d
@@ -553,6 +554,13 @@ func (c *Cluster) rebalance(cs *consumer) {
 				sub.version = c.now              // messageQueueChanged raises the subVersion (spec §5.7) …
 				cost += c.heartbeatAll(cs, cost) // … and sends a heartbeat round (spec §3.7)
 			}
+		}
+	}
+	// truncateMessageQueueNotMyTopic: the queues of a topic no longer subscribed are dropped,
+	// their offsets not uploaded (spec §3.2).
+	for _, pq := range slices.Clone(cs.pqList) {
+		if !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t == pq.t }) {
+			c.dropQueue(cs, pq, false)
 		}
 	}
 	cs.roundEnd = start + cost
@@ -658,7 +666,11 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 	}
 	// Each client sorts its inputs its own way (Java: MessageQueue and String order,
 	// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
-	s, err := c.strategyFor(cs.g, cs.prof)
+	g := cs.g
+	if cs.own != nil {
+		g = cs.own // a member redeployed with its own strategy (setStrategy with its id)
+	}
+	s, err := c.strategyFor(g, cs.prof)
 	var r profile.Round
 	list := cs.prof.ConsumerList(answer, cidAll)
 	if main {

@@ -90,6 +90,8 @@ type ConsumerView struct {
 	// that is a member of several groups has an entry in each.
 	Group           string   `json:"group,omitempty"`
 	Topics          []string `json:"topics,omitempty"`
+	// Strategy is its own strategy when a rolling deploy gave it one its group does not run.
+	Strategy string `json:"strategy,omitempty"`
 	ClientID        string   `json:"clientId"` // the current process's client id: a restart may change it (spec §1.2)
 	Status          string   `json:"status"`
 	Queues          []string `json:"queues"` // its process queues, sorted

@@ -136,6 +136,9 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		}
 		v.ClientID, v.NextRebalanceMs, v.Cached, v.ConsumeRate = cs.cid, next, int(cached), cs.rate
 		v.Client, v.ClientMark = string(cs.prof.Name), cs.prof.Mark
+		if cs.own != nil && cs.own.strategy.Name() != cs.g.strategy.Name() {
+			v.Strategy = cs.own.strategy.Name()
+		}
 		if t := cs.subs[0].t; t.unsimulated {
 			v.Subscription = t.name
 		}
