@@ -88,10 +88,10 @@ type ConsumerView struct {
 	// Group is the group it is a member of, and Topics what it subscribes there (its
 	// group's retry topic included), when the run has several topics or groups: a process
 	// that is a member of several groups has an entry in each.
-	Group           string   `json:"group,omitempty"`
-	Topics          []string `json:"topics,omitempty"`
+	Group  string   `json:"group,omitempty"`
+	Topics []string `json:"topics,omitempty"`
 	// Strategy is its own strategy when a rolling deploy gave it one its group does not run.
-	Strategy string `json:"strategy,omitempty"`
+	Strategy        string   `json:"strategy,omitempty"`
 	ClientID        string   `json:"clientId"` // the current process's client id: a restart may change it (spec §1.2)
 	Status          string   `json:"status"`
 	Queues          []string `json:"queues"` // its process queues, sorted
