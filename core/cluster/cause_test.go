@@ -161,7 +161,8 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	// A listener that fails everything sends back and, at its group's maxReconsumeTimes 1,
 	// dead-letters (spec §3.15, §5.8).
 	cfg = smallConfig(10)
-	cfg.Groups = []GroupConfig{{Name: "G", MaxReconsumeTimes: 1}}
+	// Its autoscaler starts a member on any backlog, and stops it once none is left.
+	cfg.Groups = []GroupConfig{{Name: "G", MaxReconsumeTimes: 1, Autoscale: &AutoscaleConfig{OutAbove: 0, InBelow: 0, Min: 1, Max: 2, PeriodMs: 1000}}}
 	cfg.Consumers = []ConsumerConfig{{ID: "f1", Groups: []MembershipConfig{{Group: "G", FailRate: 1}}}}
 	c = mustNew(t, cfg)
 	c.SetObserver(func(e Event) {

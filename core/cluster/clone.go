@@ -47,6 +47,11 @@ func (c *Cluster) Clone() *Cluster {
 	n.groups, n.groupBy = make([]*groupState, len(c.groups)), make(map[string]*groupState, len(c.groups))
 	for i, g := range c.groups {
 		n.groups[i] = g.clone()
+		if g.scaler != nil {
+			sc := *g.scaler
+			sc.startedByID = slices.Clone(g.scaler.startedByID)
+			n.groups[i].scaler = &sc
+		}
 		n.groups[i].topics = make([]*topicState, len(g.topics))
 		for j, t := range g.topics {
 			n.groups[i].topics[j] = n.topics[t.idx]

@@ -26,6 +26,7 @@ const (
 	evProducerRoute
 	evBrokerFlush
 	evHeartbeatArrive
+	evAutoscale
 )
 
 // maxLog bounds the event log kept for snapshots; observers see every event.
@@ -115,7 +116,8 @@ type groupState struct {
 	// retry is its retry topic %RETRY%<group>, which its CLUSTERING members subscribe (nil:
 	// none, as format 1 showed a group); dlq its dead-letter topic, once a message went there.
 	retry, dlq   *topicState
-	maxReconsume int // the client's maxReconsumeTimes
+	maxReconsume int         // the client's maxReconsumeTimes
+	scaler       *autoscaler // its autoscaler (nil: none)
 }
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
@@ -253,6 +255,13 @@ func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
 	if !gc.NoRetryTopic && model == Clustering {
 		g.retry = c.addTopic(RetryTopic(g.name))
 		g.retry.group = g
+	}
+	if a := gc.Autoscale; a != nil {
+		if a.Min > a.Max || a.Max > MaxConsumers || a.InBelow > a.OutAbove {
+			return nil, fmt.Errorf("autoscale: min %d, max %d, inBelow %d, outAbove %d: want min ≤ max ≤ %d and inBelow ≤ outAbove", a.Min, a.Max, a.InBelow, a.OutAbove, MaxConsumers)
+		}
+		cp := *a
+		c.startAutoscaler(g, &cp)
 	}
 	return g, nil
 }
@@ -604,6 +613,8 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.events.Push(sim.Event{At: c.now + c.t.ScanInterval, Kind: evScan, A: e.A})
 	case evIdle:
 		c.idleCheck(c.brokers[e.A], c.consumers[e.B])
+	case evAutoscale:
+		c.autoscale(c.groups[e.A])
 	case evHeartbeatArrive:
 		// A heartbeat on its way reaches its broker; one from a process that has died or
 		// been cut off since is lost with it.

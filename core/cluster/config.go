@@ -74,6 +74,8 @@ type GroupConfig struct {
 	// MaxReconsumeTimes is the client's maxReconsumeTimes: a message failed that many times
 	// more goes to %DLQ%<group> (spec §3.15, §5.8); 0: 16.
 	MaxReconsumeTimes int `json:"maxReconsumeTimes,omitempty"`
+	// Autoscale scales its members on its backlog (nil: nothing does).
+	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
 }
 
 // MembershipConfig is a consumer process's membership of one group: what it subscribes there

@@ -34,6 +34,7 @@ const (
 	MaxTags           = 16
 	MaxReconsumeTimes = 1000
 	MaxConsumeMs      = 600000
+	MaxBacklogRule    = 1 << 50 // an autoscaler's backlog thresholds
 )
 
 // Topic permissions (PermName: 6 RW, 4 R, 2 W), as scenario files and commands write them.

@@ -74,6 +74,7 @@ type Event struct {
 //	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
 //	                              subscription on a broker: CHANGE (spec §5.7)
 //	notInCidAll        info       a Go client is not in the list the broker it asked gave: it takes nothing   Consumer, Broker, N = ids listed
+//	autoscale          action     a group's autoscaler starts or stops a member          Consumer, Group (several groups), N = members after
 //	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct or fallback
 //	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
 //
@@ -97,6 +98,7 @@ const (
 	CauseSubscription     = "subscription"
 	CauseNotInCidAll      = "notInCidAll"
 	CauseSendBack         = "sendBack"
+	CauseAutoscale        = "autoscale"
 	CauseDeadLetter       = "deadLetter"
 )
 
@@ -131,6 +133,7 @@ var Causes = map[string]string{
 	CauseConsumerCrashed:  EventInfo,
 	CauseSubscription:     EventChange,
 	CauseNotInCidAll:      EventInfo,
+	CauseAutoscale:        EventAction,
 	CauseSendBack:         EventInfo,
 	CauseDeadLetter:       EventInfo,
 }

@@ -20,6 +20,27 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"autoscale-storm.json": func(t *testing.T, r *Result) {
+		// A rule with no hold time and no cool-down steps every few periods: a storm.
+		if n := autoscaleSteps(r); n < 20 {
+			t.Errorf("%d autoscaler steps in 10 minutes; want a storm (20 or more)", n)
+		}
+	},
+	"autoscale-calm.json": func(t *testing.T, r *Result) {
+		// Hold times and a cool-down: four steps in half an hour, none within 5 min of another.
+		if n := autoscaleSteps(r); n != 4 {
+			t.Errorf("%d autoscaler steps; want 4", n)
+		}
+		last := int64(-300000)
+		for _, e := range r.Events {
+			if e.Cause == cluster.CauseAutoscale {
+				if e.T-last < 300000 {
+					t.Errorf("a step at %s, %s after the last: the cool-down is 5 min", Clock(e.T), Clock(e.T-last))
+				}
+				last = e.T
+			}
+		}
+	},
 	"rolling-strategy.json": func(t *testing.T, r *Result) {
 		// While the group runs two strategies, queues are doubled and orphaned; once the last
 		// member has the new one, AVG_BY_CIRCLE's assignment, and no anomaly is open.
@@ -734,4 +755,15 @@ func shortNamesOf(qs []route.MessageQueue) []string {
 		out[i] = q.Short()
 	}
 	return out
+}
+
+// autoscaleSteps counts the members an autoscaler started or stopped.
+func autoscaleSteps(r *Result) int {
+	n := 0
+	for _, e := range r.Events {
+		if e.Cause == cluster.CauseAutoscale {
+			n++
+		}
+	}
+	return n
 }

@@ -98,6 +98,10 @@ func (r *configRules) check(field, p string, i int) error {
 		return r.unique(p, "groups", "name", "names", i, c.Groups[i].Name)
 	case "groups[].strategy":
 		return checkStrategy(p+".strategy", p+".params", c.Groups[i].Strategy, c.Groups[i].Params)
+	case "groups[].autoscale.prefix":
+		if a := c.Groups[i].Autoscale; a.Min > a.Max || a.InBelow > a.OutAbove {
+			return fmt.Errorf("%s: min %d, max %d, inBelow %d, outAbove %d; want min ≤ max and inBelow ≤ outAbove", p, a.Min, a.Max, a.InBelow, a.OutAbove)
+		}
 	case "consumers[].groups":
 		if k := c.Consumers[i]; len(k.Groups) > 0 && k.Subscription != nil {
 			return fmt.Errorf("%s.subscription and groups: give its subscriptions in groups[].subscriptions", p)
