@@ -802,13 +802,17 @@ func (c *Cluster) computePullFromWhere(cs *consumer, t *topicState, mq route.Mes
 		return 0, false, false, cost + c.t.NetworkRTT
 	}
 	bq := b.queueOf(t, mq.QueueID)
-	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
-	switch cs.from {
-	case FromFirstOffset:
-		// Below the min offset the broker answers OFFSET_MOVED and the queue restarts at the
-		// min offset; that correction is folded in here.
+	switch {
+	case cs.from == FromFirstOffset || cs.from == FromLastOffset && t.isRetry():
+		// A retry topic starts at 0 under LAST_OFFSET too, asking nothing (spec §3.6). Below
+		// the min offset the broker answers OFFSET_MOVED and the queue restarts at the min
+		// offset; that correction is folded in here.
 		return bq.minOffset, true, true, cost
-	case FromTimestamp:
+	case cs.from == FromTimestamp && t.isRetry():
+		return bq.maxOffset, true, true, cost // a retry topic under TIMESTAMP: the max offset, asking nothing
+	}
+	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
+	if cs.from == FromTimestamp {
 		return c.searchOffset(b, t, mq.QueueID, cs.timestamp), true, true, cost
 	}
 	return bq.maxOffset, true, true, cost

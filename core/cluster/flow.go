@@ -171,7 +171,11 @@ func (c *Cluster) Metrics() Metrics {
 				}
 				offs := b.offsetsOf(g, bt.t)
 				for id, q := range bt.qs {
-					m.Backlog += q.maxOffset - offs[id].frontier
+					if bt.t.isRetry() {
+						m.RetryBacklog += q.maxOffset - offs[id].frontier
+					} else {
+						m.Backlog += q.maxOffset - offs[id].frontier
+					}
 				}
 			}
 			for id, q := range bt.qs {

@@ -192,6 +192,7 @@ type Metrics struct {
 	Reconsumed   int64 `json:"reconsumed,omitempty"`
 	DeadLettered int64 `json:"deadLettered,omitempty"`
 	Delayed      int64 `json:"delayed,omitempty"`
+	RetryBacklog int64 `json:"retryBacklog,omitempty"` // retry messages on retry queues, not yet consumed
 	LocalRetries int64 `json:"localRetries,omitempty"`
 	// Filtered counts the messages a group passed over because the tags of the member that
 	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one

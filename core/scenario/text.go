@@ -189,8 +189,8 @@ func (r *Result) Text(s Scenario) string {
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
 	if m.Retried > 0 || m.DeadLettered > 0 || m.LocalRetries > 0 {
-		fmt.Fprintf(&b, "  consume failures: retried %d · reconsumed %d · dead-lettered %d · on the delay ladder now %d · waiting for a local retry %d\n",
-			m.Retried, m.Reconsumed, m.DeadLettered, m.Delayed, m.LocalRetries)
+		fmt.Fprintf(&b, "  consume failures: retried %d · reconsumed %d · dead-lettered %d · on the delay ladder now %d · on retry queues %d · waiting for a local retry %d\n",
+			m.Retried, m.Reconsumed, m.DeadLettered, m.Delayed, m.RetryBacklog, m.LocalRetries)
 	}
 	if m.Filtered > 0 {
 		fmt.Fprintf(&b, "  filtered %d (consumed by no one of their group: the tags of the member that pulled them, or of the subscription its broker holds, excluded them)\n", m.Filtered)
