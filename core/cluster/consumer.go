@@ -53,7 +53,8 @@ type consumer struct {
 	// rebalance visits them (RebalanceImpl.subscriptionInner's, spec §3.14).
 	subs     []*subscription
 	order    []int
-	subNames []string // the topics' names, made by a snapshot (nil: not yet); read-only once made
+	subNames []string          // the topics' names, made by a snapshot (nil: not yet); read-only once made
+	subTags  map[string]string // the topics' tag expressions, made by a snapshot (nil: not yet); read-only once made
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -269,7 +270,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 // the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner, spec
 // §3.14).
 func (cs *consumer) subscribe(subs []subscription) {
-	cs.subs, cs.subNames = make([]*subscription, len(subs)), nil
+	cs.subs, cs.subNames, cs.subTags = make([]*subscription, len(subs)), nil, nil
 	names := make([]string, len(subs))
 	for i := range subs {
 		sub := subs[i]

@@ -25,10 +25,14 @@ type Snapshot struct {
 	Brokers      []BrokerView   `json:"brokers"`
 	Queues       []QueueView    `json:"queues"`
 	Consumers    []ConsumerView `json:"consumers"`
-	Producers    []ProducerView `json:"producers"`
-	Sends        []SendSample   `json:"sends"` // a bounded sample of messages on their way
-	Anomalies    []Anomaly      `json:"anomalies"`
-	Metrics      Metrics        `json:"metrics"`
+	// Groups are the run's consumer groups, in the scenario's order, when it has several
+	// topics or groups (Plural); nil otherwise (Strategy and MessageModel are then the one
+	// group's).
+	Groups    []GroupView    `json:"groups,omitempty"`
+	Producers []ProducerView `json:"producers"`
+	Sends     []SendSample   `json:"sends"` // a bounded sample of messages on their way
+	Anomalies []Anomaly      `json:"anomalies"`
+	Metrics   Metrics        `json:"metrics"`
 }
 
 // BrokerView is one broker.
@@ -106,6 +110,28 @@ type ConsumerView struct {
 	View RebalanceView `json:"view,omitzero"`
 	// Subscription is the topic it subscribes when not the group's (spec §5.7).
 	Subscription string `json:"subscription,omitempty"`
+	// Tags are, for each topic it filters by tag, its expression ("TagA||TagB"); a topic it
+	// takes every message of ("*") is absent (spec §5.7). Shared by snapshots: read-only.
+	Tags map[string]string `json:"tags,omitempty"`
+}
+
+// GroupView is one consumer group of a run with several topics or groups.
+type GroupView struct {
+	Name         string `json:"name"`
+	Strategy     string `json:"strategy"`
+	MessageModel string `json:"messageModel"`
+	// Topics are the topics its members subscribe, its retry topic included, in the order
+	// first subscribed.
+	Topics []string `json:"topics"`
+	// Backlog is what its members have still to consume of the topics they subscribe, retry
+	// topics aside: its lag, the number its autoscaler reads.
+	Backlog int64 `json:"backlog"`
+	// Listed is, for each broker of Snapshot.Brokers in its order, the client ids its
+	// consumer manager lists for the group (BrokerView.Consumers is the first group's).
+	// Shared by snapshots: read-only.
+	Listed [][]string `json:"listed"`
+	// Autoscale is its autoscaler's rule (nil: none). Shared by snapshots: read-only.
+	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
 }
 
 // ProducerView is one producer.
