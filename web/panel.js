@@ -26,7 +26,10 @@ function mount() {
   const STEP_MS = 1000;
   const LOG_MAX = 200;
   // The presets' titles as the scenario carries them (English, from Go) and in the page's words.
-  const PRESET_TITLES = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
+  const PRESET_TITLES = {
+    "Small cluster": "small", "Default cluster": "default", "Large cluster": "large",
+    "Two topics, two groups": "groups", "An autoscaled group": "autoscale",
+  };
   // What each consumer status allows: the command table's "from" (lbscope.commands()), as the
   // canvas's click menu offers it. Filled when the wasm is ready.
   const ALLOWED = {};
@@ -99,7 +102,9 @@ function mount() {
   const presetSel = h("select", { id: "preset" },
     toption("small", "panel.preset.small"),
     toption("default", "panel.preset.default", true),
-    toption("large", "panel.preset.large"));
+    toption("large", "panel.preset.large"),
+    toption("groups", "panel.preset.groups"),
+    toption("autoscale", "panel.preset.autoscale"));
   const loadBtn = h("button", { type: "button", id: "load-preset", t: "panel.load" });
   const shareBtn = h("button", { type: "button", id: "share", "t:title": "panel.share.title", t: "panel.share" });
   const embedBtn = h("button", { type: "button", id: "embed", "aria-haspopup": "dialog", "aria-controls": "embed-dialog", t: "panel.embed" });

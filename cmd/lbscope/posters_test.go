@@ -65,7 +65,7 @@ func TestPresetDescriptionsAreTheScenarios(t *testing.T) {
 		}
 		assert.Equal(t, s.Description, words.Word(words.EN, key), key)
 	}
-	for _, name := range []string{"small", "default", "large"} {
+	for _, name := range []string{"small", "default", "large", "groups", "autoscale"} {
 		assert.True(t, words.Has("panel.desc."+name), name)
 	}
 }
