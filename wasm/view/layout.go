@@ -681,6 +681,9 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 			}
 			col, row := q.ID/rows[bi], q.ID%rows[bi]
 			cell := Rect{cx0 + float64(col)*(cw+g), top + bandTop[bi] + bandH + float64(row)*(ch+g), cw, ch}
+			if bands[bi].Kind != BandTopic && bands[bi].qmax == 1 {
+				cell.W = contentW - 2*brokerPad // a broker's one queue of it: the band's whole width
+			}
 			l.cellAt[q.Queue] = len(l.Cells)
 			l.Cells = append(l.Cells, Cell{Queue: q.Queue, Broker: b.Name, Topic: q.Topic, Group: s.Group, Rect: cell, block: i, band: bi})
 		}
