@@ -40,10 +40,14 @@ type BrokerView struct {
 	Name   string `json:"name"`
 	Queues int    `json:"queues"`
 	// ReadQueues and WriteQueues are set when the broker's read and write counts differ.
-	ReadQueues      int      `json:"readQueues,omitempty"`
-	WriteQueues     int      `json:"writeQueues,omitempty"`
-	LatencyMs       int      `json:"latencyMs"` // configured extra latency
-	Down            bool     `json:"down"`
+	ReadQueues  int  `json:"readQueues,omitempty"`
+	WriteQueues int  `json:"writeQueues,omitempty"`
+	LatencyMs   int  `json:"latencyMs"` // configured extra latency
+	Down        bool `json:"down"`
+	// Perm is its brokerPermission (PermRW, PermR, PermW, PermNone: setPerm), Removed that it
+	// left the name server (removeBroker): clients see either at their next route refresh.
+	Perm            string   `json:"perm"`
+	Removed         bool     `json:"removed,omitempty"`
 	IsolatedUntilMs int64    `json:"isolatedUntilMs"` // producers avoid it until then (0: never isolated)
 	IsolatedForMs   int64    `json:"isolatedForMs"`   // the duration of the tier that caused the isolation
 	LastLatencyMs   int64    `json:"lastLatencyMs"`   // the latency the fault table recorded last

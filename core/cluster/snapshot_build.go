@@ -50,6 +50,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			}
 		}
 		if full {
+			bv.Perm, bv.Removed = permOr(b.perm, PermRW), b.removed
 			bv.Consumers = c.registeredView(b.groups[g0.idx]).ids // shared by snapshots: read-only
 			for _, p := range c.producers {
 				// The broker is as isolated as the producer that avoids it longest.

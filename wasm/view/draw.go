@@ -259,6 +259,10 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 	switch {
 	case bv.Down:
 		status = Word(lang, "canvas.DOWN")
+	case bv.Removed:
+		status = Word(lang, "canvas.removed") // out of the name server's routes
+	case permWords[bv.Perm] != "":
+		status = Word(lang, permWords[bv.Perm]) // read-only, write-only or neither
 	case bv.LatencyMs > 0:
 		status = "+" + Word(lang, "canvas.ms", bv.LatencyMs) // the added latency, with its unit
 	case isolated(bv, now) > 0:
@@ -291,6 +295,9 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 		c.Line(LayerMarks, body.Right()-2, body.Y+2, body.X+2, body.Bottom()-2, 2, Warn.Alpha(0.7))
 	}
 }
+
+// permWords are the words of a broker's permission other than RW, in its title.
+var permWords = map[string]string{cluster.PermR: "canvas.perm.R", cluster.PermW: "canvas.perm.W", cluster.PermNone: "canvas.perm.none"}
 
 // isolated returns the remaining share (0…1] of a broker's avoidance, or 0.
 func isolated(bv *cluster.BrokerView, now int64) float64 {
@@ -957,6 +964,12 @@ func TooltipLines(f Frame, kind, id string) []string {
 				state = Word(lang, "canvas.tip.down")
 			}
 			lines := []string{b.Name + " " + state, Word(lang, "canvas.tip.latency", b.LatencyMs, b.Sends, b.Failures)}
+			if b.Removed {
+				lines = append(lines, Word(lang, "canvas.tip.removed"))
+			}
+			if permWords[b.Perm] != "" {
+				lines = append(lines, Word(lang, "canvas.tip.perm", Word(lang, permWords[b.Perm])))
+			}
 			if b.IsolatedUntilMs > s.TimeMs {
 				lines = append(lines, Word(lang, "canvas.tip.avoided", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
 			}

@@ -223,3 +223,29 @@ func strokesIn(c *Canvas, layer Layer, r Rect, col Color) int {
 	}
 	return n
 }
+
+// A broker's permission and its removal from the name server show in its title and card.
+func TestBrokerPermAndRemoval(t *testing.T) {
+	c, err := cluster.New(scenario.Presets()["small"].Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(5000)
+	for _, cmd := range []cluster.Command{{Type: "setPerm", Broker: "broker-a", Perm: cluster.PermR}, {Type: "removeBroker", Broker: "broker-b"}} {
+		if err := c.Apply(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := c.Snapshot()
+	f := Frame{Snap: &s, Layout: ComputeLang(&s, sizes[0], ZH), Lang: ZH}
+	if a := strings.Join(TooltipLines(f, HitBroker, "broker-a"), "\n"); !strings.Contains(a, "权限：只读") {
+		t.Errorf("broker-a's card %q says nothing of its permission", a)
+	}
+	f.Lang = EN
+	if b := strings.Join(TooltipLines(f, HitBroker, "broker-b"), "\n"); !strings.Contains(b, "removed from the name server") {
+		t.Errorf("broker-b's card %q says nothing of its removal", b)
+	}
+	if s.Brokers[0].Perm != cluster.PermR || s.Brokers[1].Perm != cluster.PermRW || !s.Brokers[1].Removed {
+		t.Errorf("brokers %+v", s.Brokers)
+	}
+}
