@@ -1,11 +1,13 @@
 package session
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -119,6 +121,11 @@ type Session struct {
 	// with its time: the timeline steps that ran and the page's commands. Appended only (a
 	// load starts a new slice), so a published copy of its header stays valid.
 	record []scenario.Step
+	// acts are the actions the engine took by itself up to the horizon (an autoscaler's
+	// steps), in time order: the timeline shows them with the record's. A replay takes them
+	// again, so they are not recorded; continuing drops those after now. Copied on write:
+	// published as is.
+	acts []Action
 	// series is the metrics over virtual time, for the charts; safe for concurrent use. A
 	// load replaces it (under mu, since Series reads it from other goroutines).
 	series *series.Recorder
@@ -150,6 +157,7 @@ type Session struct {
 	pubNext   int
 	pubCps    []int64  // the checkpoints' times
 	pubRounds []Action // the logged rounds (observed.go)
+	pubActs   []Action // acts
 	version   uint64   // counts publishes: a reader compares it to see whether anything changed
 	lang      string   // the page's language, "en" or "zh": of narration, lessons and the canvas
 }
@@ -532,7 +540,7 @@ func (s *Session) load(sc scenario.Scenario) error {
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
 	s.obs = newObserved(sc.Observed)
 	s.stopReaching()
-	s.record = nil
+	s.record, s.acts = nil, nil
 	s.horizon, s.sampleNext, s.markedN = 0, 0, 0
 	s.cpEvery = firstCheckpointEvery
 	s.cps = []checkpoint{{t: 0, c: c.Clone()}}
@@ -657,12 +665,31 @@ func (s *Session) applyStep() {
 
 // observe receives the cluster's events, synchronously, during Apply and Advance.
 func (s *Session) observe(e cluster.Event) {
+	if e.Kind == cluster.EventAction && e.Cause == cluster.CauseAutoscale {
+		s.engineAct(e) // a replay meets it again: known already
+	}
 	if s.quiet {
 		return
 	}
 	e.Queues = slices.Clone(e.Queues)
 	e.Owners = slices.Clone(e.Owners)
 	s.note(e)
+}
+
+// engineAct keeps an action the engine took by itself (an autoscaler's step) for the
+// timeline and the charts' markers, once: "the autoscaler starts a3".
+func (s *Session) engineAct(e cluster.Event) {
+	text, _, _ := strings.Cut(e.Text, ":")
+	a := Action{T: e.T, Text: text}
+	i, _ := slices.BinarySearchFunc(s.acts, e.T+1, func(x Action, t int64) int { return cmp.Compare(x.T, t) })
+	for j := i - 1; j >= 0 && s.acts[j].T == e.T; j-- {
+		if s.acts[j] == a {
+			return
+		}
+	}
+	s.acts = slices.Insert(slices.Clip(s.acts), i, a) // a new array: the published one stays
+	s.rec.Mark(e.T, text)
+	s.dirty = true
 }
 
 // say notes a playground action (its cause, values and text) in the event stream, now.
@@ -727,6 +754,7 @@ func (s *Session) publish() {
 	s.pubScn, s.pubRecord, s.pubNext = s.scn, s.record, s.next
 	s.pubCps = cps
 	s.pubRounds = rounds
+	s.pubActs = s.acts
 	s.version++
 	s.mu.Unlock()
 	s.dirty = false

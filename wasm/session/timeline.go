@@ -135,6 +135,7 @@ func (s *Session) cont(because string) {
 	iv := max(s.rec.IntervalMs(), 1)
 	s.sampleNext = min(s.sampleNext, (now/iv+1)*iv)
 	s.markedN = len(s.record)
+	s.acts = slices.DeleteFunc(slices.Clone(s.acts), func(a Action) bool { return a.T > now })
 	s.horizon = now
 	s.dirty = true
 	text := "continuing from " + scenario.Clock(now) + "; " + plural(dropped, "later action") + " discarded"
@@ -197,7 +198,8 @@ type Action struct {
 }
 
 // Timeline is what the scrubber draws: where the session is, how far this timeline reaches,
-// its actions (those applied and those still to come) and its checkpoints' times.
+// its actions (those applied and those still to come, and those the engine took by itself up
+// to the horizon: an autoscaler's steps) and its checkpoints' times.
 type Timeline struct {
 	NowMs       int64    `json:"nowMs"`
 	HorizonMs   int64    `json:"horizonMs"`
@@ -212,15 +214,20 @@ type Timeline struct {
 // Timeline returns the published timeline. Safe from any goroutine.
 func (s *Session) Timeline() Timeline {
 	s.mu.Lock()
-	rec, scn, next, cps := s.pubRecord, s.pubScn, s.pubNext, s.pubCps
+	rec, scn, next, cps, acts := s.pubRecord, s.pubScn, s.pubNext, s.pubCps, s.pubActs
 	tl := Timeline{NowMs: s.last.TimeMs, HorizonMs: s.last.HorizonMs, Paused: s.last.Paused, Rounds: s.pubRounds}
 	s.mu.Unlock()
-	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next)
+	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next+len(acts))
 	for _, st := range rec {
 		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
 	}
 	for _, st := range scn.Timeline[next:] {
 		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+	}
+	if len(acts) > 0 {
+		// The engine's own actions (an autoscaler's steps) among the others, in time order.
+		tl.Actions = append(tl.Actions, acts...)
+		slices.SortStableFunc(tl.Actions, func(a, b Action) int { return cmp.Compare(a.T, b.T) })
 	}
 	tl.Checkpoints = slices.Clone(cps)
 	return tl
