@@ -21,6 +21,7 @@ const (
 	genHeartbeat
 	genRoute
 	genPersist
+	genClean
 	genCount
 )
 
@@ -127,6 +128,12 @@ type processQueue struct {
 	// holds are offsets of messages waiting for a local retry: still in its map, they hold
 	// its offset back (spec §3.15 step 4, §3.16).
 	holds []int64
+	// Orderly consumption: the queue waits until suspendedUntil after a failed message, whose
+	// reconsume count is headReconsumed; orderlyBudget is its thread's fractional share carried
+	// between steps, in thousandths.
+	suspendedUntil int64
+	headReconsumed int64
+	orderlyBudget  int64
 }
 
 // cached is the messages pulled and not yet handed to the listener.
@@ -262,6 +269,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	c.schedule(cs, genHeartbeat, evHeartbeat, c.now+1000)
 	c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
 	c.schedule(cs, genPersist, evPersist, c.now+10000)
+	if cs.slowMs > c.t.ConsumeTimeout {
+		c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+	}
 	return cs
 }
 
@@ -967,6 +977,10 @@ func (c *Cluster) flowConsumer(cs *consumer, step int64) {
 	}
 	if len(cs.localRetries) > 0 {
 		c.runLocalRetries(cs)
+	}
+	if cs.g.orderly {
+		c.consumeOrderly(cs, step)
+		return
 	}
 	c.consume(cs, step)
 }

@@ -75,6 +75,7 @@ type Event struct {
 //	                              subscription on a broker: CHANGE (spec §5.7)
 //	notInCidAll        info       a Go client is not in the list the broker it asked gave: it takes nothing   Consumer, Broker, N = ids listed
 //	autoscale          action     a group's autoscaler starts or stops a member          Consumer, Group (several groups), N = members after
+//	suspend            info       an orderly listener failed a message: its queue waits 1 s    Consumer, Broker, Queues = [the queue], N = reconsume count, Until = the pause's end
 //	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct or fallback
 //	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
 //
@@ -99,6 +100,7 @@ const (
 	CauseNotInCidAll      = "notInCidAll"
 	CauseSendBack         = "sendBack"
 	CauseAutoscale        = "autoscale"
+	CauseSuspend          = "suspend"
 	CauseDeadLetter       = "deadLetter"
 )
 
@@ -134,6 +136,7 @@ var Causes = map[string]string{
 	CauseSubscription:     EventChange,
 	CauseNotInCidAll:      EventInfo,
 	CauseAutoscale:        EventAction,
+	CauseSuspend:          EventInfo,
 	CauseSendBack:         EventInfo,
 	CauseDeadLetter:       EventInfo,
 }
@@ -193,6 +196,8 @@ type Metrics struct {
 	DeadLettered int64 `json:"deadLettered,omitempty"`
 	Delayed      int64 `json:"delayed,omitempty"`
 	RetryBacklog int64 `json:"retryBacklog,omitempty"` // retry messages on retry queues, not yet consumed
+	Suspensions  int64 `json:"suspensions,omitempty"`  // orderly queues suspended after a failed message
+	Expired      int64 `json:"expired,omitempty"`      // messages the consume-timeout clean-up sent back from a listener still running
 	LocalRetries int64 `json:"localRetries,omitempty"`
 	// Filtered counts the messages a group passed over because the tags of the member that
 	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one
