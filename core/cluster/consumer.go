@@ -55,6 +55,7 @@ type consumer struct {
 	subs     []*subscription
 	order    []int
 	subNames []string // the topics' names, made by a snapshot (nil: not yet); read-only once made
+	subsGen  int      // counts changes of subs
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -134,6 +135,18 @@ type processQueue struct {
 	suspendedUntil int64
 	headReconsumed int64
 	orderlyBudget  int64
+	// seen is what the queue's pulls and consumption derived from its group's subscription
+	// table on its broker and its member's subscriptions: good while neither changed.
+	seen queueSeen
+}
+
+// queueSeen caches a process queue's view of the subscriptions that decide its pulls and
+// filters: whether the broker lets its pulls through, and which tags reach its listener.
+type queueSeen struct {
+	tableGen, subsGen int // the generations it was made at, +1 (0: never made)
+	ok                bool
+	mask              uint32
+	active            bool
 }
 
 // cached is the messages pulled and not yet handed to the listener.
@@ -280,6 +293,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 // §3.14).
 func (cs *consumer) subscribe(subs []subscription) {
 	cs.subs, cs.subNames = make([]*subscription, len(subs)), nil
+	cs.subsGen++
 	names := make([]string, len(subs))
 	for i := range subs {
 		sub := subs[i]
@@ -657,7 +671,11 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 		ok, d := c.rpc(cs, b, c.t.RPCTimeout)
 		*cost += d
 		if ok {
-			cidAll = c.registeredIDs(b.groupOf(cs))
+			// The broker's registered ids, as this client sorts them (the same list,
+			// cached until the broker's channels change: sorting is the client's own step).
+			if lv := c.registeredView(b.groupOf(cs)); len(lv.ids) > 0 {
+				cidAll = lv.sortedBy(cs.prof)
+			}
 			c.channelFor(b, cs).traffic(c.now)
 			answer = profile.AnswerOK
 			if cidAll == nil {
@@ -689,7 +707,9 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 	if err != nil {
 		r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
 	} else {
-		r = cs.prof.Rebalance(s, cs.g.name, cs.cid, mqSet, list)
+		// The subscribe set is in MessageQueue order as the route builds it (brokers in
+		// Java name order, ids ascending), the ids as the client sorts them (sortedBy).
+		r = cs.prof.RebalanceSorted(s, cs.g.name, cs.cid, mqSet, list)
 		if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
 			// The broker asked does not list this process yet (its heartbeat has not
 			// reached it) or any more: Go's strategy returns nil, so it takes nothing
@@ -1019,7 +1039,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if bt := b.topicOf(pq.t); bt == nil || b.permOf(bt)&route.PermRead == 0 || !b.groupOf(cs).subscribed(pq.t) {
+	if bt := b.topicOf(pq.t); bt == nil || b.permOf(bt)&route.PermRead == 0 || !c.seen(cs, pq).ok {
 		// NO_PERMISSION (a broker or topic that may not be read), or the group's table on this
 		// broker holds another member's topic (SUBSCRIPTION_NOT_EXIST): the client pulls again
 		// from the same offset a second later (spec §5.7).

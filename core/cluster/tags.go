@@ -158,10 +158,27 @@ func (c *Cluster) topicTags(producers []ProducerConfig) {
 	}
 }
 
-// filter is what reaches member cs's listener of queue pq's messages: a mask of the topic's
-// tags that pass the broker's filter (the group's stored subscription there) and its own, and
-// whether any filter applies at all ("*" both ways: every message passes).
+// filter is what reaches member cs's listener of queue pq's messages (cached in pq.seen).
 func (c *Cluster) filter(cs *consumer, pq *processQueue) (mask uint32, active bool) {
+	s := c.seen(cs, pq)
+	return s.mask, s.active
+}
+
+// seen is pq's queueSeen, made again when its broker's table or cs's subscriptions changed.
+func (c *Cluster) seen(cs *consumer, pq *processQueue) *queueSeen {
+	bg := pq.b.groupOf(cs)
+	if s := &pq.seen; s.tableGen == bg.tableGen+1 && s.subsGen == cs.subsGen+1 {
+		return s
+	}
+	mask, active := c.filterNow(cs, pq)
+	pq.seen = queueSeen{tableGen: bg.tableGen + 1, subsGen: cs.subsGen + 1, ok: bg.subscribed(pq.t), mask: mask, active: active}
+	return &pq.seen
+}
+
+// filterNow is a mask of the topic's tags that pass the broker's filter (the group's stored
+// subscription there) and the member's own, and whether any filter applies at all ("*" both
+// ways: every message passes).
+func (c *Cluster) filterNow(cs *consumer, pq *processQueue) (mask uint32, active bool) {
 	var own []string
 	for _, sub := range cs.subs {
 		if sub.t == pq.t {
