@@ -264,7 +264,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	if subs == nil {
 		subs = c.defaultSubscriptions(g)
 	}
-	cs.subscribe(subs)
+	cs.subscribe(subs, c.now)
 	c.consumers = append(c.consumers, cs)
 	c.current[key] = cs
 	c.refreshConsumerRoute(cs)
@@ -291,13 +291,13 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 // subscribe sets what the consumer subscribes: subs in that order, visited by its rebalance in
 // the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner, spec
 // §3.14).
-func (cs *consumer) subscribe(subs []subscription) {
+func (cs *consumer) subscribe(subs []subscription, now int64) {
 	cs.subs, cs.subNames = make([]*subscription, len(subs)), nil
 	cs.subsGen++
 	names := make([]string, len(subs))
 	for i := range subs {
 		sub := subs[i]
-		sub.mqSet, sub.brokers, sub.routeOK, sub.version = nil, nil, false, cs.roundEnd
+		sub.mqSet, sub.brokers, sub.routeOK, sub.version = nil, nil, false, now
 		cs.subs[i] = &sub
 		names[i] = sub.t.name
 		if !slices.Contains(cs.g.topics, sub.t) {
