@@ -209,6 +209,9 @@ func (c *Cluster) retryOrDeadLetter(cs *consumer, b *broker, n int64, r int32, l
 	b.delayed = slices.Insert(b.delayed, i, delayed{visibleAt: at, t: g.retry, count: n, r: r + 1})
 	c.metrics.Retried += n
 	c.metrics.Delayed += n
+	if expired {
+		path = "expired"
+	}
 	c.emit(Event{Kind: EventInfo, Cause: CauseSendBack, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: n, Until: at, Arg: path,
 		Text: fmt.Sprintf("%s%s (%s): %s holds %s %s at delay level %d, back on %s at %s", c.who(cs), failedHow(n, expired, c.t.ConsumeTimeout), reconsumed(r), b.name, them(n), durationText(delayOf(level)), level, g.retry.name, clockMs(at))})
 }
