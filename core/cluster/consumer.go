@@ -48,12 +48,12 @@ type consumer struct {
 	// the instance: one rebalance thread for all its groups, one heartbeat, one route poll
 	// (spec §3.14). peers is the lead's list of the instance's members, in the order of its
 	// consumerTable (a ConcurrentHashMap of group names).
-	lead  *consumer
-	peers []*consumer
-	own         *groupState      // its own strategy, when a rolling deploy gave it one (nil: its group's)
-	failPPM     int64            // its listener answers RECONSUME_LATER to this many deliveries in a million
-	consumeMs   int64            // its listener's time per message (0: rate decides)
-	failAcc     int64            // failPPM's carry between deliveries: the failures are exact
+	lead      *consumer
+	peers     []*consumer
+	own       *groupState // its own strategy, when a rolling deploy gave it one (nil: its group's)
+	failPPM   int64       // its listener answers RECONSUME_LATER to this many deliveries in a million
+	consumeMs int64       // its listener's time per message (0: rate decides)
+	failAcc   int64       // failPPM's carry between deliveries: the failures are exact
 	// localRetries are its messages whose send-back failed, consumed again later (spec §3.15).
 	localRetries []localRetry
 	fallbackNext int // the internal producer's next broker of the retry topic's route
