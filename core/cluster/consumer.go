@@ -1033,8 +1033,29 @@ func (c *Cluster) finishRunning(cs *consumer, pq *processQueue) {
 // deliver accounts for messages [from, to) of mq handed to cs's listener: the first delivery
 // of a message counts as consumed, any further one as a duplicate.
 func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
+	c.deliverMatching(cs, pq, from, to, nil)
+}
+
+// deliverFiltered is deliver for messages [from, to) of which only those with a tag of mask
+// reach the listener: the others are counted as filtered the first time the group passes
+// them (spec §5.7).
+func (c *Cluster) deliverFiltered(cs *consumer, pq *processQueue, from, to int64, mask uint32) {
+	c.deliverMatching(cs, pq, from, to, func(a, b int64) int64 {
+		if pq.t.tags == nil || b <= a {
+			return 0 // no message has a tag: none matches
+		}
+		return pq.t.tags.matching(mask, a, b)
+	})
+}
+
+// deliverMatching is deliver where matching(a, b) counts the messages of [a, b) that reach
+// the listener (nil: all of them); the group's progress passes the others as filtered.
+func (c *Cluster) deliverMatching(cs *consumer, pq *processQueue, from, to int64, matching func(a, b int64) int64) {
 	if to <= from {
 		return
+	}
+	if matching == nil {
+		matching = func(a, b int64) int64 { return max(b-a, 0) }
 	}
 	frontier := &pq.off.frontier
 	if cs.g.model == Broadcasting {
@@ -1048,45 +1069,6 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 	if from > *frontier {
 		// A successor started past a message nobody consumed: the one hand-over case of
 		// spec §3.9 that loses messages.
-		c.metrics.Lost += from - *frontier
-		*frontier = from
-	}
-	if dup := min(to, *frontier) - from; dup > 0 {
-		c.metrics.Duplicates += dup
-	}
-	if to > *frontier {
-		if pq.t.isRetry() {
-			c.metrics.Reconsumed += to - *frontier
-		} else {
-			c.metrics.Consumed += to - *frontier
-		}
-		*frontier = to
-	}
-}
-
-// deliverFiltered is deliver for messages [from, to) of which only those with a tag of mask
-// reach the listener: the others are counted as filtered the first time the group passes
-// them (spec §5.7).
-func (c *Cluster) deliverFiltered(cs *consumer, pq *processQueue, from, to int64, mask uint32) {
-	if to <= from {
-		return
-	}
-	matching := func(a, b int64) int64 {
-		if pq.t.tags == nil || b <= a {
-			return 0
-		}
-		return pq.t.tags.matching(mask, a, b)
-	}
-	frontier := &pq.off.frontier
-	if cs.g.model == Broadcasting {
-		f, seen := cs.frontier[pq.mq]
-		if !seen {
-			f = pq.bq.minOffset
-		}
-		frontier = &f
-		defer func() { cs.frontier[pq.mq] = f }()
-	}
-	if from > *frontier {
 		c.metrics.Lost += from - *frontier
 		*frontier = from
 	}
