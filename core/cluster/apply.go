@@ -322,7 +322,7 @@ func applySetSubscription(c *Cluster, cmd Command) error {
 	if cs.g.retry != nil {
 		next = append(next, subscription{t: cs.g.retry})
 	}
-	cs.subscribe(next)
+	cs.subscribe(next, c.now) // subscribe() stamps the subscriptions with the time (spec §5.7)
 	c.refreshConsumerRoute(cs)
 	c.heartbeatAll(cs, 0)
 	return nil

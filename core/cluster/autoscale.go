@@ -121,7 +121,7 @@ func (c *Cluster) autoscale(g *groupState) {
 		for range n {
 			id := c.nextScaledID(g)
 			// The step is told first, then what it sets off (as an applied command's).
-			c.emit(Event{Kind: EventAction, Cause: CauseAutoscale, Consumer: id, Group: c.groupName0(g), N: int64(len(members) + n),
+			c.emit(Event{Kind: EventAction, Cause: CauseAutoscale, Consumer: id, Group: c.groupName0(g), N: int64(len(members) + n), Arg: "start",
 				Text: fmt.Sprintf("the autoscaler starts %s: %s's backlog %d has been above %d for %s; %d members", id, g.name, backlog, cfg.OutAbove, spanText(c.now-a.aboveSince), len(members)+n)})
 			c.startScaled(g, id)
 		}
@@ -130,7 +130,7 @@ func (c *Cluster) autoscale(g *groupState) {
 	case a.belowSince >= 0 && c.now-a.belowSince >= cfg.InForMs && len(members) > cfg.Min:
 		n := min(step, len(members)-cfg.Min)
 		for _, cs := range stopOrder(members, a.startedByID)[:n] {
-			c.emit(Event{Kind: EventAction, Cause: CauseAutoscale, Consumer: cs.id, Group: c.groupName0(g), N: int64(len(members) - n),
+			c.emit(Event{Kind: EventAction, Cause: CauseAutoscale, Consumer: cs.id, Group: c.groupName0(g), N: int64(len(members) - n), Arg: "stop",
 				Text: fmt.Sprintf("the autoscaler stops %s: %s's backlog %d has been below %d for %s; %d members", cs.id, g.name, backlog, cfg.InBelow, spanText(c.now-a.belowSince), len(members)-n)})
 			c.stop(cs)
 		}

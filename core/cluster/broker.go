@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/jrand"
+	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/sim"
 )
@@ -69,9 +70,15 @@ type brokerGroup struct {
 	// listed is the snapshot's copy of the group's registered ids here and their sorts, kept
 	// until the channels change (see registeredView); nil: not made yet. Read-only once made.
 	listed *listedIDs
+	// order is chans' keys sorted (channelOrder), kept until a channel opens or goes; nil: not
+	// made yet. Read-only once made.
+	order []int
 	// table is the group's subscription table here, by topic, as the heartbeats left it:
 	// each heartbeat is authoritative for the whole topic set (spec §5.7).
 	table map[string]*subEntry
+	// tableGen counts the table's changes: what a process queue derived from it is good for
+	// as long as it stays (see processQueue.seen).
+	tableGen int
 	// offsets is the group's progress on each queue here: by topic index, then queue id.
 	offsets [][]*queueOffset
 }
@@ -200,6 +207,7 @@ func (bg *brokerGroup) dropChannel(inst int) {
 		ch.gone = true
 		delete(bg.chans, inst)
 		bg.listed = nil
+		bg.orderDrop(inst)
 	}
 }
 
@@ -210,6 +218,7 @@ func (b *broker) dropAll() {
 			bg.dropChannel(inst)
 		}
 		bg.table = nil // the group's table goes with its connections (spec §5.7)
+		bg.tableGen++
 	}
 }
 
@@ -375,12 +384,53 @@ func (c *Cluster) registeredView(bg *brokerGroup) *listedIDs {
 // channelOrder is the broker's channels in a fixed order (process start order); Java's map
 // order is not part of the contract (spec §6.12).
 func (bg *brokerGroup) channelOrder() []int {
-	keys := make([]int, 0, len(bg.chans))
-	for k := range bg.chans {
-		keys = append(keys, k)
+	if bg.order == nil {
+		bg.order = make([]int, 0, len(bg.chans))
+		for k := range bg.chans {
+			bg.order = append(bg.order, k)
+		}
+		slices.Sort(bg.order)
 	}
-	slices.Sort(keys)
-	return keys
+	return bg.order
+}
+
+// orderAdd and orderDrop keep channelOrder's list as channels open and go: a new list each
+// time (the old one may be held by a caller iterating it), made from the old in one pass.
+func (bg *brokerGroup) orderAdd(inst int) {
+	if bg.order == nil {
+		return // made when next asked for
+	}
+	i, _ := slices.BinarySearch(bg.order, inst)
+	next := make([]int, 0, len(bg.order)+1)
+	next = append(append(append(next, bg.order[:i]...), inst), bg.order[i:]...)
+	bg.order = next
+}
+
+func (bg *brokerGroup) orderDrop(inst int) {
+	if bg.order == nil {
+		return
+	}
+	i, found := slices.BinarySearch(bg.order, inst)
+	if !found {
+		bg.order = nil
+		return
+	}
+	next := make([]int, 0, len(bg.order)-1)
+	bg.order = append(append(next, bg.order[:i]...), bg.order[i+1:]...)
+}
+
+// sortedBy is the registered ids as profile p's client sorts them, made once for as long as
+// the list lasts: shared, read-only.
+func (lv *listedIDs) sortedBy(p *profile.Profile) []string {
+	k := 0
+	if p.IsGo() {
+		k = 1
+	}
+	if lv.sorted[k] == nil {
+		_, s := p.SortInputs(nil, lv.ids)
+		lv.sorted[k] = orEmpty(s)
+	}
+	return lv.sorted[k]
 }
 
 // channelFor returns the broker's channel for a consumer process, opening one if needed.
@@ -390,6 +440,7 @@ func (c *Cluster) channelFor(b *broker, cs *consumer) *channel {
 	if ch == nil {
 		ch = &channel{consumer: cs.idx}
 		bg.chans[cs.idx] = ch
+		bg.orderAdd(cs.idx)
 	}
 	return ch
 }
@@ -454,7 +505,7 @@ func (bg *brokerGroup) subscribe(cs *consumer) bool {
 	if bg.table == nil {
 		bg.table = map[string]*subEntry{}
 	}
-	changed := false
+	changed, replaced := false, false
 	for _, sub := range cs.subs {
 		e := bg.table[sub.t.name]
 		switch {
@@ -463,6 +514,7 @@ func (bg *brokerGroup) subscribe(cs *consumer) bool {
 			changed = true
 		case sub.version > e.version:
 			bg.table[sub.t.name] = &subEntry{version: sub.version, tags: sub.tags}
+			replaced = true
 		}
 	}
 	for name := range bg.table {
@@ -470,6 +522,9 @@ func (bg *brokerGroup) subscribe(cs *consumer) bool {
 			delete(bg.table, name)
 			changed = true
 		}
+	}
+	if changed || replaced {
+		bg.tableGen++
 	}
 	return changed && had
 }

@@ -171,6 +171,16 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	})
 	c.Advance(60000)
 	mustApply(t, c, Command{Type: "setSubscription", ID: "f1", Subscription: "TopicTest:TagA"})
+	// An orderly listener that fails suspends its queue (spec §3.15).
+	oc := smallConfig(10)
+	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}
+	oc.Consumers = []ConsumerConfig{{ID: "o1", Groups: []MembershipConfig{{Group: "O", FailRate: 1}}}}
+	o := mustNew(t, oc)
+	o.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	o.Advance(10000)
 	mustApply(t, c, Command{Type: "setPerm", Broker: "broker-a", Perm: PermR})
 	mustApply(t, c, Command{Type: "removeBroker", Broker: "broker-b"})
 	c.Advance(90000)

@@ -232,6 +232,7 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 		"groupState.goStrategy": "immutable once built",
 		"brokerTopic.shorts":    "append-only, the copy's slice is capped at its length",
 		"brokerGroup.listed":    "the copy starts without and makes its own",
+		"brokerGroup.order":     "read-only once made: a change makes a new one",
 		"groupState.params":     "copied by cloneParams, checked below with every field set",
 	}
 	cfg := benchConfig(2, 4, 3, 200)

@@ -27,6 +27,7 @@ const (
 	evBrokerFlush
 	evHeartbeatArrive
 	evAutoscale
+	evCleanExpired
 )
 
 // maxLog bounds the event log kept for snapshots; observers see every event.
@@ -117,6 +118,8 @@ type groupState struct {
 	// none, as format 1 showed a group); dlq its dead-letter topic, once a message went there.
 	retry, dlq   *topicState
 	maxReconsume int         // the client's maxReconsumeTimes
+	orderly      bool        // its members consume orderly (MessageListenerOrderly)
+	orderlyLimit bool        // an orderly group's maxReconsumeTimes was given (else Integer.MAX_VALUE)
 	scaler       *autoscaler // its autoscaler (nil: none)
 }
 
@@ -248,7 +251,8 @@ func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, from: from, maxReconsume: gc.MaxReconsumeTimes})
+	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, from: from, maxReconsume: gc.MaxReconsumeTimes,
+		orderly: gc.Orderly, orderlyLimit: gc.MaxReconsumeTimes > 0})
 	if g.maxReconsume == 0 {
 		g.maxReconsume = 16
 	}
@@ -399,6 +403,9 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		cs.fixedName = cc.FixedInstanceName
 		cs.setListener(m, c.t.ConsumeThreads)
 		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
+		if cs.slowMs > c.t.ConsumeTimeout {
+			c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+		}
 		if cc.ConsumeTimestampMs != nil {
 			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true
 		}
@@ -591,12 +598,14 @@ func (c *Cluster) dispatch(e sim.Event) {
 		}
 	case evRoute:
 		if cs := c.consumers[e.A]; cs.gen[genRoute] == e.B {
-			c.refreshConsumerRoute(cs)
+			for _, m := range cs.peers {
+				c.refreshConsumerRoute(m)
+			}
 			c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
 		}
 	case evPersist:
 		if cs := c.consumers[e.A]; cs.gen[genPersist] == e.B {
-			c.persistAll(cs)
+			c.persistInstance(cs)
 			c.schedule(cs, genPersist, evPersist, c.now+c.t.PersistOffsetInterval)
 		}
 	case evNotify:
@@ -613,13 +622,18 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.events.Push(sim.Event{At: c.now + c.t.ScanInterval, Kind: evScan, A: e.A})
 	case evIdle:
 		c.idleCheck(c.brokers[e.A], c.consumers[e.B])
+	case evCleanExpired:
+		if cs := c.consumers[e.A]; cs.gen[genClean] == e.B {
+			c.cleanExpired(cs)
+			c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+		}
 	case evAutoscale:
 		c.autoscale(c.groups[e.A])
 	case evHeartbeatArrive:
 		// A heartbeat on its way reaches its broker; one from a process that has died or
 		// been cut off since is lost with it.
 		if cs, b := c.consumers[e.A], c.brokers[e.B]; !cs.dead && !cs.partitioned && !b.down {
-			c.heartbeat(b, cs)
+			c.heartbeatInstance(b, cs)
 		}
 	case evBrokerFlush:
 		if b := c.brokers[e.A]; b.flushGen == e.B && !b.down {

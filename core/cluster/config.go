@@ -74,6 +74,10 @@ type GroupConfig struct {
 	// MaxReconsumeTimes is the client's maxReconsumeTimes: a message failed that many times
 	// more goes to %DLQ%<group> (spec §3.15, §5.8); 0: 16.
 	MaxReconsumeTimes int `json:"maxReconsumeTimes,omitempty"`
+	// Orderly makes its members consume orderly (MessageListenerOrderly): one thread a queue,
+	// a failed message suspends its queue and comes again (spec §3.15); its locks are not
+	// modelled.
+	Orderly bool `json:"orderly,omitempty"`
 	// Autoscale scales its members on its backlog (nil: nothing does).
 	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
 }
@@ -257,6 +261,7 @@ type Timing struct {
 	BrokerJitter           int64 `json:"brokerJitter,omitempty"`             // 3: seeded jitter added to it, 0..n
 	NetworkRTT             int64 `json:"networkRtt,omitempty"`               // 1: one client-broker round trip
 	FlowStepMs             int64 `json:"flowStepMs,omitempty"`               // 50: message-flow step
+	ConsumeTimeout         int64 `json:"consumeTimeout,omitempty"`           // 900000: a message this long in its listener is sent back
 	// ExpiryNotifies makes the expiry scan fire CHANGE, the race outcome of spec §5.1 (by
 	// design it does not).
 	ExpiryNotifies bool `json:"expiryNotifies,omitempty"`

@@ -123,6 +123,7 @@ var fields = []FieldSpec{
 	{Path: "groups[].consumeFromWhere", Type: ArgEnum, Enum: fromWheres, Prefix: "CONSUME_FROM_", Note: " (CONSUME_FROM_ may precede them)", Default: FromLastOffset, Doc: "where its members' queues without an offset start"},
 	{Path: "groups[].noRetryTopic", Type: ArgBool, Doc: "leave out the retry subscription %RETRY%<group>"},
 	{Path: "groups[].maxReconsumeTimes", Type: ArgInt, Unit: "times", Max: MaxReconsumeTimes, Default: "16", Doc: "failures before a message goes to %DLQ%<group>"},
+	{Path: "groups[].orderly", Type: ArgBool, Doc: "its members consume orderly: one thread a queue, a failed message suspends its queue"},
 	{Path: "groups[].autoscale", Type: ArgObject, Doc: "an autoscaler on the group's backlog"},
 	{Path: "groups[].autoscale.outAbove", Type: ArgInt, Unit: "messages", Max: MaxBacklogRule, Doc: "backlog above which it scales out"},
 	{Path: "groups[].autoscale.outForMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Doc: "how long the backlog stays above outAbove before a step out"},
@@ -209,6 +210,7 @@ var fields = []FieldSpec{
 	{Path: "timing.brokerJitter", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "3", Doc: "the most seeded jitter added to it"},
 	{Path: "timing.networkRtt", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "1", Doc: "one client-broker round trip"},
 	{Path: "timing.flowStepMs", Type: ArgInt, Unit: "ms", Max: 1000, Default: "50", Doc: "step of the simulated message flow"},
+	{Path: "timing.consumeTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "900000", Doc: "a message this long in its listener is sent back by the clean-up, which runs this often"},
 	{Path: "timing.expiryNotifies", Type: ArgBool, Doc: "the expiry scan notifies CHANGE (the race of spec §5.1)"},
 }
 

@@ -78,10 +78,16 @@ func (c *Cluster) noteOwnership() {
 			}
 		}
 	}
-	for _, k := range c.openKeys() {
+	// Those of queues no longer routed close, in queue order (the order they are kept in).
+	var gone []anomalyKey
+	for k := range c.open {
 		if !seen[k] {
-			c.closeAnomaly(k, c.open[k])
+			gone = append(gone, k)
 		}
+	}
+	c.sortKeys(gone)
+	for _, k := range gone {
+		c.closeAnomaly(k, c.open[k])
 	}
 }
 
@@ -111,13 +117,18 @@ func (c *Cluster) openKeys() []anomalyKey {
 	for k := range c.open {
 		keys = append(keys, k)
 	}
+	c.sortKeys(keys)
+	return keys
+}
+
+// sortKeys puts anomaly keys in group, then queue order.
+func (c *Cluster) sortKeys(keys []anomalyKey) {
 	slices.SortFunc(keys, func(a, b anomalyKey) int {
 		if a.g != b.g {
 			return a.g - b.g
 		}
 		return route.Compare(a.mq, b.mq)
 	})
-	return keys
 }
 
 func (c *Cluster) closeAnomaly(k anomalyKey, a *Anomaly) {

@@ -74,8 +74,10 @@ type Event struct {
 //	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
 //	                              subscription on a broker: CHANGE (spec §5.7)
 //	notInCidAll        info       a Go client is not in the list the broker it asked gave: it takes nothing   Consumer, Broker, N = ids listed
-//	autoscale          action     a group's autoscaler starts or stops a member          Consumer, Group (several groups), N = members after
-//	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct or fallback
+//	autoscale          action     a group's autoscaler starts or stops a member          Consumer, Group (several groups), N = members after, Arg = start or stop
+//	filtered           info       tags filter a member's pulls of a queue: what reaches its listener now   Consumer, Broker, Queues = [the queue], Arg = the tags that pass ("": none)
+//	suspend            info       an orderly listener failed a message: its queue waits 1 s    Consumer, Broker, Queues = [the queue], N = reconsume count, Until = the pause's end
+//	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct, fallback or expired (the consume-timeout clean-up)
 //	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
 //
 // Every event the engine emits has one of these causes (a test checks it).
@@ -99,6 +101,8 @@ const (
 	CauseNotInCidAll      = "notInCidAll"
 	CauseSendBack         = "sendBack"
 	CauseAutoscale        = "autoscale"
+	CauseSuspend          = "suspend"
+	CauseFiltered         = "filtered"
 	CauseDeadLetter       = "deadLetter"
 )
 
@@ -134,6 +138,8 @@ var Causes = map[string]string{
 	CauseSubscription:     EventChange,
 	CauseNotInCidAll:      EventInfo,
 	CauseAutoscale:        EventAction,
+	CauseSuspend:          EventInfo,
+	CauseFiltered:         EventInfo,
 	CauseSendBack:         EventInfo,
 	CauseDeadLetter:       EventInfo,
 }
@@ -193,6 +199,8 @@ type Metrics struct {
 	DeadLettered int64 `json:"deadLettered,omitempty"`
 	Delayed      int64 `json:"delayed,omitempty"`
 	RetryBacklog int64 `json:"retryBacklog,omitempty"` // retry messages on retry queues, not yet consumed
+	Suspensions  int64 `json:"suspensions,omitempty"`  // orderly queues suspended after a failed message
+	Expired      int64 `json:"expired,omitempty"`      // messages the consume-timeout clean-up sent back from a listener still running
 	LocalRetries int64 `json:"localRetries,omitempty"`
 	// Filtered counts the messages a group passed over because the tags of the member that
 	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one

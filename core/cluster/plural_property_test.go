@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/route"
 )
 
 // randomPluralConfig draws a cluster of several topics and groups: memberships of one or two
@@ -86,6 +88,15 @@ func conservation(c *Cluster) error {
 	}
 	if m.DeadLettered != onDLQ {
 		return fmt.Errorf("%d messages dead-lettered; %d on DLQs", m.DeadLettered, onDLQ)
+	}
+	// The rebalance hands its subscribe sets to the strategy unsorted (RebalanceSorted): each
+	// must be in MessageQueue order as the route built it.
+	for _, cs := range c.consumers {
+		for _, sub := range cs.subs {
+			if !slices.IsSortedFunc(sub.mqSet, route.Compare) {
+				return fmt.Errorf("%s's subscribe set of %s is out of order: %v", cs.id, sub.t.name, sub.mqSet)
+			}
+		}
 	}
 	return nil
 }

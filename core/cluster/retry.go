@@ -127,20 +127,30 @@ func (c *Cluster) reconsumeCounts(pq *processQueue, from, to int64) []countOf {
 // else a normal send of the instance's internal producer to the retry topic on any broker,
 // else a local retry 5 s later.
 func (c *Cluster) sendBack(cs *consumer, pq *processQueue, offset, n int64, r int32) {
+	c.sendBackAs(cs, pq, offset, n, r, false)
+}
+
+// sendBackAs is sendBack; expired says the consume-timeout clean-up sends it (delay level 3).
+func (c *Cluster) sendBackAs(cs *consumer, pq *processQueue, offset, n int64, r int32, expired bool) {
 	g := cs.g
 	if g.retry == nil {
 		return // the group has no retry topic in this run: nothing is sent back
 	}
 	if ok, _ := c.rpc(cs, pq.b, sendBackTimeout); ok {
 		// The broker takes the reconsume count from the message in its commit log, and
-		// with delay level 0 decides the level itself: 3 + that count (spec §5.8).
-		c.retryOrDeadLetter(cs, pq.b, n, r, 3+int(r), "direct")
+		// with delay level 0 decides the level itself: 3 + that count (spec §5.8); the
+		// consume-timeout clean-up asks for 3 itself.
+		level := 3 + int(r)
+		if expired {
+			level = 3
+		}
+		c.retryOrDeadLetter(cs, pq.b, n, r, level, "direct", expired)
 		return
 	}
 	// The fallback: the internal producer's send to %RETRY%<group>, to a live broker of its
 	// route, with the client's own delay level 3 + reconsumeTimes (spec §3.15 step 3.2).
 	if b := c.fallbackBroker(cs); b != nil {
-		c.retryOrDeadLetter(cs, b, n, r, 3+int(r), "fallback")
+		c.retryOrDeadLetter(cs, b, n, r, 3+int(r), "fallback", expired)
 		return
 	}
 	// Both failed: the messages stay in the process queue, consumed again in 5 s.
@@ -173,7 +183,7 @@ func (c *Cluster) fallbackBroker(cs *consumer) *broker {
 // retryOrDeadLetter is a broker storing n sent-back messages with reconsume count r: on the
 // delay ladder at level for the group's retry topic (visible again delay + ≤ 100 ms later),
 // or, once r reached the group's maxReconsumeTimes, on %DLQ%<group> (spec §5.8).
-func (c *Cluster) retryOrDeadLetter(cs *consumer, b *broker, n int64, r int32, level int, path string) {
+func (c *Cluster) retryOrDeadLetter(cs *consumer, b *broker, n int64, r int32, level int, path string, expired bool) {
 	g := cs.g
 	if int(r) >= g.maxReconsume {
 		dlq := c.deadLetterTopic(g)
@@ -199,8 +209,11 @@ func (c *Cluster) retryOrDeadLetter(cs *consumer, b *broker, n int64, r int32, l
 	b.delayed = slices.Insert(b.delayed, i, delayed{visibleAt: at, t: g.retry, count: n, r: r + 1})
 	c.metrics.Retried += n
 	c.metrics.Delayed += n
+	if expired {
+		path = "expired"
+	}
 	c.emit(Event{Kind: EventInfo, Cause: CauseSendBack, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: n, Until: at, Arg: path,
-		Text: fmt.Sprintf("%s's listener fails %s (%s): %s holds %s %s at delay level %d, back on %s at %s", c.who(cs), messages(n), reconsumed(r), b.name, them(n), durationText(delayOf(level)), level, g.retry.name, clockMs(at))})
+		Text: fmt.Sprintf("%s%s (%s): %s holds %s %s at delay level %d, back on %s at %s", c.who(cs), failedHow(n, expired, c.t.ConsumeTimeout), reconsumed(r), b.name, them(n), durationText(delayOf(level)), level, g.retry.name, clockMs(at))})
 }
 
 // scheduleAt is when a delay level's task, looking at its head every 100 ms from 1 s after the
@@ -289,6 +302,15 @@ func messages(n int64) string {
 	return fmt.Sprintf("%d messages", n)
 }
 
+// failedHow words why messages are sent back: the listener failed them, or they outstayed
+// consumeTimeout in it.
+func failedHow(n int64, expired bool, timeout int64) string {
+	if expired {
+		return fmt.Sprintf("'s consume-timeout clean-up sends back %s its listener has held over %s", messages(n), spanText(timeout))
+	}
+	return "'s listener fails " + messages(n)
+}
+
 // reconsumed words a reconsume count.
 func reconsumed(r int32) string {
 	switch r {
@@ -324,4 +346,32 @@ func clockMs(ms int64) string {
 		return Clock(ms)
 	}
 	return fmt.Sprintf("%s.%03d", Clock(ms), ms%1000)
+}
+
+// cleanExpired is the consume-timeout clean-up, every consumeTimeout (15 min) from the consume
+// service's start (spec §3.15, concurrent consumption only): in each process queue, while the
+// lowest-offset message has been in its listener longer than consumeTimeout, it is sent back at
+// delay level 3 and removed, so the queue's offset moves past it — at most 16 a queue a run.
+// The listener call goes on on its thread: a designed duplicate, the message coming again from
+// the retry topic while the first call may still run.
+func (c *Cluster) cleanExpired(cs *consumer) {
+	if cs.dead || cs.g.orderly {
+		return
+	}
+	for _, pq := range cs.pqList {
+		for range 16 {
+			if len(pq.slow) == 0 {
+				break // the head is a message no listener has started yet
+			}
+			head := pq.slow[0]
+			if c.now-(head.doneAt-cs.slowMs) <= c.t.ConsumeTimeout {
+				break
+			}
+			for _, part := range c.reconsumeCounts(pq, head.offset, head.offset+1) {
+				c.sendBackAs(cs, pq, head.offset, part.count, part.r, true)
+			}
+			pq.slow = pq.slow[1:]
+			c.metrics.Expired++
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Tags (spec §5.7). Messages flow in counted batches, so a message's tag is a function of its
@@ -158,10 +160,31 @@ func (c *Cluster) topicTags(producers []ProducerConfig) {
 	}
 }
 
-// filter is what reaches member cs's listener of queue pq's messages: a mask of the topic's
-// tags that pass the broker's filter (the group's stored subscription there) and its own, and
-// whether any filter applies at all ("*" both ways: every message passes).
+// filter is what reaches member cs's listener of queue pq's messages (cached in pq.seen).
 func (c *Cluster) filter(cs *consumer, pq *processQueue) (mask uint32, active bool) {
+	s := c.seen(cs, pq)
+	return s.mask, s.active
+}
+
+// seen is pq's queueSeen, made again when its broker's table or cs's subscriptions changed.
+func (c *Cluster) seen(cs *consumer, pq *processQueue) *queueSeen {
+	bg := pq.b.groupOf(cs)
+	if s := &pq.seen; s.tableGen == bg.tableGen+1 && s.subsGen == cs.subsGen+1 {
+		return s
+	}
+	mask, active := c.filterNow(cs, pq)
+	was := pq.seen
+	pq.seen = queueSeen{tableGen: bg.tableGen + 1, subsGen: cs.subsGen + 1, ok: bg.subscribed(pq.t), mask: mask, active: active}
+	if active && (!was.active || was.mask != mask || was.tableGen == 0) {
+		c.tellFiltered(cs, pq, mask)
+	}
+	return &pq.seen
+}
+
+// filterNow is a mask of the topic's tags that pass the broker's filter (the group's stored
+// subscription there) and the member's own, and whether any filter applies at all ("*" both
+// ways: every message passes).
+func (c *Cluster) filterNow(cs *consumer, pq *processQueue) (mask uint32, active bool) {
 	var own []string
 	for _, sub := range cs.subs {
 		if sub.t == pq.t {
@@ -185,4 +208,36 @@ func (c *Cluster) filter(cs *consumer, pq *processQueue) (mask uint32, active bo
 		}
 	}
 	return mask, true
+}
+
+// tellFiltered tells which of a queue's messages reach member cs's listener from now on, once
+// the filters that decide it change: the tags both the broker's stored subscription and the
+// member's own let through.
+func (c *Cluster) tellFiltered(cs *consumer, pq *processQueue, mask uint32) {
+	var pass []string
+	if p := pq.t.tags; p != nil {
+		for i, name := range p.names {
+			if mask&(1<<i) != 0 {
+				pass = append(pass, name)
+			}
+		}
+	}
+	stored := "*"
+	if e := pq.b.groupOf(cs).table[pq.t.name]; e != nil && e.tags != nil {
+		stored = strings.Join(e.tags, "||")
+	}
+	own := "*"
+	for _, sub := range cs.subs {
+		if sub.t == pq.t && sub.tags != nil {
+			own = strings.Join(sub.tags, "||")
+		}
+	}
+	what := "none of its messages reach the listener: each is counted as filtered"
+	if len(pass) > 0 {
+		what = "only its " + strings.Join(pass, ", ") + " messages reach the listener, the others are counted as filtered"
+	}
+	name := pq.b.short(pq.t, pq.mq.QueueID)
+	c.emit(Event{Kind: EventInfo, Cause: CauseFiltered, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: pq.b.name,
+		Queues: []string{name}, Arg: strings.Join(pass, "||"),
+		Text: fmt.Sprintf("%s's pulls of %s: %s filters by the group's stored %s, the client by its own %s; %s", c.who(cs), name, pq.b.name, stored, own, what)})
 }

@@ -118,18 +118,9 @@ func (c *Cluster) rebalanceViewOf(out *RebalanceView, cs *consumer, queues []str
 	}
 	if b != nil {
 		out.NowBroker = b.name
-		k := 0
-		if cs.prof.IsGo() {
-			k = 1
-		}
-		lv := c.registeredView(b.groupOf(cs))
-		now := lv.sorted[k]
-		if now == nil {
-			_, now = cs.prof.SortInputs(nil, lv.ids)
-			now = orEmpty(now)
-			lv.sorted[k] = now
-		}
-		out.Now = now // one slice per broker and sort until its channels change, shared by views and snapshots: read-only
+		// One slice per broker and sort until its channels change, shared by views and
+		// snapshots: read-only.
+		out.Now = c.registeredView(b.groupOf(cs)).sortedBy(cs.prof)
 	}
 	out.Stale = !cs.stale.equal(out.Cids, out.Now)
 	if !cs.partitioned {

@@ -20,6 +20,26 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"orderly-poison.json": func(t *testing.T, r *Result) {
+		// c1's two queues stop at their first message, suspended every second for the whole
+		// run; c2's flow. What c1's queues received stays unconsumed.
+		if n := r.Metrics.Suspensions; n < 100 {
+			t.Errorf("%d suspensions in a minute; want c1's two queues suspended about every second", n)
+		}
+		if r.Metrics.Backlog < r.Metrics.Produced/3 {
+			t.Errorf("backlog %d of %d: c1's half should be blocked", r.Metrics.Backlog, r.Metrics.Produced)
+		}
+	},
+	"consume-timeout.json": func(t *testing.T, r *Result) {
+		// Messages longer than consumeTimeout in their listener are sent back and removed by
+		// the clean-up, and come again from the retry topic while the first call still runs.
+		if r.Metrics.Expired == 0 || r.Metrics.Retried < r.Metrics.Expired {
+			t.Errorf("expired %d, retried %d: want the clean-up to send the stuck messages back", r.Metrics.Expired, r.Metrics.Retried)
+		}
+		if r.Metrics.Reconsumed == 0 {
+			t.Error("no expired message came again from the retry topic")
+		}
+	},
 	"autoscale-storm.json": func(t *testing.T, r *Result) {
 		// A rule with no hold time and no cool-down steps every few periods: a storm.
 		if n := autoscaleSteps(r); n < 20 {

@@ -56,7 +56,7 @@ func (r *Result) Text(s Scenario) string {
 	for _, e := range r.Events {
 		switch e.Kind {
 		case cluster.EventInfo:
-			if e.Cause != cluster.CauseSendBack && e.Cause != cluster.CauseDeadLetter {
+			if e.Cause != cluster.CauseSendBack && e.Cause != cluster.CauseDeadLetter && e.Cause != cluster.CauseSuspend {
 				break
 			}
 			key := e.Cause + " " + e.Consumer + " " + e.Group + " " + e.Broker
@@ -65,7 +65,11 @@ func (r *Result) Text(s Scenario) string {
 				if failureRepeats[key] == 0 {
 					failureKeys = append(failureKeys, key)
 				}
-				failureRepeats[key] += e.N
+				if e.Cause == cluster.CauseSuspend {
+					failureRepeats[key]++ // a suspension's N is its message's failures, not messages
+				} else {
+					failureRepeats[key] += e.N
+				}
 				continue
 			}
 			lastFailure[key] = e.T
@@ -106,12 +110,17 @@ func (r *Result) Text(s Scenario) string {
 	for _, key := range failureKeys {
 		f := strings.Fields(key)
 		what := "sent back"
-		if f[0] == cluster.CauseDeadLetter {
+		switch f[0] {
+		case cluster.CauseDeadLetter:
 			what = "dead-lettered"
 		}
 		who := f[1]
 		if len(f) == 4 {
 			who += " in " + f[2]
+		}
+		if f[0] == cluster.CauseSuspend {
+			fmt.Fprintf(&b, "        (%s's queues on %s were suspended %s more; repeats within 5 s are not listed)\n", who, f[len(f)-1], count(int(failureRepeats[key]), "time"))
+			continue
 		}
 		fmt.Fprintf(&b, "        (%s had %s more %s through %s; repeats within 5 s are not listed)\n", who, count(int(failureRepeats[key]), "message"), what, f[len(f)-1])
 	}
@@ -188,9 +197,15 @@ func (r *Result) Text(s Scenario) string {
 		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	if m.Suspensions > 0 {
+		fmt.Fprintf(&b, "  orderly queues suspended after a failed message %d times\n", m.Suspensions)
+	}
 	if m.Retried > 0 || m.DeadLettered > 0 || m.LocalRetries > 0 {
 		fmt.Fprintf(&b, "  consume failures: retried %d · reconsumed %d · dead-lettered %d · on the delay ladder now %d · on retry queues %d · waiting for a local retry %d\n",
 			m.Retried, m.Reconsumed, m.DeadLettered, m.Delayed, m.RetryBacklog, m.LocalRetries)
+		if m.Expired > 0 {
+			fmt.Fprintf(&b, "  of them sent back by the consume-timeout clean-up, their listener still running %d\n", m.Expired)
+		}
 	}
 	if m.Filtered > 0 {
 		fmt.Fprintf(&b, "  filtered %d (consumed by no one of their group: the tags of the member that pulled them, or of the subscription its broker holds, excluded them)\n", m.Filtered)
@@ -398,6 +413,13 @@ func pluralHeader(r *Result, s Scenario) string {
 	}
 	fmt.Fprintf(&b, "groups: %s\n", strings.Join(parts, ", "))
 	return b.String()
+}
+
+// QueueCount is the queues of the cluster's declared topics on all brokers (format 1: the
+// brokers' queues).
+func QueueCount(c cluster.Config) int {
+	_, n := topicQueues(c)
+	return n
 }
 
 // topicQueues is the declared topics' names and their queues on every broker, in all.

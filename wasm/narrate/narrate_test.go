@@ -191,7 +191,7 @@ func TestFrameBounded(t *testing.T) {
 // identifiers are the ASCII words a Chinese sentence may keep: ids, names, strategy and model
 // names, permissions as setPerm takes them, a subscription as setSubscription takes it
 // (TopicTest:TagA), and "Broker" as RocketMQ's Chinese documentation writes it.
-var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|` +
+var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
 	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|Small|cluster)$`)
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
