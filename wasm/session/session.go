@@ -1,7 +1,6 @@
 package session
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -679,15 +678,23 @@ func (s *Session) observe(e cluster.Event) {
 // engineAct keeps an action the engine took by itself (an autoscaler's step) for the
 // timeline and the charts' markers, once: "the autoscaler starts a3".
 func (s *Session) engineAct(e cluster.Event) {
-	text, _, _ := strings.Cut(e.Text, ":")
+	text := e.Text
+	if i := strings.IndexByte(text, ':'); i >= 0 {
+		text = text[:i]
+	}
 	a := Action{T: e.T, Text: text}
-	i, _ := slices.BinarySearchFunc(s.acts, e.T+1, func(x Action, t int64) int { return cmp.Compare(x.T, t) })
+	i := len(s.acts) // after every act at or before e.T
+	for i > 0 && s.acts[i-1].T > e.T {
+		i--
+	}
 	for j := i - 1; j >= 0 && s.acts[j].T == e.T; j-- {
 		if s.acts[j] == a {
 			return
 		}
 	}
-	s.acts = slices.Insert(slices.Clip(s.acts), i, a) // a new array: the published one stays
+	// A new array: the published one stays as it is.
+	acts := make([]Action, 0, len(s.acts)+1)
+	s.acts = append(append(append(acts, s.acts[:i]...), a), s.acts[i:]...)
 	s.rec.Mark(e.T, text)
 	s.dirty = true
 }

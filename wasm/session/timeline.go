@@ -135,7 +135,12 @@ func (s *Session) cont(because string) {
 	iv := max(s.rec.IntervalMs(), 1)
 	s.sampleNext = min(s.sampleNext, (now/iv+1)*iv)
 	s.markedN = len(s.record)
-	s.acts = slices.DeleteFunc(slices.Clone(s.acts), func(a Action) bool { return a.T > now })
+	for i, a := range s.acts {
+		if a.T > now {
+			s.acts = s.acts[:i:i] // the published array stays as it is
+			break
+		}
+	}
 	s.horizon = now
 	s.dirty = true
 	text := "continuing from " + scenario.Clock(now) + "; " + plural(dropped, "later action") + " discarded"
@@ -218,17 +223,21 @@ func (s *Session) Timeline() Timeline {
 	tl := Timeline{NowMs: s.last.TimeMs, HorizonMs: s.last.HorizonMs, Paused: s.last.Paused, Rounds: s.pubRounds}
 	s.mu.Unlock()
 	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next+len(acts))
-	for _, st := range rec {
+	// The steps in time order, with the engine's own actions (an autoscaler's steps), also in
+	// time order, among them: each after the steps at its moment.
+	add := func(st scenario.Step) {
+		for len(acts) > 0 && acts[0].T < st.At.Ms() {
+			tl.Actions, acts = append(tl.Actions, acts[0]), acts[1:]
+		}
 		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+	}
+	for _, st := range rec {
+		add(st)
 	}
 	for _, st := range scn.Timeline[next:] {
-		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+		add(st)
 	}
-	if len(acts) > 0 {
-		// The engine's own actions (an autoscaler's steps) among the others, in time order.
-		tl.Actions = append(tl.Actions, acts...)
-		slices.SortStableFunc(tl.Actions, func(a, b Action) int { return cmp.Compare(a.T, b.T) })
-	}
+	tl.Actions = append(tl.Actions, acts...)
 	tl.Checkpoints = slices.Clone(cps)
 	return tl
 }

@@ -2,7 +2,6 @@ package view
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/cluster"
@@ -85,6 +84,10 @@ func Draw(c *Canvas, f Frame) {
 	}
 	drawLines(c, f, consumers, hoverKind, hoverID)
 	runs, inRun := ownerRuns(s, l, brokers, anomaly)
+	tagged := false // some consumer filters by tag: its cells are marked (drawCell)
+	for i := range s.Consumers {
+		tagged = tagged || len(s.Consumers[i].Tags) > 0
+	}
 	for i := range s.Queues {
 		q := &s.Queues[i]
 		cell, ok := l.cellOf(i, q.Queue)
@@ -95,7 +98,7 @@ func Draw(c *Canvas, f Frame) {
 			drawDeadLetters(c, l, cell, q, brokers[q.Broker])
 			continue
 		}
-		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting)
+		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting, tagged)
 		if LoggedDiffers(q) {
 			drawLogged(c, l, cell.Rect, q, f.Lang)
 		}
@@ -498,7 +501,7 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 	return runs, in
 }
 
-func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting bool) {
+func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting, tagged bool) {
 	r := cell.Rect
 	down := bv != nil && bv.Down
 	switch {
@@ -555,7 +558,7 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 			drawShape(c, Rect{r.X + float64(i)*w, r.Y, w, r.H}, m.Shape, m.Ink)
 		}
 	}
-	if !down && len(q.Owners) > 0 {
+	if tagged && !down && len(q.Owners) > 0 {
 		// An owner that takes only some of the topic's tags: the rest of its messages are
 		// filtered, consumed by no one of the group (spec §5.7).
 		w := r.W / float64(len(q.Owners))
@@ -937,7 +940,7 @@ func TooltipLines(f Frame, kind, id string) []string {
 					// Nobody subscribes a dead-letter topic: no owner, no backlog, only its messages.
 					return []string{q.Queue, Word(lang, "canvas.tip.topicGroup", q.Topic, s.Group), Word(lang, "canvas.tip.dlq", q.MaxOffset)}
 				}
-				lines = slices.Insert(lines, 1, Word(lang, "canvas.tip.topicGroup", q.Topic, s.Group))
+				lines = []string{lines[0], Word(lang, "canvas.tip.topicGroup", q.Topic, s.Group), lines[1], lines[2]}
 			}
 			for _, o := range q.Owners {
 				for i := range s.Consumers {

@@ -40,10 +40,9 @@ type BrokerBox struct {
 type Cell struct {
 	Queue  string `json:"queue"` // "broker-a:0"
 	Broker string `json:"-"`
-	// Topic and Group are, in a run with several topics or groups, the queue's topic and the
-	// group the canvas shows.
+	// Topic is, in a run with several topics or groups, the queue's topic (Layout.Group: the
+	// group whose owners it shows).
 	Topic string `json:"topic,omitempty"`
-	Group string `json:"group,omitempty"`
 	Rect
 	block int // its broker's index in Layout.Brokers
 	band  int // its band's index in Layout.Bands (0 with one topic and one group)
@@ -685,7 +684,7 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 				cell.W = contentW - 2*brokerPad // a broker's one queue of it: the band's whole width
 			}
 			l.cellAt[q.Queue] = len(l.Cells)
-			l.Cells = append(l.Cells, Cell{Queue: q.Queue, Broker: b.Name, Topic: q.Topic, Group: s.Group, Rect: cell, block: i, band: bi})
+			l.Cells = append(l.Cells, Cell{Queue: q.Queue, Broker: b.Name, Topic: q.Topic, Rect: cell, block: i, band: bi})
 		}
 		l.Brokers = append(l.Brokers, bb)
 	}
@@ -703,23 +702,39 @@ func (l *Layout) bandsOf(s *cluster.Snapshot) ([]Band, []int) {
 		}
 		return []Band{{Topic: s.Topic, qmax: qmax}}, nil
 	}
-	var bands []Band
-	of := make([]int, len(s.Queues))
+	index := func(bands []Band, topic string) int {
+		for k := range bands {
+			if bands[k].Topic == topic {
+				return k
+			}
+		}
+		return -1
+	}
+	var seen []Band
 	for i := range s.Queues {
 		q := &s.Queues[i]
-		k := slices.IndexFunc(bands, func(b Band) bool { return b.Topic == q.Topic })
+		k := index(seen, q.Topic)
 		if k < 0 {
-			k = len(bands)
-			bands = append(bands, Band{Topic: q.Topic, Kind: bandKind(s.Group, q.Topic)})
+			k = len(seen)
+			seen = append(seen, Band{Topic: q.Topic, Kind: bandKind(s.Group, q.Topic)})
 		}
-		bands[k].qmax = max(bands[k].qmax, q.ID+1)
+		seen[k].qmax = max(seen[k].qmax, q.ID+1)
+	}
+	// The topics, then the retry topic, then the dead letters, each in the snapshot's order.
+	bands := make([]Band, 0, max(len(seen), 1))
+	for _, kind := range []int{BandTopic, BandRetry, BandDLQ} {
+		for _, b := range seen {
+			if b.Kind == kind {
+				bands = append(bands, b)
+			}
+		}
 	}
 	if len(bands) == 0 {
-		bands = []Band{{Topic: s.Topic, qmax: 1}}
+		bands = append(bands, Band{Topic: s.Topic, qmax: 1})
 	}
-	slices.SortStableFunc(bands, func(a, b Band) int { return a.Kind - b.Kind })
+	of := make([]int, len(s.Queues))
 	for i := range s.Queues {
-		of[i] = slices.IndexFunc(bands, func(b Band) bool { return b.Topic == s.Queues[i].Topic })
+		of[i] = index(bands, s.Queues[i].Topic)
 	}
 	l.Bands = bands
 	return bands, of
