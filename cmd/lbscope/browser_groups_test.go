@@ -154,6 +154,13 @@ func TestBrowserGroupsPreset(t *testing.T) {
 			checkGroupCanvas(t, ctx, "GID_ORDER", []string{"c1", "c2", "c3"}, []string{"TopicOrder", "TopicPay", "%RETRY%GID_ORDER"})
 			eval[bool](t, ctx, `(document.body.dispatchEvent(new KeyboardEvent("keydown", {key: "g", bubbles: true})), true)`)
 			checkGroupCanvas(t, ctx, "GID_AUDIT", []string{"c3", "c4"}, []string{"TopicPay", "%RETRY%GID_AUDIT"})
+			// Paused, it goes still; a click on a tab draws the other group, and it is still again.
+			still := settledCounters(t, ctx, "window")
+			click(t, ctx, groupsLayoutOf(t, ctx).Groups[0])
+			checkGroupCanvas(t, ctx, "GID_ORDER", []string{"c1", "c2", "c3"}, []string{"TopicOrder", "TopicPay", "%RETRY%GID_ORDER"})
+			again := settledCounters(t, ctx, "window")
+			assert.Greater(t, again.Frames, still.Frames, "the other group was drawn")
+			assert.False(t, again.Running, "paused: the loop does not run every display frame")
 			assert.Empty(t, con.Errors())
 		})
 	}
