@@ -659,7 +659,7 @@ func drawBands(c *Canvas, l *Layout, b BrokerBox, bv *cluster.BrokerView, lang s
 				c.Rect(LayerMarks, Rect{b.X + 1, r.Y - bandGap/2 - 0.5, b.W - 2, 1}, Border)
 			}
 		}
-		c.Text(LayerMarks, r.X, r.Y, Fit(bandLabel(lang, bd), r.W), col)
+		c.Text(LayerMarks, r.X, r.Y, bandLabelIn(lang, bd, r.W), col)
 	}
 }
 

@@ -21,14 +21,18 @@ func TestRenderGroupsPNG(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"two-groups", "several-topics", "retry-topic", "different-tags", "retry-ladder", "autoscale-storm", "rolling-strategy", "drain-broker"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "scenarios", name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc, err := scenario.Parse(data)
-		if err != nil {
-			t.Fatal(err)
+	for _, name := range []string{"two-groups", "several-topics", "retry-topic", "different-tags", "retry-ladder", "autoscale-storm", "rolling-strategy", "drain-broker", "large"} {
+		var sc scenario.Scenario
+		if name == "large" {
+			sc = largeGroups()
+		} else {
+			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "scenarios", name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc, err = scenario.Parse(data); err != nil {
+				t.Fatal(err)
+			}
 		}
 		c, err := cluster.New(sc.Config)
 		if err != nil {
@@ -72,4 +76,34 @@ func TestRenderGroupsPNG(t *testing.T) {
 			}
 		}
 	}
+}
+
+// largeGroups is the large preset's sixteen brokers with two topics (16 and 8 queues on each)
+// and two groups of 40 members, 8 of them in both.
+func largeGroups() scenario.Scenario {
+	both := []cluster.SubscriptionConfig{{Topic: "TopicA"}, {Topic: "TopicB"}}
+	b := []cluster.SubscriptionConfig{{Topic: "TopicB"}}
+	var cs []cluster.ConsumerConfig
+	for i := 1; i <= 72; i++ {
+		c := cluster.ConsumerConfig{ID: "c" + itoa(i)[1:]}
+		if i < 10 {
+			c.ID = "c" + itoa(i)[2:]
+		}
+		if i <= 40 {
+			c.Groups = append(c.Groups, cluster.MembershipConfig{Group: "G1", Subscriptions: both})
+		}
+		if i > 32 {
+			c.Groups = append(c.Groups, cluster.MembershipConfig{Group: "G2", Subscriptions: b})
+		}
+		cs = append(cs, c)
+	}
+	sc := scenario.Presets()["large"]
+	sc.Version, sc.Config = scenario.Version2, cluster.Config{Seed: 1,
+		Topics:    []cluster.TopicConfig{{Name: "TopicA", Queues: 16}, {Name: "TopicB", Queues: 8}},
+		Groups:    []cluster.GroupConfig{{Name: "G1"}, {Name: "G2"}},
+		Brokers:   sc.Brokers,
+		Consumers: cs,
+		Producers: []cluster.ProducerConfig{{ID: "p1", Rate: 2000, Threads: 16, Topic: "TopicA"}, {ID: "p2", Rate: 1000, Threads: 8, Topic: "TopicB"}},
+	}
+	return sc
 }

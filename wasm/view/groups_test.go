@@ -249,3 +249,22 @@ func TestBrokerPermAndRemoval(t *testing.T) {
 		t.Errorf("brokers %+v", s.Brokers)
 	}
 }
+
+// A band's label in a narrow block keeps what tells it apart: a topic's end, the retry
+// topic's and the dead letters' short word.
+func TestBandLabelsInNarrowBlocks(t *testing.T) {
+	topic := Band{Topic: "TopicOrder", Kind: BandTopic}
+	if got := bandLabelIn(EN, topic, 200); got != "TopicOrder" {
+		t.Errorf("wide: %q", got)
+	}
+	if got := bandLabelIn(EN, topic, TextWidth("~Order")); got != "~Order" {
+		t.Errorf("narrow: %q; want ~Order", got)
+	}
+	retry := Band{Topic: "%RETRY%G", Kind: BandRetry}
+	if got := bandLabelIn(ZH, retry, TextWidth("重试")); got != "重试" {
+		t.Errorf("narrow retry band: %q; want 重试", got)
+	}
+	if got := bandLabelIn(EN, Band{Kind: BandDLQ}, TextWidth("DLQ")); got != "DLQ" {
+		t.Errorf("narrow dead letters: %q; want DLQ", got)
+	}
+}

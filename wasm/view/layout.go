@@ -752,6 +752,28 @@ func bandLabel(lang string, b Band) string {
 	return b.Topic
 }
 
+// bandLabelIn is bandLabel in w: where it does not fit, a topic's name keeps its end (the
+// part that tells TopicA from TopicB: "~A"), the group's own topics a shorter word.
+func bandLabelIn(lang string, b Band, w float64) string {
+	s := bandLabel(lang, b)
+	if TextWidth(s) <= w {
+		return s
+	}
+	switch b.Kind {
+	case BandRetry:
+		s = Word(lang, "canvas.band.retryShort")
+	case BandDLQ:
+		s = Word(lang, "canvas.band.dlqShort")
+	default:
+		for i := range s {
+			if i > 0 && TextWidth("~"+s[i:]) <= w {
+				return "~" + s[i:]
+			}
+		}
+	}
+	return Fit(s, w)
+}
+
 // wire is the path of a line from a queue's cell to (tx, ty), a point below the grid of
 // broker blocks (a consumer's anchor): down from the cell to under its block and, from a
 // block above the grid's last row, along the gap under it to the gutter on the side of
