@@ -58,6 +58,9 @@ type game struct {
 	stage     view.Rect
 	stageAge  int
 	snap      cluster.Snapshot
+	group     string            // the group asked for (the page's data-group, a tab, the g key)
+	pick      view.Pick         // projects snap onto the group shown
+	part      *cluster.Snapshot // what the canvas shows of snap: snap, or one group's part of it
 	layout    *view.Layout
 	layouts   view.Layouts          // the last layout, again while its inputs are the same
 	ctl       controller.Controller // the click menu and what input means
@@ -81,6 +84,7 @@ type game struct {
 	face    *view.Face // the atlas's glyphs: rasterised for dpr × zoom
 	canvas  view.Canvas
 	anim    view.Animator
+	animOf  string // the group the animator has seen (another's owners are no rebalance)
 	verts   []ebiten.Vertex
 	start   time.Time
 	damage  view.Damage   // what changed since the frame on the screen
@@ -101,6 +105,7 @@ type game struct {
 func newGame(sess *session.Session) *game {
 	g := &game{sess: sess, start: time.Now(), w: 1, h: 1, lang: view.EN, dpr: 1}
 	g.snap = sess.Snapshot()
+	g.part = &g.snap
 	sess.SetBudget(func() bool { return time.Since(g.tickStart) > g.budget })
 	g.reduced = prefersReducedMotion()
 	g.anim.Reduced = g.reduced
@@ -168,6 +173,7 @@ func (g *game) Update() (err error) {
 			view.UseTheme(view.ThemeNamed(lk.theme))
 		}
 		g.legend.Store(pageLegend())
+		g.group = pageGroup()
 		g.stage = view.Rect{W: float64(w), H: float64(h)}
 		if r, ok := stageRect(); ok {
 			g.stage = clipRect(r, g.stage)
@@ -184,7 +190,7 @@ func (g *game) Update() (err error) {
 	g.hoverOK = p.over && g.bridge.pointerIn.Load() && g.stage.Contains(p.x/css, p.y/css)
 	g.hoverX, g.hoverY = p.x/unit, p.y/unit
 	st := g.sess.State()
-	screen := controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang}
+	screen := controller.Screen{Snap: g.part, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang}
 	for _, ev := range p.events {
 		ev.X, ev.Y = ev.X/unit, ev.Y/unit
 		if ev.Kind == controller.Click {
@@ -204,6 +210,10 @@ func (g *game) Update() (err error) {
 		}
 		if e.Legend {
 			g.legend.Store(toggleLegend())
+		}
+		if e.Group != "" {
+			g.group = e.Group
+			setPageGroup(e.Group) // the page's group choice follows
 		}
 	}
 
@@ -245,9 +255,10 @@ func (g *game) Update() (err error) {
 	// when it was worded in another or its target left.
 	g.lang = g.sess.Lang()
 	g.snap = g.sess.Snapshot()
-	g.layout = g.layouts.Compute(&g.snap, g.stage, g.lang, g.look.zoom())
+	g.part = g.pick.Of(&g.snap, g.group)
+	g.layout = g.layouts.ComputeShown(g.part, &g.snap, g.stage, g.lang, g.look.zoom())
 	st = g.sess.State()
-	g.ctl.Follow(controller.Screen{Snap: &g.snap, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
+	g.ctl.Follow(controller.Screen{Snap: g.part, Layout: g.layout, Stage: g.unitStage(), Paused: st.Paused, Speed: st.Speed, Lang: g.lang})
 	g.bridge.setLayout(g.layout, g.ctl.Menu, g.hoverX, g.hoverY, g.hoverOK)
 	g.pace(st)
 	return nil
@@ -325,8 +336,12 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.damage.Invalidate()
 		return
 	}
+	if g.part.Group != g.animOf {
+		// Another group's owners: nothing moved.
+		g.anim, g.animOf = view.Animator{}, g.part.Group
+	}
 	g.anim.Reduced = g.reduced
-	g.anim.Observe(&g.snap, wall)
+	g.anim.Observe(g.part, wall)
 	if g.anim.Active(wall) {
 		wake() // a slide started or under way finishes while paused too
 	}
@@ -340,7 +355,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.damage.Invalidate()
 	}
 	view.Draw(&g.canvas, view.Frame{
-		Snap: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
+		Snap: g.part, All: &g.snap, Layout: g.layout, Paused: st.Paused, Speed: st.Speed, WallMs: wall,
 		Anim: &g.anim, Menu: g.ctl.Menu, HoverX: g.hoverX, HoverY: g.hoverY, HoverOK: g.hoverOK,
 		Lang: g.lang, Reduced: g.reduced, Legend: g.legend.Load(), Observed: g.sess.Observed(),
 	})

@@ -117,7 +117,7 @@ func (b *bridge) watchPage() {
 	// theme.js and the presenter button set data-theme and data-present on <html>.
 	if mo := global.Get("MutationObserver"); mo.Type() == js.TypeFunction {
 		mo.New(moved).Call("observe", doc.Get("documentElement"), map[string]any{
-			"attributes": true, "attributeFilter": []any{"data-theme", "data-present", "data-legend"}})
+			"attributes": true, "attributeFilter": []any{"data-theme", "data-present", "data-legend", "data-group"}})
 	}
 	if mm := global.Get("matchMedia"); mm.Type() == js.TypeFunction {
 		q := global.Call("matchMedia", "(prefers-reduced-motion: reduce)")
@@ -197,8 +197,9 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	// The view card the open consumer menu shows beside it, in the same coordinates.
 	var card *cardBox
 	if m != nil && m.Kind == view.HitConsumer {
-		snap := b.sess.Snapshot()
-		if c := view.ViewCard(view.Frame{Snap: &snap, Layout: l, Menu: m, Lang: b.sess.Lang()}, m.Target); c != nil {
+		all := b.sess.Snapshot()
+		snap := view.Project(&all, l.Group)
+		if c := view.ViewCard(view.Frame{Snap: &snap, All: &all, Layout: l, Menu: m, Lang: b.sess.Lang()}, m.Target); c != nil {
 			r := c.Rect.Scale(l.Zoom)
 			r.X, r.Y = r.X+canvas.X, r.Y+canvas.Y
 			card = &cardBox{Consumer: c.Consumer, Rect: r}
@@ -210,8 +211,9 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	// The legend, where it shows.
 	var legend *legendBox
 	if b.g.legend.Load() {
-		snap := b.sess.Snapshot()
-		if lg := view.LegendCard(view.Frame{Snap: &snap, Layout: l, Lang: b.sess.Lang(), Speed: b.sess.State().Speed}); lg != nil {
+		all := b.sess.Snapshot()
+		snap := view.Project(&all, l.Group)
+		if lg := view.LegendCard(view.Frame{Snap: &snap, All: &all, Layout: l, Lang: b.sess.Lang(), Speed: b.sess.State().Speed}); lg != nil {
 			r := lg.Rect.Scale(l.Zoom)
 			r.X, r.Y = r.X+canvas.X, r.Y+canvas.Y
 			legend = &legendBox{Rect: r}
@@ -223,9 +225,10 @@ func (b *bridge) layoutJS(js.Value, []js.Value) any {
 	// The hover card of the queue, broker or producer under the pointer: its lines.
 	var tip *tipBox
 	if hoverOK && m == nil {
-		if kind, id := l.HitTest(hover[0], hover[1]); kind != "" && kind != view.HitConsumer && kind != view.HitLegend {
-			snap := b.sess.Snapshot()
-			f := view.Frame{Snap: &snap, Layout: l, Lang: b.sess.Lang(), Observed: b.sess.Observed()}
+		if kind, id := l.HitTest(hover[0], hover[1]); kind != "" && kind != view.HitConsumer && kind != view.HitLegend && kind != view.HitGroup {
+			all := b.sess.Snapshot()
+			snap := view.Project(&all, l.Group)
+			f := view.Frame{Snap: &snap, All: &all, Layout: l, Lang: b.sess.Lang(), Observed: b.sess.Observed()}
 			tip = &tipBox{Kind: kind, ID: id, Lines: view.TooltipLines(f, kind, id)}
 		}
 	}
@@ -308,6 +311,22 @@ func toggleLegend() bool {
 	}
 	ds.Set("legend", "1")
 	return true
+}
+
+// pageGroup reads the group the page asks the canvas to show, in a run with several topics
+// or groups: <html>'s data-group, which the panel's group choice sets ("": the first).
+func pageGroup() string {
+	g := js.Global().Get("document").Get("documentElement").Get("dataset").Get("group")
+	if g.Type() != js.TypeString {
+		return ""
+	}
+	return g.String()
+}
+
+// setPageGroup shows group (a click on its tab, the g key) on <html>, where the panel's
+// group choice sees it.
+func setPageGroup(group string) {
+	js.Global().Get("document").Get("documentElement").Get("dataset").Set("group", group)
 }
 
 // togglePresent switches presenter mode (the p key): through the page's lbscopePresent,

@@ -1,5 +1,6 @@
 // charts.js: the Charts tab (#tab-charts): the metrics the simulation records over virtual
-// time (lbscope.series), drawn as five small Canvas 2D charts with a vertical marker at each
+// time (lbscope.series), drawn as five small Canvas 2D charts (six once messages were sent
+// back, dead-lettered or filtered by tag) with a vertical marker at each
 // action, a crosshair and tooltip on hover or keyboard focus (Left/Right move it, Home/End
 // jump), and exports: one PNG of every chart, and the samples as CSV or JSON
 // (lbscope.exportMetrics).
@@ -34,7 +35,7 @@ function mount() {
 
   // ---- Data: the samples held, merged from incremental reads ----
 
-  let store = null; // {epoch, intervalMs, t, consumers, queues, brokers, backlog, duplicates, marks}
+  let store = null; // {epoch, intervalMs, t, consumers, queues, brokers, backlog, duplicates, retried, deadLettered, filtered, marks}
   let palette = { consumers: {}, palette: look(document.documentElement.dataset.theme).palette };
 
   function api() {
@@ -43,6 +44,9 @@ function mount() {
   }
 
   const nulls = (n) => new Array(n).fill(null);
+  // The run's totals in the series, each one value per sample.
+  const TOTALS = ["backlog", "duplicates", "retried", "deadLettered", "filtered"];
+  const EMPTY = () => ({ t: [], consumers: [], queues: [], brokers: [], backlog: [], duplicates: [], retried: [], deadLettered: [], filtered: [], marks: [], intervalMs: 1000 });
 
   // mergeList appends the items of incoming (each with the fields named) to list, creating
   // items that appear for the first time with nulls before; it keeps incoming's order.
@@ -93,7 +97,8 @@ function mount() {
       const changed = !store || store.epoch !== d.epoch || d.t.length !== store.t.length || d.marks.length !== store.marks.length;
       store = {
         epoch: d.epoch, intervalMs: d.intervalMs, t: d.t, consumers: d.consumers, queues: d.queues,
-        brokers: d.brokers, backlog: d.backlog, duplicates: d.duplicates, marks: d.marks,
+        brokers: d.brokers, backlog: d.backlog, duplicates: d.duplicates,
+        retried: d.retried || [], deadLettered: d.deadLettered || [], filtered: d.filtered || [], marks: d.marks,
       };
       if (changed) cursor = null;
       return changed;
@@ -108,7 +113,7 @@ function mount() {
     store.consumers = mergeList(store.consumers, d.consumers, "id", ["queues", "consumed", "msgsPerS"], n0, n1);
     store.queues = mergeList(store.queues, d.queues, "queue", ["backlog"], n0, n1);
     store.brokers = mergeList(store.brokers, d.brokers, "name", ["sends", "failures", "share"], n0, n1);
-    for (const f of ["backlog", "duplicates"]) store[f].push(...d[f]);
+    for (const f of TOTALS) store[f].push(...(d[f] || []));
     store.marks.push(...d.marks);
     return true;
   }
@@ -216,6 +221,16 @@ function mount() {
     {
       key: "duplicates", title: () => i18n.t("charts.duplicates"), fmt: fmtCount, integer: true,
       lines: (s, th) => [{ label: i18n.t("charts.duplicatesLine"), colour: th.warn, values: s.duplicates, width: 2 }],
+    },
+    {
+      // Consume failures and tags: shown once any of them happened (spec §3.15, §5.7).
+      key: "failures", title: () => i18n.t("charts.failures"), fmt: fmtCount, integer: true,
+      shown: (s) => ["retried", "deadLettered", "filtered"].some((f) => (s[f] || []).some((v) => v > 0)),
+      lines: (s, th) => [
+        { label: i18n.t("charts.retried"), colour: th.accent, values: s.retried, width: 2 },
+        { label: i18n.t("charts.deadLettered"), colour: th.warn, values: s.deadLettered, width: 2 },
+        { label: i18n.t("charts.filtered"), colour: th.muted, values: s.filtered, width: 2, dash: [4, 3] },
+      ],
     },
   ];
 
@@ -643,7 +658,9 @@ function mount() {
       if (w <= 0) continue;
       const ctx = sizeCanvas(f.canvas, w, HEIGHT);
       ctx.clearRect(0, 0, w, HEIGHT);
-      const s = store || { t: [], consumers: [], queues: [], brokers: [], backlog: [], duplicates: [], marks: [], intervalMs: 1000 };
+      const s = store || EMPTY();
+      f.fig.hidden = !!f.spec.shown && !f.spec.shown(s);
+      if (f.fig.hidden) continue;
       f.geom = drawChart(ctx, f.spec, s, { x: 0, y: 0, w, h: HEIGHT }, th, { cursor: empty ? null : cursor, now });
       renderLegend(f, f.geom.lines);
       renderTip(f, f.geom.lines);
@@ -765,12 +782,12 @@ function mount() {
   function exportPNG() {
     fetchData();
     const th = theme();
-    const s = store || { t: [], consumers: [], queues: [], brokers: [], backlog: [], duplicates: [], marks: [], intervalMs: 1000 };
+    const s = store || EMPTY();
     const W = 900, M = 20, CH = 170, scale = 2;
     const c = document.createElement("canvas");
     const measure = c.getContext("2d");
     measure.font = FONT;
-    const blocks = SPECS.map((spec) => {
+    const blocks = SPECS.filter((spec) => !spec.shown || spec.shown(s)).map((spec) => {
       const lines = spec.lines(s, th);
       return { spec, lines, rows: legendRows(measure, lines, W - 2 * M) };
     });

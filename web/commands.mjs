@@ -13,6 +13,11 @@
 // id (optional: no id is every producer).
 export const TARGET_ARG = { broker: "broker", producer: "id", consumer: "id" };
 
+// GROUP_ARG is the argument that names a consumer group (setMessageModel's, setSubscription's):
+// given by the panel's group choice, the group the canvas shows, rather than by an input of
+// the row (no group chosen, with one group: left out, the first group).
+export const GROUP_ARG = "group";
+
 // startsConsumer says whether a group command's row belongs with the consumers: it names a
 // consumer by the consumer commands' argument (addConsumer's id, which starts one).
 export function startsConsumer(row) {
@@ -20,15 +25,16 @@ export function startsConsumer(row) {
 }
 
 // rowsFor are the rows of the target's commands, in the table's order: {name, command, args,
-// instant}. args are the arguments the row has inputs for (all but the target's); instant
-// rows (a lone switch or choice) send on change and have no button. A command with an object
-// argument has a form of its own (setStrategy's, strategies.mjs) and no row here; so have the
-// playground's own commands.
+// instant}. args are the arguments the row has inputs for (all but the target's and the
+// group's); instant rows (a lone switch or choice) send on change and have no button. A
+// command with an object argument has a form of its own (setStrategy's, strategies.mjs) and
+// no row here; so have the playground's own commands, and the consumer commands of the
+// canvas's menu (the consumer section's buttons).
 export function rowsFor(list, target) {
   const rows = [];
   for (const c of list) {
-    if (c.target !== target || c.session || c.args.some((a) => a.type === "object")) continue;
-    const args = c.args.filter((a) => a.name !== TARGET_ARG[target]);
+    if (c.target !== target || c.session || c.args.some((a) => a.type === "object") || (target === "consumer" && c.menu)) continue;
+    const args = c.args.filter((a) => a.name !== TARGET_ARG[target] && a.name !== GROUP_ARG);
     const instant = args.length === 1 && !args[0].optional && (args[0].type === "bool" || args[0].type === "enum");
     rows.push({ name: c.name, command: c, args, instant });
   }
@@ -83,16 +89,18 @@ export function enabled(command, status) {
 const WHOLE = /^-?[0-9]+$/;
 
 // payloadOf is the command a row sends, {cmd}, from its inputs' values ({arg: text, or a
-// boolean for a switch}) and its target ("" or undefined: none chosen, every producer for an
-// optional id), or {error: {arg, key, params}} naming the input that is wrong and the
+// boolean for a switch}), its target ("" or undefined: none chosen, every producer for an
+// optional id) and the group chosen (for a command with a group argument; "" or undefined:
+// none), or {error: {arg, key, params}} naming the input that is wrong and the
 // dictionary's words for why. An empty optional argument is left out (as is one at its
 // default), and so is an empty required one of a command the playground fills in (fill: addConsumer's id). The engine
 // checks the limits, as at every door, and says what is wrong with a value.
-export function payloadOf(row, values, target) {
+export function payloadOf(row, values, target, group) {
   const cmd = { type: row.name };
   const c = row.command;
   const targetArg = c.args.find((a) => a.name === TARGET_ARG[c.target]);
   if (targetArg && target !== undefined && target !== "") cmd[targetArg.name] = target;
+  if (group && c.args.some((a) => a.name === GROUP_ARG)) cmd[GROUP_ARG] = group;
   for (const a of row.args) {
     const v = values[a.name];
     if (a.type === "bool") {

@@ -26,7 +26,10 @@ function mount() {
   const STEP_MS = 1000;
   const LOG_MAX = 200;
   // The presets' titles as the scenario carries them (English, from Go) and in the page's words.
-  const PRESET_TITLES = { "Small cluster": "small", "Default cluster": "default", "Large cluster": "large" };
+  const PRESET_TITLES = {
+    "Small cluster": "small", "Default cluster": "default", "Large cluster": "large",
+    "Two topics, two groups": "groups", "An autoscaled group": "autoscale",
+  };
   // What each consumer status allows: the command table's "from" (lbscope.commands()), as the
   // canvas's click menu offers it. Filled when the wasm is ready.
   const ALLOWED = {};
@@ -99,7 +102,9 @@ function mount() {
   const presetSel = h("select", { id: "preset" },
     toption("small", "panel.preset.small"),
     toption("default", "panel.preset.default", true),
-    toption("large", "panel.preset.large"));
+    toption("large", "panel.preset.large"),
+    toption("groups", "panel.preset.groups"),
+    toption("autoscale", "panel.preset.autoscale"));
   const loadBtn = h("button", { type: "button", id: "load-preset", t: "panel.load" });
   const shareBtn = h("button", { type: "button", id: "share", "t:title": "panel.share.title", t: "panel.share" });
   const embedBtn = h("button", { type: "button", id: "embed", "aria-haspopup": "dialog", "aria-controls": "embed-dialog", t: "panel.embed" });
@@ -115,6 +120,13 @@ function mount() {
   // ids (consumer-kill for killConsumer, …) are what tests and pages find them by.
   const consumerBtns = [];
   const consumerGroup = h("div", { class: "row wrap", role: "group", "t:aria-label": "panel.consumerActions" });
+  // The consumer commands beyond the canvas's menu (setSubscription), rows from the table.
+  const consumerRows = h("div", { class: "command-rows" });
+  // The consumer group of a run with several topics or groups: the one the canvas shows
+  // (<html data-group>, which its tabs and g key set too), and the one the group commands
+  // and setSubscription name. Hidden with one group.
+  const groupSel = h("select", { id: "group-target" });
+  const groupField = h("div", { hidden: true }, field("panel.group", groupSel, "panel.group.hint"));
 
   // The broker, group and producer controls come from the command table too (commands.mjs):
   // a row per command of the target, an input per argument, its button worded and enabled by
@@ -136,14 +148,38 @@ function mount() {
       view: (st) => st.producers.find((p) => p.id === producerSel.value) || st.producers[0],
       status: () => "",
     },
-    group: { sel: null, box: groupRows, rows: [], view: (st) => st, status: () => "" },
+    // The group's view is the state with the chosen group's strategy and message model.
+    group: { sel: null, box: groupRows, rows: [], view: (st) => groupState(st), status: () => "" },
+    consumer: {
+      sel: consumerSel, box: consumerRows, rows: [],
+      view: (st) => memberOf(st, consumerSel.value),
+      status: (c) => (c ? c.status : null),
+    },
   };
+
+  // groupState is the state as the chosen group sees it: its strategy and message model.
+  function groupState(st) {
+    const g = (st.groups || []).find((x) => x.name === groupSel.value);
+    return g ? { ...st, strategy: g.strategy, messageModel: g.messageModel } : st;
+  }
+
+  // memberOf is consumer id's entry in the state: its membership of the chosen group where
+  // it has one (a process that is a member of several groups has an entry in each).
+  function memberOf(st, id) {
+    const all = st.consumers.filter((c) => c.id === id);
+    return all.find((c) => c.group === groupSel.value) || all[0];
+  }
 
   // The strategy choice and its parameters' inputs come from the strategy table
   // (lbscope.strategies()), built when the wasm is ready (useStrategies).
   const strategyBox = h("div", { class: "strategy-form" });
   let strategies = null;
   const strategyBtn = h("button", { type: "button", id: "strategy-apply", t: "panel.applyStrategy" });
+  // Who the strategy is for: the whole group, or one member (a rolling deploy redeploys one
+  // member at a time: it computes with its own strategy while the others keep theirs).
+  // Shown in a run with groups listed (scenario format 2).
+  const strategyMember = h("select", { id: "strategy-member" }, toption("", "panel.strategy.wholeGroup", true));
+  const strategyMemberField = h("div", { hidden: true }, field("panel.strategy.member", strategyMember));
 
   const log = h("ol", { id: "event-log", class: "event-log", role: "log", "aria-live": "polite", "aria-relevant": "additions", "t:aria-label": "panel.log", tabindex: "0" });
   const showRebalances = h("input", { type: "checkbox", id: "log-rebalances", checked: true });
@@ -182,12 +218,14 @@ function mount() {
     section("h-consumers", "panel.consumers",
       startRows,
       field("panel.consumer", consumerSel),
-      consumerGroup),
+      consumerGroup,
+      consumerRows),
     section("h-brokers", "panel.brokers",
       field("panel.broker", brokerSel),
       brokerRows),
     section("h-allocation", "panel.allocation",
-      h("div", { "data-row": "setStrategy" }, strategyBox, strategyBtn),
+      groupField,
+      h("div", { "data-row": "setStrategy" }, strategyBox, strategyMemberField, strategyBtn),
       groupRows),
     section("h-producers", "panel.producers",
       field("panel.producer", producerSel),
@@ -234,6 +272,7 @@ function mount() {
         h("dt", {}, "+ / −"), h("dd", { t: "help.do.speed" }),
         h("dt", {}, "a"), h("dd", { t: "help.do.add" }),
         h("dt", {}, "l"), h("dd", { t: "help.do.legend" }),
+        h("dt", {}, "g"), h("dd", { t: "help.do.group" }),
         h("dt", {}, "?"), h("dd", { t: "help.do.help" }),
         h("dt", {}, "p"), h("dd", { t: "help.do.present" }),
         h("dt", { t: "help.key.esc" }), h("dd", { t: "help.do.esc" })),
@@ -521,8 +560,19 @@ function mount() {
   strategyBtn.addEventListener("click", () => {
     if (!strategies) return;
     const v = strategies.value();
-    send({ type: "setStrategy", strategy: v.strategy, params: v.params || {} });
+    const cmd = { type: "setStrategy", strategy: v.strategy, params: v.params || {} };
+    if (groupSel.value) cmd.group = groupSel.value;
+    if (strategyMember.value) cmd.id = strategyMember.value;
+    send(cmd);
   });
+  // The group chosen is the group the canvas shows: <html data-group>, which the canvas's
+  // tabs and g key set too.
+  groupSel.addEventListener("change", () => {
+    root.dataset.group = groupSel.value;
+    sync();
+  });
+  new MutationObserver(() => sync()).observe(root, { attributes: true, attributeFilter: ["data-group"] });
+  strategyMember.addEventListener("change", () => { if (strategies) strategies.select.dataset.shown = ""; sync(); });
 
   // choice is a select's option for one of optionsOf's: worded by the dictionary where it has
   // the option's key, else the value itself.
@@ -562,7 +612,7 @@ function mount() {
     const go = () => {
       const values = {};
       for (const [name, input] of Object.entries(inputs)) values[name] = input.type === "checkbox" ? input.checked : input.value;
-      const p = payloadOf(row, values, sec.sel ? sec.sel.value : undefined);
+      const p = payloadOf(row, values, sec.sel ? sec.sel.value : undefined, groupSel.value);
       if (p.error) {
         showError(null, p.error.key);
         inputs[p.error.arg].focus();
@@ -599,6 +649,13 @@ function mount() {
       case "+": case "=": send({ type: "setSpeed", x: SPEEDS.find((s) => s > speed + 1e-9) || 100 }); break;
       case "-": case "_": send({ type: "setSpeed", x: [...SPEEDS].reverse().find((s) => s < speed - 1e-9) || 0.25 }); break;
       case "a": case "A": send({ type: "addConsumer" }); break;
+      case "g": case "G": {
+        // The next group, as the canvas's g key.
+        const names = last && last.groups ? last.groups.map((g) => g.name) : [];
+        if (names.length < 2) return;
+        root.dataset.group = names[(names.indexOf(groupSel.value) + 1) % names.length];
+        break;
+      }
       case "?": window.lbscopeHelp(); break;
       default: return;
     }
@@ -657,7 +714,7 @@ function mount() {
         for (const a of row.args) {
           const input = inputs[a.name];
           if (!btn) input.disabled = !on;
-          const v = currentOf(row, a, view, st);
+          const v = currentOf(row, a, view, sec === SECTIONS.group ? view : st);
           if (v === undefined || focused(input)) continue;
           const text = input.type === "checkbox" ? String(!!v) : shownText(v);
           if (input.dataset.shown === text) continue;
@@ -702,16 +759,35 @@ function mount() {
       labelsKey = ids;
       labels = (api.palette() || {}).labels || {};
     }
-    setOptions(consumerSel, st.consumers.map((c) => [c.id, consumerLabel(c.id) + t("panel.consumer.option", {
+    // The groups, and the one the canvas shows: the page's choice when the run has it, else
+    // the first (as the canvas falls back).
+    const groups = (st.groups || []).map((g) => g.name);
+    setOptions(groupSel, groups.map((g) => [g, g]));
+    if (groups.length && !focused(groupSel)) groupSel.value = groups.includes(root.dataset.group) ? root.dataset.group : groups[0];
+    groupField.hidden = groups.length < 2;
+    // Each process once (a member of several groups has an entry in each): its entry in the
+    // chosen group where it has one.
+    const procs = [...new Set(st.consumers.map((c) => c.id))];
+    setOptions(consumerSel, procs.map((id) => memberOf(st, id)).map((c) => [c.id, consumerLabel(c.id) + t("panel.consumer.option", {
       id: c.id, status: i18n.has("status." + c.status) ? t("status." + c.status) : c.status, n: fmt.format(c.queues.length),
     })]));
+    // The strategy's target: the group, or one of its members.
+    const members = groups.length ? st.consumers.filter((c) => c.group === groupSel.value).map((c) => c.id) : procs;
+    setOptions(strategyMember, members.map((id) => [id, id]), true);
+    strategyMemberField.hidden = !groups.length;
+    // A member's subscriptions are a run's of several topics or groups (format 2) to change.
+    consumerRows.hidden = !groups.length;
     updateConsumerButtons();
     setOptions(brokerSel, st.brokers.map((b) => [b.name, b.down ? t("panel.broker.down", { name: b.name })
       : b.latencyMs ? t("panel.broker.slow", { name: b.name, ms: fmt.format(b.latencyMs) }) : b.name]));
     setOptions(producerSel, st.producers.map((p) => [p.id, p.id]), true);
-    if (strategies && !focused(strategies.select) && strategies.select.dataset.shown !== st.strategy) {
-      strategies.select.dataset.shown = st.strategy;
-      strategies.set(st.strategy);
+    // The strategy the target runs: the chosen member's own during a rolling deploy, else its group's.
+    const gst = groupState(st);
+    const member = strategyMember.value ? memberOf(st, strategyMember.value) : null;
+    const runs = (member && member.strategy) || gst.strategy;
+    if (strategies && !focused(strategies.select) && strategies.select.dataset.shown !== runs) {
+      strategies.select.dataset.shown = runs;
+      strategies.set(runs);
     }
     updateRows(st);
     showScenario(st);

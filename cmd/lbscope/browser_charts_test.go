@@ -56,6 +56,7 @@ func TestBrowserCharts(t *testing.T) {
 	drawn := eval[map[string]any](t, ctx, `(() => {
 		const pal = window.lbscope.palette().consumers, out = {};
 		for (const fig of document.querySelectorAll("#tab-charts .chart")) {
+			if (fig.hidden) continue;
 			const c = fig.querySelector("canvas"), ctx = c.getContext("2d");
 			const px = ctx.getImageData(0, 0, c.width, c.height).data;
 			let ink = 0;
@@ -82,6 +83,9 @@ func TestBrowserCharts(t *testing.T) {
 		assert.NotEmpty(t, c["title"], "%s: title", name)
 		assert.Positive(t, c["legend"], "%s: legend", name)
 	}
+	_, failures := drawn["failures"].(map[string]any)
+	assert.False(t, failures, "no chart of failures in a run without any")
+	assert.True(t, eval[bool](t, ctx, `document.querySelector('#tab-charts .chart[data-chart="failures"]').hidden`))
 	near := drawn["queues"].(map[string]any)["near"].(map[string]any)
 	for _, id := range []string{"c1", "c2", "c3", "c4"} {
 		assert.Greater(t, near[id], 20.0, "the queues chart draws %s in its canvas colour", id)
@@ -149,4 +153,31 @@ func TestBrowserCharts(t *testing.T) {
 	eval[bool](t, ctx, `(window.LB.i18n.set("zh"), true)`)
 	waitFor(t, ctx, `document.querySelector('.chart[data-chart="queues"] .chart-title').textContent === "每个消费者的队列数"`)
 	assert.Empty(t, con.Errors(), "console errors")
+}
+
+// A run with consume failures: the Charts tab draws the messages sent back (and the dead
+// letters and the filtered, none here) once there are any.
+func TestBrowserChartsOfFailures(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "?preset=groups")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)))
+	dispatch(t, ctx, `{type: "step", ms: 20000}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("tab-button-charts"))))
+	waitFor(t, ctx, `window.LB.charts && !document.getElementById("tab-charts").hidden`)
+	eval[bool](t, ctx, `(window.LB.charts.redraw(), true)`)
+	got := eval[map[string]any](t, ctx, `(() => {
+		const fig = document.querySelector('#tab-charts .chart[data-chart="failures"]'), c = fig.querySelector("canvas");
+		const px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let ink = 0;
+		for (let i = 3; i < px.length; i += 4) if (px[i] > 0) ink++;
+		const d = window.lbscope.series();
+		return {hidden: fig.hidden, ink, legend: [...fig.querySelectorAll(".chart-legend li")].map(li => li.textContent),
+			retried: d.retried[d.retried.length - 1], metric: window.lbscope.state().metrics.retried};
+	})()`)
+	assert.Equal(t, false, got["hidden"])
+	assert.Greater(t, got["ink"], 1000.0)
+	assert.Equal(t, []any{"Sent back", "Dead letters", "Filtered by tag"}, got["legend"])
+	assert.Positive(t, got["retried"])
+	assert.LessOrEqual(t, got["retried"], got["metric"], "a count of the run so far")
+	assert.Empty(t, con.Errors())
 }

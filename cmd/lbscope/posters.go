@@ -96,13 +96,16 @@ func postersJSON() []byte {
 }
 
 // shapeOf is the scenario at 00:00 as the canvas's snapshot shows it (a broker's queue count
-// is the snapshot's, read and write counts taken together).
+// is the snapshot's, read and write counts taken together); of a run with several topics or
+// groups, its first group's members over its first topic's queues (the poster draws no
+// bands).
 func shapeOf(s scenario.Scenario, title scenario.Words) posterShape {
 	c, err := cluster.New(s.Config)
 	if err != nil {
 		panic(fmt.Sprintf("the built-in scenario %q: %v", s.Title, err)) // tests build every one
 	}
-	snap := c.Snapshot()
+	all := c.Snapshot()
+	snap := view.Project(&all, "")
 	p := posterShape{Title: title, Brokers: []posterBroker{}, Consumers: []posterConsumer{}, Producers: []posterProducer{}}
 	for _, b := range snap.Brokers {
 		p.Brokers = append(p.Brokers, posterBroker{Name: b.Name, Queues: b.Queues})

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/lesson"
 	"github.com/lbscope/lbscope/wasm/view"
@@ -30,7 +32,17 @@ func TestPostersNameEveryPresetAndLesson(t *testing.T) {
 		assert.NotEmpty(t, p.Title.En, name)
 		assert.NotEmpty(t, p.Title.Zh, name)
 		assert.Len(t, p.Brokers, len(s.Brokers), name)
-		assert.Len(t, p.Consumers, len(s.Consumers), name)
+		// A run with several groups: the first group's members, as the canvas first shows it.
+		members := len(s.Consumers)
+		if len(s.Groups) > 1 {
+			members = 0
+			for _, c := range s.Consumers {
+				if len(c.Groups) == 0 || slices.ContainsFunc(c.Groups, func(m cluster.MembershipConfig) bool { return m.Group == s.Groups[0].Name }) {
+					members++
+				}
+			}
+		}
+		assert.Len(t, p.Consumers, members, name)
 	}
 	assert.Equal(t, "Small cluster", got.Presets["small"].Title.En)
 	assert.Equal(t, "小型集群", got.Presets["small"].Title.Zh)
@@ -65,7 +77,7 @@ func TestPresetDescriptionsAreTheScenarios(t *testing.T) {
 		}
 		assert.Equal(t, s.Description, words.Word(words.EN, key), key)
 	}
-	for _, name := range []string{"small", "default", "large"} {
+	for _, name := range []string{"small", "default", "large", "groups", "autoscale"} {
 		assert.True(t, words.Has("panel.desc."+name), name)
 	}
 }

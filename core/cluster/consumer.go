@@ -61,8 +61,9 @@ type consumer struct {
 	// rebalance visits them (RebalanceImpl.subscriptionInner's, spec §3.14).
 	subs     []*subscription
 	order    []int
-	subNames []string // the topics' names, made by a snapshot (nil: not yet); read-only once made
-	subsGen  int      // counts changes of subs
+	subNames []string          // the topics' names, made by a snapshot (nil: not yet); read-only once made
+	subTags  map[string]string // the topics' tag expressions, made by a snapshot (nil: not yet); read-only once made
+	subsGen  int               // counts changes of subs
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -342,7 +343,7 @@ func (c *Cluster) joinInstance(lead, cs *consumer) {
 // the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner, spec
 // §3.14).
 func (cs *consumer) subscribe(subs []subscription, now int64) {
-	cs.subs, cs.subNames = make([]*subscription, len(subs)), nil
+	cs.subs, cs.subNames, cs.subTags = make([]*subscription, len(subs)), nil, nil
 	cs.subsGen++
 	names := make([]string, len(subs))
 	for i := range subs {

@@ -25,10 +25,14 @@ type Snapshot struct {
 	Brokers      []BrokerView   `json:"brokers"`
 	Queues       []QueueView    `json:"queues"`
 	Consumers    []ConsumerView `json:"consumers"`
-	Producers    []ProducerView `json:"producers"`
-	Sends        []SendSample   `json:"sends"` // a bounded sample of messages on their way
-	Anomalies    []Anomaly      `json:"anomalies"`
-	Metrics      Metrics        `json:"metrics"`
+	// Groups are the run's consumer groups, in the scenario's order, when it has several
+	// topics or groups (Plural); nil otherwise (Strategy and MessageModel are then the one
+	// group's).
+	Groups    []GroupView    `json:"groups,omitempty"`
+	Producers []ProducerView `json:"producers"`
+	Sends     []SendSample   `json:"sends"` // a bounded sample of messages on their way
+	Anomalies []Anomaly      `json:"anomalies"`
+	Metrics   Metrics        `json:"metrics"`
 }
 
 // BrokerView is one broker.
@@ -36,10 +40,14 @@ type BrokerView struct {
 	Name   string `json:"name"`
 	Queues int    `json:"queues"`
 	// ReadQueues and WriteQueues are set when the broker's read and write counts differ.
-	ReadQueues      int      `json:"readQueues,omitempty"`
-	WriteQueues     int      `json:"writeQueues,omitempty"`
-	LatencyMs       int      `json:"latencyMs"` // configured extra latency
-	Down            bool     `json:"down"`
+	ReadQueues  int  `json:"readQueues,omitempty"`
+	WriteQueues int  `json:"writeQueues,omitempty"`
+	LatencyMs   int  `json:"latencyMs"` // configured extra latency
+	Down        bool `json:"down"`
+	// Perm is its brokerPermission (PermRW, PermR, PermW, PermNone: setPerm), Removed that it
+	// left the name server (removeBroker): clients see either at their next route refresh.
+	Perm            string   `json:"perm"`
+	Removed         bool     `json:"removed,omitempty"`
 	IsolatedUntilMs int64    `json:"isolatedUntilMs"` // producers avoid it until then (0: never isolated)
 	IsolatedForMs   int64    `json:"isolatedForMs"`   // the duration of the tier that caused the isolation
 	LastLatencyMs   int64    `json:"lastLatencyMs"`   // the latency the fault table recorded last
@@ -106,6 +114,28 @@ type ConsumerView struct {
 	View RebalanceView `json:"view,omitzero"`
 	// Subscription is the topic it subscribes when not the group's (spec §5.7).
 	Subscription string `json:"subscription,omitempty"`
+	// Tags are, for each topic it filters by tag, its expression ("TagA||TagB"); a topic it
+	// takes every message of ("*") is absent (spec §5.7). Shared by snapshots: read-only.
+	Tags map[string]string `json:"tags,omitempty"`
+}
+
+// GroupView is one consumer group of a run with several topics or groups.
+type GroupView struct {
+	Name         string `json:"name"`
+	Strategy     string `json:"strategy"`
+	MessageModel string `json:"messageModel"`
+	// Topics are the topics its members subscribe, its retry topic included, in the order
+	// first subscribed.
+	Topics []string `json:"topics"`
+	// Backlog is what its members have still to consume of the topics they subscribe, retry
+	// topics aside: its lag, the number its autoscaler reads.
+	Backlog int64 `json:"backlog"`
+	// Listed is, for each broker of Snapshot.Brokers in its order, the client ids its
+	// consumer manager lists for the group (BrokerView.Consumers is the first group's).
+	// Shared by snapshots: read-only.
+	Listed [][]string `json:"listed"`
+	// Autoscale is its autoscaler's rule (nil: none). Shared by snapshots: read-only.
+	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
 }
 
 // ProducerView is one producer.

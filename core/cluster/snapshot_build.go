@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strings"
 )
 
 // maxSendSamples bounds the in-flight sample a snapshot carries for animation.
@@ -49,6 +50,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			}
 		}
 		if full {
+			bv.Perm, bv.Removed = permOr(b.perm, PermRW), b.removed
 			bv.Consumers = c.registeredView(b.groups[g0.idx]).ids // shared by snapshots: read-only
 			for _, p := range c.producers {
 				// The broker is as isolated as the producer that avoids it longest.
@@ -134,6 +136,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		if !full {
 			continue
 		}
+		v.Tags = cs.tagExprs()
 		v.ClientID, v.NextRebalanceMs, v.Cached, v.ConsumeRate = cs.cid, next, int(cached), cs.rate
 		v.Client, v.ClientMark = string(cs.prof.Name), cs.prof.Mark
 		if cs.own != nil && cs.own.strategy.Name() != cs.g.strategy.Name() {
@@ -153,6 +156,26 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent,
 			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: p.active,
 			LatencyMax: lm, NotAvailableDuration: nad})
+	}
+	if plural {
+		s.Groups = make([]GroupView, len(c.groups))
+		for i, g := range c.groups {
+			gv := &s.Groups[i]
+			gv.Name, gv.Strategy, gv.MessageModel, gv.Backlog = g.name, g.strategy.Name(), g.model, c.groupBacklog(g)
+			gv.Topics = make([]string, 0, len(g.topics))
+			for _, t := range g.topics {
+				if !t.unsimulated {
+					gv.Topics = append(gv.Topics, t.name)
+				}
+			}
+			gv.Listed = make([][]string, len(c.brokers))
+			for k, b := range c.brokers {
+				gv.Listed[k] = c.registeredView(b.groups[g.idx]).ids // shared by snapshots: read-only
+			}
+			if g.scaler != nil {
+				gv.Autoscale = g.scaler.cfg // immutable
+			}
+		}
 	}
 	for _, k := range c.openKeys() {
 		a := *c.open[k]
@@ -184,6 +207,24 @@ func (cs *consumer) topicNames() []string {
 		}
 	}
 	return cs.subNames
+}
+
+// tagExprs is, for each topic cs subscribes with tags, its expression ("TagA||TagB"); nil
+// when it takes every message of every topic. Made once per subscription (subscribe resets
+// it), shared by snapshots: read-only.
+func (cs *consumer) tagExprs() map[string]string {
+	if cs.subTags == nil {
+		cs.subTags = map[string]string{}
+		for _, sub := range cs.subs {
+			if len(sub.tags) > 0 {
+				cs.subTags[sub.t.name] = strings.Join(sub.tags, "||")
+			}
+		}
+	}
+	if len(cs.subTags) == 0 {
+		return nil
+	}
+	return cs.subTags
 }
 
 // queueBlock is a run of a snapshot's queues: one topic's queues on one broker, as group g

@@ -8,8 +8,9 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
-// Presets returns the built-in starting points by name: "small", "default", "large" and the
-// incidents (incidents.go). Each call builds fresh values, so callers may change them.
+// Presets returns the built-in starting points by name: "small", "default", "large", "groups"
+// (two topics, two groups), "autoscale" (an autoscaled group) and the incidents
+// (incidents.go). Each call builds fresh values, so callers may change them.
 func Presets() map[string]Scenario {
 	m := map[string]Scenario{
 		"small": preset("Small cluster",
@@ -23,6 +24,8 @@ func Presets() map[string]Scenario {
 			"Sixteen brokers with sixteen queues each (256 queues), 64 consumers and one producer "+
 				"at 2000 msg/s from 16 sending threads: rebalancing at scale.",
 			16, 16, 64, 2000),
+		"groups":    groupsPreset(),
+		"autoscale": autoscalePreset(),
 	}
 	maps.Copy(m, Incidents())
 	return m
@@ -48,6 +51,67 @@ func preset(title, description string, brokers, queues, consumers, rate int) Sce
 			Strategy:     cluster.DefaultOf("strategy"),
 			MessageModel: cluster.DefaultOf("messageModel"),
 			FaultTable:   cluster.DefaultOf("faultTable"),
+		},
+		Until: DefaultUntil,
+	}
+}
+
+// groupsPreset is two topics and two groups sharing one of them, a process a member of both:
+// which member pulls which queue of which topic, for which group (spec §3.14).
+func groupsPreset() Scenario {
+	both := []cluster.SubscriptionConfig{{Topic: "TopicOrder"}, {Topic: "TopicPay"}}
+	pay := []cluster.SubscriptionConfig{{Topic: "TopicPay"}}
+	member := func(id string, ms ...cluster.MembershipConfig) cluster.ConsumerConfig {
+		return cluster.ConsumerConfig{ID: id, Groups: ms}
+	}
+	return Scenario{
+		Version: Version2,
+		Title:   "Two topics, two groups",
+		Description: "GID_ORDER (c1, c2, c3) subscribes TopicOrder and TopicPay; GID_AUDIT (c3, c4) subscribes TopicPay alone. " +
+			"Each group balances TopicPay on its own, over its own members, and keeps its own offsets: every message of TopicPay " +
+			"is consumed once by each group. c3 is one process in both groups. Each group also subscribes its retry topic, one " +
+			"queue per broker; c2's listener fails 2% of its messages, which come back through %RETRY%GID_ORDER. The tabs " +
+			"over the canvas show one group at a time.",
+		Config: cluster.Config{
+			Seed:    1,
+			Topics:  []cluster.TopicConfig{{Name: "TopicOrder", Queues: 4}, {Name: "TopicPay", Queues: 2}},
+			Groups:  []cluster.GroupConfig{{Name: "GID_ORDER", Strategy: "AVG"}, {Name: "GID_AUDIT", Strategy: "AVG"}},
+			Brokers: brokerConfigs(2, 4),
+			Consumers: []cluster.ConsumerConfig{
+				member("c1", cluster.MembershipConfig{Group: "GID_ORDER", Subscriptions: both}),
+				member("c2", cluster.MembershipConfig{Group: "GID_ORDER", Subscriptions: both, FailRate: 0.02}),
+				member("c3", cluster.MembershipConfig{Group: "GID_ORDER", Subscriptions: both}, cluster.MembershipConfig{Group: "GID_AUDIT", Subscriptions: pay}),
+				member("c4", cluster.MembershipConfig{Group: "GID_AUDIT", Subscriptions: pay}),
+			},
+			Producers: []cluster.ProducerConfig{
+				{ID: "p1", Rate: 400, Threads: presetThreads(400), Topic: "TopicOrder"},
+				{ID: "p2", Rate: 200, Threads: presetThreads(200), Topic: "TopicPay"},
+			},
+			FaultTable: cluster.DefaultOf("faultTable"),
+		},
+		Until: DefaultUntil,
+	}
+}
+
+// autoscalePreset is a group scaled on its lag by a rule too tight for it: every step is a
+// rebalance, and the steps come every few periods (a rebalance storm).
+func autoscalePreset() Scenario {
+	return Scenario{
+		Version: Version2,
+		Title:   "An autoscaled group",
+		Description: "p1 sends 3000 messages/s to 8 queues; each member consumes 1000/s. GID_FEED's autoscaler reads the " +
+			"group's lag every 15 s and steps at once, with no cool-down: above 2000 it starts a member (a1, a2, …), below 1000 " +
+			"it stops one, keeping 2 to 6. The rule is too tight: it starts and stops members every few periods, and each " +
+			"step is a join or a leave, a rebalance of the whole group — a rebalance storm. The timeline marks each step.",
+		Config: cluster.Config{
+			Seed:   1,
+			Topics: []cluster.TopicConfig{{Name: "TopicFeed", Queues: 4}},
+			Groups: []cluster.GroupConfig{{Name: "GID_FEED", Strategy: "AVG",
+				Autoscale: &cluster.AutoscaleConfig{OutAbove: 2000, InBelow: 1000, Min: 2, Max: 6, Prefix: "a"}}},
+			Brokers:    brokerConfigs(2, 4),
+			Consumers:  []cluster.ConsumerConfig{{ID: "c1", ConsumeRate: 1000}, {ID: "c2", ConsumeRate: 1000}},
+			Producers:  []cluster.ProducerConfig{{ID: "p1", Rate: 3000, Threads: presetThreads(3000)}},
+			FaultTable: cluster.DefaultOf("faultTable"),
 		},
 		Until: DefaultUntil,
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestPresetsValidate(t *testing.T) {
-	want := slices.Sorted(slices.Values(append([]string{"small", "default", "large"}, IncidentNames()...)))
+	want := slices.Sorted(slices.Values(append([]string{"small", "default", "large", "groups", "autoscale"}, IncidentNames()...)))
 	if got := PresetNames(); !slices.Equal(got, want) {
 		t.Errorf("PresetNames() = %v; want %v", got, want)
 	}
@@ -18,10 +18,17 @@ func TestPresetsValidate(t *testing.T) {
 		if err := s.Validate(); err != nil {
 			t.Errorf("preset %s: %v", name, err)
 		}
-		// An incident runs the strategy of its report (CONSISTENT_HASH for rocketmq-client-go#419).
-		if s.Title == "" || s.Description == "" || s.Seed != 1 || s.Strategy != "AVG" && !strings.HasPrefix(name, "incident-") || s.Until != 5*Minute {
+		// An incident runs the strategy of its report (CONSISTENT_HASH for rocketmq-client-go#419);
+		// a preset of several groups names each group's.
+		strategy := s.Strategy
+		for _, g := range s.Groups {
+			if strategy = g.Strategy; strategy != "AVG" {
+				break
+			}
+		}
+		if s.Title == "" || s.Description == "" || s.Seed != 1 || strategy != "AVG" && !strings.HasPrefix(name, "incident-") || s.Until != 5*Minute {
 			t.Errorf("preset %s: title %q, description %q, seed %d, strategy %s, until %s; want both texts, seed 1, AVG, 5m",
-				name, s.Title, s.Description, s.Seed, s.Strategy, s.Until)
+				name, s.Title, s.Description, s.Seed, strategy, s.Until)
 		}
 		// A preset written out is a scenario file.
 		b, err := s.Marshal()
@@ -66,6 +73,46 @@ func TestPresetShapes(t *testing.T) {
 		if p := s.Producers[0]; p.ID != "p1" || p.Rate != tc.rate {
 			t.Errorf("%s: producer %s at %d msg/s; want p1 at %d", tc.name, p.ID, p.Rate, tc.rate)
 		}
+	}
+}
+
+// The playground's presets of several topics and groups: two topics and two groups sharing
+// one, a process in both (the canvas's group tabs); a group scaled by a tight rule.
+func TestGroupPresets(t *testing.T) {
+	g := Presets()["groups"]
+	if len(g.Topics) != 2 || len(g.Groups) != 2 || len(g.Producers) != 2 || g.Producers[0].Topic == g.Producers[1].Topic {
+		t.Errorf("groups: %d topics, %d groups, producers %+v; want 2 topics, 2 groups, a producer on each topic", len(g.Topics), len(g.Groups), g.Producers)
+	}
+	inBoth := 0
+	for _, c := range g.Consumers {
+		if len(c.Groups) == 2 {
+			inBoth++
+		}
+	}
+	if inBoth != 1 {
+		t.Errorf("groups: %d members in both groups; want 1", inBoth)
+	}
+	a := Presets()["autoscale"]
+	if len(a.Groups) != 1 || a.Groups[0].Autoscale == nil {
+		t.Fatalf("autoscale: groups %+v; want one with an autoscaler", a.Groups)
+	}
+	// Its rule is a storm: it steps both ways within the preset's five minutes.
+	res, err := Run(a, RunOptions{Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, in := 0, 0
+	for _, e := range res.Events {
+		if e.Cause == "autoscale" {
+			if strings.Contains(e.Text, "starts") {
+				out++
+			} else {
+				in++
+			}
+		}
+	}
+	if out < 3 || in < 3 {
+		t.Errorf("autoscale: %d steps out, %d in; want at least 3 of each", out, in)
 	}
 }
 

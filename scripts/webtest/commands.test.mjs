@@ -14,7 +14,10 @@ const LIST = [
   { name: "killBroker", target: "broker", from: ["up"], args: [broker], menu: true },
   { name: "setQueues", target: "broker", from: ["up", "down"], args: [broker, { name: "queues", type: "int", unit: "queues", min: 0, max: 4096, example: "8" }] },
   { name: "setStrategy", target: "group", from: [], args: [{ name: "strategy", type: "enum", enum: ["AVG"] }, { name: "params", type: "object", optional: true }] },
-  { name: "setMessageModel", target: "group", from: [], args: [{ name: "model", type: "enum", enum: ["CLUSTERING", "BROADCASTING"], example: "BROADCASTING" }] },
+  { name: "setMessageModel", target: "group", from: [],
+    args: [{ name: "model", type: "enum", enum: ["CLUSTERING", "BROADCASTING"], example: "BROADCASTING" }, { name: "group", type: "string", optional: true, default: "" }] },
+  { name: "setSubscription", target: "consumer", from: ["alive", "idle", "hung"],
+    args: [{ name: "id", type: "string" }, { name: "subscription", type: "string", example: "TopicOrder:TagA||TagB" }, { name: "group", type: "string", optional: true, default: "" }] },
   { name: "setLatencyFault", target: "producer", from: [], args: [{ name: "on", type: "bool", example: "on" }] },
   { name: "setLatencyTiers", target: "producer", from: [], args: [{ name: "latencyMax", type: "ints", unit: "ms", min: -1, max: 32 }, producerID] },
   { name: "setSendMode", target: "producer", from: [],
@@ -84,6 +87,24 @@ test("payloadOf: the command a row sends, its target from the section and its ar
     "a required argument the playground fills may be left empty");
   assert.deepEqual(payloadOf(row("group", "addConsumer"), { id: "c9", client: "java" }), { cmd: { type: "addConsumer", id: "c9" } },
     "an optional argument at its default is left out");
+});
+
+test("rowsFor and payloadOf: a group argument comes from the panel's group choice, not an input", () => {
+  const model = row("group", "setMessageModel");
+  assert.deepEqual(model.args.map((a) => a.name), ["model"]);
+  assert.equal(model.instant, true, "a lone choice still sends on change");
+  assert.deepEqual(payloadOf(model, { model: "BROADCASTING" }, undefined, "GID_AUDIT"), { cmd: { type: "setMessageModel", model: "BROADCASTING", group: "GID_AUDIT" } });
+  assert.deepEqual(payloadOf(model, { model: "BROADCASTING" }, undefined, ""), { cmd: { type: "setMessageModel", model: "BROADCASTING" } },
+    "no group chosen (one group): left out");
+  // The consumer section's rows: its commands beyond the canvas's menu, the consumer chosen as their target.
+  assert.deepEqual(rowsFor(LIST, "consumer").map((r) => r.name), ["setSubscription"]);
+  const sub = row("consumer", "setSubscription");
+  assert.deepEqual(sub.args.map((a) => a.name), ["subscription"]);
+  assert.deepEqual(payloadOf(sub, { subscription: " TopicPay:TagA " }, "c3", "GID_AUDIT"),
+    { cmd: { type: "setSubscription", id: "c3", subscription: "TopicPay:TagA", group: "GID_AUDIT" } });
+  assert.deepEqual(payloadOf(sub, { subscription: "" }, "c3", ""), { error: { arg: "subscription", key: "panel.bad.missing" } });
+  assert.deepEqual(payloadOf(row("broker", "killBroker"), {}, "broker-a", "GID_AUDIT"), { cmd: { type: "killBroker", broker: "broker-a" } },
+    "a command without a group argument takes none");
 });
 
 test("payloadOf: what is not a value names its input and says why, sending nothing", () => {

@@ -44,6 +44,9 @@ type Effect struct {
 	Help     bool
 	Present  bool // toggle presenter mode (the p key)
 	Legend   bool // show or hide the canvas's legend (the l key, the header's button)
+	// Group is the group to show, in a run with several topics or groups (a click on its
+	// tab, or the g key for the next one); "" for no change.
+	Group string
 }
 
 // Speeds are the steps of the + and - keys: the session's, which the page's speed control and
@@ -112,6 +115,8 @@ func (c *Controller) click(x, y float64, s Screen) Effect {
 	switch kind {
 	case view.HitLegend:
 		return Effect{Legend: true}
+	case view.HitGroup:
+		return Effect{Group: id}
 	case view.HitConsumer:
 		for _, k := range s.Snap.Consumers {
 			if k.ID == id {
@@ -157,6 +162,10 @@ func key(r rune, s Screen) Effect {
 		return Effect{Present: true}
 	case 'l', 'L':
 		return Effect{Legend: true}
+	case 'g', 'G':
+		if s.Snap != nil && len(s.Snap.Groups) > 1 {
+			return Effect{Group: view.NextGroup(s.Snap, s.Snap.Group)}
+		}
 	}
 	return Effect{}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/session"
 	"github.com/lbscope/lbscope/wasm/view"
 )
@@ -262,6 +263,41 @@ func TestLegendKeyAndButton(t *testing.T) {
 	}
 	if e := c.Handle(Event{Kind: Key, Rune: 'a'}, s); e.Legend {
 		t.Error("a toggles the legend")
+	}
+}
+
+// In a run with several groups a click on a group's tab shows it, and g shows the next; a
+// run with one group has no tab, and g does nothing there.
+func TestGroupTabsAndKey(t *testing.T) {
+	sess, err := session.New(scenario.Presets()["groups"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Tick(16)
+	all := sess.Snapshot()
+	stage := view.Rect{W: 1280, H: 720}
+	var p view.Pick
+	shown := p.Of(&all, "")
+	s := Screen{Snap: shown, Layout: view.ComputeShown(shown, &all, stage, "en", 1), Stage: stage, Speed: 1, Lang: "en"}
+	if len(s.Layout.Groups) != 2 {
+		t.Fatalf("tabs %+v", s.Layout.Groups)
+	}
+	var c Controller
+	x, y := centre(s.Layout.Groups[1].Rect)
+	if e := c.Handle(Event{Kind: Click, X: x, Y: y}, s); e.Group != "GID_AUDIT" || len(e.Commands) != 0 || c.Menu != nil {
+		t.Errorf("a click on GID_AUDIT's tab: %+v, menu %v", e, c.Menu)
+	}
+	for _, r := range []rune{'g', 'G'} {
+		if e := c.Handle(Event{Kind: Key, Rune: r}, s); e.Group != "GID_AUDIT" {
+			t.Errorf("key %q shows %q; want GID_AUDIT, the group after GID_ORDER", r, e.Group)
+		}
+	}
+	one := screen(t, "en")
+	if len(one.Layout.Groups) != 0 {
+		t.Errorf("one group has tabs %+v", one.Layout.Groups)
+	}
+	if e := c.Handle(Event{Kind: Key, Rune: 'g'}, one); e.Group != "" {
+		t.Errorf("g with one group: %+v", e)
 	}
 }
 

@@ -9,7 +9,8 @@
 //     (cumulative; a restarted process starts again from 0, which reads as a counter reset);
 //   - per queue: its backlog (stored, not yet consumed);
 //   - per broker: the sends it received and the sends to it that failed (cumulative);
-//   - the run's totals: produced, consumed, backlog and duplicates (cumulative).
+//   - the run's totals: produced, consumed, backlog and duplicates (cumulative), and the
+//     consume failures sent back, dead-lettered, and the messages filtered by tag (cumulative).
 //
 // A jump forward in time may skip multiples: the series then has a gap, and the rates after it
 // are averages over the gap. Rates are derived when read: a consumer's msg/s at a sample is the growth of its consumed
@@ -34,7 +35,8 @@
 //	consumer.<id>.queues          process queues held
 //	consumer.<id>.consumed        messages consumed by its current process (cumulative)
 //	consumer.<id>.msgs_per_s      consumption since the previous sample, messages per second
-//	queue.<broker>:<n>.backlog    messages stored in the queue and not yet consumed
+//	queue.<broker>:<n>.backlog    messages stored in the queue and not yet consumed (with several
+//	                              groups, one per group: queue.<group> <topic>/<broker>:<n>.backlog)
 //	broker.<name>.sends           sends the broker received (cumulative)
 //	broker.<name>.failures        sends to it that failed (cumulative)
 //	broker.<name>.share           its fraction of all sends since the previous sample, 0…1
@@ -42,6 +44,9 @@
 //	consumed                      distinct messages consumed (cumulative)
 //	backlog                       messages stored and not yet consumed, all queues
 //	duplicates                    further deliveries of consumed messages (cumulative)
+//	retried                       failed messages sent back to a delay ladder (cumulative)
+//	dead_lettered                 failed messages put on a dead-letter topic (cumulative)
+//	filtered                      messages a group passed over for their tags (cumulative)
 //	actions                       the actions taken after the previous sample, up to this one,
 //	                              joined by "; " (actions after the last sample are only in
 //	                              the JSON export)
@@ -100,8 +105,9 @@ type Recorder struct {
 	cons     map[string]*consumerCols
 	queues   map[string]*queueCols
 	brokers  map[string]*brokerCols
-	// The run's totals: produced, consumed, backlog, duplicates.
+	// The run's totals: produced, consumed, backlog, duplicates, retried, dead-lettered, filtered.
 	produced, consumed, backlog, duplicates []int64
+	retried, deadLettered, filtered         []int64
 	marks                                   []Mark
 }
 
@@ -127,6 +133,7 @@ func (r *Recorder) clear() {
 	r.queues = map[string]*queueCols{}
 	r.brokers = map[string]*brokerCols{}
 	r.produced, r.consumed, r.backlog, r.duplicates = nil, nil, nil, nil
+	r.retried, r.deadLettered, r.filtered = nil, nil, nil
 	r.marks = nil
 }
 
@@ -193,14 +200,20 @@ func (r *Recorder) Sample(s *cluster.Snapshot) {
 			cc = &consumerCols{}
 			r.cons[c.ID] = cc
 		}
-		put(&cc.queues, n, int64(len(c.Queues)))
-		put(&cc.consumed, n, c.Consumed)
+		// A process that is a member of several groups has an entry in each: its columns
+		// are its whole process's, the sum of its memberships'.
+		sum(&cc.queues, n, int64(len(c.Queues)))
+		sum(&cc.consumed, n, c.Consumed)
 	}
 	for _, q := range s.Queues {
-		qc := r.queues[q.Queue]
+		name := q.Queue
+		if q.Group != "" {
+			name = q.Group + " " + q.Queue // each group's offsets and backlog of a queue are its own
+		}
+		qc := r.queues[name]
 		if qc == nil {
 			qc = &queueCols{broker: q.Broker, id: q.ID}
-			r.queues[q.Queue] = qc
+			r.queues[name] = qc
 		}
 		put(&qc.backlog, n, max(q.Backlog, 0))
 	}
@@ -218,6 +231,9 @@ func (r *Recorder) Sample(s *cluster.Snapshot) {
 	put(&r.consumed, n, m.Consumed)
 	put(&r.backlog, n, max(m.Backlog, 0))
 	put(&r.duplicates, n, m.Duplicates)
+	put(&r.retried, n, m.Retried)
+	put(&r.deadLettered, n, m.DeadLettered)
+	put(&r.filtered, n, m.Filtered)
 	r.each(func(col *[]int64) { pad(col, n+1) })
 	if len(r.times) > MaxSamples {
 		r.thin()
@@ -232,6 +248,15 @@ func put(col *[]int64, n int, v int64) {
 	}
 	pad(col, n)
 	*col = append(*col, v)
+}
+
+// sum adds v to (*col)[n] when this sample has a value there already, else puts it.
+func sum(col *[]int64, n int, v int64) {
+	if len(*col) > n && (*col)[n] != missing {
+		(*col)[n] += v
+		return
+	}
+	put(col, n, v)
 }
 
 func pad(col *[]int64, n int) {
@@ -257,6 +282,9 @@ func (r *Recorder) each(fn func(*[]int64)) {
 	fn(&r.consumed)
 	fn(&r.backlog)
 	fn(&r.duplicates)
+	fn(&r.retried)
+	fn(&r.deadLettered)
+	fn(&r.filtered)
 }
 
 // cut keeps the first n samples and forgets whatever exists only after them.
@@ -402,7 +430,7 @@ type ConsumerSeries struct {
 
 // QueueSeries is one queue's samples.
 type QueueSeries struct {
-	Queue   string `json:"queue"` // "broker-a:0"
+	Queue   string `json:"queue"` // "broker-a:0"; with several groups "GID_ORDER TopicPay/broker-a:0", one per group
 	Broker  string `json:"broker"`
 	Backlog Ints   `json:"backlog"`
 }
@@ -429,7 +457,12 @@ type Data struct {
 	Consumed   Ints             `json:"consumed"`
 	Backlog    Ints             `json:"backlog"`
 	Duplicates Ints             `json:"duplicates"`
-	Marks      []Mark           `json:"marks"` // the actions at fromMs or later, in time order
+	// Consume failures and tags (cumulative): messages sent back to a delay ladder, put on a
+	// dead-letter topic, passed over for their tags.
+	Retried      Ints   `json:"retried"`
+	DeadLettered Ints   `json:"deadLettered"`
+	Filtered     Ints   `json:"filtered"`
+	Marks        []Mark `json:"marks"` // the actions at fromMs or later, in time order
 }
 
 // Data returns the samples at fromMs or later and the marks at fromMs or later. Every
@@ -445,6 +478,7 @@ func (r *Recorder) Data(fromMs int64) Data {
 		Consumers: []ConsumerSeries{}, Queues: []QueueSeries{}, Brokers: []BrokerSeries{},
 		Produced: slices.Clone(r.produced[from:]), Consumed: slices.Clone(r.consumed[from:]),
 		Backlog: slices.Clone(r.backlog[from:]), Duplicates: slices.Clone(r.duplicates[from:]),
+		Retried: slices.Clone(r.retried[from:]), DeadLettered: slices.Clone(r.deadLettered[from:]), Filtered: slices.Clone(r.filtered[from:]),
 		Marks: []Mark{},
 	}
 	if n := len(r.times); n > 0 {
@@ -582,7 +616,7 @@ func (r *Recorder) CSV() []byte {
 	for _, b := range d.Brokers {
 		head = append(head, "broker."+b.Name+".sends", "broker."+b.Name+".failures", "broker."+b.Name+".share")
 	}
-	head = append(head, "produced", "consumed", "backlog", "duplicates", "actions")
+	head = append(head, "produced", "consumed", "backlog", "duplicates", "retried", "dead_lettered", "filtered", "actions")
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.Write(head)
@@ -606,7 +640,8 @@ func (r *Recorder) CSV() []byte {
 		for _, b := range d.Brokers {
 			row = append(row, ints(b.Sends, i), ints(b.Failures, i), rate(b.Share, i))
 		}
-		row = append(row, ints(d.Produced, i), ints(d.Consumed, i), ints(d.Backlog, i), ints(d.Duplicates, i))
+		row = append(row, ints(d.Produced, i), ints(d.Consumed, i), ints(d.Backlog, i), ints(d.Duplicates, i),
+			ints(d.Retried, i), ints(d.DeadLettered, i), ints(d.Filtered, i))
 		var acts []string
 		for ; mark < len(d.Marks) && d.Marks[mark].T <= t; mark++ {
 			acts = append(acts, d.Marks[mark].Text)

@@ -416,3 +416,41 @@ func TestEveryRecorderHasItsOwnEpoch(t *testing.T) {
 		t.Errorf("two recorders share epoch %d", a.Epoch())
 	}
 }
+
+// A run with several groups: a process in two groups counts all its queues and messages, each
+// group's backlog of a queue is its own series, and the messages sent back for a retry are
+// counted.
+func TestSeveralGroups(t *testing.T) {
+	r := NewRecorder()
+	c := run(t, r, "groups", 30_000)
+	s := c.Snapshot()
+	d := r.Data(0)
+	var queues, consumed int64
+	for _, m := range s.Consumers {
+		if m.ID == "c3" {
+			queues += int64(len(m.Queues))
+			consumed += m.Consumed
+		}
+	}
+	c3 := consumerOf(t, d, "c3")
+	if last := len(d.T) - 1; c3.Queues[last] != queues || c3.Consumed[last] != consumed || queues == 0 {
+		t.Errorf("c3 holds %d queues, consumed %d; want its two memberships' %d and %d", c3.Queues[last], c3.Consumed[last], queues, consumed)
+	}
+	names := map[string]bool{}
+	for _, q := range d.Queues {
+		names[q.Queue] = true
+	}
+	if !names["GID_ORDER TopicPay/broker-a:0"] || !names["GID_AUDIT TopicPay/broker-a:0"] || len(names) != len(s.Queues) {
+		t.Errorf("queues %v; want one series per group and queue, %d", names, len(s.Queues))
+	}
+	if last := len(d.T) - 1; d.Retried[last] == 0 || d.Retried[last] != s.Metrics.Retried || d.DeadLettered[last] != 0 || d.Filtered[last] != 0 {
+		t.Errorf("retried %d, dead-lettered %d, filtered %d; want the metrics' %d, 0, 0", d.Retried[last], d.DeadLettered[last], d.Filtered[last], s.Metrics.Retried)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(r.CSV())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head := recs[0]; !slices.Contains(head, "retried") || !slices.Contains(head, "dead_lettered") || !slices.Contains(head, "filtered") {
+		t.Errorf("CSV columns %v", head)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -119,6 +120,11 @@ type Session struct {
 	// with its time: the timeline steps that ran and the page's commands. Appended only (a
 	// load starts a new slice), so a published copy of its header stays valid.
 	record []scenario.Step
+	// acts are the actions the engine took by itself up to the horizon (an autoscaler's
+	// steps), in time order: the timeline shows them with the record's. A replay takes them
+	// again, so they are not recorded; continuing drops those after now. Copied on write:
+	// published as is.
+	acts []Action
 	// series is the metrics over virtual time, for the charts; safe for concurrent use. A
 	// load replaces it (under mu, since Series reads it from other goroutines).
 	series *series.Recorder
@@ -150,6 +156,7 @@ type Session struct {
 	pubNext   int
 	pubCps    []int64  // the checkpoints' times
 	pubRounds []Action // the logged rounds (observed.go)
+	pubActs   []Action // acts
 	version   uint64   // counts publishes: a reader compares it to see whether anything changed
 	lang      string   // the page's language, "en" or "zh": of narration, lessons and the canvas
 }
@@ -532,7 +539,7 @@ func (s *Session) load(sc scenario.Scenario) error {
 	s.scn, s.c, s.next, s.carry, s.dirty = sc, c, 0, 0, true
 	s.obs = newObserved(sc.Observed)
 	s.stopReaching()
-	s.record = nil
+	s.record, s.acts = nil, nil
 	s.horizon, s.sampleNext, s.markedN = 0, 0, 0
 	s.cpEvery = firstCheckpointEvery
 	s.cps = []checkpoint{{t: 0, c: c.Clone()}}
@@ -657,12 +664,39 @@ func (s *Session) applyStep() {
 
 // observe receives the cluster's events, synchronously, during Apply and Advance.
 func (s *Session) observe(e cluster.Event) {
+	if e.Kind == cluster.EventAction && e.Cause == cluster.CauseAutoscale {
+		s.engineAct(e) // a replay meets it again: known already
+	}
 	if s.quiet {
 		return
 	}
 	e.Queues = slices.Clone(e.Queues)
 	e.Owners = slices.Clone(e.Owners)
 	s.note(e)
+}
+
+// engineAct keeps an action the engine took by itself (an autoscaler's step) for the
+// timeline and the charts' markers, once: "the autoscaler starts a3".
+func (s *Session) engineAct(e cluster.Event) {
+	text := e.Text
+	if i := strings.IndexByte(text, ':'); i >= 0 {
+		text = text[:i]
+	}
+	a := Action{T: e.T, Text: text}
+	i := len(s.acts) // after every act at or before e.T
+	for i > 0 && s.acts[i-1].T > e.T {
+		i--
+	}
+	for j := i - 1; j >= 0 && s.acts[j].T == e.T; j-- {
+		if s.acts[j] == a {
+			return
+		}
+	}
+	// A new array: the published one stays as it is.
+	acts := make([]Action, 0, len(s.acts)+1)
+	s.acts = append(append(append(acts, s.acts[:i]...), a), s.acts[i:]...)
+	s.rec.Mark(e.T, text)
+	s.dirty = true
 }
 
 // say notes a playground action (its cause, values and text) in the event stream, now.
@@ -727,6 +761,7 @@ func (s *Session) publish() {
 	s.pubScn, s.pubRecord, s.pubNext = s.scn, s.record, s.next
 	s.pubCps = cps
 	s.pubRounds = rounds
+	s.pubActs = s.acts
 	s.version++
 	s.mu.Unlock()
 	s.dirty = false

@@ -135,6 +135,12 @@ func (s *Session) cont(because string) {
 	iv := max(s.rec.IntervalMs(), 1)
 	s.sampleNext = min(s.sampleNext, (now/iv+1)*iv)
 	s.markedN = len(s.record)
+	for i, a := range s.acts {
+		if a.T > now {
+			s.acts = s.acts[:i:i] // the published array stays as it is
+			break
+		}
+	}
 	s.horizon = now
 	s.dirty = true
 	text := "continuing from " + scenario.Clock(now) + "; " + plural(dropped, "later action") + " discarded"
@@ -197,7 +203,8 @@ type Action struct {
 }
 
 // Timeline is what the scrubber draws: where the session is, how far this timeline reaches,
-// its actions (those applied and those still to come) and its checkpoints' times.
+// its actions (those applied and those still to come, and those the engine took by itself up
+// to the horizon: an autoscaler's steps) and its checkpoints' times.
 type Timeline struct {
 	NowMs       int64    `json:"nowMs"`
 	HorizonMs   int64    `json:"horizonMs"`
@@ -212,16 +219,25 @@ type Timeline struct {
 // Timeline returns the published timeline. Safe from any goroutine.
 func (s *Session) Timeline() Timeline {
 	s.mu.Lock()
-	rec, scn, next, cps := s.pubRecord, s.pubScn, s.pubNext, s.pubCps
+	rec, scn, next, cps, acts := s.pubRecord, s.pubScn, s.pubNext, s.pubCps, s.pubActs
 	tl := Timeline{NowMs: s.last.TimeMs, HorizonMs: s.last.HorizonMs, Paused: s.last.Paused, Rounds: s.pubRounds}
 	s.mu.Unlock()
-	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next)
-	for _, st := range rec {
+	tl.Actions = make([]Action, 0, len(rec)+len(scn.Timeline)-next+len(acts))
+	// The steps in time order, with the engine's own actions (an autoscaler's steps), also in
+	// time order, among them: each after the steps at its moment.
+	add := func(st scenario.Step) {
+		for len(acts) > 0 && acts[0].T < st.At.Ms() {
+			tl.Actions, acts = append(tl.Actions, acts[0]), acts[1:]
+		}
 		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+	}
+	for _, st := range rec {
+		add(st)
 	}
 	for _, st := range scn.Timeline[next:] {
-		tl.Actions = append(tl.Actions, Action{T: st.At.Ms(), Text: actionText(st.Command)})
+		add(st)
 	}
+	tl.Actions = append(tl.Actions, acts...)
 	tl.Checkpoints = slices.Clone(cps)
 	return tl
 }

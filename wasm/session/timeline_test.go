@@ -306,3 +306,45 @@ func TestALargeClusterKeepsFewerCheckpoints(t *testing.T) {
 		t.Fatalf("sought back to %d:\n%.300s\nwant a straight run's\n%.300s", back, got, wantJSON)
 	}
 }
+
+// An autoscaler's steps are the engine's own actions: the timeline and the charts' markers
+// show them as they happen, once each across seeks and replays; continuing drops those after
+// now, and they come again as time passes them.
+func TestAutoscalerStepsAreActions(t *testing.T) {
+	s, fake := withFake(t, scenario.Presets()["autoscale"], 1000)
+	noErrors(t, run(t, s, 0, `{"type":"step","ms":50000}`))
+	steps := func() []Action {
+		var out []Action
+		for _, a := range s.Timeline().Actions {
+			if strings.HasPrefix(a.Text, "the autoscaler ") {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	want := []Action{{15000, "the autoscaler starts a1"}, {30000, "the autoscaler starts a2"}, {45000, "the autoscaler starts a3"}}
+	if got := steps(); !slices.Equal(got, want) {
+		t.Fatalf("timeline's autoscaler steps %v; want %v", got, want)
+	}
+	noErrors(t, run(t, s, 0, `{"type":"seek","ms":20000}`, `{"type":"step","ms":30000}`))
+	if got := steps(); !slices.Equal(got, want) {
+		t.Errorf("after a seek back and a replay: %v; want %v, once each", got, want)
+	}
+	marks := 0
+	for _, m := range fake().marks {
+		if strings.HasPrefix(m.Text, "the autoscaler ") {
+			marks++
+		}
+	}
+	if marks != 3 {
+		t.Errorf("%d markers of autoscaler steps on the charts; want 3", marks)
+	}
+	noErrors(t, run(t, s, 0, `{"type":"seek","ms":20000}`, `{"type":"continue"}`))
+	if got := steps(); !slices.Equal(got, want[:1]) {
+		t.Errorf("after continuing from 20 s: %v; want the first step only", got)
+	}
+	noErrors(t, run(t, s, 0, `{"type":"step","ms":15000}`))
+	if got := steps(); !slices.Equal(got, want[:2]) {
+		t.Errorf("playing on to 35 s: %v; want the first two steps", got)
+	}
+}

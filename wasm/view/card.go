@@ -109,8 +109,15 @@ func ViewCardLines(f Frame, id string, w float64) []CardLine {
 	}
 	var out []CardLine
 	add := func(text string, col Color) { out = append(out, CardLine{Fit(text, w), col}) }
+	member := len(cv.Topics) > 0 || len(cv.Tags) > 0 // a member of a group with several topics, or of tags
 	for _, t := range TooltipLines(f, HitConsumer, id) {
-		add(t, TextColor)
+		if !member {
+			add(t, TextColor)
+			continue
+		}
+		for _, line := range wrapText(t, w) {
+			add(line, TextColor)
+		}
 	}
 	v := cv.View
 	switch {
@@ -152,12 +159,28 @@ func ViewCardLines(f Frame, id string, w float64) []CardLine {
 		}
 	}
 	same := slices.Equal(v.Computed, v.Pulled)
-	add(Word(lang, "canvas.view.computed", queueRanges(lang, v.Computed)), TextColor)
+	if len(cv.Topics) > 0 {
+		// A round computes one topic's queues: what it pulls of the others is no difference.
+		same = true
+		for _, q := range v.Computed {
+			same = same && slices.Contains(v.Pulled, q)
+		}
+	}
 	pulledCol := TextColor
 	if !same {
 		pulledCol = Warn
 	}
-	add(Word(lang, "canvas.view.pulled", queueRanges(lang, v.Pulled)), pulledCol)
+	if member {
+		for _, line := range wrapText(Word(lang, "canvas.view.computed", queueRanges(lang, v.Computed)), w) {
+			add(line, TextColor)
+		}
+		for _, line := range wrapText(Word(lang, "canvas.view.pulled", queueRanges(lang, v.Pulled)), w) {
+			add(line, pulledCol)
+		}
+	} else {
+		add(Word(lang, "canvas.view.computed", queueRanges(lang, v.Computed)), TextColor)
+		add(Word(lang, "canvas.view.pulled", queueRanges(lang, v.Pulled)), pulledCol)
+	}
 	if v.LastAnswer != cluster.AnswerOK && v.LastAskMs > v.AtMs {
 		key := "canvas.view.failed"
 		if v.LastAnswer == cluster.AnswerEmpty {

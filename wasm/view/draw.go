@@ -31,6 +31,17 @@ type Frame struct {
 	// Observed is the scenario's history read from logs, whose holdings the hover card of a
 	// queue quotes; the queues' logged owners come with the snapshot (QueueView.Observed).
 	Observed *scenario.Observed
+	// All is the whole snapshot when Snap is the part of it the canvas shows (one group of a
+	// run with several, Pick.Of); nil: Snap is all of it.
+	All *cluster.Snapshot
+}
+
+// all is the whole snapshot f shows a part of.
+func (f Frame) all() *cluster.Snapshot {
+	if f.All != nil {
+		return f.All
+	}
+	return f.Snap
 }
 
 // Limits of what a frame draws.
@@ -59,21 +70,35 @@ func Draw(c *Canvas, f Frame) {
 
 	waiting := FirstRebalancePending(s)
 	drawHeader(c, f)
+	if len(l.Groups) > 0 {
+		drawGroups(c, f, hoverKind, hoverID)
+	}
 	for _, b := range l.Brokers {
 		drawBroker(c, b, brokers[b.Name], s.TimeMs, f.Lang)
 		if bv := brokers[b.Name]; bv != nil {
 			drawMeter(c, b, bv, f.Lang)
 		}
+		if len(b.Bands) > 0 {
+			drawBands(c, l, b, brokers[b.Name], f.Lang)
+		}
 	}
 	drawLines(c, f, consumers, hoverKind, hoverID)
 	runs, inRun := ownerRuns(s, l, brokers, anomaly)
+	tagged := false // some consumer filters by tag: its cells are marked (drawCell)
+	for i := range s.Consumers {
+		tagged = tagged || len(s.Consumers[i].Tags) > 0
+	}
 	for i := range s.Queues {
 		q := &s.Queues[i]
 		cell, ok := l.cellOf(i, q.Queue)
 		if !ok {
 			continue
 		}
-		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting)
+		if len(l.Bands) > 0 && l.Bands[cell.band].Kind == BandDLQ {
+			drawDeadLetters(c, l, cell, q, brokers[q.Broker])
+			continue
+		}
+		drawCell(c, l, cell, q, brokers[q.Broker], consumers, anomaly[q.Queue], inRun[q.Queue], waiting, tagged)
 		if LoggedDiffers(q) {
 			drawLogged(c, l, cell.Rect, q, f.Lang)
 		}
@@ -126,7 +151,7 @@ func Draw(c *Canvas, f Frame) {
 	}
 	if f.Menu != nil {
 		drawMenu(c, f.Menu, f.HoverX, f.HoverY, f.HoverOK)
-	} else if hoverKind != "" && hoverKind != HitConsumer && hoverKind != HitLegend {
+	} else if hoverKind != "" && hoverKind != HitConsumer && hoverKind != HitLegend && hoverKind != HitGroup {
 		drawTooltip(c, f, hoverKind, hoverID)
 	}
 }
@@ -237,6 +262,10 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 	switch {
 	case bv.Down:
 		status = Word(lang, "canvas.DOWN")
+	case bv.Removed:
+		status = Word(lang, "canvas.removed") // out of the name server's routes
+	case permWords[bv.Perm] != "":
+		status = Word(lang, permWords[bv.Perm]) // read-only, write-only or neither
 	case bv.LatencyMs > 0:
 		status = "+" + Word(lang, "canvas.ms", bv.LatencyMs) // the added latency, with its unit
 	case isolated(bv, now) > 0:
@@ -269,6 +298,9 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 		c.Line(LayerMarks, body.Right()-2, body.Y+2, body.X+2, body.Bottom()-2, 2, Warn.Alpha(0.7))
 	}
 }
+
+// permWords are the words of a broker's permission other than RW, in its title.
+var permWords = map[string]string{cluster.PermR: "canvas.perm.R", cluster.PermW: "canvas.perm.W", cluster.PermNone: "canvas.perm.none"}
 
 // isolated returns the remaining share (0…1] of a broker's avoidance, or 0.
 func isolated(bv *cluster.BrokerView, now int64) float64 {
@@ -448,7 +480,7 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 	for i := 0; i < len(l.Cells); {
 		o := sole(l.Cells[i])
 		j := i + 1
-		for o != "" && j < len(l.Cells) && l.Cells[j].Broker == l.Cells[i].Broker && l.Cells[j].X == l.Cells[i].X && sole(l.Cells[j]) == o {
+		for o != "" && j < len(l.Cells) && l.Cells[j].Broker == l.Cells[i].Broker && l.Cells[j].band == l.Cells[i].band && l.Cells[j].X == l.Cells[i].X && sole(l.Cells[j]) == o {
 			j++
 		}
 		first, last := l.Cells[i], l.Cells[j-1]
@@ -469,7 +501,7 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 	return runs, in
 }
 
-func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting bool) {
+func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting, tagged bool) {
 	r := cell.Rect
 	down := bv != nil && bv.Down
 	switch {
@@ -525,6 +557,109 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 			m := l.Marks[o]
 			drawShape(c, Rect{r.X + float64(i)*w, r.Y, w, r.H}, m.Shape, m.Ink)
 		}
+	}
+	if tagged && !down && len(q.Owners) > 0 {
+		// An owner that takes only some of the topic's tags: the rest of its messages are
+		// filtered, consumed by no one of the group (spec §5.7).
+		w := r.W / float64(len(q.Owners))
+		for i, o := range q.Owners {
+			if cv := consumers[o]; cv != nil && cv.Tags != nil && cv.Tags[q.Topic] != "" {
+				drawFiltered(c, LayerMarks, Rect{r.X + float64(i)*w, r.Y, w, r.H}, l.Marks[o].Ink)
+			}
+		}
+	}
+}
+
+// drawFiltered marks a cell whose owner filters its messages by tag: a corner cut off at its
+// top left.
+func drawFiltered(c *Canvas, layer Layer, r Rect, col Color) {
+	s := math.Max(3, math.Min(7, math.Min(r.W, r.H)/3))
+	c.Line(layer, r.X+1, r.Y+s+1, r.X+s+1, r.Y+1, 1.5, col)
+	c.Line(layer, r.X+1, r.Y+s/2+1, r.X+s/2+1, r.Y+1, 1.5, col)
+}
+
+// drawDeadLetters draws a cell of the group's dead-letter topic: nobody consumes it, so it
+// is no orphan; it holds the messages that failed too often, counted where they fit.
+func drawDeadLetters(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView) {
+	r := cell.Rect
+	if bv != nil && bv.Down {
+		c.Rect(LayerCells, r, Dead)
+		return
+	}
+	c.Rect(LayerCells, r, Empty)
+	c.Frame(LayerCells, r, 1, Slow)
+	if n := strconv.FormatInt(q.MaxOffset, 10); l.CellText && TextWidth(n)+2 <= r.W {
+		c.Text(LayerMarks, r.X+(r.W-TextWidth(n))/2, r.Y+(r.H-GlyphH)/2, n, Slow)
+	}
+}
+
+// drawGroups draws the groups' tabs: each group's name and lag, the one shown pressed.
+func drawGroups(c *Canvas, f Frame, hoverKind, hoverID string) {
+	s := f.all()
+	for _, tab := range f.Layout.Groups {
+		var gv *cluster.GroupView
+		for i := range s.Groups {
+			if s.Groups[i].Name == tab.ID {
+				gv = &s.Groups[i]
+			}
+		}
+		if gv == nil {
+			continue
+		}
+		r := tab.Rect
+		shown := tab.ID == f.Layout.Group
+		if shown {
+			c.Rect(LayerMarks, r, Highlight)
+			c.Frame(LayerMarks, r, 1, TextColor)
+		} else {
+			c.Frame(LayerMarks, r, 1, Border)
+		}
+		if hoverKind == HitGroup && hoverID == tab.ID {
+			c.Frame(LayerMarks, r.Inset(-2), 1, Bright)
+		}
+		name, lag := tab.ID, Word(f.Lang, "canvas.group.lag", gv.Backlog)
+		x, y, room := r.X+5, r.Y+(r.H-GlyphH)/2, r.W-10
+		if TextWidth(name)+8+TextWidth(lag) > room {
+			lag = ""
+		}
+		name = Fit(name, room)
+		col := Dim
+		if shown {
+			col = TextColor
+		}
+		c.Text(LayerMarks, x, y, name, col)
+		if lag != "" {
+			lc := Dim
+			if gv.Backlog > 0 {
+				lc = Slow
+			}
+			c.Text(LayerMarks, r.Right()-5-TextWidth(lag), y, lag, lc)
+		}
+	}
+}
+
+// drawBands writes the label of each band of a broker's block over its cells; the group's
+// retry and dead-letter topics are set apart by a rule over their label.
+func drawBands(c *Canvas, l *Layout, b BrokerBox, bv *cluster.BrokerView, lang string) {
+	bg := Panel
+	if bv != nil && bv.Down {
+		bg = PanelDown
+	}
+	for i, r := range b.Bands {
+		if r.W == 0 || i >= len(l.Bands) {
+			continue
+		}
+		bd := l.Bands[i]
+		// Over the lines that pass under the cells above it.
+		c.Rect(LayerCells, Rect{r.X, r.Y - bandGap, r.W, r.H + bandGap}, bg)
+		col := TextColor
+		if bd.Kind != BandTopic {
+			col = Dim
+			if i > 0 {
+				c.Rect(LayerMarks, Rect{b.X + 1, r.Y - bandGap/2 - 0.5, b.W - 2, 1}, Border)
+			}
+		}
+		c.Text(LayerMarks, r.X, r.Y, bandLabelIn(lang, bd, r.W), col)
 	}
 }
 
@@ -781,6 +916,9 @@ func TooltipLines(f Frame, kind, id string) []string {
 			if cv.Subscription != "" {
 				lines = append(lines, Word(lang, "canvas.tip.subscribes", cv.Subscription))
 			}
+			if len(cv.Topics) > 0 || len(cv.Tags) > 0 {
+				lines = append(lines, memberLines(f, &cv)...)
+			}
 			return lines
 		}
 	case HitQueue:
@@ -797,6 +935,20 @@ func TooltipLines(f Frame, kind, id string) []string {
 				owner = Word(lang, "canvas.tip.overlap", joinList(lang, q.Owners))
 			}
 			lines := []string{q.Queue, owner, Word(lang, "canvas.tip.backlog", q.Backlog, q.MaxOffset)}
+			if len(s.Groups) > 0 {
+				if bandKind(s.Group, q.Topic) == BandDLQ {
+					// Nobody subscribes a dead-letter topic: no owner, no backlog, only its messages.
+					return []string{q.Queue, Word(lang, "canvas.tip.topicGroup", q.Topic, s.Group), Word(lang, "canvas.tip.dlq", q.MaxOffset)}
+				}
+				lines = []string{lines[0], Word(lang, "canvas.tip.topicGroup", q.Topic, s.Group), lines[1], lines[2]}
+			}
+			for _, o := range q.Owners {
+				for i := range s.Consumers {
+					if cv := &s.Consumers[i]; cv.ID == o && cv.Tags[q.Topic] != "" {
+						lines = append(lines, Word(lang, "canvas.tip.filters", o, cv.Tags[q.Topic]))
+					}
+				}
+			}
 			switch q.Access {
 			case cluster.AccessWriteOnly:
 				lines[1] = Word(lang, "canvas.tip.writeOnly")
@@ -815,6 +967,12 @@ func TooltipLines(f Frame, kind, id string) []string {
 				state = Word(lang, "canvas.tip.down")
 			}
 			lines := []string{b.Name + " " + state, Word(lang, "canvas.tip.latency", b.LatencyMs, b.Sends, b.Failures)}
+			if b.Removed {
+				lines = append(lines, Word(lang, "canvas.tip.removed"))
+			}
+			if permWords[b.Perm] != "" {
+				lines = append(lines, Word(lang, "canvas.tip.perm", Word(lang, permWords[b.Perm])))
+			}
 			if b.IsolatedUntilMs > s.TimeMs {
 				lines = append(lines, Word(lang, "canvas.tip.avoided", float64(b.IsolatedUntilMs-s.TimeMs)/1000, b.IsolatedForMs/1000))
 			}
@@ -894,6 +1052,38 @@ func tooltipRect(f Frame, kind, id string, w, h float64) Rect {
 		}
 	}
 	return Rect{clamp(x, b.X, b.Right()-w), clamp(y, b.Y, b.Bottom()-h), w, h}
+}
+
+// memberLines are what a member of a group says on its card in a run with several topics or
+// groups: what it subscribes (with its tags), the other groups the process is a member of,
+// and its own strategy while a rolling deploy gave it one its group does not run.
+func memberLines(f Frame, cv *cluster.ConsumerView) []string {
+	lang := f.Lang
+	subs := cv.Topics
+	if len(subs) == 0 {
+		subs = []string{f.Snap.Topic} // one topic: the run's
+	}
+	topics := make([]string, len(subs))
+	for i, t := range subs {
+		topics[i] = t
+		if tags := cv.Tags[t]; tags != "" {
+			topics[i] += ":" + tags
+		}
+	}
+	lines := []string{Word(lang, "canvas.tip.topics", joinList(lang, topics))}
+	var also []string
+	for _, o := range f.all().Consumers {
+		if o.ID == cv.ID && o.Group != cv.Group {
+			also = append(also, o.Group)
+		}
+	}
+	if len(also) > 0 {
+		lines = append(lines, Word(lang, "canvas.tip.alsoIn", joinList(lang, also)))
+	}
+	if cv.Strategy != "" {
+		lines = append(lines, Word(lang, "canvas.tip.ownStrategy", cv.Strategy, f.Snap.Strategy))
+	}
+	return lines
 }
 
 // mixedClients reports whether some consumer runs another client than the default Java one:

@@ -21,6 +21,9 @@ type BrokerBox struct {
 	Label string `json:"-"` // what fits of the name in the title
 	Rect
 	Title Rect `json:"-"`
+	// Bands are, in a run with several topics or groups, the label rows of Layout.Bands in
+	// the block (a zero Rect where the broker has no queue of that band's topic).
+	Bands []Rect `json:"-"`
 	// Meter is the row under the title for the broker's share of recent sends (zero when
 	// the stage has no height to spare: the share is then a strip along the title).
 	Meter Rect `json:"-"`
@@ -37,8 +40,20 @@ type BrokerBox struct {
 type Cell struct {
 	Queue  string `json:"queue"` // "broker-a:0"
 	Broker string `json:"-"`
+	// Topic is, in a run with several topics or groups, the queue's topic (Layout.Group: the
+	// group whose owners it shows).
+	Topic string `json:"topic,omitempty"`
 	Rect
 	block int // its broker's index in Layout.Brokers
+	band  int // its band's index in Layout.Bands (0 with one topic and one group)
+}
+
+// Band is one topic's rows of cells in every broker's block, in a run with several topics or
+// groups: the shown group's topics, then its retry topic, then its dead-letter topic.
+type Band struct {
+	Topic string `json:"topic"`
+	Kind  int    `json:"kind"` // BandTopic, BandRetry or BandDLQ
+	qmax  int    // the most queues a broker has of it
 }
 
 // Consumer box styles, by how much room there is.
@@ -53,6 +68,11 @@ type Layout struct {
 	Bounds       Rect
 	Header       Rect
 	LegendButton Rect // the header's button that shows the legend (LegendHit is its target)
+	// Groups are the tabs of a run with several topics or groups, one per group (ID: its
+	// name), under the header; Group is the shown one, Bands its topics' rows.
+	Groups       []Box
+	Group        string
+	Bands        []Band
 	Producers    []Box
 	Brokers      []BrokerBox // in snapshot order
 	Cells        []Cell      // in snapshot order
@@ -81,6 +101,7 @@ const (
 	HitQueue    = "queue"
 	HitProducer = "producer"
 	HitLegend   = "legend" // the header's legend button
+	HitGroup    = "group"  // a group's tab
 )
 
 // Spacing.
@@ -92,6 +113,9 @@ const (
 	consumerG  = 4
 	tallH      = 2*GlyphH + 8
 	compactH   = GlyphH + 5
+	tabH       = GlyphH + 4 // a group's tab
+	bandH      = GlyphH     // a band's label row
+	bandGap    = 3.0        // between a band's last row of cells and the next band's label
 	maxCellW   = 140
 	maxCellH   = 46
 	cellAspect = 1.75 // cells wide enough for a three-letter label at their height
@@ -107,10 +131,17 @@ const PresentZoom = 1.5
 // ComputeZoom lays the snapshot out in a stage of stageCSS (CSS pixels) at zoom CSS pixels
 // per layout unit (1, or PresentZoom), for the words of lang.
 func ComputeZoom(s *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) *Layout {
+	return ComputeShown(s, s, stageCSS, lang, zoom)
+}
+
+// ComputeShown is ComputeZoom for shown, the part of the snapshot all that the canvas shows
+// (Pick.Of: one group of a run with several): the consumers' marks follow all's processes,
+// so that a member of several groups keeps its colour in each.
+func ComputeShown(shown, all *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) *Layout {
 	if zoom <= 0 || math.IsNaN(zoom) || math.IsInf(zoom, 0) {
 		zoom = 1
 	}
-	l := ComputeLang(s, Rect{stageCSS.X / zoom, stageCSS.Y / zoom, stageCSS.W / zoom, stageCSS.H / zoom}, lang)
+	l := computeLang(shown, all, Rect{stageCSS.X / zoom, stageCSS.Y / zoom, stageCSS.W / zoom, stageCSS.H / zoom}, lang)
 	l.Zoom = zoom
 	return l
 }
@@ -118,9 +149,10 @@ func ComputeZoom(s *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) 
 // Layouts computes a frame's layout (ComputeZoom) and hands out the previous one again
 // while everything a layout is computed from is unchanged: the stage, the zoom, the
 // language, the owners' colours (UseTheme), the brokers' names and queue counts, the
-// producers' ids and rates, and the consumers' ids and whether each was restarted. Those
-// change on a command or a rebalance's restart, not between the frames of a run, and a
-// layout of the large preset is thousands of boxes and lookups. A layout handed out is
+// producers' ids and rates, and the consumers' ids and whether each was restarted; in a run
+// with several topics or groups also the group shown and its queues' topics, brokers and
+// ids. Those change on a command or a rebalance's restart, not between the frames of a run,
+// and a layout of the large preset is thousands of boxes and lookups. A layout handed out is
 // shared (the controller and the page's layout() read it) and never changed: a change
 // makes a new one.
 type Layouts struct {
@@ -139,6 +171,12 @@ type layoutKey struct {
 	brokers    []brokerKey
 	producers  []producerKey
 	consumers  []consumerKey
+	// With several topics or groups: the group shown, its members, its groups' names and
+	// its queues.
+	group   string
+	members []string
+	groups  []string
+	cells   []cellKey
 }
 
 type brokerKey struct {
@@ -156,20 +194,31 @@ type consumerKey struct {
 	restarted bool
 }
 
+type cellKey struct {
+	topic, broker string
+	id            int
+}
+
 // Compute is ComputeZoom(s, stageCSS, lang, zoom), the previous result when its inputs are
 // the same.
 func (c *Layouts) Compute(s *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) *Layout {
-	if c.last != nil && c.key.same(s, stageCSS, lang, zoom) {
+	return c.ComputeShown(s, s, stageCSS, lang, zoom)
+}
+
+// ComputeShown is ComputeShown(shown, all, stageCSS, lang, zoom), the previous result when
+// its inputs are the same.
+func (c *Layouts) ComputeShown(shown, all *cluster.Snapshot, stageCSS Rect, lang string, zoom float64) *Layout {
+	if c.last != nil && c.key.same(shown, all, stageCSS, lang, zoom) {
 		return c.last
 	}
-	c.last = ComputeZoom(s, stageCSS, lang, zoom)
-	c.key.set(s, stageCSS, lang, zoom)
+	c.last = ComputeShown(shown, all, stageCSS, lang, zoom)
+	c.key.set(shown, all, stageCSS, lang, zoom)
 	return c.last
 }
 
-func (k *layoutKey) same(s *cluster.Snapshot, stage Rect, lang string, zoom float64) bool {
+func (k *layoutKey) same(s, all *cluster.Snapshot, stage Rect, lang string, zoom float64) bool {
 	if k.stage != stage || k.lang != lang || k.zoom != zoom || k.palette != Palette || k.ink != Ink || k.white != White ||
-		len(k.brokers) != len(s.Brokers) || len(k.producers) != len(s.Producers) || len(k.consumers) != len(s.Consumers) {
+		len(k.brokers) != len(s.Brokers) || len(k.producers) != len(s.Producers) || len(k.consumers) != len(all.Consumers) {
 		return false
 	}
 	for i := range s.Brokers {
@@ -182,15 +231,36 @@ func (k *layoutKey) same(s *cluster.Snapshot, stage Rect, lang string, zoom floa
 			return false
 		}
 	}
+	for i := range all.Consumers {
+		if cv := &all.Consumers[i]; k.consumers[i] != (consumerKey{cv.ID, Restarted(cv)}) {
+			return false
+		}
+	}
+	if len(s.Groups) == 0 {
+		return k.group == "" && len(k.cells) == 0
+	}
+	if k.group != s.Group || len(k.members) != len(s.Consumers) || len(k.groups) != len(s.Groups) || len(k.cells) != len(s.Queues) {
+		return false
+	}
 	for i := range s.Consumers {
-		if cv := &s.Consumers[i]; k.consumers[i] != (consumerKey{cv.ID, Restarted(cv)}) {
+		if k.members[i] != s.Consumers[i].ID {
+			return false
+		}
+	}
+	for i := range s.Groups {
+		if k.groups[i] != s.Groups[i].Name {
+			return false
+		}
+	}
+	for i := range s.Queues {
+		if q := &s.Queues[i]; k.cells[i] != (cellKey{q.Topic, q.Broker, q.ID}) {
 			return false
 		}
 	}
 	return true
 }
 
-func (k *layoutKey) set(s *cluster.Snapshot, stage Rect, lang string, zoom float64) {
+func (k *layoutKey) set(s, all *cluster.Snapshot, stage Rect, lang string, zoom float64) {
 	k.stage, k.lang, k.zoom, k.palette, k.ink, k.white = stage, lang, zoom, Palette, Ink, White
 	k.brokers, k.producers, k.consumers = k.brokers[:0], k.producers[:0], k.consumers[:0]
 	for i := range s.Brokers {
@@ -199,8 +269,22 @@ func (k *layoutKey) set(s *cluster.Snapshot, stage Rect, lang string, zoom float
 	for i := range s.Producers {
 		k.producers = append(k.producers, producerKey{s.Producers[i].ID, s.Producers[i].Rate})
 	}
+	for i := range all.Consumers {
+		k.consumers = append(k.consumers, consumerKey{all.Consumers[i].ID, Restarted(&all.Consumers[i])})
+	}
+	k.group, k.members, k.groups, k.cells = "", k.members[:0], k.groups[:0], k.cells[:0]
+	if len(s.Groups) == 0 {
+		return
+	}
+	k.group = s.Group
 	for i := range s.Consumers {
-		k.consumers = append(k.consumers, consumerKey{s.Consumers[i].ID, Restarted(&s.Consumers[i])})
+		k.members = append(k.members, s.Consumers[i].ID)
+	}
+	for i := range s.Groups {
+		k.groups = append(k.groups, s.Groups[i].Name)
+	}
+	for i := range s.Queues {
+		k.cells = append(k.cells, cellKey{s.Queues[i].Topic, s.Queues[i].Broker, s.Queues[i].ID})
 	}
 }
 
@@ -214,9 +298,21 @@ func Compute(s *cluster.Snapshot, bounds Rect) *Layout { return ComputeLang(s, b
 // again in web/poster.mjs (posterLayout and the functions named after these): a change here
 // is a change there, and TestBrowserEmbedPosterIsTheCanvas fails until both agree.
 func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
+	return computeLang(s, s, bounds, lang)
+}
+
+// computeLang is ComputeLang for shown, the part of all the canvas shows (ComputeShown).
+// A snapshot with groups (a run with several topics or groups) gets the groups' tabs under
+// the header and its topics in bands; poster.mjs draws none (the embed's poster of such a
+// run is its first group's consumers over its first topic's queues).
+func computeLang(s, all *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	ids := ConsumerOrder(s.Consumers)
+	markIDs := ids
+	if all != s {
+		markIDs = ConsumerOrder(all.Consumers)
+	}
 	// The lookup maps are made to size with the boxes (a nil one finds nothing).
-	l := &Layout{Bounds: bounds, Marks: marksOf(ids), Lang: lang, Zoom: 1}
+	l := &Layout{Bounds: bounds, Marks: marksOf(markIDs), Lang: lang, Zoom: 1}
 	pad := 8.0
 	if bounds.W < 600 || bounds.H < 400 {
 		pad = 4
@@ -233,6 +329,12 @@ func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	}
 	y += headerH + 4
 
+	if len(s.Groups) > 0 {
+		l.Group = s.Group
+		l.layoutGroups(s, Rect{inner.X, y, inner.W, tabH})
+		y += tabH + 6
+	}
+
 	if len(s.Producers) > 0 {
 		l.layoutProducers(s.Producers, Rect{inner.X, y, inner.W, producerH})
 		y += producerH + 10
@@ -246,6 +348,33 @@ func ComputeLang(s *cluster.Snapshot, bounds Rect, lang string) *Layout {
 	}
 	l.layoutBrokers(s, Rect{inner.X, y, inner.W, rest.H - consH - gap})
 	return l
+}
+
+// tabLag is the widest lag a group's tab makes room for.
+const tabLag = 999999
+
+// layoutGroups places a tab per group in r, from its left: as wide as the group's name and
+// its lag need, all narrowed alike when they do not fit.
+func (l *Layout) layoutGroups(s *cluster.Snapshot, r Rect) {
+	n := len(s.Groups)
+	ws := make([]float64, n)
+	total := 0.0
+	lagW := TextWidth(Word(l.Lang, "canvas.group.lag", tabLag))
+	for i := range s.Groups {
+		ws[i] = TextWidth(s.Groups[i].Name) + 8 + lagW + 10
+		total += ws[i] + consumerG
+	}
+	scale := 1.0
+	if total-consumerG > r.W {
+		scale = (r.W - float64(n-1)*consumerG) / (total - float64(n)*consumerG)
+	}
+	l.Groups = make([]Box, 0, n)
+	x := r.X
+	for i := range s.Groups {
+		w := math.Max(ws[i]*scale, 1)
+		l.Groups = append(l.Groups, Box{ID: s.Groups[i].Name, Rect: Rect{x, r.Y, w, r.H}})
+		x += w + consumerG
+	}
 }
 
 func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
@@ -372,15 +501,36 @@ func (l *Layout) layoutConsumers(s *cluster.Snapshot, ids []string, r Rect) floa
 }
 
 // layoutBrokers fits the broker blocks into r: it tries every number of blocks per row and of
-// queue columns per block, and keeps the one with the largest readable cells.
+// queue columns per block, and keeps the one with the largest readable cells. In a run with
+// several topics or groups a block holds a band per topic of the group shown (bandsOf): a
+// label row over the topic's cells, each band as many rows as its broker with the most of
+// its queues needs, so that a topic sits at the same height in every block of a row.
 func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	n := len(s.Brokers)
 	if n == 0 || r.W <= 0 || r.H <= 0 {
 		return
 	}
+	bands, bandOf := l.bandsOf(s)
+	nb := len(bands)
 	qmax := 1
-	for _, b := range s.Brokers {
-		qmax = max(qmax, b.Queues)
+	for _, bd := range bands {
+		qmax = max(qmax, bd.qmax)
+	}
+	// labelsH is the height the bands' labels and the gaps between bands take (none for the
+	// one band of a run with one topic and one group).
+	labelsH := 0.0
+	if len(s.Groups) > 0 {
+		labelsH = float64(nb)*bandH + float64(nb-1)*bandGap
+	}
+	// rowsOf is the rows of cells of every band with qc columns, and each band's in rows.
+	rows := make([]int, nb)
+	rowsOf := func(qc int) int {
+		total := 0
+		for i, bd := range bands {
+			rows[i] = max(1, (bd.qmax+qc-1)/qc)
+			total += rows[i]
+		}
+		return total
 	}
 	const bgap = 6.0
 	type fit struct {
@@ -393,15 +543,15 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 			br := (n + bc - 1) / bc
 			bw := (r.W - float64(bc-1)*bgap) / float64(bc)
 			bh := (r.H - float64(br-1)*bgap) / float64(br)
-			iw, ih := bw-2*brokerPad, bh-titleH-meter-2*brokerPad
+			iw, ih := bw-2*brokerPad, bh-titleH-meter-2*brokerPad-labelsH
 			if iw <= 0 || ih <= 0 {
 				continue
 			}
 			for qc := 1; qc <= qmax; qc++ {
-				qr := (qmax + qc - 1) / qc
+				qr := rowsOf(qc)
 				g := cellGap(iw/float64(qc), ih/float64(qr))
 				cw := (iw - float64(qc-1)*g) / float64(qc)
-				ch := (ih - float64(qr-1)*g) / float64(qr)
+				ch := (ih - float64(qr-nb)*g) / float64(qr)
 				if cw < 2 || ch < 2 {
 					continue
 				}
@@ -425,7 +575,7 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 		return
 	}
 	bc, qc := best.bc, best.qc
-	qr := (qmax + qc - 1) / qc
+	qr := rowsOf(qc)
 	br := (n + bc - 1) / bc
 	g := cellGap(best.cw, best.ch)
 	cw, ch := math.Floor(best.cw), math.Floor(best.ch)
@@ -438,8 +588,13 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 		// The name, a latency label and the isolation ring side by side.
 		nameW = max(nameW, TextWidth(b.Name)+TextWidth("+"+Word(l.Lang, "canvas.ms", 6000))+2*brokerPad+2*isolationRingRadius+10)
 	}
+	if len(s.Groups) > 0 {
+		for _, bd := range bands {
+			nameW = max(nameW, TextWidth(bandLabel(l.Lang, bd))+2*brokerPad)
+		}
+	}
 	bw = math.Max(bw, math.Min(share, nameW))
-	bh := titleH + 2*brokerPad + float64(qr)*ch + float64(qr-1)*g
+	bh := titleH + 2*brokerPad + labelsH + float64(qr)*ch + float64(qr-nb)*g
 	// A meter row under each title where the height spares it: the cells keep their size.
 	meter := 0.0
 	if float64(br)*(bh+meterH)+float64(br-1)*bgap <= r.H {
@@ -457,9 +612,12 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	y0 := r.Y + math.Max(0, (r.H-gridH)/2)
 	l.CellW, l.CellH = cw, ch
 	l.CellText = cw >= TextWidth("c64")+2 && ch >= GlyphH
-	cells := 0
-	for _, b := range s.Brokers {
-		cells += max(b.Queues, 0)
+	cells := len(s.Queues)
+	if len(s.Groups) == 0 {
+		cells = 0
+		for _, b := range s.Brokers {
+			cells += max(b.Queues, 0)
+		}
 	}
 	l.Brokers, l.brokerAt = make([]BrokerBox, 0, n), make(map[string]int, n)
 	l.Cells, l.cellAt = make([]Cell, 0, cells), make(map[string]int, cells)
@@ -467,6 +625,23 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 	// A gutter is the middle of the gap between two columns of blocks; the outer ones keep
 	// inside the stage.
 	edge := min(gapX/2, (x0-l.Bounds.X)/2, (l.Bounds.Right()-(x0+gridW))/2)
+	// Each band's top in a block, below the title and meter: its label row, then its rows.
+	bandTop := make([]float64, nb)
+	if len(s.Groups) > 0 {
+		y := 0.0
+		for i := range bands {
+			bandTop[i] = y
+			y += bandH + float64(rows[i])*ch + float64(rows[i]-1)*g + bandGap
+		}
+	}
+	// With groups, each broker's queues (the snapshot lists them broker by broker).
+	var queuesOf map[string][]int
+	if len(s.Groups) > 0 {
+		queuesOf = make(map[string][]int, n)
+		for k := range s.Queues {
+			queuesOf[s.Queues[k].Broker] = append(queuesOf[s.Queues[k].Broker], k)
+		}
+	}
 	for i, b := range s.Brokers {
 		row, col := i/bc, i%bc
 		box := Rect{x0 + float64(col)*(bw+gapX), y0 + float64(row)*(bh+bgap), bw, bh}
@@ -483,17 +658,120 @@ func (l *Layout) layoutBrokers(s *cluster.Snapshot, r Rect) {
 		if meter > 0 {
 			bb.Meter = Rect{box.X + brokerPad, title.Bottom(), box.W - 2*brokerPad, meter}
 		}
-		l.Brokers = append(l.Brokers, bb)
 		cx0 := box.X + (box.W-contentW)/2 + brokerPad
-		for q := range b.Queues {
-			col, row := q/qr, q%qr // column-major: a broker reads as columns of its queues
-			cell := Rect{cx0 + float64(col)*(cw+g), box.Y + titleH + meter + brokerPad + float64(row)*(ch+g), cw, ch}
-			name := queueName(s, len(l.Cells), b.Name, q)
-			l.cellAt[name] = len(l.Cells)
-			l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell, block: i})
+		top := box.Y + titleH + meter + brokerPad
+		if len(s.Groups) == 0 {
+			l.Brokers = append(l.Brokers, bb)
+			for q := range b.Queues {
+				col, row := q/qr, q%qr // column-major: a broker reads as columns of its queues
+				cell := Rect{cx0 + float64(col)*(cw+g), top + float64(row)*(ch+g), cw, ch}
+				name := queueName(s, len(l.Cells), b.Name, q)
+				l.cellAt[name] = len(l.Cells)
+				l.Cells = append(l.Cells, Cell{Queue: name, Broker: b.Name, Rect: cell, block: i})
+			}
+			continue
 		}
+		bb.Bands = make([]Rect, nb)
+		for _, k := range queuesOf[b.Name] {
+			q := &s.Queues[k]
+			bi := bandOf[k]
+			if bb.Bands[bi].W == 0 {
+				bb.Bands[bi] = Rect{box.X + brokerPad, top + bandTop[bi], box.W - 2*brokerPad, bandH}
+			}
+			col, row := q.ID/rows[bi], q.ID%rows[bi]
+			cell := Rect{cx0 + float64(col)*(cw+g), top + bandTop[bi] + bandH + float64(row)*(ch+g), cw, ch}
+			if bands[bi].Kind != BandTopic && bands[bi].qmax == 1 {
+				cell.W = contentW - 2*brokerPad // a broker's one queue of it: the band's whole width
+			}
+			l.cellAt[q.Queue] = len(l.Cells)
+			l.Cells = append(l.Cells, Cell{Queue: q.Queue, Broker: b.Name, Topic: q.Topic, Rect: cell, block: i, band: bi})
+		}
+		l.Brokers = append(l.Brokers, bb)
 	}
 	l.cellsOnce = len(l.cellAt) == len(l.Cells)
+}
+
+// bandsOf is the bands of the snapshot's queues and the band of each queue: one band of
+// every queue without groups; with groups, one per topic of the group shown, its own topics
+// in the snapshot's order, then its retry topic, then its dead-letter topic.
+func (l *Layout) bandsOf(s *cluster.Snapshot) ([]Band, []int) {
+	if len(s.Groups) == 0 {
+		qmax := 1
+		for _, b := range s.Brokers {
+			qmax = max(qmax, b.Queues)
+		}
+		return []Band{{Topic: s.Topic, qmax: qmax}}, nil
+	}
+	index := func(bands []Band, topic string) int {
+		for k := range bands {
+			if bands[k].Topic == topic {
+				return k
+			}
+		}
+		return -1
+	}
+	var seen []Band
+	for i := range s.Queues {
+		q := &s.Queues[i]
+		k := index(seen, q.Topic)
+		if k < 0 {
+			k = len(seen)
+			seen = append(seen, Band{Topic: q.Topic, Kind: bandKind(s.Group, q.Topic)})
+		}
+		seen[k].qmax = max(seen[k].qmax, q.ID+1)
+	}
+	// The topics, then the retry topic, then the dead letters, each in the snapshot's order.
+	bands := make([]Band, 0, max(len(seen), 1))
+	for _, kind := range []int{BandTopic, BandRetry, BandDLQ} {
+		for _, b := range seen {
+			if b.Kind == kind {
+				bands = append(bands, b)
+			}
+		}
+	}
+	if len(bands) == 0 {
+		bands = append(bands, Band{Topic: s.Topic, qmax: 1})
+	}
+	of := make([]int, len(s.Queues))
+	for i := range s.Queues {
+		of[i] = index(bands, s.Queues[i].Topic)
+	}
+	l.Bands = bands
+	return bands, of
+}
+
+// bandLabel is what a band's label row says: its topic's name; "retry topic" and "dead
+// letters" for the group's own.
+func bandLabel(lang string, b Band) string {
+	switch b.Kind {
+	case BandRetry:
+		return Word(lang, "canvas.band.retry")
+	case BandDLQ:
+		return Word(lang, "canvas.band.dlq")
+	}
+	return b.Topic
+}
+
+// bandLabelIn is bandLabel in w: where it does not fit, a topic's name keeps its end (the
+// part that tells TopicA from TopicB: "~A"), the group's own topics a shorter word.
+func bandLabelIn(lang string, b Band, w float64) string {
+	s := bandLabel(lang, b)
+	if TextWidth(s) <= w {
+		return s
+	}
+	switch b.Kind {
+	case BandRetry:
+		s = Word(lang, "canvas.band.retryShort")
+	case BandDLQ:
+		s = Word(lang, "canvas.band.dlqShort")
+	default:
+		for i := range s {
+			if i > 0 && TextWidth("~"+s[i:]) <= w {
+				return "~" + s[i:]
+			}
+		}
+	}
+	return Fit(s, w)
 }
 
 // wire is the path of a line from a queue's cell to (tx, ty), a point below the grid of
@@ -570,6 +848,11 @@ func brokerLabel(name string, w float64) string {
 func (l *Layout) HitTest(x, y float64) (kind, id string) {
 	if l.LegendHit().Contains(x, y) {
 		return HitLegend, HitLegend
+	}
+	for _, g := range l.Groups {
+		if g.Contains(x, y) {
+			return HitGroup, g.ID
+		}
 	}
 	for _, c := range l.Consumers {
 		if c.Contains(x, y) {
@@ -678,6 +961,10 @@ type HitBoxes struct {
 	Queues    []Cell      `json:"queues"`
 	Producers []Box       `json:"producers"`
 	Menu      []Box       `json:"menu"` // the open menu's items, id = the command type
+	// Groups are the group tabs of a run with several topics or groups (id: the group's
+	// name), Group the one shown; absent otherwise.
+	Groups []Box  `json:"groups,omitempty"`
+	Group  string `json:"group,omitempty"`
 	// LegendButton is the header's legend button's target (LegendHit).
 	LegendButton Rect `json:"legendButton"`
 	// TextPx is the labels' em and LinePx their line, in CSS pixels (EmSize and GlyphH
@@ -693,7 +980,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		Width: l.Bounds.Right(), Height: l.Bounds.Bottom(),
 		Consumers: nonNil(slices.Clone(l.Consumers)), Brokers: nonNil(slices.Clone(l.Brokers)), Queues: nonNil(slices.Clone(l.Cells)),
 		Producers: nonNil(slices.Clone(l.Producers)), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
-		LegendButton: l.LegendHit(),
+		LegendButton: l.LegendHit(), Groups: slices.Clone(l.Groups), Group: l.Group,
 	}
 	if m != nil {
 		for _, it := range m.Items {
@@ -706,6 +993,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		zoomBoxes(h.Consumers, z)
 		zoomBoxes(h.Producers, z)
 		zoomBoxes(h.Menu, z)
+		zoomBoxes(h.Groups, z)
 		for i := range h.Brokers {
 			h.Brokers[i].Rect, h.Brokers[i].Title = h.Brokers[i].Rect.Scale(z), h.Brokers[i].Title.Scale(z)
 		}
@@ -746,6 +1034,9 @@ func (hb *HitBoxes) Shift(dx, dy float64) {
 	}
 	for i := range hb.Menu {
 		move(&hb.Menu[i].Rect)
+	}
+	for i := range hb.Groups {
+		move(&hb.Groups[i].Rect)
 	}
 	move(&hb.LegendButton)
 }

@@ -33,7 +33,16 @@ const (
 	SampleLogged       // the logs name another owner: a frame inside the cell, "log: 2"
 	SampleLoggedTwice  // the logs show it held twice: the frame doubled
 	SampleLoggedNobody // the logs show nobody holding it: the frame dashed
+	// With several topics or groups (groups.go):
+	SampleGroup    // a group's tab with its lag
+	SampleBand     // a topic's name over its cells
+	SampleRetry    // the retry topic's band, set apart
+	SampleDLQ      // a dead-letter cell
+	SampleFiltered // a cell whose owner filters by tag
 )
+
+// groupKeys are the dictionary's words for the samples of a run with several topics or groups.
+var groupKeys = [...]string{"canvas.legend.group", "canvas.legend.band", "canvas.legend.retry", "canvas.legend.dlq", "canvas.legend.filtered"}
 
 // loggedKeys are the dictionary's words for the samples of a history read from logs.
 var loggedKeys = [...]string{"canvas.legend.logged", "canvas.legend.loggedTwice", "canvas.legend.loggedNobody"}
@@ -119,6 +128,14 @@ func LegendCard(f Frame) *Legend {
 		for i, key := range loggedKeys {
 			lg.Rows = append(lg.Rows, LegendRow{Sample: SampleLogged + i, Lines: wrapText(Word(lang, key), textW)})
 		}
+	}
+	if len(f.Snap.Groups) > 0 {
+		// The group's marks first: rows that do not fit go from the end.
+		var rows []LegendRow
+		for i, key := range groupKeys {
+			rows = append(rows, LegendRow{Sample: SampleGroup + i, Lines: wrapText(Word(lang, key), textW)})
+		}
+		lg.Rows = append(rows, lg.Rows...)
 	}
 	// The consumers' whole ids, where their boxes carry a label and a part of it.
 	ids := ConsumerOrder(f.Snap.Consumers)
@@ -302,6 +319,24 @@ func drawSample(c *Canvas, f Frame, row LegendRow, r Rect) {
 			owners = 0
 		}
 		drawLoggedFrame(c, L, in, w, owners)
+	case SampleGroup:
+		s := "GID"
+		tab := Rect{r.X, r.Y, TextWidth(s) + 8, r.H}
+		c.Rect(L, tab, Highlight)
+		c.Frame(L, tab, 1, TextColor)
+		c.Text(L, tab.X+4, r.Y, s, TextColor)
+	case SampleBand:
+		c.Text(L, r.X, r.Y, "Topic", TextColor)
+	case SampleRetry:
+		c.Rect(L, Rect{r.X, r.Y, 36, 1}, Border)
+		c.Text(L, r.X, r.Y+1, "%RETRY%", Dim)
+	case SampleDLQ:
+		c.Rect(L, cell, Empty)
+		c.Frame(L, cell, 1, Slow)
+		c.Text(L, cell.X+(cell.W-TextWidth("3"))/2, cell.Y, "3", Slow)
+	case SampleFiltered:
+		c.Rect(L, cell, Palette[1])
+		drawFiltered(c, L, cell, inkOn(Palette[1]))
 	case SampleMark:
 		m := f.Layout.Marks[row.Consumer]
 		w := math.Max(TextWidth(m.Label)+6, 18)

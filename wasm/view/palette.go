@@ -185,14 +185,15 @@ type Mark struct {
 }
 
 // ConsumerOrder returns the consumers' ids in natural order (c2 before c10), the order of
-// their boxes and marks. A restarted consumer keeps its place.
+// their boxes and marks, each once (a process that is a member of several groups has an
+// entry in each). A restarted consumer keeps its place.
 func ConsumerOrder(cs []cluster.ConsumerView) []string {
 	ids := make([]string, len(cs))
 	for i, c := range cs {
 		ids[i] = c.ID
 	}
 	slices.SortFunc(ids, route.NaturalCompare)
-	return ids
+	return slices.Compact(ids)
 }
 
 // Marks assigns every consumer its mark. Labels are the ids themselves when all are at most

@@ -33,8 +33,10 @@ func snapshot(t testing.TB, cfg cluster.Config, ms int64) cluster.Snapshot {
 	return c.Snapshot()
 }
 
+// presetSnap is the preset at ms as the canvas first shows it: its first group of several.
 func presetSnap(t testing.TB, name string, ms int64) cluster.Snapshot {
-	return snapshot(t, scenario.Presets()[name].Config, ms)
+	s := snapshot(t, scenario.Presets()[name].Config, ms)
+	return Project(&s, "")
 }
 
 // checkLayout asserts the layout's invariants: everything inside the bounds, no two boxes
@@ -56,6 +58,12 @@ func checkLayout(t *testing.T, s *cluster.Snapshot, l *Layout) {
 	}
 	for _, c := range l.Consumers {
 		boxes = append(boxes, named{"consumer " + c.ID, c.Rect})
+	}
+	for _, g := range l.Groups {
+		boxes = append(boxes, named{"group " + g.ID, g.Rect})
+	}
+	if len(l.Groups) != len(s.Groups) {
+		t.Errorf("%d group tabs for %d groups", len(l.Groups), len(s.Groups))
 	}
 	for i, a := range boxes {
 		if a.r.W <= 0 || a.r.H <= 0 {
@@ -91,7 +99,22 @@ func checkLayout(t *testing.T, s *cluster.Snapshot, l *Layout) {
 			t.Errorf("HitTest(centre of %s) = %s %s", c.Queue, k, id)
 		}
 	}
+	for _, g := range l.Groups {
+		if k, id := l.HitTest(g.Center()); k != HitGroup || id != g.ID {
+			t.Errorf("HitTest(centre of group %s) = %s %s", g.ID, k, id)
+		}
+	}
 	for _, b := range l.Brokers {
+		for i, r := range b.Bands {
+			if r.W > 0 && !r.Within(b.Rect) {
+				t.Errorf("band %d's label %+v is outside broker %s %+v", i, r, b.Name, b.Rect)
+			}
+			for _, c := range l.Cells {
+				if r.W > 0 && c.Broker == b.Name && c.Rect.Overlaps(r) {
+					t.Errorf("band %d's label %+v covers cell %s", i, r, c.Queue)
+				}
+			}
+		}
 		if TextWidth(b.Label) > b.W-2*brokerPad {
 			t.Errorf("broker label %q is wider than its block (%g)", b.Label, b.W)
 		}
