@@ -50,7 +50,7 @@ const (
 	// a tenth of a second of Starlark, a hundred times what a weighted allocator over 1,024
 	// queues and 128 consumers needs.
 	MaxSteps = 10_000_000
-	// MaxAlloc is the memory one call may hold, in bytes, garbage not counted.
+	// MaxAlloc is the memory one call may build, in bytes, as guard.go counts it.
 	MaxAlloc = 64 << 20
 )
 
@@ -91,9 +91,7 @@ func Load(name, filename string, src []byte) (*Program, error) {
 		return nil, &Error{Pos: filename, Msg: fmt.Sprintf("the file has %d bytes; a strategy file may have at most %d", len(src), MaxSource)}
 	}
 	thread := newThread(filename)
-	globals, err := run(thread, func() (starlark.StringDict, error) {
-		return starlark.ExecFileOptions(options, thread.t, filename, src, predeclared)
-	})
+	globals, err := run(thread, func() (starlark.StringDict, error) { return compileAndRun(thread, filename, src) })
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +123,25 @@ func Load(name, filename string, src []byte) (*Program, error) {
 	}
 	p.view = p.alloc != nil && p.alloc.NumParams() == 5
 	return p, nil
+}
+
+// compileAndRun parses src, rewrites it under the memory guard (rewrite.go), compiles it and
+// runs its top level on thread.
+func compileAndRun(thread *thread, filename string, src []byte) (starlark.StringDict, error) {
+	f, err := options.Parse(filename, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := rewrite(f); err != nil {
+		return nil, err
+	}
+	prog, err := starlark.FileProgram(f, predeclared.Has)
+	if err != nil {
+		return nil, err
+	}
+	g, err := prog.Init(thread.t, predeclared)
+	g.Freeze()
+	return g, err
 }
 
 // Name is the strategy's name.
