@@ -78,7 +78,7 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	} else {
 		p = c.current[cmd.ID].prof
 	}
-	if err := checkClientStrategy(p, c.group.strategy.Name(), c.group.params); err != nil {
+	if err := checkClientStrategy(p, c.group.choice, c.group.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	cs := c.startConsumer(cmd.ID, rate, p, "")
@@ -149,7 +149,7 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 	if cmd.Params != nil {
 		p = *cmd.Params
 	}
-	s, err := allocate.New(cmd.Strategy, p)
+	s, err := allocate.NewChoice(cmd.Choice(), p)
 	if err != nil {
 		return err
 	}
@@ -157,12 +157,12 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 	// run it refuses the command.
 	for _, cs := range c.consumers {
 		if !cs.dead {
-			if err := checkClientStrategy(cs.prof, cmd.Strategy, p); err != nil {
+			if err := checkClientStrategy(cs.prof, cmd.Choice(), p); err != nil {
 				return fmt.Errorf("%s: %w", cs.id, err)
 			}
 		}
 	}
-	c.group.strategy, c.group.params, c.group.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
+	c.group.strategy, c.group.params, c.group.goStrategy, c.group.choice = s, cloneParams(p), nil, cmd.Choice() // each consumer uses it from its next round on
 	return nil
 }
 
@@ -275,7 +275,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 			return err
 		}
 	}
-	if err := checkClientStrategy(p, c.group.strategy.Name(), c.group.params); err != nil {
+	if err := checkClientStrategy(p, c.group.choice, c.group.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	if cs.partitioned && !cs.dead {

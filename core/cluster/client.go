@@ -31,6 +31,9 @@ func (c *Cluster) strategyFor(p *profile.Profile) (allocate.Strategy, error) {
 		return c.group.strategy, nil
 	}
 	if c.group.goStrategy == nil {
+		if err := checkClientStrategy(p, c.group.choice, c.group.params); err != nil {
+			return nil, err
+		}
 		s, err := p.Strategy(c.group.strategy.Name(), c.group.params)
 		if err != nil {
 			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, c.group.strategy.Name(), err)
@@ -40,13 +43,16 @@ func (c *Cluster) strategyFor(p *profile.Profile) (allocate.Strategy, error) {
 	return c.group.goStrategy, nil
 }
 
-// checkClientStrategy reports whether a client of profile p can run strategy name with params.
-func checkClientStrategy(p *profile.Profile, name string, params allocate.Params) error {
+// checkClientStrategy reports whether a client of profile p can run strategy c with params.
+func checkClientStrategy(p *profile.Profile, c allocate.Choice, params allocate.Params) error {
 	if !p.IsGo() {
 		return nil
 	}
-	if _, err := p.Strategy(name, params); err != nil {
-		return fmt.Errorf("%s cannot run %s: %w", p.Name, strings.ToUpper(name), err)
+	if c.Scripted() {
+		return fmt.Errorf("%s cannot run %s: a strategy given with its source runs in the Java clients' rebalance here", p.Name, c.Name)
+	}
+	if _, err := p.Strategy(c.Name, params); err != nil {
+		return fmt.Errorf("%s cannot run %s: %w", p.Name, strings.ToUpper(c.Name), err)
 	}
 	return nil
 }

@@ -84,6 +84,7 @@ type groupState struct {
 	name       string
 	strategy   allocate.Strategy // as the Java clients run it
 	params     allocate.Params   // the strategy's parameters, for the other clients' builds
+	choice     allocate.Choice   // the strategy as named, with its source when a user's
 	goStrategy allocate.Strategy // as rocketmq-client-go runs it; built when first needed
 	model      string
 }
@@ -112,14 +113,14 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.group.model)
 	}
 	name := cfg.Strategy
-	if name == "" {
-		name = DefaultOf("strategy")
+	if name.IsZero() {
+		name = allocate.Named(DefaultOf("strategy"))
 	}
-	s, err := allocate.New(name, cfg.Params)
+	s, err := allocate.NewChoice(name, cfg.Params)
 	if err != nil {
 		return nil, fmt.Errorf("strategy: %w", err)
 	}
-	c.group.strategy, c.group.params = s, cfg.Params
+	c.group.strategy, c.group.params, c.group.choice = s, cfg.Params, name
 	tableName := cfg.FaultTable
 	if tableName == "" {
 		tableName = DefaultOf("faultTable")

@@ -23,15 +23,17 @@ type Command struct {
 	Queues      *int   `json:"queues,omitempty"`      // addBroker, setQueues
 	ConsumeRate *int   `json:"consumeRate,omitempty"` // addConsumer (optional)
 	// ConsumeFromWhere is where addConsumer's queues without an offset start (optional).
-	ConsumeFromWhere string           `json:"consumeFromWhere,omitempty"`
-	Strategy         string           `json:"strategy,omitempty"` // setStrategy
-	Params           *allocate.Params `json:"params,omitempty"`   // setStrategy (optional)
-	Rate             *int             `json:"rate,omitempty"`     // setProducerRate
-	On               *bool            `json:"on,omitempty"`       // setLatencyFault
-	Table            string           `json:"table,omitempty"`    // setFaultTable
-	Model            string           `json:"model,omitempty"`    // setMessageModel
-	Threads          *int             `json:"threads,omitempty"`  // setProducerThreads, setSendMode (optional)
-	Mode             string           `json:"mode,omitempty"`     // setSendMode: sync or async
+	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`
+	Strategy         string `json:"strategy,omitempty"` // setStrategy
+	// Source is setStrategy's strategy source (optional): strategy is then its name.
+	Source  string           `json:"source,omitempty"`
+	Params  *allocate.Params `json:"params,omitempty"`  // setStrategy (optional)
+	Rate    *int             `json:"rate,omitempty"`    // setProducerRate
+	On      *bool            `json:"on,omitempty"`      // setLatencyFault
+	Table   string           `json:"table,omitempty"`   // setFaultTable
+	Model   string           `json:"model,omitempty"`   // setMessageModel
+	Threads *int             `json:"threads,omitempty"` // setProducerThreads, setSendMode (optional)
+	Mode    string           `json:"mode,omitempty"`    // setSendMode: sync or async
 	// LatencyMax and NotAvailableDuration are setLatencyTiers' arrays (setLatencyMax and
 	// setNotAvailableDuration, stored as given, spec §2.12).
 	LatencyMax           []int64 `json:"latencyMax,omitempty"`
@@ -40,6 +42,9 @@ type Command struct {
 	// java, java-4.9 or go-2.1.2 ("go"), spec §9.
 	Client string `json:"client,omitempty"`
 }
+
+// Choice is the strategy setStrategy sets: its name, with its source when it has one.
+func (c Command) Choice() allocate.Choice { return allocate.Choice{Name: c.Strategy, Source: c.Source} }
 
 // Argument types of the command table, as the page's commands() names them.
 const (
@@ -50,6 +55,7 @@ const (
 	ArgObject = "object"
 	ArgNumber = "number" // a fractional number (the playground's speed)
 	ArgInts   = "ints"   // a list of whole numbers; the command line writes them 50,100,550
+	ArgSource = "source" // a strategy's source text, at most allocate.MaxSource bytes
 )
 
 // Targets of commands.
@@ -150,10 +156,7 @@ func (s *CommandSpec) Example() string { return s.ExampleAt("30s") }
 func (s *CommandSpec) ExampleAt(at string) string {
 	var b strings.Builder
 	b.WriteString(at + ":" + s.Name)
-	for _, a := range s.Args {
-		if a.Type == ArgObject {
-			continue // no place on the command line
-		}
+	for _, a := range s.LineArgs() { // objects and sources have no place on the command line
 		v := a.Example
 		if v == "" {
 			v = "<" + a.Name + ">"
@@ -167,11 +170,12 @@ func (s *CommandSpec) ExampleAt(at string) string {
 	return b.String()
 }
 
-// LineArgs are the arguments the command line's --at form gives, in order.
+// LineArgs are the arguments the command line's --at form gives, in order: objects and
+// sources are given in scenario files.
 func (s *CommandSpec) LineArgs() []Arg {
 	var out []Arg
 	for _, a := range s.Args {
-		if a.Type != ArgObject {
+		if a.Type != ArgObject && a.Type != ArgSource {
 			out = append(out, a)
 		}
 	}
@@ -793,11 +797,20 @@ func init() {
 		Args: []Arg{
 			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names(), Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
 			{Name: "params", Type: ArgObject, Optional: true},
+			{Name: "source", Type: ArgSource, Optional: true, Example: "def allocate(group, current, queues, consumers): …"},
 		},
 		Check: func(path string, c Command, apply bool) error {
 			p := allocate.Params{} // what setStrategy uses without params
 			if c.Params != nil {
 				p = *c.Params
+			}
+			if c.Source != "" {
+				if err := CheckChoice(join(path, "strategy"), join(path, "params"), c.Choice(), p); err != nil {
+					// CheckChoice says strategy.name and strategy.source; the command's
+					// arguments are flat.
+					return fmt.Errorf("%s", strings.Replace(strings.Replace(err.Error(), "strategy.source:", "source:", 1), "strategy.name:", "strategy:", 1))
+				}
+				return nil
 			}
 			if apply { // allocate.New says what is wrong with the name itself
 				if len(c.Strategy) > MaxNameLen {
@@ -810,7 +823,7 @@ func init() {
 		Apply: applySetStrategy,
 		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.Strategy) },
 		Grows: func(c Command) Growth {
-			g := Growth{SetsStrategy: true, Strategy: c.Strategy}
+			g := Growth{SetsStrategy: true, Strategy: c.Strategy, Scripted: c.Source != ""}
 			if c.Params != nil {
 				g.Params = *c.Params
 			}

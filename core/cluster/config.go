@@ -22,7 +22,7 @@ type Config struct {
 	Brokers      []BrokerConfig   `json:"brokers"`
 	Consumers    []ConsumerConfig `json:"consumers,omitempty"`
 	Producers    []ProducerConfig `json:"producers,omitempty"`
-	Strategy     string           `json:"strategy,omitempty"`
+	Strategy     allocate.Choice  `json:"strategy,omitzero"`
 	Params       allocate.Params  `json:"params,omitempty"`
 	MessageModel string           `json:"messageModel,omitempty"`
 	LatencyFault bool             `json:"latencyFault,omitempty"`

@@ -126,7 +126,7 @@ var fields = []FieldSpec{
 	{Path: "history.messages", Type: ArgInt, Unit: "messages", Max: MaxHistory, Note: " per queue", Doc: "messages per queue, produced before 00:00"},
 	{Path: "history.deleted", Type: ArgInt, Unit: "messages", MaxOf: "messages", Doc: "the oldest of them deleted, up to history.messages"},
 	{Path: "history.spanMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Note: " (24 h; 0 means one hour)", Doc: "the time they were produced over; 0: one hour"},
-	{Path: "strategy", Type: ArgEnum, Loose: true, Default: "AVG", Flag: "strategy", Doc: "the allocation strategy"},
+	{Path: "strategy", Type: ArgEnum, Loose: true, Default: "AVG", Flag: "strategy", Doc: "the allocation strategy: a name, or your own as {\"name\", \"source\"} (Starlark)"},
 	{Path: "params", Type: ArgObject, Doc: "the strategy's parameters"},
 	{Path: "messageModel", Type: ArgEnum, Enum: models, Default: Clustering, Flag: "model", Doc: "message model: CLUSTERING or BROADCASTING"},
 	{Path: "latencyFault", Type: ArgBool, Flag: "latency-fault", Doc: "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)"},

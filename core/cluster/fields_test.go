@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
 )
 
 // unlisted is every setting under the struct type t (the fields a scenario file gives, by
@@ -48,6 +50,9 @@ func unlisted(scope string, t reflect.Type) []string {
 		case reflect.Struct:
 			if ft.Name() == "Params" {
 				continue // the strategy's parameters: the strategy table's (allocate.AllParams)
+			}
+			if ft == reflect.TypeFor[allocate.Choice]() {
+				continue // a strategy's name (its entry), or its name and source: CheckChoice
 			}
 			if f.Type != ArgObject {
 				out = append(out, path+": an object that is not ArgObject")

@@ -138,7 +138,7 @@ func validateVariants(vs []Variant) error {
 // apply returns s with v's initial configuration.
 func (v Variant) apply(s Scenario) Scenario {
 	if v.Strategy != "" {
-		s.Strategy = v.Strategy
+		s.Strategy = allocate.Named(v.Strategy)
 		s.Params = allocate.Params{}
 		if v.Params != nil {
 			s.Params = *v.Params

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
@@ -45,7 +46,7 @@ func preset(title, description string, brokers, queues, consumers, rate int) Sce
 			Brokers:      brokerConfigs(brokers, queues),
 			Consumers:    consumerConfigs(consumerIDs(consumers)),
 			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate, Threads: presetThreads(rate)}},
-			Strategy:     cluster.DefaultOf("strategy"),
+			Strategy:     allocate.Named(cluster.DefaultOf("strategy")),
 			MessageModel: cluster.DefaultOf("messageModel"),
 			FaultTable:   cluster.DefaultOf("faultTable"),
 		},

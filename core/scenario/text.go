@@ -164,10 +164,10 @@ func (r *Result) Text(s Scenario) string {
 }
 
 func strategyName(s Scenario) string {
-	if s.Strategy == "" {
+	if s.Strategy.IsZero() {
 		return "AVG"
 	}
-	return strings.ToUpper(s.Strategy)
+	return strings.ToUpper(s.Strategy.Name)
 }
 
 func msText(ms int64) string {

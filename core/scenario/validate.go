@@ -114,7 +114,7 @@ func (r *configRules) check(field, p string, i int) error {
 		}
 		return checkProducerClient(p, c.Producers[i])
 	case "strategy":
-		return checkStrategy("strategy", "params", c.Strategy, c.Params)
+		return cluster.CheckChoice("strategy", "params", c.Strategy, c.Params)
 	}
 	return nil
 }

@@ -245,7 +245,7 @@ func init() {
 	}{
 		{"$add", binary(syntax.PLUS)}, {"$mul", binary(syntax.STAR)}, {"$mod", binary(syntax.PERCENT)},
 		{"$or", binary(syntax.PIPE)}, {"$xor", binary(syntax.CIRCUMFLEX)}, {"$shl", binary(syntax.LTLT)},
-		{"$iadd", inplaceAdd}, {"$ior", inplaceOr}, {"$setindex", setIndex},
+		{"$iadd", inplaceAdd}, {"$ior", inplaceOr}, {"$setindex", setIndex}, {"$augindex", augIndex},
 		{"$lit", built}, {"$elem", charge(slotSize)}, {"$entry", charge(entrySize)}, {"$grow", grow},
 		{"$star", star}, {"$call", callMethod}, {"$attr", attr},
 	} {
@@ -489,14 +489,64 @@ func setIndex(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []
 			i += n
 		}
 		if i < 0 || i >= n {
-			if n == 0 {
-				return nil, fmt.Errorf("index %d out of range: empty %s", orig, x.Type())
-			}
-			return nil, fmt.Errorf("index %d out of range [%d:%d]", orig, -n, n-1)
+			return nil, outOfRange(orig, n, x)
 		}
 		return starlark.None, x.SetIndex(i, v)
 	}
 	return nil, fmt.Errorf("%s value does not support item assignment", x.Type())
+}
+
+func outOfRange(i, n int, x starlark.Value) error {
+	if n == 0 {
+		return fmt.Errorf("index %d out of range: empty %s", i, x.Type())
+	}
+	return fmt.Errorf("%s index %d out of range [%d:%d]", x.Type(), i, -n, n-1)
+}
+
+// getIndex is x[k] as the interpreter reads it.
+func getIndex(x, k starlark.Value) (starlark.Value, error) {
+	switch x := x.(type) {
+	case starlark.Mapping:
+		v, found, err := x.Get(k)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, fmt.Errorf("key %v not in %s", k, x.Type())
+		}
+		return v, nil
+	case starlark.Indexable:
+		n := x.Len()
+		i, err := starlark.AsInt32(k)
+		if err != nil {
+			return nil, fmt.Errorf("%s index: %s", x.Type(), err)
+		}
+		orig := i
+		if i < 0 {
+			i += n
+		}
+		if i < 0 || i >= n {
+			return nil, outOfRange(orig, n, x)
+		}
+		return x.Index(i), nil
+	}
+	return nil, fmt.Errorf("unhandled index operation %s[%s]", x.Type(), k.Type())
+}
+
+// augIndex is x[k] op= y ($augindex("op", x, k, y)): x and k evaluated once, as the
+// interpreter does, the operation guarded as x op= y is.
+func augIndex(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	op := guards[string(args[0].(starlark.String))].(*starlark.Builtin)
+	x, k, y := args[1], args[2], args[3]
+	old, err := getIndex(x, k)
+	if err != nil {
+		return nil, err
+	}
+	v, err := starlark.Call(t, op, starlark.Tuple{old, y}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return setIndex(t, nil, starlark.Tuple{v, x, k}, nil)
 }
 
 // built pays for a value a display ([…], (…), {…}) or a slice has just built: at most as

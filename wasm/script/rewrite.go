@@ -15,9 +15,9 @@ import (
 // spell ("$add"), so a script can neither call nor shadow them. Positions stay those of the
 // source, so messages name the user's line.
 //
-// What it cannot rewrite safely is refused with a message: an augmented assignment whose
-// target calls a function (`a[f()] += 1` would call f twice), and a loop whose variable is
-// an item or a field (`for d[k] in …`).
+// What it cannot rewrite safely is refused with a message: an augmented assignment to a
+// field whose target calls a function (`f().x += 1` would call f twice), and a loop whose
+// variable is an item (`for d[k] in …`).
 func rewrite(f *syntax.File) error {
 	r := &rewriter{}
 	f.Stmts = r.stmts(f.Stmts)
@@ -104,6 +104,10 @@ func (r *rewriter) assign(s *syntax.AssignStmt) syntax.Stmt {
 		if !grows {
 			s.LHS, s.RHS = r.target(s.LHS), rhs
 			return s
+		}
+		if ix, ok := s.LHS.(*syntax.IndexExpr); ok {
+			// x[k] op= y as $augindex("op", x, k, y): x and k are evaluated once.
+			return &syntax.ExprStmt{X: call(s.OpPos, "$augindex", str(s.OpPos, fn), r.expr(ix.X), r.expr(ix.Y), rhs)}
 		}
 		if !r.plain(s.LHS) {
 			r.fail(s.OpPos, "%s with a call in its target is not supported: assign the call's result to a name first", s.Op)

@@ -45,7 +45,7 @@ import (
 // Bounds of a strategy file and of each call into it.
 const (
 	// MaxSource is the largest strategy file, in bytes.
-	MaxSource = 64 << 10
+	MaxSource = allocate.MaxSource
 	// MaxSteps is the step budget of one call (and of running the file's top level): about
 	// a tenth of a second of Starlark, a hundred times what a weighted allocator over 1,024
 	// queues and 128 consumers needs.
@@ -358,6 +358,22 @@ func (c *idCache) get(ids []string) *starlark.List {
 	return l
 }
 
+// Compile is the allocate.Compiler of Starlark strategies: the source as Load reads it.
+func Compile(name, file string, src []byte) (allocate.Strategy, error) {
+	p, err := Load(name, file, src)
+	if err != nil {
+		return nil, err
+	}
+	if p.alloc == nil {
+		return nil, &Error{Pos: file, Msg: "the source defines no allocate(group, current, queues, consumers), so it is no allocation strategy"}
+	}
+	return p, nil
+}
+
+// Enable makes the strategies that scenarios and commands give with their source run here,
+// in Starlark: drivers call it once, at start (the core reads no source itself).
+func Enable() { allocate.SetCompiler(Compile, MaxSteps) }
+
 // Register loads nothing: it adds p to the strategy table under its name, so that every door
 // that takes a strategy name (--strategy, --variants, a scenario's strategy) takes it. A name
 // already in the table is an error.
@@ -374,7 +390,8 @@ func Register(p *Program) error {
 			"en": {Label: p.name, Hint: "A strategy written in Starlark, from " + p.file + "."},
 			"zh": {Label: p.name, Hint: "用 Starlark 编写的策略，来自 " + p.file + "。"},
 		},
-		New: func(allocate.Params) (allocate.Strategy, error) { return p, nil },
+		New:   func(allocate.Params) (allocate.Strategy, error) { return p, nil },
+		Steps: MaxSteps,
 	})
 	return nil
 }
