@@ -17,6 +17,8 @@ import (
 type Choice struct {
 	Name   string `json:"name"`
 	Source string `json:"source,omitempty"`
+	// Steps is the step budget of one call of a source's strategy; 0 is DefaultScriptSteps.
+	Steps int `json:"steps,omitempty"`
 }
 
 // MaxSource bounds a strategy's source, in bytes.
@@ -66,31 +68,41 @@ func (c *Choice) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Compiler turns a strategy's source into a Strategy; file is what its messages call the
-// source. It must be safe for concurrent use.
-type Compiler func(name, file string, src []byte) (Strategy, error)
+// Compiler turns a strategy's source into a Strategy whose calls take at most steps steps each;
+// file is what its messages call the source. It must be safe for concurrent use.
+type Compiler func(name, file string, src []byte, steps int) (Strategy, error)
+
+// The step budget of one call of a strategy compiled from its source (and of running the
+// source's top level): the work estimate counts all of it for every member's round, so a
+// scenario's default is what a strategy over a small group needs (a weighted allocator over
+// 64 queues and 8 members takes about 3,000 steps), and a scenario may give up to
+// MaxScriptSteps, as the command line's --strategy-file has.
+const (
+	DefaultScriptSteps = 20_000
+	MinScriptSteps     = 1_000
+	MaxScriptSteps     = 10_000_000
+)
+
+// StepBudget is c's step budget per call.
+func (c Choice) StepBudget() int {
+	if c.Steps == 0 {
+		return DefaultScriptSteps
+	}
+	return c.Steps
+}
 
 var compilers struct {
 	mu    sync.Mutex
 	c     Compiler
-	steps int
 	cache map[Choice]Strategy
 }
 
 // SetCompiler sets the compiler of strategies given with their source (nil: none, and such a
-// strategy is refused), and the step budget of one call of what it compiles, which the work
-// estimate counts. Drivers set it once, at start.
-func SetCompiler(c Compiler, steps int) {
+// strategy is refused). Drivers set it once, at start.
+func SetCompiler(c Compiler) {
 	compilers.mu.Lock()
 	defer compilers.mu.Unlock()
-	compilers.c, compilers.steps, compilers.cache = c, steps, nil
-}
-
-// CompilerSteps is the step budget of one call of a compiled strategy.
-func CompilerSteps() int {
-	compilers.mu.Lock()
-	defer compilers.mu.Unlock()
-	return compilers.steps
+	compilers.c, compilers.cache = c, nil
 }
 
 // maxCompiled bounds the compiled strategies kept, so that a cluster cloned or built again
@@ -123,6 +135,9 @@ func NewChoice(c Choice, p Params) (Strategy, error) {
 	if len(c.Source) > MaxSource {
 		return nil, fmt.Errorf("the source has %d bytes; the limit is %d (64 KiB)", len(c.Source), MaxSource)
 	}
+	if c.Steps != 0 && (c.Steps < MinScriptSteps || c.Steps > MaxScriptSteps) {
+		return nil, fmt.Errorf("steps %d; want %d…%d", c.Steps, MinScriptSteps, MaxScriptSteps)
+	}
 	compilers.mu.Lock()
 	comp := compilers.c
 	s, ok := compilers.cache[c]
@@ -133,7 +148,7 @@ func NewChoice(c Choice, p Params) (Strategy, error) {
 	if comp == nil {
 		return nil, fmt.Errorf("strategy %s comes with its source, and this program runs no strategy sources", c.Name)
 	}
-	s, err := comp(c.Name, c.File(), []byte(c.Source))
+	s, err := comp(c.Name, c.File(), []byte(c.Source), c.StepBudget())
 	if err != nil {
 		return nil, err
 	}

@@ -25,8 +25,10 @@ type Command struct {
 	// ConsumeFromWhere is where addConsumer's queues without an offset start (optional).
 	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`
 	Strategy         string `json:"strategy,omitempty"` // setStrategy
-	// Source is setStrategy's strategy source (optional): strategy is then its name.
+	// Source is setStrategy's strategy source (optional): strategy is then its name, and
+	// Steps its step budget per call (optional; allocate.DefaultScriptSteps).
 	Source  string           `json:"source,omitempty"`
+	Steps   *int             `json:"steps,omitempty"`
 	Params  *allocate.Params `json:"params,omitempty"`  // setStrategy (optional)
 	Rate    *int             `json:"rate,omitempty"`    // setProducerRate
 	On      *bool            `json:"on,omitempty"`      // setLatencyFault
@@ -44,7 +46,13 @@ type Command struct {
 }
 
 // Choice is the strategy setStrategy sets: its name, with its source when it has one.
-func (c Command) Choice() allocate.Choice { return allocate.Choice{Name: c.Strategy, Source: c.Source} }
+func (c Command) Choice() allocate.Choice {
+	ch := allocate.Choice{Name: c.Strategy, Source: c.Source}
+	if c.Steps != nil {
+		ch.Steps = *c.Steps
+	}
+	return ch
+}
 
 // Argument types of the command table, as the page's commands() names them.
 const (
@@ -83,6 +91,7 @@ type Arg struct {
 	Min      *int     `json:"min,omitempty"` // ArgInt
 	Max      *int     `json:"max,omitempty"` // ArgInt; for ArgString the length limit, for ArgInts the most entries
 	Optional bool     `json:"optional"`
+	FileOnly bool     `json:"fileOnly,omitempty"` // not on the command line's --at form
 	Default  any      `json:"default,omitempty"`
 	Enum     []string `json:"enum,omitempty"`    // ArgEnum: the values (compared case-insensitively when Fold)
 	Chars    string   `json:"chars,omitempty"`   // ArgString: the characters allowed, in words
@@ -175,7 +184,7 @@ func (s *CommandSpec) ExampleAt(at string) string {
 func (s *CommandSpec) LineArgs() []Arg {
 	var out []Arg
 	for _, a := range s.Args {
-		if a.Type != ArgObject && a.Type != ArgSource {
+		if a.Type != ArgObject && a.Type != ArgSource && !a.FileOnly {
 			out = append(out, a)
 		}
 	}
@@ -568,6 +577,12 @@ func editDistance(a, b string) int {
 
 func ip(n int) *int { return &n }
 
+// fileOnly marks an argument that scenario files and the page give, not the --at line.
+func fileOnly(a Arg) Arg {
+	a.FileOnly = true
+	return a
+}
+
 func intArg(name, unit string, lo, hi int, example string) Arg {
 	return Arg{Name: name, Type: ArgInt, Unit: unit, Min: ip(lo), Max: ip(hi), Example: example}
 }
@@ -798,11 +813,15 @@ func init() {
 			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names(), Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
 			{Name: "params", Type: ArgObject, Optional: true},
 			{Name: "source", Type: ArgSource, Optional: true, Example: "def allocate(group, current, queues, consumers): …"},
+			fileOnly(optional(intArg("steps", "steps", allocate.MinScriptSteps, allocate.MaxScriptSteps, "20000"), "")),
 		},
 		Check: func(path string, c Command, apply bool) error {
 			p := allocate.Params{} // what setStrategy uses without params
 			if c.Params != nil {
 				p = *c.Params
+			}
+			if c.Steps != nil && c.Source == "" {
+				return fmt.Errorf("%s: a step budget goes with a source", join(path, "steps"))
 			}
 			if c.Source != "" {
 				if err := CheckChoice(join(path, "strategy"), join(path, "params"), c.Choice(), p); err != nil {
@@ -823,7 +842,10 @@ func init() {
 		Apply: applySetStrategy,
 		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.Strategy) },
 		Grows: func(c Command) Growth {
-			g := Growth{SetsStrategy: true, Strategy: c.Strategy, Scripted: c.Source != ""}
+			g := Growth{SetsStrategy: true, Strategy: c.Strategy}
+			if c.Source != "" {
+				g.Steps = c.Choice().StepBudget()
+			}
 			if c.Params != nil {
 				g.Params = *c.Params
 			}

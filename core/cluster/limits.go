@@ -238,6 +238,11 @@ func CheckChoice(path, paramsPath string, c allocate.Choice, p allocate.Params) 
 	if n := len(c.Source); n > allocate.MaxSource {
 		return fmt.Errorf("%s.source: %d bytes; the limit is %d (64 KiB)", path, n, allocate.MaxSource)
 	}
+	if c.Steps != 0 {
+		if err := CheckRange(path+".steps", c.Steps, allocate.MinScriptSteps, allocate.MaxScriptSteps); err != nil {
+			return err
+		}
+	}
 	if _, err := allocate.NewChoice(c, p); err != nil {
 		return fmt.Errorf("%s.source: %v", path, err)
 	}

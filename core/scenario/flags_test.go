@@ -17,7 +17,7 @@ func TestFromFlagsDefaults(t *testing.T) {
 	}
 	if s.Version != 1 || s.Seed != 7 || s.Topic != "TopicTest" || s.Group != "GroupTest" || s.Strategy.Name != "AVG" || s.Until != 5*Minute {
 		t.Errorf("FromFlags(seed 7) = version %d, seed %d, topic %s, group %s, strategy %s, until %s; want 1, 7, TopicTest, GroupTest, AVG, 5m",
-			s.Version, s.Seed, s.Topic, s.Group, s.Strategy, s.Until)
+			s.Version, s.Seed, s.Topic, s.Group, s.Strategy.Name, s.Until)
 	}
 	want := Presets()["default"]
 	if !reflect.DeepEqual(s.Brokers, want.Brokers) || !reflect.DeepEqual(s.Consumers, want.Consumers) || !reflect.DeepEqual(s.Producers, want.Producers) {

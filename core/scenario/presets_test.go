@@ -21,7 +21,7 @@ func TestPresetsValidate(t *testing.T) {
 		// An incident runs the strategy of its report (CONSISTENT_HASH for rocketmq-client-go#419).
 		if s.Title == "" || s.Description == "" || s.Seed != 1 || s.Strategy.Name != "AVG" && !strings.HasPrefix(name, "incident-") || s.Until != 5*Minute {
 			t.Errorf("preset %s: title %q, description %q, seed %d, strategy %s, until %s; want both texts, seed 1, AVG, 5m",
-				name, s.Title, s.Description, s.Seed, s.Strategy, s.Until)
+				name, s.Title, s.Description, s.Seed, s.Strategy.Name, s.Until)
 		}
 		// A preset written out is a scenario file.
 		b, err := s.Marshal()

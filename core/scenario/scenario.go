@@ -156,6 +156,7 @@ var (
 	choiceFields = reflect.TypeFor[struct {
 		Name   string `json:"name"`
 		Source string `json:"source"`
+		Steps  int    `json:"steps"`
 	}]()
 )
 

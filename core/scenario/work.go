@@ -163,7 +163,7 @@ func busiest(s Scenario) shape {
 		sh.rate += int64(p.Rate)
 	}
 	sh.vnodes = vnodes(s.Strategy.Name, s.Params)
-	sh.steps = scriptSteps(s.Strategy.Name, s.Strategy.Scripted())
+	sh.steps = scriptSteps(s.Strategy)
 	total := func(m map[string]int64) (n int64) {
 		for _, v := range m {
 			n += v
@@ -195,7 +195,7 @@ func busiest(s Scenario) shape {
 		}
 		if g.SetsStrategy {
 			sh.vnodes = max(sh.vnodes, vnodes(g.Strategy, g.Params))
-			sh.steps = max(sh.steps, scriptSteps(g.Strategy, g.Scripted))
+			sh.steps = max(sh.steps, scriptSteps(allocate.Choice{Name: g.Strategy}), int64(g.Steps))
 		}
 		sh.queues = max(sh.queues, total(queues))
 		sh.rate = max(sh.rate, total(rates))
@@ -214,11 +214,11 @@ const StepsPerUnit = 2
 
 // scriptSteps is the step budget of one call of a strategy that runs a script, 0 for one
 // that does not: a user's strategy given with its source, or a table entry with Steps.
-func scriptSteps(strategy string, scripted bool) int64 {
-	if scripted {
-		return int64(allocate.CompilerSteps())
+func scriptSteps(c allocate.Choice) int64 {
+	if c.Scripted() {
+		return int64(c.StepBudget())
 	}
-	if s, _, ok := allocate.Lookup(strategy); ok {
+	if s, _, ok := allocate.Lookup(c.Name); ok {
 		return int64(s.Steps)
 	}
 	return 0

@@ -45,7 +45,7 @@ func TestWorkGrowsWithWhatCosts(t *testing.T) {
 	src := allocate.Choice{Name: "MINE", Source: "def allocate(group, current, queues, consumers):\n    return []\n"}
 	own := def
 	own.Strategy = src
-	perRound := int64(allocate.CompilerSteps() / StepsPerUnit * len(def.Consumers))
+	perRound := int64(allocate.DefaultScriptSteps / StepsPerUnit * len(def.Consumers))
 	assert.Greater(t, WorkOf(own).Units-WorkOf(def).Units, perRound, "a script's step budget, every member's round")
 	later := def
 	later.Timeline = []Step{{At: Duration(Minute), Command: cluster.Command{Type: "setStrategy", Strategy: src.Name, Source: src.Source}}}

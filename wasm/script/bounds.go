@@ -7,7 +7,7 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// Each call runs in a thread of its own under two budgets: MaxSteps steps of the
+// Each call runs in a thread of its own under two budgets: its program's steps of the
 // interpreter, and MaxAlloc bytes of the values it builds (guard.go), both counted, not
 // measured, so that a call stops at the same place on every platform, js/wasm included,
 // and a bomb is stopped before it allocates.
@@ -17,24 +17,26 @@ type thread struct {
 	at syntax.Position // where the step budget ran out
 }
 
-func newThread(file string) *thread {
+// newThread is a thread for one call of at most steps steps.
+func newThread(file string, steps int) *thread {
 	th := &thread{t: &starlark.Thread{Name: file, Print: func(*starlark.Thread, string) {}}}
 	th.t.Load = func(*starlark.Thread, string) (starlark.StringDict, error) {
 		return nil, fmt.Errorf("load is not available: a strategy is one file")
 	}
 	th.t.SetLocal(budgetKey, &budget{limit: MaxAlloc})
-	th.t.SetMaxExecutionSteps(MaxSteps)
+	budget := uint64(steps)
+	th.t.SetMaxExecutionSteps(budget)
 	th.t.OnMaxSteps = func(t *starlark.Thread) {
 		// A few more steps to find a line inside the loop: the instruction a budget runs
 		// out on often has no line of its own and reads as the function's start.
 		if f := t.CallFrame(0); th.at.Line == 0 || f.Pos.Line > th.at.Line {
 			th.at = f.Pos
 		}
-		if t.Steps < MaxSteps+8 {
+		if t.Steps < budget+8 {
 			t.SetMaxExecutionSteps(t.Steps + 1)
 			return
 		}
-		t.Cancel(fmt.Sprintf("the strategy ran past its budget of %d steps (an endless loop?)", MaxSteps))
+		t.Cancel(fmt.Sprintf("the strategy ran past its budget of %d steps (an endless loop?)", steps))
 	}
 	return th
 }

@@ -83,7 +83,7 @@ func plainRun(src string) (string, error) {
 }
 
 func guardedRun(t *testing.T, src string) (string, error) {
-	th := newThread("t.star")
+	th := newThread("t.star", MaxSteps)
 	g, err := run(th, func() (starlark.StringDict, error) { return compileAndRun(th, "t.star", []byte(src)) })
 	if err != nil {
 		return "", err

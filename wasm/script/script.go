@@ -49,7 +49,7 @@ const (
 	// MaxSteps is the step budget of one call (and of running the file's top level): about
 	// a tenth of a second of Starlark, a hundred times what a weighted allocator over 1,024
 	// queues and 128 consumers needs.
-	MaxSteps = 10_000_000
+	MaxSteps = allocate.MaxScriptSteps
 	// MaxAlloc is the memory one call may build, in bytes, as guard.go counts it.
 	MaxAlloc = 64 << 20
 )
@@ -71,6 +71,7 @@ func (e *Error) Error() string {
 // use (each call runs in its own Starlark thread, over frozen values).
 type Program struct {
 	name, file string
+	steps      int                // the step budget of one call
 	alloc      *starlark.Function // nil when the file defines no allocate
 	view       bool               // allocate takes the fifth parameter
 	sel        *starlark.Function // nil when the file defines no select
@@ -87,15 +88,20 @@ var options = &syntax.FileOptions{Set: true, While: true}
 // Load compiles a strategy file and runs its top level. name is the strategy's name (upper
 // case, as the strategy table wants it); filename is what messages call the file.
 func Load(name, filename string, src []byte) (*Program, error) {
+	return LoadSteps(name, filename, src, MaxSteps)
+}
+
+// LoadSteps is Load with a step budget of steps for the top level and for each call.
+func LoadSteps(name, filename string, src []byte, steps int) (*Program, error) {
 	if len(src) > MaxSource {
 		return nil, &Error{Pos: filename, Msg: fmt.Sprintf("the file has %d bytes; a strategy file may have at most %d", len(src), MaxSource)}
 	}
-	thread := newThread(filename)
+	thread := newThread(filename, steps)
 	globals, err := run(thread, func() (starlark.StringDict, error) { return compileAndRun(thread, filename, src) })
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{name: name, file: filename}
+	p := &Program{name: name, file: filename, steps: steps}
 	for _, d := range []struct {
 		name   string
 		params []int
@@ -168,7 +174,7 @@ func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, ci
 	if p.view {
 		args = append(args, newView(cidAll))
 	}
-	thread := newThread(p.file)
+	thread := newThread(p.file, p.steps)
 	v, err := run(thread, func() (starlark.StringDict, error) {
 		v, err := starlark.Call(thread.t, p.alloc, args, nil)
 		return starlark.StringDict{"": v}, err
@@ -227,7 +233,7 @@ func (p *Program) Select(mqs []route.MessageQueue, msg Message, arg any) (route.
 	queues, index := p.queues.get(mqs)
 	p.mu.Unlock()
 	m := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"key": starlark.String(msg.Key), "tags": starlark.String(msg.Tags)})
-	thread := newThread(p.file)
+	thread := newThread(p.file, p.steps)
 	v, err := run(thread, func() (starlark.StringDict, error) {
 		v, err := starlark.Call(thread.t, p.sel, starlark.Tuple{queues, m, a}, nil)
 		return starlark.StringDict{"": v}, err
@@ -359,8 +365,8 @@ func (c *idCache) get(ids []string) *starlark.List {
 }
 
 // Compile is the allocate.Compiler of Starlark strategies: the source as Load reads it.
-func Compile(name, file string, src []byte) (allocate.Strategy, error) {
-	p, err := Load(name, file, src)
+func Compile(name, file string, src []byte, steps int) (allocate.Strategy, error) {
+	p, err := LoadSteps(name, file, src, steps)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +378,7 @@ func Compile(name, file string, src []byte) (allocate.Strategy, error) {
 
 // Enable makes the strategies that scenarios and commands give with their source run here,
 // in Starlark: drivers call it once, at start (the core reads no source itself).
-func Enable() { allocate.SetCompiler(Compile, MaxSteps) }
+func Enable() { allocate.SetCompiler(Compile) }
 
 // Register loads nothing: it adds p to the strategy table under its name, so that every door
 // that takes a strategy name (--strategy, --variants, a scenario's strategy) takes it. A name

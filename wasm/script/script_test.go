@@ -25,6 +25,13 @@ func loadFile(t testing.TB, path string) *Program {
 	return p
 }
 
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
+
 func load(t *testing.T, src string) *Program {
 	t.Helper()
 	p, err := Load("TEST", "test.star", []byte(src))
