@@ -52,18 +52,20 @@ type ChangeReport struct {
 }
 
 // Check runs s as every member of cidAll would, on mqAll and cidAll sorted as RebalanceImpl
-// sorts them, and then with the last member gone and with joiner added.
-func Check(s Strategy, group string, mqAll []route.MessageQueue, cidAll []string, joiner string) Report {
+// sorts them, and then with the last member gone and with joiner added. A strategy that reads
+// a view gets view(member, cidAll) for each member (nil: a view without attributes or
+// metrics), so that members who read different numbers disagree as they would in the run.
+func Check(s Strategy, group string, mqAll []route.MessageQueue, cidAll []string, joiner string, view func(member string, cidAll []string) Viewpoint) Report {
 	mq, ids := slices.Clone(mqAll), slices.Clone(cidAll)
 	route.SortQueues(mq)
 	route.SortClientIDs(ids)
-	before := owners(s, group, mq, ids)
+	before := owners(s, group, mq, ids, view)
 	r := report(s.Name(), mq, ids, before)
 	avg := Averagely{}
-	avgBefore := owners(avg, group, mq, ids)
+	avgBefore := owners(avg, group, mq, ids, nil)
 	change := func(member string, after []string) *ChangeReport {
-		now := owners(s, group, mq, after)
-		avgNow := owners(avg, group, mq, after)
+		now := owners(s, group, mq, after, view)
+		avgNow := owners(avg, group, mq, after, nil)
 		c := &ChangeReport{Member: member, Moves: moved(mq, before.of, now.of), AVGMoves: moved(mq, avgBefore.of, avgNow.of)}
 		for _, q := range mq {
 			switch len(now.of[q]) {
@@ -94,9 +96,22 @@ type ownership struct {
 	err map[string]error
 }
 
-func owners(s Strategy, group string, mq []route.MessageQueue, ids []string) ownership {
+func owners(s Strategy, group string, mq []route.MessageQueue, ids []string, view func(string, []string) Viewpoint) ownership {
 	o := ownership{of: map[route.MessageQueue][]string{}, got: map[string][]route.MessageQueue{}, err: map[string]error{}}
-	v := Group(s, group, mq, ids)
+	var v View
+	if vs, ok := s.(Viewer); ok && view != nil {
+		var as []Assignment
+		for _, id := range ids {
+			if slices.ContainsFunc(as, func(a Assignment) bool { return a.ClientID == id }) {
+				continue
+			}
+			qs, err := vs.AllocateView(group, id, mq, ids, view(id, ids))
+			as = append(as, Assignment{ClientID: id, Queues: qs, Err: err})
+		}
+		v = NewView(s.Name(), as)
+	} else {
+		v = Group(s, group, mq, ids)
+	}
 	for _, a := range v.Assignments {
 		if a.Err != nil {
 			o.err[a.ClientID] = a.Err

@@ -63,7 +63,7 @@ func TestCheck(t *testing.T) {
 	mq := queues(2, 8)
 	ids := []string{"c3", "c1", "c2"} // sorted by Check as RebalanceImpl sorts them
 
-	r := Check(Averagely{}, "g", mq, ids, "c4")
+	r := Check(Averagely{}, "g", mq, ids, "c4", nil)
 	assert.True(t, r.Exact)
 	assert.Equal(t, SpreadReport{Min: 5, Max: 6}, r.Spread)
 	require.NotNil(t, r.Kill)
@@ -72,7 +72,7 @@ func TestCheck(t *testing.T) {
 	assert.Equal(t, r.Kill.AVGMoves, r.Kill.Moves, "AVG against itself")
 	assert.Equal(t, "c4", r.Join.Member)
 
-	r = Check(floored{}, "g", mq, ids, "c4")
+	r = Check(floored{}, "g", mq, ids, "c4", nil)
 	assert.False(t, r.Exact)
 	assert.Equal(t, []string{"broker-b:7"}, r.Orphaned, "2 + 5 + 8 of 16")
 	assert.Empty(t, r.Doubled)
@@ -80,11 +80,11 @@ func TestCheck(t *testing.T) {
 	assert.Equal(t, []string{"c1", "c2", "c3"}, []string{r.Members[0].ID, r.Members[1].ID, r.Members[2].ID})
 	assert.Greater(t, r.Kill.Orphaned, 0)
 
-	r = Check(everyone{}, "g", queues(1, 2), ids, "")
+	r = Check(everyone{}, "g", queues(1, 2), ids, "", nil)
 	assert.Equal(t, []DoubledQueue{{Queue: "broker-a:0", Owners: []string{"c1", "c2", "c3"}}, {Queue: "broker-a:1", Owners: []string{"c1", "c2", "c3"}}}, r.Doubled)
 	assert.Nil(t, r.Join, "no joiner given")
 
-	r = Check(throws{}, "g", mq, ids, "c4")
+	r = Check(throws{}, "g", mq, ids, "c4", nil)
 	assert.False(t, r.Exact)
 	assert.Equal(t, "x.star:3:5: boom", r.Members[1].Error)
 	assert.Equal(t, []DoubledQueue{{Queue: "broker-a:0", Owners: []string{"c1", "c3"}}}, r.Doubled, "the members whose call ended well")

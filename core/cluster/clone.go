@@ -29,6 +29,7 @@ func (c *Cluster) Clone() *Cluster {
 		topic: c.topic.clone(), group: c.group.clone(),
 		latencyFault: c.latencyFault, faultTable: c.faultTable,
 		metrics:    c.metrics,
+		pub:        c.pub.clone(),
 		log:        c.log[:len(c.log):len(c.log)],
 		anomalies:  c.anomalies[:len(c.anomalies):len(c.anomalies)],
 		isolations: slices.Clone(c.isolations),

@@ -54,6 +54,7 @@ type Cluster struct {
 	producers []*producer
 
 	metrics    Metrics
+	pub        publisher // the metrics members publish for strategies' views (metrics.go)
 	observer   func(Event)
 	held       []Event // events of a command being applied, told after it
 	actionText string  // set by a command whose action event says more than its Describe
@@ -99,6 +100,7 @@ func New(cfg Config) (*Cluster, error) {
 		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
 		open: map[route.MessageQueue]*Anomaly{},
 		net:  sim.Stream(cfg.Seed, "network"),
+		pub:  newPublisher(cfg.Metrics),
 	}
 	if c.topic.name == "" {
 		c.topic.name = DefaultOf("topic")
@@ -173,6 +175,10 @@ func New(cfg Config) (*Cluster, error) {
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, topic)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
+		if err := CheckAttributes("consumers: "+cc.ID+": attributes", cc.Attributes); err != nil {
+			return nil, err
+		}
+		cs.attrs = cc.Attributes
 		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
 			return nil, fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
 		}
@@ -294,6 +300,7 @@ func (c *Cluster) AdvanceSome(to int64, n int) bool {
 			break
 		}
 		e := c.events.Pop()
+		c.publishUpTo(e.At)
 		c.now = e.At
 		c.dispatch(e)
 	}

@@ -28,6 +28,8 @@ type Config struct {
 	LatencyFault bool             `json:"latencyFault,omitempty"`
 	FaultTable   string           `json:"faultTable,omitempty"` // "current" or "legacy-4x"
 	Timing       Timing           `json:"timing,omitempty"`
+	// Metrics is how often members publish the metrics strategies' views read (metrics.go).
+	Metrics *MetricsConfig `json:"metrics,omitempty"`
 	// History makes the topic older than the run: messages stored before 00:00 (spec §3.6).
 	History *HistoryConfig `json:"history,omitempty"`
 }
@@ -85,6 +87,10 @@ type ConsumerConfig struct {
 	// *inferred* there). That topic is taken to live on the same brokers, so the member
 	// heartbeats each of them (*inferred*: the member's route is its own topic's).
 	Subscription *SubscriptionConfig `json:"subscription,omitempty"`
+	// Attributes are what a strategy's view shows of this member besides its metrics: a
+	// weight, a room, labels such as a region; strings and whole numbers, at most
+	// MaxAttributes. Only a strategy that reads the view sees them.
+	Attributes map[string]any `json:"attributes,omitempty"`
 }
 
 // SubscriptionConfig is one member's subscription. Only the topic is modelled: the

@@ -110,11 +110,13 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		}
 		v.ClientID, v.NextRebalanceMs, v.Cached, v.ConsumeRate = cs.cid, next, int(cached), cs.rate
 		v.Client, v.ClientMark, v.Subscription = string(cs.prof.Name), cs.prof.Mark, cs.subTopic
+		v.Attributes, v.pubConsumed, v.pubAt = cs.attrs, cs.pubConsumed, cs.pubAt
 		c.rebalanceViewOf(&v.View, cs, queues)
 	}
 	if !full {
 		return s
 	}
+	s.published, s.baseLatency = c.pub.store, c.t.BrokerBaseLatency
 	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {
 		lm, nad := p.tiers()

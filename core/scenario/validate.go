@@ -99,6 +99,8 @@ func (r *configRules) check(field, p string, i int) error {
 		if from, _ := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere); k.ConsumeTimestampMs != nil && from != cluster.FromTimestamp {
 			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
 		}
+	case "consumers[].attributes":
+		return cluster.CheckAttributes(p+".attributes", c.Consumers[i].Attributes)
 	case "consumers[].client":
 		return checkClient(p, c.Consumers[i], c.Strategy, c.Params)
 	case "producers[].id":

@@ -39,7 +39,7 @@ func init() {
 		}
 		snap := a.Sess.Snapshot()
 		mq, ids := groupOf(snap)
-		return allocate.Check(s, snap.Group, mq, ids, joiner(ids)), nil
+		return allocate.Check(s, snap.Group, mq, ids, joiner(ids), snap.Viewpoint), nil
 	})
 }
 

@@ -59,3 +59,44 @@ func TestCheckStrategy(t *testing.T) {
 	_, err = a.Call("checkStrategy", []byte(`"AVG"`))
 	assert.ErrorContains(t, err, "takes {strategy, source?, steps?}")
 }
+
+// The weighted example reads the view: each member weighs the others by what they last
+// published and itself by its numbers of now, so at a moment between publications the
+// members disagree and Check names the doubled or orphaned queues. The region example routes
+// by the members' region labels.
+func TestCheckStrategyWithViews(t *testing.T) {
+	s := session.NewDefault()
+	a := New(s)
+	compareTick(t, s, `{"type":"step","ms":34000}`)
+	src, err := os.ReadFile("../../assets/strategies/weighted.star")
+	require.NoError(t, err)
+	r, err := checkOf(t, a, "WEIGHTED", string(src))
+	require.NoError(t, err)
+	assert.False(t, r.Exact, "members that read different numbers disagree")
+	assert.NotEmpty(t, append(append([]string{}, r.Orphaned...), func() []string {
+		var qs []string
+		for _, d := range r.Doubled {
+			qs = append(qs, d.Queue)
+		}
+		return qs
+	}()...))
+	again, err := checkOf(t, a, "WEIGHTED", string(src))
+	require.NoError(t, err)
+	assert.Equal(t, r, again, "deterministic")
+
+	labelled := `{"version": 1, "seed": 1, "brokers": [{"name": "broker-a", "queues": 4}, {"name": "broker-b", "queues": 4}, {"name": "broker-c", "queues": 4}, {"name": "broker-d", "queues": 4}],
+	 "consumers": [{"id": "e1", "attributes": {"region": "east"}}, {"id": "e2", "attributes": {"region": "east"}}, {"id": "w1", "attributes": {"region": "west", "weight": 2}}]}`
+	compareTick(t, s, `{"type":"load","scenario":`+labelled+`}`)
+	src, err = os.ReadFile("../../assets/strategies/region.star")
+	require.NoError(t, err)
+	r, err = checkOf(t, a, "REGION", string(src))
+	require.NoError(t, err)
+	assert.True(t, r.Exact)
+	got := map[string][]string{}
+	for _, m := range r.Members {
+		got[m.ID] = m.Queues
+	}
+	assert.Equal(t, []string{"broker-a:0", "broker-a:1", "broker-a:2", "broker-a:3"}, got["e1"])
+	assert.Equal(t, []string{"broker-b:0", "broker-b:1", "broker-b:2", "broker-b:3"}, got["e2"])
+	assert.Len(t, got["w1"], 8, "the west's one member takes the west's brokers")
+}

@@ -43,15 +43,15 @@ func TestGalleryExamples(t *testing.T) {
 		want := allocate.Group(allocate.Averagely{}, "g", mq, ids)
 		got := allocate.Group(byID["avg"], "g", mq, ids)
 		require.Equal(t, fmt.Sprint(want.Assignments), fmt.Sprint(got.Assignments), "case %d", i)
-		sticky := allocate.Check(byID["sticky"], "g", mq, ids, "c-new")
+		sticky := allocate.Check(byID["sticky"], "g", mq, ids, "c-new", nil)
 		require.True(t, sticky.Exact, "case %d: sticky pulls every queue once", i)
 	}
 
 	mq := queues16()
 	ids := []string{"c1", "c2", "c3", "c4"}
-	rounding := allocate.Check(byID["rounding"], "g", mq, ids, "c5")
+	rounding := allocate.Check(byID["rounding"], "g", mq, ids, "c5", nil)
 	assert.Equal(t, []string{"broker-b:6", "broker-b:7"}, rounding.Orphaned, "16·(1, 2, 3, 4)/10 floor to 1+3+4+6 = 14 of 16")
-	sticky := allocate.Check(byID["sticky"], "g", mq, ids, "c5")
+	sticky := allocate.Check(byID["sticky"], "g", mq, ids, "c5", nil)
 	assert.Less(t, sticky.Join.Moves, sticky.Join.AVGMoves)
 	assert.Less(t, sticky.Kill.Moves, sticky.Kill.AVGMoves)
 }

@@ -27,8 +27,10 @@
 package script
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -161,8 +163,18 @@ func (p *Program) HasAllocate() bool { return p.alloc != nil }
 func (p *Program) HasSelect() bool   { return p.sel != nil }
 
 // Allocate calls the file's allocate. The lists are passed in the order given, as the Java
-// client passes them; the result keeps the order allocate returned.
+// client passes them; the result keeps the order allocate returned. A fifth parameter gets a
+// view of the consumers without attributes or metrics (AllocateView gives one).
 func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, cidAll []string) ([]route.MessageQueue, error) {
+	return p.AllocateView(group, current, mqAll, cidAll, allocate.Viewpoint{})
+}
+
+// TakesView reports whether the file's allocate takes the fifth parameter, the view.
+func (p *Program) TakesView() bool { return p.view }
+
+// AllocateView is Allocate with v as the fifth parameter (for a file whose allocate takes
+// it): what the member current reads of the group at its rebalance.
+func (p *Program) AllocateView(group, current string, mqAll []route.MessageQueue, cidAll []string, v allocate.Viewpoint) ([]route.MessageQueue, error) {
 	if p.alloc == nil {
 		return nil, &Error{Pos: p.file, Msg: "the file defines no allocate(group, current, queues, consumers)"}
 	}
@@ -172,17 +184,17 @@ func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, ci
 	p.mu.Unlock()
 	args := starlark.Tuple{starlark.String(group), starlark.String(current), queues, ids}
 	if p.view {
-		args = append(args, newView(cidAll))
+		args = append(args, newView(cidAll, v))
 	}
 	thread := newThread(p.file, p.steps)
-	v, err := run(thread, func() (starlark.StringDict, error) {
-		v, err := starlark.Call(thread.t, p.alloc, args, nil)
-		return starlark.StringDict{"": v}, err
+	out, err := run(thread, func() (starlark.StringDict, error) {
+		r, err := starlark.Call(thread.t, p.alloc, args, nil)
+		return starlark.StringDict{"": r}, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return p.queuesOf(v[""], mqAll, index)
+	return p.queuesOf(out[""], mqAll, index)
 }
 
 // queuesOf turns allocate's result into queues: a list (or tuple) of distinct queues of
@@ -303,17 +315,55 @@ func short(v starlark.Value) string {
 	return s
 }
 
-// newView is allocate's fifth argument: what a member could know of the others. Today it
-// holds each consumer with no attributes; the scenario's attributes and published metrics
-// will fill it.
-func newView(cidAll []string) starlark.Value {
+// newView is allocate's fifth argument: what the member reads of the group (allocate.Viewpoint):
+//
+//	view.now                      its rebalance moment, ms
+//	view.consumers[id].attributes the scenario's attributes: {"weight": 3, "region": "hz"}
+//	view.consumers[id].cpu        CPU load 0…1 as last published (its own: now); None before
+//	view.consumers[id].consume_rate  messages/s consumed, likewise
+//	view.consumers[id].latency    {broker: pull latency in ms}, likewise
+//	view.consumers[id].published_at  when it published, ms; None before
+func newView(cidAll []string, vp allocate.Viewpoint) starlark.Value {
 	consumers := starlark.NewDict(len(cidAll))
 	for _, id := range cidAll {
-		consumers.SetKey(starlark.String(id), starlarkstruct.FromStringDict(starlarkstruct.Default, nil))
+		m := vp.Consumers[id]
+		attrs := starlark.NewDict(len(m.Attributes))
+		for _, k := range slices.Sorted(maps.Keys(m.Attributes)) {
+			attrs.SetKey(starlark.String(k), attrValue(m.Attributes[k]))
+		}
+		fields := starlark.StringDict{"attributes": attrs, "cpu": starlark.None, "consume_rate": starlark.None,
+			"latency": starlark.NewDict(0), "published_at": starlark.None}
+		if x := m.Metrics; x != nil {
+			lat := starlark.NewDict(len(x.LatencyMs))
+			for _, b := range slices.Sorted(maps.Keys(x.LatencyMs)) {
+				lat.SetKey(starlark.String(b), starlark.MakeInt64(x.LatencyMs[b]))
+			}
+			fields["cpu"], fields["consume_rate"] = starlark.Float(x.CPU), starlark.Float(x.ConsumeRate)
+			fields["latency"], fields["published_at"] = lat, starlark.MakeInt64(x.AtMs)
+		}
+		consumers.SetKey(starlark.String(id), starlarkstruct.FromStringDict(starlarkstruct.Default, fields))
 	}
-	v := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"consumers": consumers})
+	v := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"consumers": consumers, "now": starlark.MakeInt64(vp.NowMs)})
 	v.Freeze()
 	return v
+}
+
+// attrValue is an attribute as Starlark sees it: a string, or an int.
+func attrValue(x any) starlark.Value {
+	switch v := x.(type) {
+	case string:
+		return starlark.String(v)
+	case float64:
+		return starlark.MakeInt64(int64(v))
+	case int:
+		return starlark.MakeInt(v)
+	case int64:
+		return starlark.MakeInt64(v)
+	case json.Number:
+		n, _ := v.Int64()
+		return starlark.MakeInt64(n)
+	}
+	return starlark.None
 }
 
 // queueCache keeps the Starlark list of the last queue list passed, so that the 128 members

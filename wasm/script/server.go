@@ -48,7 +48,7 @@ func (s *Server) Compile(name, file, src string, steps int) string {
 		delete(s.progs, s.order[0])
 		s.order = slices.Delete(s.order, 0, 1)
 	}
-	return reply(wire.Reply{ID: s.next})
+	return reply(wire.Reply{ID: s.next, View: p.view})
 }
 
 // Allocate runs program id's allocate on a Request: a Reply with the queues' indexes, or the
@@ -65,7 +65,11 @@ func (s *Server) Allocate(id int, req string) string {
 		return reply(wire.Reply{Error: "a request the interpreter cannot read: " + err.Error()})
 	}
 	mqAll := r.MessageQueues()
-	qs, err := p.Allocate(r.Group, r.Current, mqAll, r.Consumers)
+	var vp allocate.Viewpoint
+	if r.View != nil {
+		vp = *r.View
+	}
+	qs, err := p.AllocateView(r.Group, r.Current, mqAll, r.Consumers, vp)
 	if err != nil {
 		return reply(wire.Reply{Error: err.Error()})
 	}

@@ -27,12 +27,15 @@ type Request struct {
 	Current   string   `json:"current"`
 	Queues    []Queue  `json:"queues"`
 	Consumers []string `json:"consumers"`
+	// View is the member's view, for a program whose allocate takes it.
+	View *allocate.Viewpoint `json:"view,omitempty"`
 }
 
 // Reply is the answer to a compile (ID) or an allocate (Queues, indexes into the request's
 // queues); Error, when set, is the script's message with its file and line.
 type Reply struct {
 	ID     int    `json:"id,omitempty"`
+	View   bool   `json:"view,omitempty"` // the program's allocate takes the view
 	Queues []int  `json:"queues"`
 	Error  string `json:"error,omitempty"`
 }
@@ -59,7 +62,11 @@ func Compiler(call Call) allocate.Compiler {
 		if r.Error != "" {
 			return nil, errors.New(r.Error)
 		}
-		return &remote{name: name, id: r.ID, call: call}, nil
+		rs := &remote{name: name, id: r.ID, call: call}
+		if r.View {
+			return viewer{rs}, nil
+		}
+		return rs, nil
 	}
 }
 
@@ -73,7 +80,18 @@ type remote struct {
 func (r *remote) Name() string { return r.name }
 
 func (r *remote) Allocate(group, current string, mqAll []route.MessageQueue, cidAll []string) ([]route.MessageQueue, error) {
-	req := Request{Group: group, Current: current, Queues: make([]Queue, len(mqAll)), Consumers: cidAll}
+	return r.allocate(group, current, mqAll, cidAll, nil)
+}
+
+// viewer is a remote program whose allocate takes the view.
+type viewer struct{ *remote }
+
+func (v viewer) AllocateView(group, current string, mqAll []route.MessageQueue, cidAll []string, vp allocate.Viewpoint) ([]route.MessageQueue, error) {
+	return v.allocate(group, current, mqAll, cidAll, &vp)
+}
+
+func (r *remote) allocate(group, current string, mqAll []route.MessageQueue, cidAll []string, vp *allocate.Viewpoint) ([]route.MessageQueue, error) {
+	req := Request{Group: group, Current: current, Queues: make([]Queue, len(mqAll)), Consumers: cidAll, View: vp}
 	for i, q := range mqAll {
 		req.Queues[i] = Queue{q.Topic, q.BrokerName, q.QueueID}
 	}
