@@ -54,13 +54,14 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 	if cmd.ID == "" {
 		return errors.New("needs id, the new consumer's client id")
 	}
-	if cs := c.current[cmd.ID]; cs != nil && !cs.dead {
+	prev := c.process(cmd.ID)
+	if len(prev) > 0 && !prev[0].dead {
 		return fmt.Errorf("consumer %q is already running (restartConsumer starts a stopped one)", cmd.ID)
 	}
-	if c.current[cmd.ID] == nil && len(c.current) >= MaxConsumers {
-		return fmt.Errorf("the group would have %d consumers; the limit is %d", len(c.current)+1, MaxConsumers)
+	if n := len(c.consumerIDs()); len(prev) == 0 && n >= MaxConsumers {
+		return fmt.Errorf("the group would have %d consumers; the limit is %d", n+1, MaxConsumers)
 	}
-	if len(c.consumers) >= maxProcesses {
+	if len(c.consumers)+max(len(prev), 1) > maxProcesses {
 		return fmt.Errorf("too many consumer processes (%d)", maxProcesses)
 	}
 	rate := 0
@@ -73,33 +74,67 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		if p, err = lookupClient(cmd.Client); err != nil {
 			return err
 		}
-	} else if c.current[cmd.ID] == nil {
+	} else if len(prev) == 0 {
 		p, _ = profile.Lookup("")
 	} else {
-		p = c.current[cmd.ID].prof
+		p = prev[0].prof
 	}
-	if err := checkClientStrategy(p, c.group.choice, c.group.params); err != nil {
-		return fmt.Errorf("client: %w", err)
-	}
-	cs := c.startConsumer(cmd.ID, rate, p, "")
+	var from string
 	if cmd.ConsumeFromWhere != "" {
-		from, err := ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere))
-		if err != nil {
+		var err error
+		if from, err = ParseConsumeFromWhere(strings.ToUpper(cmd.ConsumeFromWhere)); err != nil {
 			return err
 		}
-		cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
+	}
+	// A new id joins the first group; a stopped one starts again with its memberships.
+	groups := []*groupState{c.groups[0]}
+	if len(prev) > 0 {
+		groups = groups[:0]
+		for _, cs := range prev {
+			groups = append(groups, cs.g)
+		}
+	}
+	for _, g := range groups {
+		if err := checkClientStrategy(p, g.choice, g.params); err != nil {
+			return fmt.Errorf("client: %w", err)
+		}
+	}
+	for _, g := range groups {
+		cs := c.startConsumer(cmd.ID, rate, p, g, nil)
+		if from != "" {
+			cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
+		}
 	}
 	return nil
 }
 
-// onConsumer is the apply function of a command on an existing consumer (its id).
+// process is the latest members of a consumer process (its client id) in every group it is a
+// member of, in the groups' order; none for an id never started.
+func (c *Cluster) process(id string) []*consumer {
+	var out []*consumer
+	for _, g := range c.groups {
+		if cs := c.current[memberKey{id, g.idx}]; cs != nil {
+			out = append(out, cs)
+		}
+	}
+	return out
+}
+
+// onConsumer is the apply function of a command on an existing consumer process (its id): it
+// acts on the process's member in every group, the first refusal stopping it (the members of
+// one process live and die together, so they refuse alike).
 func onConsumer(f func(c *Cluster, cs *consumer) error) func(*Cluster, Command) error {
 	return func(c *Cluster, cmd Command) error {
-		cs := c.current[cmd.ID]
-		if cs == nil {
+		members := c.process(cmd.ID)
+		if len(members) == 0 {
 			return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
 		}
-		return f(c, cs)
+		for _, cs := range members {
+			if err := f(c, cs); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -114,11 +149,26 @@ func onBroker(f func(c *Cluster, b *broker, cmd Command) error) func(*Cluster, C
 	}
 }
 
-// totalQueues is the topic's queue count over all brokers.
+// everywhereTopics counts the topics with queues on every broker.
+func (c *Cluster) everywhereTopics() int {
+	n := 0
+	for _, t := range c.topics {
+		if t.everywhere && !t.unsimulated {
+			n++
+		}
+	}
+	return n
+}
+
+// totalQueues is the queue count of every topic over all brokers.
 func (c *Cluster) totalQueues() int {
 	n := 0
 	for _, b := range c.brokers {
-		n += b.topic.queues
+		for _, bt := range b.topics {
+			if bt != nil {
+				n += bt.queues
+			}
+		}
 	}
 	return n
 }
@@ -137,10 +187,28 @@ func applyAddBroker(c *Cluster, cmd Command) error {
 	if len(c.brokers) >= MaxBrokers {
 		return fmt.Errorf("%d brokers at most", MaxBrokers)
 	}
-	if t := c.totalQueues() + n; t > MaxQueues {
+	if t := c.totalQueues() + n*c.everywhereTopics(); t > MaxQueues {
 		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
 	}
-	c.addBroker(cmd.Broker, n, 0, 0)
+	var only *topicState
+	if cmd.Topic != "" {
+		var err error
+		if only, err = c.declaredTopic(cmd.Topic); err != nil {
+			return err
+		}
+	}
+	b := c.addBroker(cmd.Broker, 0, 0)
+	// Every topic that lives on every broker (or the one named) gets its queues there; the
+	// name server serves them at once, clients see them at their next route poll (spec §1.3).
+	for _, t := range c.topics {
+		if t == only || only == nil && t.everywhere {
+			q := n
+			if t.unsimulated {
+				q = 0
+			}
+			c.setQueueNums(b, t, q, q)
+		}
+	}
 	return nil
 }
 
@@ -153,16 +221,110 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 	if err != nil {
 		return err
 	}
+	g, err := c.commandGroup(cmd.Group)
+	if err != nil {
+		return err
+	}
+	if cmd.ID != "" {
+		// One member is redeployed with it: the rolling deploy's step (the others keep
+		// theirs, and the group disagrees until the last member has it).
+		cs := c.current[memberKey{cmd.ID, g.idx}]
+		if cs == nil {
+			return fmt.Errorf("no member %q of %s (members: %s)", cmd.ID, g.name, strings.Join(c.memberIDs(g), ", "))
+		}
+		if err := checkClientStrategy(cs.prof, cmd.Choice(), p); err != nil {
+			return fmt.Errorf("%s: %w", cs.id, err)
+		}
+		cs.own = &groupState{name: g.name, strategy: s, params: cloneParams(p), choice: cmd.Choice()}
+		return nil
+	}
 	// Every running member builds it under its own client's rules (spec §9): one that cannot
 	// run it refuses the command.
 	for _, cs := range c.consumers {
-		if !cs.dead {
+		if !cs.dead && cs.g == g {
 			if err := checkClientStrategy(cs.prof, cmd.Choice(), p); err != nil {
 				return fmt.Errorf("%s: %w", cs.id, err)
 			}
 		}
 	}
-	c.group.strategy, c.group.params, c.group.goStrategy, c.group.choice = s, cloneParams(p), nil, cmd.Choice() // each consumer uses it from its next round on
+	g.strategy, g.params, g.goStrategy, g.choice = s, cloneParams(p), nil, cmd.Choice() // each consumer uses it from its next round on
+	for _, cs := range c.consumers {
+		if cs.g == g {
+			cs.own = nil // the whole group is set alike
+		}
+	}
+	return nil
+}
+
+// commandGroup is the group a command names ("": the first).
+func (c *Cluster) commandGroup(name string) (*groupState, error) {
+	if name == "" {
+		return c.groups[0], nil
+	}
+	if g := c.groupBy[name]; g != nil {
+		return g, nil
+	}
+	var names []string
+	for _, g := range c.groups {
+		names = append(names, g.name)
+	}
+	return nil, fmt.Errorf("no group %q (groups: %s)", name, strings.Join(names, ", "))
+}
+
+// memberIDs lists g's members' ids in start order.
+func (c *Cluster) memberIDs(g *groupState) []string {
+	var ids []string
+	for _, cs := range c.consumers {
+		if cs.g == g && cs.first {
+			ids = append(ids, cs.id)
+		}
+	}
+	return ids
+}
+
+// applySetSubscription changes one member's subscriptions (spec §3.14, §5.7): subscribe and
+// unsubscribe send a heartbeat at once, and fetch a new topic's route; the next round
+// rebalances the new set and drops the process queues of the topics it left
+// (truncateMessageQueueNotMyTopic).
+func applySetSubscription(c *Cluster, cmd Command) error {
+	subs, err := ParseSubscriptions(cmd.Subscription)
+	if err != nil {
+		return err
+	}
+	members := c.process(cmd.ID)
+	if len(members) == 0 {
+		return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
+	}
+	cs := members[0]
+	if cmd.Group != "" {
+		g, err := c.commandGroup(cmd.Group)
+		if err != nil {
+			return err
+		}
+		if cs = c.current[memberKey{cmd.ID, g.idx}]; cs == nil {
+			return fmt.Errorf("%s is no member of %s", cmd.ID, g.name)
+		}
+	} else if len(members) > 1 {
+		return fmt.Errorf("%s is a member of %d groups: name the group", cmd.ID, len(members))
+	}
+	if cs.dead {
+		return fmt.Errorf("consumer %q is not running", cs.id)
+	}
+	var next []subscription
+	for _, sc := range subs {
+		t := c.topicBy[sc.Topic]
+		if t == nil || t.group != nil {
+			_, err := c.declaredTopic(sc.Topic)
+			return err
+		}
+		next = append(next, subscription{t: t, tags: sc.Tags})
+	}
+	if cs.g.retry != nil {
+		next = append(next, subscription{t: cs.g.retry})
+	}
+	cs.subscribe(next, c.now) // subscribe() stamps the subscriptions with the time (spec §5.7)
+	c.refreshConsumerRoute(cs)
+	c.heartbeatAll(cs, 0)
 	return nil
 }
 
@@ -208,7 +370,11 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 }
 
 func applySetMessageModel(c *Cluster, cmd Command) error {
-	c.group.model = cmd.Model
+	g, err := c.commandGroup(cmd.Group)
+	if err != nil {
+		return err
+	}
+	g.model = cmd.Model
 	return nil
 }
 
@@ -246,7 +412,7 @@ func applyPartition(c *Cluster, cs *consumer) error {
 		c.scheduleIdle(b, cs)
 	}
 	if at, ok := c.expectedExpiry(cs); ok {
-		c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Until: at,
+		c.emit(Event{Kind: EventInfo, Cause: CauseExpiryAhead, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Until: at,
 			Text: fmt.Sprintf("nobody is told: brokers will expire %s around %s, 120 s after its last heartbeat, without notifying anyone; until then every rebalance still gives it queues", cs.id, clock(at))})
 	}
 	return nil
@@ -275,7 +441,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 			return err
 		}
 	}
-	if err := checkClientStrategy(p, c.group.choice, c.group.params); err != nil {
+	if err := checkClientStrategy(p, cs.g.choice, cs.g.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	if cs.partitioned && !cs.dead {
@@ -284,7 +450,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 		cs.dead = true
 		cs.clearQueues()
 	}
-	n := c.startConsumer(cs.id, cs.rate, p, "")
+	n := c.startConsumer(cs.id, cs.rate, p, cs.g, nil)
 	if p.RestartKeepsID() && !cs.fixedName {
 		c.actionText = cs.id + " restarts: a new process, with the same client id " + n.cid + " (a Go client's IP@PID)"
 	}
@@ -363,11 +529,8 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	b.crashOffsets() // commits since the last flush are lost (spec §5.5)
 	b.flushGen++     // its flush timer dies with it
 	c.brokerKilled(b)
-	for _, inst := range b.channelOrder() {
-		b.dropChannel(inst)
-	}
-	b.group.subTopic = "" // the group's table goes with its connections (spec §5.7)
-	c.topic.routeVersion++
+	b.dropAll()
+	c.routeChanged(b)
 	return nil
 }
 
@@ -375,17 +538,71 @@ func applyBrokerBack(c *Cluster, b *broker, cmd Command) error {
 	if !b.down {
 		return fmt.Errorf("broker %q is up", b.name)
 	}
-	b.down = false
+	b.down, b.startedAt, b.removed = false, c.now, false // a restarted broker registers again
 	c.scheduleFlush(b, c.now+10000)
-	c.topic.routeVersion++
+	c.routeChanged(b)
 	return nil
 }
 
 func applySetQueues(c *Cluster, b *broker, cmd Command) error {
-	if t := c.totalQueues() - b.topic.queues + *cmd.Queues; t > MaxQueues {
-		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", t, MaxQueues)
+	t, err := c.declaredTopic(cmd.Topic)
+	if err != nil {
+		return err
 	}
-	c.setBrokerQueues(b, *cmd.Queues)
+	old := 0
+	if bt := b.topicOf(t); bt != nil {
+		old = bt.queues
+	}
+	read, write := *cmd.Queues, *cmd.Queues
+	if cmd.ReadQueueNums != nil && *cmd.ReadQueueNums > 0 {
+		read = *cmd.ReadQueueNums
+	}
+	if cmd.WriteQueueNums != nil && *cmd.WriteQueueNums > 0 {
+		write = *cmd.WriteQueueNums
+	}
+	if n := c.totalQueues() - old + max(read, write); n > MaxQueues {
+		return fmt.Errorf("the topic would have %d queues in all; the limit is %d", n, MaxQueues)
+	}
+	c.setQueueNums(b, t, read, write)
+	return nil
+}
+
+// declaredTopic is the topic a command names: one of the scenario's (not a retry or
+// dead-letter topic); "" is the first.
+func (c *Cluster) declaredTopic(name string) (*topicState, error) {
+	if name == "" {
+		return c.topics[0], nil
+	}
+	t := c.topicBy[name]
+	if t == nil || t.group != nil || t.unsimulated {
+		var names []string
+		for _, x := range c.topics {
+			if x.group == nil && !x.unsimulated {
+				names = append(names, x.name)
+			}
+		}
+		return nil, fmt.Errorf("no topic %q (topics: %s)", name, strings.Join(names, ", "))
+	}
+	return t, nil
+}
+
+// applySetPerm is updateBrokerConfig brokerPermission: every topic of the broker is read and
+// written as the permission allows, in the routes the name server serves from now on (spec
+// §1.3); clients see it at their next route refresh.
+func applySetPerm(c *Cluster, b *broker, cmd Command) error {
+	b.perm = cmd.Perm
+	c.routeChanged(b)
+	return nil
+}
+
+// applyRemoveBroker takes the broker out of the name server's routes; it keeps running and
+// answers whoever still routes to it, until their next refresh.
+func applyRemoveBroker(c *Cluster, b *broker, cmd Command) error {
+	if b.removed {
+		return fmt.Errorf("broker %q is removed already", b.name)
+	}
+	b.removed = true
+	c.routeChanged(b)
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
 )
 
 // hourConfig is the throughput case: 8 brokers × 16 queues, 64 consumers, 2000 msg/s.
@@ -86,4 +88,78 @@ func BenchmarkSnapshot(b *testing.B) {
 		c.Advance(c.Now() + 16)
 		_ = c.Snapshot()
 	}
+}
+
+// pluralConfig is a cluster of several topics and groups at the hour benchmark's scale: 8
+// brokers, three topics of 8 queues a broker, three groups of 24 members (their retry topics
+// with them), one member in two groups, a listener failing 1 % and tagged messages, 2000
+// msg/s in all.
+func pluralConfig() Config {
+	cfg := Config{Seed: 1}
+	for i := range 8 {
+		cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: fmt.Sprintf("broker-%c", 'a'+i)})
+	}
+	for i, name := range []string{"TopicOrder", "TopicPay", "TopicLog"} {
+		cfg.Topics = append(cfg.Topics, TopicConfig{Name: name, Queues: 8})
+		p := ProducerConfig{ID: fmt.Sprintf("p%d", i+1), Rate: []int{1000, 600, 400}[i], Threads: 8, Topic: name}
+		if i == 1 {
+			p.Tags = map[string]float64{"TagA": 0.7, "TagB": 0.3}
+		}
+		cfg.Producers = append(cfg.Producers, p)
+	}
+	cfg.Groups = []GroupConfig{{Name: "GID_ORDER"}, {Name: "GID_PAY"}, {Name: "GID_AUDIT", Strategy: allocate.Named("AVG_BY_CIRCLE")}}
+	for i := range 72 {
+		g := i / 24
+		m := MembershipConfig{Group: cfg.Groups[g].Name}
+		switch g {
+		case 0:
+			m.Subscriptions = []SubscriptionConfig{{Topic: "TopicOrder"}, {Topic: "TopicPay"}}
+			if i%8 == 0 {
+				m.FailRate = 0.01
+			}
+		case 1:
+			m.Subscriptions = []SubscriptionConfig{{Topic: "TopicPay", Tags: []string{"TagA"}}}
+		default:
+			m.Subscriptions = []SubscriptionConfig{{Topic: "TopicLog"}, {Topic: "TopicOrder"}}
+		}
+		cc := ConsumerConfig{ID: fmt.Sprintf("c%d", i+1), Groups: []MembershipConfig{m}}
+		if i == 0 {
+			cc.Groups = append(cc.Groups, MembershipConfig{Group: "GID_AUDIT", Subscriptions: []SubscriptionConfig{{Topic: "TopicLog"}}})
+		}
+		cfg.Consumers = append(cfg.Consumers, cc)
+	}
+	return cfg
+}
+
+// BenchmarkPluralHour is BenchmarkHour's hour on a cluster of several topics and groups
+// (pluralConfig), reported beside it.
+func BenchmarkPluralHour(b *testing.B) {
+	for b.Loop() {
+		c, err := New(pluralConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Advance(3600 * 1000)
+	}
+	b.ReportMetric(3600/(b.Elapsed().Seconds()/float64(b.N)), "x-realtime")
+}
+
+// BenchmarkBigGroupHour is one virtual hour of a group as operators import them: 1000 members
+// on 64 brokers × 64 queues, 2000 msg/s (target: at most 60 s on one core).
+func BenchmarkBigGroupHour(b *testing.B) {
+	cfg := benchConfig(64, 64, 0, 2000)
+	for i := range 64 {
+		cfg.Brokers[i].Name = fmt.Sprintf("broker-%02d", i+1)
+	}
+	for i := range 1000 {
+		cfg.Consumers = append(cfg.Consumers, ConsumerConfig{ID: fmt.Sprintf("10.0.%d.%d@%d", i/250, i%250, 1000+i)})
+	}
+	for b.Loop() {
+		c, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Advance(3600 * 1000)
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/hour")
 }

@@ -158,6 +158,33 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	mustApply(t, c, Command{Type: "healConsumer", ID: "10.0.0.3@4014"})
 	c.Advance(200000)
 
+	// A listener that fails everything sends back and, at its group's maxReconsumeTimes 1,
+	// dead-letters (spec §3.15, §5.8).
+	cfg = smallConfig(10)
+	// Its autoscaler starts a member on any backlog, and stops it once none is left.
+	cfg.Groups = []GroupConfig{{Name: "G", MaxReconsumeTimes: 1, Autoscale: &AutoscaleConfig{OutAbove: 0, InBelow: 0, Min: 1, Max: 2, PeriodMs: 1000}}}
+	cfg.Consumers = []ConsumerConfig{{ID: "f1", Groups: []MembershipConfig{{Group: "G", FailRate: 1}}}}
+	c = mustNew(t, cfg)
+	c.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	c.Advance(60000)
+	mustApply(t, c, Command{Type: "setSubscription", ID: "f1", Subscription: "TopicTest:TagA"})
+	// An orderly listener that fails suspends its queue (spec §3.15).
+	oc := smallConfig(10)
+	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}
+	oc.Consumers = []ConsumerConfig{{ID: "o1", Groups: []MembershipConfig{{Group: "O", FailRate: 1}}}}
+	o := mustNew(t, oc)
+	o.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	o.Advance(10000)
+	mustApply(t, c, Command{Type: "setPerm", Broker: "broker-a", Perm: PermR})
+	mustApply(t, c, Command{Type: "removeBroker", Broker: "broker-b"})
+	c.Advance(90000)
+
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {
 		if !seen[cause] {

@@ -24,23 +24,28 @@ func lookupClient(name string) (*profile.Profile, error) {
 	return p, nil
 }
 
-// strategyFor is the group's strategy as the profile's client builds it: every Java profile
+// strategyFor is group g's strategy as the profile's client builds it: every Java profile
 // runs the core's strategies, a Go one rocketmq-client-go's (spec §9.1.3).
-func (c *Cluster) strategyFor(p *profile.Profile) (allocate.Strategy, error) {
+func (c *Cluster) strategyFor(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
+	return strategyOf(g, p)
+}
+
+// strategyOf is strategyFor without the cluster: g may be a member's own (cs.own).
+func strategyOf(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
 	if !p.IsGo() {
-		return c.group.strategy, nil
+		return g.strategy, nil
 	}
-	if c.group.goStrategy == nil {
-		if err := checkClientStrategy(p, c.group.choice, c.group.params); err != nil {
+	if g.goStrategy == nil {
+		if err := checkClientStrategy(p, g.choice, g.params); err != nil {
 			return nil, err
 		}
-		s, err := p.Strategy(c.group.strategy.Name(), c.group.params)
+		s, err := p.Strategy(g.strategy.Name(), g.params)
 		if err != nil {
-			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, c.group.strategy.Name(), err)
+			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, g.strategy.Name(), err)
 		}
-		c.group.goStrategy = s
+		g.goStrategy = s
 	}
-	return c.group.goStrategy, nil
+	return g.goStrategy, nil
 }
 
 // checkClientStrategy reports whether a client of profile p can run strategy c with params.
@@ -104,8 +109,8 @@ func (c *Cluster) advanceTicks(cs *consumer, t int64) {
 // crash ends a process whose strategy panicked (a Go client does not recover it, spec
 // §9.1.4 step 5): as a kill, its connections close and nothing is uploaded.
 func (c *Cluster) crash(cs *consumer, err error) {
-	c.emit(Event{Kind: EventInfo, Cause: CauseConsumerCrashed, Consumer: cs.id, Arg: string(cs.prof.Name),
-		Text: fmt.Sprintf("%s crashes: its %s strategy raised %v, which nothing recovers; the process exits and its connections close", cs.cid, cs.prof.SDK, err)})
+	c.emit(Event{Kind: EventInfo, Cause: CauseConsumerCrashed, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: string(cs.prof.Name),
+		Text: fmt.Sprintf("%s crashes: its %s strategy raised %v, which nothing recovers; the process exits and its connections close", c.who(cs), cs.prof.SDK, err)})
 	c.kill(cs)
 	c.noteOwnership()
 }

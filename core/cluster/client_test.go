@@ -205,7 +205,7 @@ func TestGoDropErasesTheOtherOffsets(t *testing.T) {
 		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
 		c := mustNew(t, cfg)
 		c.Advance(20000)
-		cs := c.current["a"]
+		cs := c.current[memberKey{"a", 0}]
 		mustApply(t, c, Command{Type: "hangConsumer", ID: "a"}) // nothing consumed from now on
 		c.Advance(21000)
 		p0, p1 := cs.pqList[0], cs.pqList[1]
@@ -289,12 +289,12 @@ func TestABrokerWithoutTheGroupEmptiesAGoConsumer(t *testing.T) {
 		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
 		c := mustNew(t, cfg)
 		c.Advance(10000)
-		cs := c.current["a"]
+		cs := c.current[memberKey{"a", 0}]
 		if len(cs.pqList) != 8 {
 			t.Fatalf("%s: holds %d queues before; want 8", client, len(cs.pqList))
 		}
 		for _, b := range c.brokers {
-			b.dropChannel(cs.idx) // the brokers forget the group, as after a broker restart
+			b.groupOf(cs).dropChannel(cs.idx) // the brokers forget the group, as after a broker restart
 		}
 		c.rebalance(cs)
 		return len(cs.pqList)

@@ -26,7 +26,6 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	n := &Cluster{
 		cfg: cloneConfig(c.cfg), t: c.t, now: c.now, events: c.events.Clone(),
-		topic: c.topic.clone(), group: c.group.clone(),
 		latencyFault: c.latencyFault, faultTable: c.faultTable,
 		metrics:    c.metrics,
 		pub:        c.pub.clone(),
@@ -41,11 +40,43 @@ func (c *Cluster) Clone() *Cluster {
 	if c.metrics.SendsPerBroker != nil {
 		n.metrics.SendsPerBroker = maps.Clone(c.metrics.SendsPerBroker)
 	}
-	n.open = make(map[route.MessageQueue]*Anomaly, len(c.open))
-	for mq, a := range c.open {
+	n.topics, n.topicBy = make([]*topicState, len(c.topics)), make(map[string]*topicState, len(c.topics))
+	for i, t := range c.topics {
+		n.topics[i] = t.clone()
+		n.topicBy[t.name] = n.topics[i]
+	}
+	n.groups, n.groupBy = make([]*groupState, len(c.groups)), make(map[string]*groupState, len(c.groups))
+	for i, g := range c.groups {
+		n.groups[i] = g.clone()
+		if g.scaler != nil {
+			sc := *g.scaler
+			sc.startedByID = slices.Clone(g.scaler.startedByID)
+			n.groups[i].scaler = &sc
+		}
+		n.groups[i].topics = make([]*topicState, len(g.topics))
+		for j, t := range g.topics {
+			n.groups[i].topics[j] = n.topics[t.idx]
+		}
+		n.groupBy[g.name] = n.groups[i]
+	}
+	for i, t := range c.topics {
+		if t.group != nil {
+			n.topics[i].group = n.groups[t.group.idx]
+		}
+	}
+	for i, g := range c.groups {
+		if g.retry != nil {
+			n.groups[i].retry = n.topics[g.retry.idx]
+		}
+		if g.dlq != nil {
+			n.groups[i].dlq = n.topics[g.dlq.idx]
+		}
+	}
+	n.open = make(map[anomalyKey]*Anomaly, len(c.open))
+	for k, a := range c.open {
 		cp := *a
 		cp.Owners = slices.Clone(a.Owners)
-		n.open[mq] = &cp
+		n.open[k] = &cp
 	}
 
 	// Brokers, with a map from each old channel and queue to its copy: process queues point
@@ -58,27 +89,59 @@ func (c *Cluster) Clone() *Cluster {
 	for i, b := range c.brokers {
 		nb := *b
 		nb.rnd = cloneRandom(b.rnd)
-		nb.topic.qs = make([]*brokerQueue, len(b.topic.qs))
-		for j, q := range b.topic.qs {
-			cp := *q
-			nb.topic.qs[j] = &cp
-			bqs[q] = &cp
+		nb.topics = make([]*brokerTopic, len(b.topics))
+		for ti, bt := range b.topics {
+			if bt == nil {
+				continue
+			}
+			nt := *bt
+			nt.t = n.topics[bt.t.idx]
+			nt.qs = make([]*brokerQueue, len(bt.qs))
+			for j, q := range bt.qs {
+				cp := *q
+				cp.runs = slices.Clone(q.runs)
+				nt.qs[j] = &cp
+				bqs[q] = &cp
+			}
+			nt.shorts = bt.shorts[:len(bt.shorts):len(bt.shorts)]
+			nb.topics[ti] = &nt
 		}
-		nb.group.offsets = make([]*queueOffset, len(b.group.offsets))
-		for j, o := range b.group.offsets {
-			cp := *o
-			nb.group.offsets[j] = &cp
-			offs[o] = &cp
-		}
-		nb.group.listed = nil // the copy fills in its own sorts: nothing is written to the original's
-		nb.topic.shorts = b.topic.shorts[:len(b.topic.shorts):len(b.topic.shorts)]
-		nb.group.chans = make(map[int]*channel, len(b.group.chans))
-		for k, ch := range b.group.chans {
-			cp := *ch
-			nb.group.chans[k] = &cp
-			chans[ch] = &cp
+		nb.groups = make([]*brokerGroup, len(b.groups))
+		for gi, bg := range b.groups {
+			ng := *bg
+			ng.offsets = make([][]*queueOffset, len(bg.offsets))
+			for ti, os := range bg.offsets {
+				if os == nil {
+					continue
+				}
+				ng.offsets[ti] = make([]*queueOffset, len(os))
+				for j, o := range os {
+					cp := *o
+					ng.offsets[ti][j] = &cp
+					offs[o] = &cp
+				}
+			}
+			ng.listed = nil // the copy fills in its own sorts: nothing is written to the original's
+			if bg.table != nil {
+				ng.table = make(map[string]*subEntry, len(bg.table))
+				for k, e := range bg.table {
+					cp := *e
+					ng.table[k] = &cp
+				}
+			}
+			ng.chans = make(map[int]*channel, len(bg.chans))
+			for k, ch := range bg.chans {
+				cp := *ch
+				ng.chans[k] = &cp
+				chans[ch] = &cp
+			}
+			nb.groups[gi] = &ng
 		}
 		nb.pending = slices.Clone(b.pending)
+		nb.delayed = slices.Clone(b.delayed)
+		for j := range nb.delayed {
+			nb.delayed[j].t = n.topics[b.delayed[j].t.idx]
+		}
 		nb.stepCount = slices.Clone(b.stepCount)
 		n.brokers[i] = &nb
 		n.brokerBy[nb.name] = &nb
@@ -88,10 +151,24 @@ func (c *Cluster) Clone() *Cluster {
 	// takes its predecessor's), so the copy shares one copied map per id as well.
 	locals := map[string]map[route.MessageQueue]int64{}
 	n.consumers = make([]*consumer, len(c.consumers))
-	n.current = make(map[string]*consumer, len(c.current))
+	n.current = make(map[memberKey]*consumer, len(c.current))
 	for i, cs := range c.consumers {
 		nc := *cs
 		nc.rnd = cloneRandom(cs.rnd)
+		nc.g = n.groups[cs.g.idx]
+		if cs.own != nil {
+			own := *cs.own
+			own.params = cloneParams(cs.own.params)
+			nc.own = &own
+		}
+		nc.subs = make([]*subscription, len(cs.subs))
+		for j, sub := range cs.subs {
+			cp := *sub
+			cp.t = n.topics[sub.t.idx]
+			cp.brokers = slices.Clone(sub.brokers) // mqSet is the route's cached list: shared, read-only
+			nc.subs[j] = &cp
+		}
+		nc.order = slices.Clone(cs.order)
 		nc.slowRnd = cloneRandom(cs.slowRnd)
 		nc.slowRunning = slices.Clone(cs.slowRunning)
 		nc.brokers = slices.Clone(cs.brokers) // refreshed in place
@@ -107,7 +184,9 @@ func (c *Cluster) Clone() *Cluster {
 		for j, pq := range cs.pqList {
 			cp := *pq
 			cp.slow = slices.Clone(pq.slow)
+			cp.holds = slices.Clone(pq.holds)
 			cp.b = n.brokers[pq.b.idx]
+			cp.t = n.topics[pq.t.idx]
 			cp.bq = bqs[pq.bq]
 			cp.off = offs[pq.off]
 			if pq.ch != nil {
@@ -123,16 +202,28 @@ func (c *Cluster) Clone() *Cluster {
 			nc.pqList[j] = &cp
 			nc.pqs[cp.mq] = &cp
 		}
+		nc.localRetries = slices.Clone(cs.localRetries)
+		for j, lr := range cs.localRetries {
+			// A local retry's queue is one of the consumer's, or one dropped since (its
+			// retry then does nothing but release the hold): a copy of its own.
+			if k := slices.Index(cs.pqList, lr.pq); k >= 0 {
+				nc.localRetries[j].pq = nc.pqList[k]
+			} else {
+				stale := *lr.pq
+				nc.localRetries[j].pq = &stale
+			}
+		}
 		n.consumers[i] = &nc
 	}
-	for id, cs := range c.current {
-		n.current[id] = n.consumers[cs.idx]
+	for k, cs := range c.current {
+		n.current[k] = n.consumers[cs.idx]
 	}
 
 	n.producers = make([]*producer, len(c.producers))
 	for i, p := range c.producers {
 		np := *p
 		np.rnd = cloneRandom(p.rnd)
+		np.t = n.topics[p.t.idx]
 		np.fs = p.fs.Clone()
 		if p.tp != nil {
 			np.tp = p.tp.Clone(np.rnd) // its index draws from the producer's own stream

@@ -227,17 +227,33 @@ func TestAdvanceSomeIsAdvanceInPieces(t *testing.T) {
 func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 	shared := map[string]string{
 		"topicState.routeCache": "read-only once built",
+		"topicState.tags":       "immutable once built",
 		"groupState.strategy":   "immutable once built",
 		"groupState.goStrategy": "immutable once built",
 		"brokerTopic.shorts":    "append-only, the copy's slice is capped at its length",
 		"brokerGroup.listed":    "the copy starts without and makes its own",
+		"brokerGroup.order":     "read-only once made: a change makes a new one",
 		"groupState.params":     "copied by cloneParams, checked below with every field set",
 	}
-	c := mustNew(t, benchConfig(2, 4, 3, 200))
+	cfg := benchConfig(2, 4, 3, 200)
+	cfg.Groups = []GroupConfig{{Name: "G1"}, {Name: "G2", Autoscale: &AutoscaleConfig{OutAbove: 0, Max: 3}}}
+	cfg.Consumers[1].Groups = []MembershipConfig{{Group: "G1"}, {Group: "G2"}}
+	c := mustNew(t, cfg)
 	c.Advance(90000)
+	c.deadLetterTopic(c.groups[1])
 	c.Snapshot() // fills the registered lists and the queue names
 	n := c.Clone()
 
+	// A pointer or map may be nil in one topic or group (the first topic has no owning group)
+	// but must be set in some, so that its copy is checked.
+	set, unset := map[string]bool{}, map[string]string{}
+	defer func() {
+		for key, name := range unset {
+			if !set[key] {
+				t.Errorf("%s is nil in the test's cluster: give it a value so that its copy is checked", name)
+			}
+		}
+	}()
 	var check func(path string, a, b reflect.Value)
 	check = func(path string, a, b reflect.Value) {
 		for i := range a.NumField() {
@@ -251,8 +267,13 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 			switch x.Kind() {
 			case reflect.Pointer, reflect.Map:
 				if x.IsNil() {
-					t.Errorf("%s is nil in the test's cluster: give it a value so that its copy is checked", name)
-				} else if x.UnsafePointer() == y.UnsafePointer() {
+					if _, ok := unset[key]; !ok {
+						unset[key] = name
+					}
+					continue
+				}
+				set[key] = true
+				if x.UnsafePointer() == y.UnsafePointer() {
 					t.Errorf("%s is shared by the original and its clone", name)
 				}
 			case reflect.Slice:
@@ -286,14 +307,34 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 			}
 		}
 	}
-	if c.topic == n.topic || c.group == n.group {
-		t.Fatal("the topic's or the group's state is shared by the original and its clone")
+	for i := range c.topics {
+		if c.topics[i] == n.topics[i] {
+			t.Fatalf("topic %d's state is shared by the original and its clone", i)
+		}
+		check("topic", reflect.ValueOf(*c.topics[i]), reflect.ValueOf(*n.topics[i]))
 	}
-	check("topic", reflect.ValueOf(*c.topic), reflect.ValueOf(*n.topic))
-	check("group", reflect.ValueOf(*c.group), reflect.ValueOf(*n.group))
+	for i := range c.groups {
+		if c.groups[i] == n.groups[i] {
+			t.Fatalf("group %d's state is shared by the original and its clone", i)
+		}
+		check("group", reflect.ValueOf(*c.groups[i]), reflect.ValueOf(*n.groups[i]))
+	}
 	for i, b := range c.brokers {
-		check(b.name+".topic", reflect.ValueOf(b.topic), reflect.ValueOf(n.brokers[i].topic))
-		check(b.name+".group", reflect.ValueOf(b.group), reflect.ValueOf(n.brokers[i].group))
+		for j, bt := range b.topics {
+			if bt == nil {
+				continue
+			}
+			if bt == n.brokers[i].topics[j] {
+				t.Fatalf("%s's part of topic %d is shared", b.name, j)
+			}
+			check(b.name+".topic", reflect.ValueOf(*bt), reflect.ValueOf(*n.brokers[i].topics[j]))
+		}
+		for j, bg := range b.groups {
+			if bg == n.brokers[i].groups[j] {
+				t.Fatalf("%s's part of group %d is shared", b.name, j)
+			}
+			check(b.name+".group", reflect.ValueOf(*bg), reflect.ValueOf(*n.brokers[i].groups[j]))
+		}
 	}
 	vnodes, inner := 3, 5
 	p := allocate.Params{VirtualNodeCnt: &vnodes, ConsumerIDCs: []string{"idc1"}, Inner: "AVG", InnerVirtualNodeCnt: &inner,

@@ -26,6 +26,8 @@ const (
 	evProducerRoute
 	evBrokerFlush
 	evHeartbeatArrive
+	evAutoscale
+	evCleanExpired
 )
 
 // maxLog bounds the event log kept for snapshots; observers see every event.
@@ -42,15 +44,20 @@ type Cluster struct {
 	now    int64
 	events sim.Queue
 
-	topic        *topicState
-	group        *groupState
+	// topics and groups in the order they were declared (retry and dead-letter topics are
+	// created as RocketMQ creates them, after the declared ones); a broker's part of each is
+	// at the same index in its own lists.
+	topics       []*topicState
+	topicBy      map[string]*topicState
+	groups       []*groupState
+	groupBy      map[string]*groupState
 	latencyFault bool
 	faultTable   fault.Table
 
 	brokers   []*broker
 	brokerBy  map[string]*broker
-	consumers []*consumer          // every process instance ever started, in start order
-	current   map[string]*consumer // the latest instance of each client id
+	consumers []*consumer             // every member ever started (a process's in each group), in start order
+	current   map[memberKey]*consumer // the latest member of each client id in each group
 	producers []*producer
 
 	metrics    Metrics
@@ -59,8 +66,8 @@ type Cluster struct {
 	held       []Event // events of a command being applied, told after it
 	actionText string  // set by a command whose action event says more than its Describe
 	log        []Event
-	anomalies  []Anomaly                       // closed intervals
-	open       map[route.MessageQueue]*Anomaly // open intervals by queue
+	anomalies  []Anomaly               // closed intervals
+	open       map[anomalyKey]*Anomaly // open intervals by group and queue
 	isolations []Isolation
 
 	net        *jrand.Random // one-way network delays of heartbeats
@@ -70,24 +77,52 @@ type Cluster struct {
 	markOffset [][]int64 // per mark reached: every queue's max offset then, brokers in creation order
 }
 
-// topicState is the topic as the name server serves it: its name and its route's version.
-// Each broker holds the topic's queues on it.
+// topicState is a topic as the name server serves it: its name and its route's version.
+// Each broker holds its part of the topic (brokerTopic) at the topic's index.
 type topicState struct {
+	idx               int
 	name              string
 	routeVersion      int // bumped whenever the name server's route for the topic changes
 	routeCache        routeLists
 	routeCacheVersion int
+	// unsimulated is a topic a member subscribes whose queues the run does not simulate (a
+	// version 1 scenario's subscription.topic): it lives on every broker with no queue, so
+	// the member heartbeats every broker and never holds a queue of it (spec §5.7, inferred
+	// there).
+	unsimulated bool
+	// group is the group whose retry or dead-letter topic it is (nil: a topic of the
+	// scenario's); dlq tells which.
+	group *groupState
+	dlq   bool
+	// everywhere: a declared topic living on every broker, a broker added later included.
+	everywhere bool
+	// tags is its messages' mix of tags (nil: no message has a tag); immutable once built.
+	tags *tagPattern
 }
 
-// groupState is the consumer group as its members run it: its name, its allocation strategy
-// and its message model. Each broker holds the group's consumer table and offsets.
+// isRetry reports whether t is a group's retry topic.
+func (t *topicState) isRetry() bool { return t.group != nil && !t.dlq }
+
+// groupState is a consumer group as its members run it: its name, its allocation strategy
+// and its message model. Each broker holds its part of the group (brokerGroup) at the
+// group's index.
 type groupState struct {
+	idx        int
 	name       string
+	topics     []*topicState     // the topics its members subscribe, in the order first subscribed
 	strategy   allocate.Strategy // as the Java clients run it
 	params     allocate.Params   // the strategy's parameters, for the other clients' builds
 	choice     allocate.Choice   // the strategy as named, with its source when a user's
 	goStrategy allocate.Strategy // as rocketmq-client-go runs it; built when first needed
 	model      string
+	from       string // its members' default ConsumeFromWhere
+	// retry is its retry topic %RETRY%<group>, which its CLUSTERING members subscribe (nil:
+	// none, as format 1 showed a group); dlq its dead-letter topic, once a message went there.
+	retry, dlq   *topicState
+	maxReconsume int         // the client's maxReconsumeTimes
+	orderly      bool        // its members consume orderly (MessageListenerOrderly)
+	orderlyLimit bool        // an orderly group's maxReconsumeTimes was given (else Integer.MAX_VALUE)
+	scaler       *autoscaler // its autoscaler (nil: none)
 }
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
@@ -95,40 +130,23 @@ type groupState struct {
 func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
 		cfg: cfg, t: cfg.Timing.WithDefaults(),
-		topic: &topicState{name: cfg.Topic}, group: &groupState{name: cfg.Group, model: cfg.MessageModel},
+		topicBy: map[string]*topicState{}, groupBy: map[string]*groupState{},
 		latencyFault: cfg.LatencyFault,
-		brokerBy:     map[string]*broker{}, current: map[string]*consumer{},
-		open: map[route.MessageQueue]*Anomaly{},
+		brokerBy:     map[string]*broker{}, current: map[memberKey]*consumer{},
+		open: map[anomalyKey]*Anomaly{},
 		net:  sim.Stream(cfg.Seed, "network"),
 		pub:  newPublisher(cfg.Metrics),
 	}
-	if c.topic.name == "" {
-		c.topic.name = DefaultOf("topic")
-	}
-	if c.group.name == "" {
-		c.group.name = DefaultOf("group")
-	}
-	if c.group.model == "" {
-		c.group.model = DefaultOf("messageModel")
-	}
-	if c.group.model != Clustering && c.group.model != Broadcasting {
-		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", c.group.model)
-	}
-	name := cfg.Strategy
-	if name.IsZero() {
-		name = allocate.Named(DefaultOf("strategy"))
-	}
-	s, err := allocate.NewChoice(name, cfg.Params)
-	if err != nil {
-		return nil, fmt.Errorf("strategy: %w", err)
-	}
-	c.group.strategy, c.group.params, c.group.choice = s, cfg.Params, name
 	tableName := cfg.FaultTable
 	if tableName == "" {
 		tableName = DefaultOf("faultTable")
 	}
+	var err error
 	if c.faultTable, err = fault.TableByName(tableName); err != nil {
 		return nil, fmt.Errorf("faultTable: %w", err)
+	}
+	if err := c.newTopicsAndGroups(cfg); err != nil {
+		return nil, err
 	}
 	if len(cfg.Brokers) == 0 {
 		return nil, fmt.Errorf("brokers: at least one broker is needed")
@@ -137,65 +155,306 @@ func New(cfg Config) (*Cluster, error) {
 		if _, dup := c.brokerBy[bc.Name]; dup {
 			return nil, fmt.Errorf("brokers: %q appears twice", bc.Name)
 		}
-		b := c.addBroker(bc.Name, bc.Queues, bc.LatencyMs, bc.MemoryMessages)
-		if r, w := bc.QueueCounts(); r != bc.Queues || w != bc.Queues {
-			c.setQueueNums(b, r, w)
-		}
+		c.addBroker(bc.Name, bc.LatencyMs, bc.MemoryMessages)
+	}
+	if err := c.placeTopics(cfg); err != nil {
+		return nil, err
 	}
 	if err := c.addHistory(cfg.History); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	c.starting = true
 	defer func() { c.starting = false }()
+	ids := map[string]bool{}
 	for _, cc := range cfg.Consumers {
-		if _, dup := c.current[cc.ID]; dup {
+		if ids[cc.ID] {
 			return nil, fmt.Errorf("consumers: %q appears twice", cc.ID)
 		}
-		if cc.ID == "" {
-			return nil, fmt.Errorf("consumers: a client id is empty")
-		}
-		from, err := ParseConsumeFromWhere(cc.ConsumeFromWhere)
-		if err != nil {
-			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
-		}
-		p, err := lookupClient(cc.Client)
-		if err != nil {
-			return nil, fmt.Errorf("consumers: %s: %w", cc.ID, err)
-		}
-		if err := checkClientStrategy(p, name, cfg.Params); err != nil {
-			return nil, fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
-		}
-		topic := ""
-		if cc.Subscription != nil && cc.Subscription.Topic != c.topic.name {
-			if err := CheckName("consumers: "+cc.ID+": subscription.topic", cc.Subscription.Topic, TopicName); err != nil {
-				return nil, err
-			}
-			topic = cc.Subscription.Topic
-		}
-		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, topic)
-		cs.from = from
-		cs.fixedName = cc.FixedInstanceName
-		if err := CheckAttributes("consumers: "+cc.ID+": attributes", cc.Attributes); err != nil {
+		ids[cc.ID] = true
+		if err := c.startConfigured(cfg, cc); err != nil {
 			return nil, err
 		}
-		cs.attrs = cc.Attributes
-		if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
-			return nil, fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
-		}
-		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
-		if cc.ConsumeTimestampMs != nil {
-			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true
-		}
-		c.markTimestamp(cs.timestamp)
+	}
+	c.topicTags(cfg.Producers)
+	// The initial members were registered at 00:00, as if they had run before: their
+	// groups' retry topics exist on the brokers they heartbeat, and their routes hold them.
+	for _, cs := range c.consumers {
+		c.refreshConsumerRoute(cs)
 	}
 	for i, pc := range cfg.Producers {
 		if err := checkProducer(pc); err != nil {
 			return nil, fmt.Errorf("producers[%d]: %w", i, err)
 		}
+		if pc.Topic != "" && (c.topicBy[pc.Topic] == nil || c.topicBy[pc.Topic].group != nil) {
+			return nil, fmt.Errorf("producers[%d].topic: %q is no topic of topics", i, pc.Topic)
+		}
 		c.startProducer(pc)
 	}
 	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})
 	return c, nil
+}
+
+// newTopicsAndGroups declares the topics and groups: format 2's lists, or format 1's one topic
+// and one group (without its retry topic).
+func (c *Cluster) newTopicsAndGroups(cfg Config) error {
+	if len(cfg.Topics) == 0 {
+		name := cfg.Topic
+		if name == "" {
+			name = DefaultOf("topic")
+		}
+		c.addTopic(name).everywhere = true
+	}
+	for i, tc := range cfg.Topics {
+		if c.topicBy[tc.Name] != nil {
+			return fmt.Errorf("topics[%d].name: %q appears twice", i, tc.Name)
+		}
+		c.addTopic(tc.Name).everywhere = len(tc.Brokers) == 0
+	}
+	if len(cfg.Groups) == 0 {
+		gc := GroupConfig{Name: cfg.Group, Strategy: cfg.Strategy, Params: cfg.Params, MessageModel: cfg.MessageModel, NoRetryTopic: true}
+		if gc.Name == "" {
+			gc.Name = DefaultOf("group")
+		}
+		if _, err := c.declareGroup(gc); err != nil {
+			return err
+		}
+		c.groups[0].topics = []*topicState{c.topics[0]}
+		return nil
+	}
+	for i, gc := range cfg.Groups {
+		if c.groupBy[gc.Name] != nil {
+			return fmt.Errorf("groups[%d].name: %q appears twice", i, gc.Name)
+		}
+		if _, err := c.declareGroup(gc); err != nil {
+			return fmt.Errorf("groups[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// declareGroup builds a group's state from its settings; a CLUSTERING group gets its retry
+// topic, on no broker yet (spec §3.14: a heartbeat creates it).
+func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
+	model := gc.MessageModel
+	if model == "" {
+		model = DefaultOf("messageModel")
+	}
+	if model != Clustering && model != Broadcasting {
+		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", model)
+	}
+	name := gc.Strategy
+	if name.IsZero() {
+		name = allocate.Named(DefaultOf("strategy"))
+	}
+	s, err := allocate.NewChoice(name, gc.Params)
+	if err != nil {
+		return nil, fmt.Errorf("strategy: %w", err)
+	}
+	from, err := ParseConsumeFromWhere(gc.ConsumeFromWhere)
+	if err != nil {
+		return nil, err
+	}
+	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, choice: name, from: from, maxReconsume: gc.MaxReconsumeTimes,
+		orderly: gc.Orderly, orderlyLimit: gc.MaxReconsumeTimes > 0})
+	if g.maxReconsume == 0 {
+		g.maxReconsume = 16
+	}
+	if !gc.NoRetryTopic && model == Clustering {
+		g.retry = c.addTopic(RetryTopic(g.name))
+		g.retry.group = g
+	}
+	if a := gc.Autoscale; a != nil {
+		if a.Min > a.Max || a.Max > MaxConsumers || a.InBelow > a.OutAbove {
+			return nil, fmt.Errorf("autoscale: min %d, max %d, inBelow %d, outAbove %d: want min ≤ max ≤ %d and inBelow ≤ outAbove", a.Min, a.Max, a.InBelow, a.OutAbove, MaxConsumers)
+		}
+		cp := *a
+		c.startAutoscaler(g, &cp)
+	}
+	return g, nil
+}
+
+// deadLetterTopic is g's dead-letter topic, declared at its first dead letter (spec §5.8: the
+// broker creates %DLQ%<group> on demand, one queue).
+func (c *Cluster) deadLetterTopic(g *groupState) *topicState {
+	if g.dlq == nil {
+		g.dlq = c.addTopic(DLQTopic(g.name))
+		g.dlq.group, g.dlq.dlq = g, true
+	}
+	return g.dlq
+}
+
+// RetryTopic and DLQTopic are a group's retry and dead-letter topics' names.
+func RetryTopic(group string) string { return "%RETRY%" + group }
+
+// DLQTopic is a group's dead-letter topic's name.
+func DLQTopic(group string) string { return "%DLQ%" + group }
+
+// placeTopics gives every broker its queues of each declared topic: format 1's topic on every
+// broker with its brokers[] counts; format 2's as topics[] say, a topic without a broker
+// list on every broker (0 queues there: brokers[].queues).
+func (c *Cluster) placeTopics(cfg Config) error {
+	if len(cfg.Topics) == 0 {
+		for i, bc := range cfg.Brokers {
+			r, w := bc.QueueCounts()
+			c.setQueueNums(c.brokers[i], c.topics[0], r, w)
+		}
+		return nil
+	}
+	for i, tc := range cfg.Topics {
+		t := c.topics[i]
+		if len(tc.Brokers) == 0 {
+			for j, bc := range cfg.Brokers {
+				q := tc.Queues
+				if q == 0 {
+					q = bc.Queues
+				}
+				r, w := countsOf(q, tc.ReadQueueNums, tc.WriteQueueNums)
+				c.setQueueNums(c.brokers[j], t, r, w)
+				c.brokers[j].topics[t.idx].perm = permOr(tc.Perm, PermRW)
+			}
+			continue
+		}
+		for j, tb := range tc.Brokers {
+			b := c.brokerBy[tb.Name]
+			if b == nil {
+				return fmt.Errorf("topics[%d].brokers[%d].name: %q is no broker of brokers", i, j, tb.Name)
+			}
+			if b.topicOf(t) != nil {
+				return fmt.Errorf("topics[%d].brokers[%d].name: %q appears twice", i, j, tb.Name)
+			}
+			q := tb.Queues
+			if q == 0 {
+				q = tc.Queues
+			}
+			r, w := countsOf(q, tb.ReadQueueNums, tb.WriteQueueNums)
+			if tb.ReadQueueNums == 0 && tb.WriteQueueNums == 0 && tb.Queues == 0 {
+				r, w = countsOf(q, tc.ReadQueueNums, tc.WriteQueueNums)
+			}
+			c.setQueueNums(b, t, r, w)
+			b.topics[t.idx].perm = permOr(tb.Perm, permOr(tc.Perm, PermRW))
+		}
+	}
+	return nil
+}
+
+// countsOf is read and write counts from queues and the counts that differ from it (0: queues).
+func countsOf(queues, read, write int) (int, int) {
+	if read == 0 {
+		read = queues
+	}
+	if write == 0 {
+		write = queues
+	}
+	return read, write
+}
+
+func permOr(p, def string) string {
+	if p == "" {
+		return def
+	}
+	return p
+}
+
+// startConfigured starts a consumer process of the initial state: one member of each group it
+// names (format 1: of the one group, subscribing its topic or its subscription's).
+func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
+	if cc.ID == "" {
+		return fmt.Errorf("consumers: a client id is empty")
+	}
+	if cc.SlowEvery < 0 || cc.SlowMs < 0 || (cc.SlowEvery > 0) != (cc.SlowMs > 0) {
+		return fmt.Errorf("consumers: %s: slowEvery %d, slowMs %d: want both positive, or both 0", cc.ID, cc.SlowEvery, cc.SlowMs)
+	}
+	p, err := lookupClient(cc.Client)
+	if err != nil {
+		return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+	}
+	members := cc.Groups
+	if len(members) == 0 {
+		m := MembershipConfig{Group: c.groups[0].name}
+		if cc.Subscription != nil {
+			m.Subscriptions = []SubscriptionConfig{*cc.Subscription}
+		}
+		members = []MembershipConfig{m}
+	} else if cc.Subscription != nil {
+		return fmt.Errorf("consumers: %s: subscription and groups: give its subscriptions in groups", cc.ID)
+	}
+	for k, m := range members {
+		g := c.groupBy[m.Group]
+		if g == nil {
+			return fmt.Errorf("consumers: %s: groups[%d].group: %q is no group of groups", cc.ID, k, m.Group)
+		}
+		if c.current[memberKey{cc.ID, g.idx}] != nil {
+			return fmt.Errorf("consumers: %s: groups[%d].group: %q appears twice", cc.ID, k, m.Group)
+		}
+		if err := checkClientStrategy(p, g.choice, g.params); err != nil {
+			return fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
+		}
+		subs, err := c.subscriptionsOf(cfg, cc.ID, m)
+		if err != nil {
+			return err
+		}
+		fromText := cc.ConsumeFromWhere
+		if fromText == "" {
+			fromText = g.from
+		}
+		from, err := ParseConsumeFromWhere(fromText)
+		if err != nil {
+			return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+		}
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs)
+		cs.from = from
+		cs.fixedName = cc.FixedInstanceName
+		if err := CheckAttributes("consumers: "+cc.ID+": attributes", cc.Attributes); err != nil {
+			return err
+		}
+		cs.attrs = cc.Attributes
+		cs.setListener(m, c.t.ConsumeThreads)
+		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
+		if cs.slowMs > c.t.ConsumeTimeout {
+			c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+		}
+		if cc.ConsumeTimestampMs != nil {
+			cs.timestamp, cs.fixedTS = *cc.ConsumeTimestampMs, true
+		}
+		c.markTimestamp(cs.timestamp)
+	}
+	return nil
+}
+
+// subscriptionsOf is what a membership subscribes: its topics (format 1: a topic not
+// declared is one the run does not simulate), then its group's retry topic.
+func (c *Cluster) subscriptionsOf(cfg Config, id string, m MembershipConfig) ([]subscription, error) {
+	g := c.groupBy[m.Group]
+	var out []subscription
+	for j, sc := range m.Subscriptions {
+		t := c.topicBy[sc.Topic]
+		switch {
+		case t != nil && t.group != nil:
+			return nil, fmt.Errorf("consumers: %s: subscriptions[%d].topic: %q is a group's own topic, which RocketMQ subscribes itself", id, j, sc.Topic)
+		case t == nil && len(cfg.Topics) > 0:
+			return nil, fmt.Errorf("consumers: %s: subscriptions[%d].topic: %q is no topic of topics", id, j, sc.Topic)
+		case t == nil:
+			if err := CheckName("consumers: "+id+": subscription.topic", sc.Topic, TopicName); err != nil {
+				return nil, err
+			}
+			t = c.addTopic(sc.Topic)
+			t.unsimulated, t.everywhere = true, true
+			for _, b := range c.brokers {
+				c.setQueueNums(b, t, 0, 0)
+			}
+		}
+		if slices.ContainsFunc(out, func(s subscription) bool { return s.t == t }) {
+			return nil, fmt.Errorf("consumers: %s: subscriptions[%d].topic: %q appears twice", id, j, sc.Topic)
+		}
+		out = append(out, subscription{t: t, tags: slices.Clone(sc.Tags)})
+	}
+	if len(out) == 0 {
+		out = append(out, subscription{t: c.topics[0]})
+	}
+	if g.retry != nil {
+		out = append(out, subscription{t: g.retry})
+	}
+	return out, nil
 }
 
 // addHistory fills the initial brokers' queues with the messages produced before 00:00.
@@ -211,15 +470,22 @@ func (c *Cluster) addHistory(h *HistoryConfig) error {
 		c.history.SpanMs = 3600 * 1000
 	}
 	for _, b := range c.brokers {
-		// Written interleaved, queue by queue: message 0 of every queue sits near the log's start.
-		// Only write queues were ever written.
-		for q := range b.topic.writeQ {
-			b.topic.qs[q].firstPos = b.logCount + int64(q)
-			b.topic.qs[q].maxOffset = h.Messages
-			b.topic.qs[q].minOffset = h.Deleted
-			b.group.offsets[q].frontier = h.Deleted
+		for _, bt := range b.topics {
+			if bt == nil {
+				continue
+			}
+			// Written interleaved, queue by queue: message 0 of every queue sits near the log's
+			// start. Only write queues were ever written.
+			for q := range bt.writeQ {
+				bt.qs[q].firstPos = b.logCount + int64(q)
+				bt.qs[q].maxOffset = h.Messages
+				bt.qs[q].minOffset = h.Deleted
+				for _, bg := range b.groups {
+					bg.offsets[bt.t.idx][q].frontier = h.Deleted
+				}
+			}
+			b.logCount += h.Messages * int64(bt.writeQ)
 		}
-		b.logCount += h.Messages * int64(b.topic.writeQ)
 	}
 	return nil
 }
@@ -241,8 +507,12 @@ func (c *Cluster) recordMarks() {
 	for len(c.markOffset) < len(c.marks) && c.marks[len(c.markOffset)] <= c.now {
 		var offs []int64
 		for _, b := range c.brokers {
-			for _, q := range b.topic.qs {
-				offs = append(offs, q.maxOffset)
+			for _, bt := range b.topics {
+				if bt != nil {
+					for _, q := range bt.qs {
+						offs = append(offs, q.maxOffset)
+					}
+				}
 			}
 		}
 		c.markOffset = append(c.markOffset, offs)
@@ -252,10 +522,10 @@ func (c *Cluster) recordMarks() {
 // searchOffset is SEARCH_OFFSET_BY_TIMESTAMP with boundary LOWER: the first message stored at
 // or after ts, or the max offset if there is none (spec §3.6). Messages before 00:00 were
 // produced evenly over the history's span.
-func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
-	bq := b.topic.qs[q]
+func (c *Cluster) searchOffset(b *broker, t *topicState, q int32, ts int64) int64 {
+	bq := b.topics[t.idx].qs[q]
 	h := c.history
-	if ts < 0 && h.Messages > 0 && int(q) < len(b.topic.qs) {
+	if ts < 0 && h.Messages > 0 {
 		// message k was stored at -span + k·span/messages
 		k := ((ts+h.SpanMs)*h.Messages + h.SpanMs - 1) / h.SpanMs
 		return min(max(k, bq.minOffset, 0), bq.maxOffset)
@@ -269,10 +539,17 @@ func (c *Cluster) searchOffset(b *broker, q int32, ts int64) int64 {
 	}
 	pos := 0
 	for _, x := range c.brokers {
+		for _, bt := range x.topics {
+			if x == b && bt != nil && bt.t == t {
+				break
+			}
+			if bt != nil {
+				pos += len(bt.qs)
+			}
+		}
 		if x == b {
 			break
 		}
-		pos += len(x.topic.qs)
 	}
 	if off := c.markOffset[i]; pos+int(q) < len(off) {
 		return max(off[pos+int(q)], bq.minOffset)
@@ -351,6 +628,13 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.events.Push(sim.Event{At: c.now + c.t.ScanInterval, Kind: evScan, A: e.A})
 	case evIdle:
 		c.idleCheck(c.brokers[e.A], c.consumers[e.B])
+	case evCleanExpired:
+		if cs := c.consumers[e.A]; cs.gen[genClean] == e.B {
+			c.cleanExpired(cs)
+			c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+		}
+	case evAutoscale:
+		c.autoscale(c.groups[e.A])
 	case evHeartbeatArrive:
 		// A heartbeat on its way reaches its broker; one from a process that has died or
 		// been cut off since is lost with it.
@@ -393,6 +677,30 @@ func (c *Cluster) emitf(kind, cause, consumer, broker, format string, args ...an
 	c.emit(Event{Kind: kind, Cause: cause, Consumer: consumer, Broker: broker, Text: fmt.Sprintf(format, args...)})
 }
 
+// emitMember is emitf for an event about member cs: its group (when the run has several) and
+// its client id come with it.
+func (c *Cluster) emitMember(cs *consumer, kind, cause, broker, format string, args ...any) {
+	c.emit(Event{Kind: kind, Cause: cause, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: broker,
+		Text: fmt.Sprintf(format, args...)})
+}
+
+// groupName is cs's group's name when the run has several groups ("" with one).
+func (c *Cluster) groupName(cs *consumer) string {
+	if len(c.groups) > 1 {
+		return cs.g.name
+	}
+	return ""
+}
+
+// who names member cs in the log: its client id, and its group when the run has several
+// ("10.0.0.5@4711 in GID_B").
+func (c *Cluster) who(cs *consumer) string {
+	if len(c.groups) > 1 {
+		return cs.cid + " in " + cs.g.name
+	}
+	return cs.cid
+}
+
 // Log returns a copy of the most recent events (at most 500), oldest first.
 func (c *Cluster) Log() []Event { return slices.Clone(c.log[max(0, len(c.log)-maxLog):]) }
 
@@ -419,7 +727,7 @@ func ClockTenths(ms int64) string {
 func (c *Cluster) liveBrokers() []*broker {
 	var out []*broker
 	for _, b := range c.brokers {
-		if !b.down {
+		if !b.down && !b.removed {
 			out = append(out, b)
 		}
 	}
@@ -427,39 +735,53 @@ func (c *Cluster) liveBrokers() []*broker {
 	return out
 }
 
-// The topic's queue lists in the name server's route, each sorted in MessageQueue order
+// A topic's queue lists in the name server's route, each sorted in MessageQueue order
 // (permissions are read-write): the publish list, write queues 0…writeQueueNums−1 of every
 // live broker sorted by name, and the subscribe set, read queues 0…readQueueNums−1 (spec
-// §1.3); allQueues is every queue a live broker has, either kind.
+// §1.3); all is every queue a live broker has, either kind; brokers are the live brokers the
+// route lists, sorted by name.
 
-// publishQueues is the publish list producers build from the route.
-func (c *Cluster) publishQueues() []route.MessageQueue { return c.routeLists().publish }
+// publishQueues is the publish list producers of t build from the route.
+func (c *Cluster) publishQueues(t *topicState) []route.MessageQueue { return c.routeLists(t).publish }
 
-// subscribeQueues is the subscribe set consumers rebalance over.
-func (c *Cluster) subscribeQueues() []route.MessageQueue { return c.routeLists().subscribe }
+// subscribeQueues is the subscribe set consumers of t rebalance over.
+func (c *Cluster) subscribeQueues(t *topicState) []route.MessageQueue {
+	return c.routeLists(t).subscribe
+}
 
-// allQueues is every queue of every live broker.
-func (c *Cluster) allQueues() []route.MessageQueue { return c.routeLists().all }
+// allQueues is every queue of t on every live broker.
+func (c *Cluster) allQueues(t *topicState) []route.MessageQueue { return c.routeLists(t).all }
 
-type routeLists struct{ publish, subscribe, all []route.MessageQueue }
+type routeLists struct {
+	publish, subscribe, all []route.MessageQueue
+	brokers                 []string
+}
 
-func (c *Cluster) routeLists() routeLists {
-	if c.topic.routeCache.all != nil && c.topic.routeCacheVersion == c.topic.routeVersion {
-		return c.topic.routeCache // shared, read-only
+func (c *Cluster) routeLists(t *topicState) routeLists {
+	if t.routeCache.all != nil && t.routeCacheVersion == t.routeVersion {
+		return t.routeCache // shared, read-only
 	}
-	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}}
+	l := routeLists{publish: []route.MessageQueue{}, subscribe: []route.MessageQueue{}, all: []route.MessageQueue{}, brokers: []string{}}
 	for _, b := range c.liveBrokers() {
-		for id := range b.topic.queues {
-			mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
+		bt := b.topicOf(t)
+		if bt == nil {
+			continue
+		}
+		// The publish list takes a broker's write queues when it may be written, the
+		// subscribe set its read queues when it may be read (spec §1.3).
+		perm := b.permOf(bt)
+		l.brokers = append(l.brokers, b.name)
+		for id := range bt.queues {
+			mq := route.MessageQueue{Topic: t.name, BrokerName: b.name, QueueID: int32(id)}
 			l.all = append(l.all, mq)
-			if id < b.topic.writeQ {
+			if id < bt.writeQ && perm&route.PermWrite != 0 {
 				l.publish = append(l.publish, mq)
 			}
-			if id < b.topic.readQ {
+			if id < bt.readQ && perm&route.PermRead != 0 {
 				l.subscribe = append(l.subscribe, mq)
 			}
 		}
 	}
-	c.topic.routeCache, c.topic.routeCacheVersion = l, c.topic.routeVersion
+	t.routeCache, t.routeCacheVersion = l, t.routeVersion
 	return l
 }

@@ -363,7 +363,7 @@ func TestHealBeforeExpiryReconnects(t *testing.T) {
 		t.Fatalf("changes at the heal: %v; want %v", causes, want)
 	}
 	for _, b := range c.brokers {
-		if ids := c.registeredIDs(b); !slices.Equal(ids, []string{"c1", "c2", "c3"}) {
+		if ids := c.registeredIDs(b.groups[0]); !slices.Equal(ids, []string{"c1", "c2", "c3"}) {
 			t.Fatalf("%s lists %v after the heal; want each consumer once", b.name, ids)
 		}
 	}
@@ -446,7 +446,7 @@ func TestRestartGivesANewClientID(t *testing.T) {
 		t.Errorf("restarted ids %v; want c1#2, and the fixed names kept", got)
 	}
 	for _, b := range c.brokers {
-		ids := c.registeredIDs(b)
+		ids := c.registeredIDs(b.groups[0])
 		slices.Sort(ids)
 		want := []string{got["10.0.0.1@4012"], "10.0.0.5@worker-1", "10.0.0.9@77", "c1#2"}
 		slices.Sort(want)

@@ -43,6 +43,20 @@ type Command struct {
 	// Client is the SDK the started process runs (addConsumer, restartConsumer; optional):
 	// java, java-4.9 or go-2.1.2 ("go"), spec §9.
 	Client string `json:"client,omitempty"`
+	// Topic is the topic setQueues and addBroker act on (optional: the first; addBroker:
+	// every topic that lives on every broker).
+	Topic string `json:"topic,omitempty"`
+	// ReadQueueNums and WriteQueueNums are setQueues' counts when they differ from queues
+	// (optional).
+	ReadQueueNums  *int `json:"readQueueNums,omitempty"`
+	WriteQueueNums *int `json:"writeQueueNums,omitempty"`
+	// Perm is setPerm's permission: RW, R, W or none.
+	Perm string `json:"perm,omitempty"`
+	// Group is the group setStrategy and setSubscription act on (optional: the first, or the
+	// member's only one).
+	Group string `json:"group,omitempty"`
+	// Subscription is setSubscription's text, "TopicA:TagA||TagB;TopicB".
+	Subscription string `json:"subscription,omitempty"`
 }
 
 // Choice is the strategy setStrategy sets: its name, with its source when it has one.
@@ -637,7 +651,58 @@ var (
 	consumerArg = nameArg("id", &ClientIDName, "c1")
 	brokerArg   = nameArg("broker", &BrokerName, "broker-a")
 	queuesArg   = intArg("queues", "queues", 0, MaxQueues, "8")
+	topicArg    = optional(nameArg("topic", &TopicName, "TopicOrder"), "")
+	permArg     = Arg{Name: "perm", Type: ArgEnum, Enum: Perms, Example: PermR}
+	groupArg    = optional(nameArg("group", &GroupName, "GID_ORDER"), "")
+	// subscriptionArg is a member's subscriptions as one text: topics separated by ';', each
+	// with its tags after ':' joined by "||" ("*" or none: every message).
+	subscriptionArg = nameArg("subscription", &SubscriptionText, "TopicOrder:TagA||TagB")
 )
+
+// MaxSubscriptionText bounds setSubscription's text.
+const MaxSubscriptionText = 1024
+
+// SubscriptionText is the characters of setSubscription's text: topics' and tags' and the
+// separators ; : || and *.
+var SubscriptionText = Charset{"%|_-:;.@#*", "letters, digits and % | _ - : ; . @ # *", MaxSubscriptionText}
+
+// ParseSubscriptions reads a subscription text, "TopicA:TagA||TagB;TopicB": at least one
+// topic, at most MaxSubscriptions, each named as topics are and at most once, with at most
+// MaxTags tags ("*" or none: every message).
+func ParseSubscriptions(text string) ([]SubscriptionConfig, error) {
+	if len(text) > MaxSubscriptionText {
+		return nil, fmt.Errorf("%d characters; the limit is %d", len(text), MaxSubscriptionText)
+	}
+	var out []SubscriptionConfig
+	for i, part := range strings.Split(text, ";") {
+		topic, expr, _ := strings.Cut(strings.TrimSpace(part), ":")
+		topic = strings.TrimSpace(topic)
+		if err := CheckName(fmt.Sprintf("topic %d", i+1), topic, TopicName); err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(out, func(s SubscriptionConfig) bool { return s.Topic == topic }) {
+			return nil, fmt.Errorf("topic %s appears twice", topic)
+		}
+		sc := SubscriptionConfig{Topic: topic}
+		if expr = strings.TrimSpace(expr); expr != "" && expr != "*" {
+			for _, tag := range strings.Split(expr, "||") {
+				tag = strings.TrimSpace(tag)
+				if err := CheckName("tag of "+topic, tag, TagName); err != nil {
+					return nil, err
+				}
+				sc.Tags = append(sc.Tags, tag)
+			}
+			if len(sc.Tags) > MaxTags {
+				return nil, fmt.Errorf("%s has %d tags; the limit is %d", topic, len(sc.Tags), MaxTags)
+			}
+		}
+		out = append(out, sc)
+	}
+	if len(out) > MaxSubscriptions {
+		return nil, fmt.Errorf("%d topics; the limit is %d", len(out), MaxSubscriptions)
+	}
+	return out, nil
+}
 
 // Statuses from which consumer commands apply.
 var (
@@ -774,8 +839,25 @@ func init() {
 		Describe: func(c Command) string { return c.Broker + " is back" },
 		Words: words("Restore broker", "A down broker is back.", "{broker} back",
 			"恢复 Broker", "宕机的 Broker 恢复。", "{broker} 恢复")})
+	Register(CommandSpec{Name: "setPerm", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
+		Args:  []Arg{brokerArg, permArg},
+		Apply: onBroker(applySetPerm),
+		Event: func(c Command, e *Event) { e.Arg = c.Perm },
+		Describe: func(c Command) string {
+			return fmt.Sprintf("%s's permission is %s (brokerPermission): clients see it at their next route refresh", c.Broker, c.Perm)
+		},
+		Words: words("Set permission", "Sets a broker's permission: RW, R (read only: producers stop writing it), W (write only: consumers stop reading it) or none. Clients see it at their next route refresh.", "{broker} permission {arg}",
+			"设置权限", "设置 Broker 的读写权限：RW、R（只读：生产者不再写入）、W（只写：消费者不再读取）或 none。客户端在下次刷新路由时看到。", "{broker} 权限 {arg}")})
+	Register(CommandSpec{Name: "removeBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
+		Args:  []Arg{brokerArg},
+		Apply: onBroker(applyRemoveBroker),
+		Describe: func(c Command) string {
+			return c.Broker + " leaves the name server: clients drop it at their next route refresh, and what it still holds stays unread"
+		},
+		Words: words("Remove broker", "The broker unregisters from the name server: clients drop it from their routes at their next refresh; the messages it still holds are read by nobody.", "{broker} removed",
+			"移除 Broker", "Broker 从 NameServer 注销：客户端在下次刷新路由时把它移出路由；它仍保存的消息无人读取。", "{broker} 已移除")})
 	Register(CommandSpec{Name: "addBroker", Target: TargetCluster,
-		Args:  []Arg{brokerArg, optional(queuesArg, addBrokerQueues)},
+		Args:  []Arg{brokerArg, optional(queuesArg, addBrokerQueues), topicArg},
 		Apply: applyAddBroker,
 		Event: func(c Command, e *Event) {
 			e.N = addBrokerQueues
@@ -794,7 +876,7 @@ func init() {
 		Words: words("Add broker", "A broker joins the cluster with its queues for the topic.", "{broker} joined the cluster",
 			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
 	Register(CommandSpec{Name: "setQueues", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
-		Args:  []Arg{brokerArg, queuesArg},
+		Args:  []Arg{brokerArg, queuesArg, topicArg, optional(intArg("readQueueNums", "queues", 0, MaxQueues, "8"), 0), optional(intArg("writeQueueNums", "queues", 0, MaxQueues, "4"), 0)},
 		Apply: onBroker(applySetQueues),
 		Event: func(c Command, e *Event) { e.N = int64(*c.Queues) },
 		Grows: func(c Command) Growth {
@@ -812,6 +894,8 @@ func init() {
 		Args: []Arg{
 			{Name: "strategy", Type: ArgEnum, Enum: allocate.Names(), Fold: true, Loose: true, Example: "CONSISTENT_HASH"},
 			{Name: "params", Type: ArgObject, Optional: true},
+			groupArg,
+			optional(consumerArg, ""),
 			{Name: "source", Type: ArgSource, Optional: true, Example: "def allocate(group, current, queues, consumers): …"},
 			fileOnly(optional(intArg("steps", "steps", allocate.MinScriptSteps, allocate.MaxScriptSteps, "20000"), "")),
 		},
@@ -852,14 +936,36 @@ func init() {
 			return g
 		},
 		Describe: func(c Command) string {
+			switch {
+			case c.ID != "":
+				return c.ID + " is redeployed with strategy " + strings.ToUpper(c.Strategy) + "; it uses it from its next rebalance, the others keep theirs"
+			case c.Group != "":
+				return c.Group + "'s strategy set to " + strings.ToUpper(c.Strategy) + "; each member uses it from its next rebalance"
+			}
 			return "strategy set to " + strings.ToUpper(c.Strategy) + "; each consumer uses it from its next rebalance"
 		},
 		Overrides: func(c Command) (Override, bool) {
 			return Override{Setting: SettingStrategy, Value: c.Strategy, Code: "timelineSetsStrategy",
 				Text: "the timeline sets the strategy to {value} at {t}: from then on the variants allocate alike"}, true
 		},
-		Words: words("Set strategy", "Sets the allocation strategy; each consumer uses it from its next rebalance.", "strategy {arg}",
-			"设置分配策略", "设置分配策略；每个消费者从下一次重平衡起使用。", "分配策略改为 {arg}")})
+		Words: words("Set strategy", "Sets the allocation strategy of a group (the first by default), or of one member only (a rolling deploy); each uses it from its next rebalance.", "strategy {arg}",
+			"设置分配策略", "设置一个消费组（默认第一个）或其中一个成员（滚动发布）的分配策略；从下一次重平衡起使用。", "分配策略改为 {arg}")})
+	Register(CommandSpec{Name: "setSubscription", Target: TargetConsumer, From: running,
+		Args: []Arg{consumerArg, subscriptionArg, groupArg},
+		Check: func(path string, c Command, _ bool) error {
+			_, err := ParseSubscriptions(c.Subscription)
+			if err != nil {
+				return fmt.Errorf("%s: %w", join(path, "subscription"), err)
+			}
+			return nil
+		},
+		Apply: applySetSubscription,
+		Event: func(c Command, e *Event) { e.Arg = c.Subscription },
+		Describe: func(c Command) string {
+			return c.ID + " now subscribes " + c.Subscription + ": its heartbeats carry it at once, its next rebalance drops the topics it left"
+		},
+		Words: words("Set subscription", "One member's subscriptions change (a rolling deploy): topics and tags, written TopicA:TagA||TagB;TopicB. Its heartbeat carries them at once; its next rebalance drops the topics it left.", "{id} subscribes {arg}",
+			"设置订阅", "一个成员的订阅改变（滚动发布）：Topic 与 Tag，写作 TopicA:TagA||TagB;TopicB。心跳立即带上新订阅；下一次重平衡丢弃它不再订阅的 Topic。", "{id} 订阅 {arg}")})
 	Register(CommandSpec{Name: "setProducerRate", Target: TargetProducer,
 		Args:  []Arg{intArg("rate", "messages/s", 0, MaxRate, "500"), optional(nameArg("id", &PlainName, "p1"), "")},
 		Apply: applySetProducerRate,
@@ -969,7 +1075,7 @@ func init() {
 			"设置发送方式", "在同步 send(msg)（线程在整个发送期间阻塞）与异步 send(msg, callback)（不阻塞）之间切换生产者（给出 id 时只切换该生产者；threads：同步线程数，默认 1）。进行中的发送按原方式完成。", "发送方式改为同步").
 			when("zh", "arg=async", "发送方式改为异步")})
 	Register(CommandSpec{Name: "setMessageModel", Target: TargetGroup,
-		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}},
+		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}, groupArg},
 		Apply:    applySetMessageModel,
 		Event:    func(c Command, e *Event) { e.Arg = c.Model },
 		Describe: func(c Command) string { return "message model: " + c.Model },

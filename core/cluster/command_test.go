@@ -57,7 +57,7 @@ func testCommand() CommandSpec {
 	return CommandSpec{Name: "testPoke", Target: TargetConsumer, From: []string{StatusAlive}, Menu: true,
 		Args: []Arg{consumerArg, optional(intArg("queues", "times", 0, 3, "2"), 1)},
 		Apply: func(c *Cluster, cmd Command) error {
-			if c.current[cmd.ID] == nil {
+			if c.current[memberKey{cmd.ID, 0}] == nil {
 				return errorString("no consumer " + cmd.ID)
 			}
 			return nil

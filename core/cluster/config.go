@@ -16,9 +16,14 @@ const (
 
 // Config is a cluster's initial state. Zero values take RocketMQ's defaults (see Defaults).
 type Config struct {
-	Seed         int64            `json:"seed"`
-	Topic        string           `json:"topic,omitempty"`
-	Group        string           `json:"group,omitempty"`
+	Seed  int64  `json:"seed"`
+	Topic string `json:"topic,omitempty"`
+	Group string `json:"group,omitempty"`
+	// Topics and Groups are the cluster's topics and consumer groups (scenario format 2). Left
+	// out, the cluster has one of each: Topic on every broker with brokers[].queues, and Group
+	// with Strategy, Params and MessageModel, without its retry topic, as format 1 described it.
+	Topics       []TopicConfig    `json:"topics,omitempty"`
+	Groups       []GroupConfig    `json:"groups,omitempty"`
 	Brokers      []BrokerConfig   `json:"brokers"`
 	Consumers    []ConsumerConfig `json:"consumers,omitempty"`
 	Producers    []ProducerConfig `json:"producers,omitempty"`
@@ -32,6 +37,66 @@ type Config struct {
 	Metrics *MetricsConfig `json:"metrics,omitempty"`
 	// History makes the topic older than the run: messages stored before 00:00 (spec §3.6).
 	History *HistoryConfig `json:"history,omitempty"`
+}
+
+// TopicConfig is one topic: its queues on the brokers (its TopicConfig there, spec §1.3).
+type TopicConfig struct {
+	Name string `json:"name"`
+	// Queues is its read and write queues on every broker (0: brokers[].queues), unless
+	// Brokers names the brokers it lives on with their own counts.
+	Queues         int `json:"queues,omitempty"`
+	ReadQueueNums  int `json:"readQueueNums,omitempty"`  // on every broker, when they differ from queues
+	WriteQueueNums int `json:"writeQueueNums,omitempty"` // on every broker, when they differ from queues
+	// Perm is its permission on every broker: RW (the default), R (read only: no producer
+	// writes it), W (write only: no consumer reads it) or none (spec §1.3).
+	Perm    string              `json:"perm,omitempty"`
+	Brokers []TopicBrokerConfig `json:"brokers,omitempty"`
+}
+
+// TopicBrokerConfig is a topic on one broker, when it is not the same on every broker.
+type TopicBrokerConfig struct {
+	Name           string `json:"name"`
+	Queues         int    `json:"queues,omitempty"`
+	ReadQueueNums  int    `json:"readQueueNums,omitempty"`
+	WriteQueueNums int    `json:"writeQueueNums,omitempty"`
+	Perm           string `json:"perm,omitempty"`
+}
+
+// GroupConfig is one consumer group as its members run it.
+type GroupConfig struct {
+	Name         string          `json:"name"`
+	Strategy     allocate.Choice `json:"strategy,omitzero"`
+	Params       allocate.Params `json:"params,omitempty"`
+	MessageModel string          `json:"messageModel,omitempty"`
+	// ConsumeFromWhere is its members' default (each member may set its own).
+	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`
+	// NoRetryTopic leaves out the retry subscription every CLUSTERING push consumer adds at
+	// start (%RETRY%<group>, spec §3.14): the group as format 1 showed it.
+	NoRetryTopic bool `json:"noRetryTopic,omitempty"`
+	// MaxReconsumeTimes is the client's maxReconsumeTimes: a message failed that many times
+	// more goes to %DLQ%<group> (spec §3.15, §5.8); 0: 16.
+	MaxReconsumeTimes int `json:"maxReconsumeTimes,omitempty"`
+	// Orderly makes its members consume orderly (MessageListenerOrderly): one thread a queue,
+	// a failed message suspends its queue and comes again (spec §3.15); its locks are not
+	// modelled.
+	Orderly bool `json:"orderly,omitempty"`
+	// Autoscale scales its members on its backlog (nil: nothing does).
+	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
+}
+
+// MembershipConfig is a consumer process's membership of one group: what it subscribes there
+// and how its listener answers. Memberships of one process share its client id, hence one
+// client instance (spec §1.2, §3.14).
+type MembershipConfig struct {
+	Group         string               `json:"group"`
+	Subscriptions []SubscriptionConfig `json:"subscriptions,omitempty"` // none: the first topic
+	// FailRate is the share of deliveries its listener answers RECONSUME_LATER, 0…1: each
+	// goes back through the send-back, the delay ladder and, after maxReconsumeTimes, the DLQ
+	// (spec §3.15).
+	FailRate float64 `json:"failRate,omitempty"`
+	// ConsumeMs is the time its listener takes per message (0: the consumer's consumeRate
+	// decides): its 20 threads then consume 20 000 / consumeMs messages a second at most.
+	ConsumeMs int64 `json:"consumeMs,omitempty"`
 }
 
 // HistoryConfig is what every queue of the initial brokers holds at 00:00.
@@ -87,16 +152,20 @@ type ConsumerConfig struct {
 	// *inferred* there). That topic is taken to live on the same brokers, so the member
 	// heartbeats each of them (*inferred*: the member's route is its own topic's).
 	Subscription *SubscriptionConfig `json:"subscription,omitempty"`
+	// Groups are its memberships (scenario format 2); none: the first group, subscribing the
+	// first topic (or Subscription's).
+	Groups []MembershipConfig `json:"groups,omitempty"`
 	// Attributes are what a strategy's view shows of this member besides its metrics: a
 	// weight, a room, labels such as a region; strings and whole numbers, at most
 	// MaxAttributes. Only a strategy that reads the view sees them.
 	Attributes map[string]any `json:"attributes,omitempty"`
 }
 
-// SubscriptionConfig is one member's subscription. Only the topic is modelled: the
-// simulated messages carry no tags.
+// SubscriptionConfig is one subscription: a topic and its tag expression.
 type SubscriptionConfig struct {
 	Topic string `json:"topic"`
+	// Tags is the expression's tags ("TagA || TagB" as a list); none: "*", every message.
+	Tags []string `json:"tags,omitempty"`
 }
 
 // QueueCounts is a broker's read and write queue counts as the config gives them.
@@ -155,6 +224,11 @@ type ProducerConfig struct {
 	// go-2.1.2 ("go"). It decides the publish list, the selection, the retries and the
 	// latency fault tolerance (none in Go).
 	Client string `json:"client,omitempty"`
+	// Topic is the topic it sends to ("": the first).
+	Topic string `json:"topic,omitempty"`
+	// Tags is the mix of tags its messages carry, each tag's share ({"TagA": 0.7, "TagB":
+	// 0.3}); none: no tag.
+	Tags map[string]float64 `json:"tags,omitempty"`
 }
 
 // KeysConfig is the keys a producer's messages carry: Prefix + 0 … Count−1, drawn uniformly,
@@ -193,6 +267,7 @@ type Timing struct {
 	BrokerJitter           int64 `json:"brokerJitter,omitempty"`             // 3: seeded jitter added to it, 0..n
 	NetworkRTT             int64 `json:"networkRtt,omitempty"`               // 1: one client-broker round trip
 	FlowStepMs             int64 `json:"flowStepMs,omitempty"`               // 50: message-flow step
+	ConsumeTimeout         int64 `json:"consumeTimeout,omitempty"`           // 900000: a message this long in its listener is sent back
 	// ExpiryNotifies makes the expiry scan fire CHANGE, the race outcome of spec §5.1 (by
 	// design it does not).
 	ExpiryNotifies bool `json:"expiryNotifies,omitempty"`

@@ -2,11 +2,13 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/jmap"
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/profile"
 	"github.com/lbscope/lbscope/core/profile/goclient"
@@ -20,6 +22,7 @@ const (
 	genHeartbeat
 	genRoute
 	genPersist
+	genClean
 	genCount
 )
 
@@ -43,9 +46,20 @@ type consumer struct {
 	rnd         *jrand.Random
 	gen         [genCount]int
 	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
-	// subTopic is the topic it subscribes when not the group's ("": the group's topic). It
-	// heartbeats that topic alone and does not rebalance the simulated one (spec §5.7).
-	subTopic string
+	g           *groupState      // the group it is a member of
+	own         *groupState      // its own strategy, when a rolling deploy gave it one (nil: its group's)
+	failPPM     int64            // its listener answers RECONSUME_LATER to this many deliveries in a million
+	consumeMs   int64            // its listener's time per message (0: rate decides)
+	failAcc     int64            // failPPM's carry between deliveries: the failures are exact
+	// localRetries are its messages whose send-back failed, consumed again later (spec §3.15).
+	localRetries []localRetry
+	fallbackNext int // the internal producer's next broker of the retry topic's route
+	// subs are its subscriptions, in the order the scenario gives them; order is the order its
+	// rebalance visits them (RebalanceImpl.subscriptionInner's, spec §3.14).
+	subs     []*subscription
+	order    []int
+	subNames []string // the topics' names, made by a snapshot (nil: not yet); read-only once made
+	subsGen  int      // counts changes of subs
 
 	// A fixed-ticker client (Go, spec §9.1.5): its ticker, and the rounds it owes.
 	nextTick int64 // the ticker's next tick
@@ -53,11 +67,9 @@ type consumer struct {
 	pending  int   // notifications whose rounds have not run yet (they do not coalesce)
 
 	// RebalanceService (spec §3.1)
-	next     int64                // when the next round starts
-	roundEnd int64                // end of the previous round (creation time before the first)
-	mqSet    []route.MessageQueue // subscribe set from the last route refresh, sorted
-	routeOK  bool                 // a route has been fetched
-	brokers  []string             // brokers of the cached route, sorted
+	next     int64    // when the next round starts
+	roundEnd int64    // end of the previous round (creation time before the first)
+	brokers  []string // brokers of the cached routes, sorted: those its heartbeats go to
 
 	pqs    map[route.MessageQueue]*processQueue
 	pqList []*processQueue // the values of pqs sorted by queue: iteration never depends on map order
@@ -75,8 +87,9 @@ type consumer struct {
 	slowRunning []int64 // end times of the slow calls running, in start order
 	slowRnd     *jrand.Random
 
-	// view is the client list its last decided round used and what it computed from it
-	// (replaced whole, never written: a clone shares it); lastAsk is the latest round's query.
+	// view is the client list its last decided round of its first subscription used and what
+	// it computed from it (replaced whole, never written: a clone shares it); lastAsk is that
+	// topic's latest query.
 	view    *rebalanceView
 	lastAsk askRecord
 	// stale is the snapshot's last comparison of view's list with the brokers' (a value: a
@@ -89,9 +102,20 @@ type consumer struct {
 	local        map[route.MessageQueue]int64 // broadcasting: offsets kept in a local file
 }
 
+// subscription is one topic a consumer subscribes, with the route it has cached for it.
+type subscription struct {
+	t       *topicState
+	tags    []string             // its expression's tags; none: "*"
+	version int64                // its subVersion: when subscribed, raised when its allocation changes (spec §5.7)
+	mqSet   []route.MessageQueue // subscribe set from the last route refresh, sorted
+	routeOK bool                 // a route has been fetched
+	brokers []string             // brokers of the cached route, sorted
+}
+
 // processQueue is the consumer's state for one queue it pulls (spec §3.8).
 type processQueue struct {
 	mq           route.MessageQueue
+	t            *topicState
 	b            *broker
 	bq           *brokerQueue
 	off          *queueOffset // the group's offset of the queue on the broker
@@ -106,6 +130,27 @@ type processQueue struct {
 	// erased: a Go client dropped another queue, which erased this one's in-memory offset;
 	// until it consumes again nothing of it is uploaded, by pulls or the timer (spec §9.1.7).
 	erased bool
+	// holds are offsets of messages waiting for a local retry: still in its map, they hold
+	// its offset back (spec §3.15 step 4, §3.16).
+	holds []int64
+	// Orderly consumption: the queue waits until suspendedUntil after a failed message, whose
+	// reconsume count is headReconsumed; orderlyBudget is its thread's fractional share carried
+	// between steps, in thousandths.
+	suspendedUntil int64
+	headReconsumed int64
+	orderlyBudget  int64
+	// seen is what the queue's pulls and consumption derived from its group's subscription
+	// table on its broker and its member's subscriptions: good while neither changed.
+	seen queueSeen
+}
+
+// queueSeen caches a process queue's view of the subscriptions that decide its pulls and
+// filters: whether the broker lets its pulls through, and which tags reach its listener.
+type queueSeen struct {
+	tableGen, subsGen int // the generations it was made at, +1 (0: never made)
+	ok                bool
+	mask              uint32
+	active            bool
 }
 
 // cached is the messages pulled and not yet handed to the listener.
@@ -118,10 +163,14 @@ func (pq *processQueue) msgCount() int64 { return pq.cached() + int64(len(pq.slo
 // offset still in its map, i.e. a slow message still running holds it back while later ones
 // finish around it; with nothing left, one past the last message cached.
 func (pq *processQueue) offset() int64 {
+	off := pq.consumedUpTo
 	if len(pq.slow) > 0 {
-		return min(pq.slow[0].offset, pq.consumedUpTo)
+		off = min(pq.slow[0].offset, off)
 	}
-	return pq.consumedUpTo
+	for _, h := range pq.holds {
+		off = min(off, h)
+	}
+	return off
 }
 
 // slowCall is one slow message's listener call.
@@ -164,31 +213,46 @@ func (c *Cluster) status(cs *consumer) string {
 	return StatusAlive
 }
 
-// startConsumer starts a consumer process at the current time (spec §3.1, §3.10, §5.4): it
-// fetches the route, heartbeats every broker (each registers it and notifies the group), then
-// wakes its own rebalance, whose first round cannot come before 1 s after creation (the
-// current Java client; 4.9 and Go run it at once). p is the client it runs; nil: the one the
-// id's previous process ran, or the default.
-func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic string) *consumer {
+// memberKey names a member: a consumer process's client id (the name commands use) and its
+// group.
+type memberKey struct {
+	id string
+	g  int
+}
+
+// startConsumer starts a consumer process's member of group g at the current time (spec §3.1,
+// §3.10, §5.4): it fetches the routes, heartbeats every broker (each registers it and notifies
+// the group), then wakes its own rebalance, whose first round cannot come before 1 s after
+// creation (the current Java client; 4.9 and Go run it at once). p is the client it runs;
+// nil: the one the member's previous process ran, or the default. subs is what it subscribes;
+// nil: what its previous process subscribed, or what the group's first member did.
+func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *groupState, subs []subscription) *consumer {
+	key := memberKey{id, g.idx}
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
 	}
 	if p == nil {
-		if prev := c.current[id]; prev != nil {
+		if prev := c.current[key]; prev != nil {
 			p = prev.prof
 		} else {
 			p, _ = profile.Lookup("")
 		}
 	}
-	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, prof: p, from: FromLastOffset, timestamp: c.now - 30*60*1000,
+	cs := &consumer{idx: len(c.consumers), id: id, rate: rate, prof: p, from: g.from, timestamp: c.now - 30*60*1000,
 		rnd: sim.Stream(c.cfg.Seed, fmt.Sprintf("consumer/%s/%d", id, len(c.consumers))),
 		pqs: map[route.MessageQueue]*processQueue{}, roundEnd: c.now,
 		frontier: map[route.MessageQueue]int64{}, local: map[route.MessageQueue]int64{}}
+	if cs.from == "" {
+		cs.from = FromLastOffset
+	}
 	cs.cid = id
-	cs.subTopic = topic
-	cs.first = c.current[id] == nil
-	if prev := c.current[id]; prev != nil {
-		cs.subTopic = prev.subTopic // the same program starts again
+	cs.g = g
+	cs.first = c.current[key] == nil
+	if prev := c.current[key]; prev != nil {
+		if subs == nil {
+			subs = prev.subscriptions() // the same program starts again
+		}
+		cs.failPPM, cs.consumeMs, cs.own = prev.failPPM, prev.consumeMs, prev.own
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		cs.cid = c.restartedID(prev, p)
@@ -201,8 +265,12 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 			cs.timestamp, cs.fixedTS = prev.timestamp, true
 		}
 	}
+	if subs == nil {
+		subs = c.defaultSubscriptions(g)
+	}
+	cs.subscribe(subs, c.now)
 	c.consumers = append(c.consumers, cs)
-	c.current[id] = cs
+	c.current[key] = cs
 	c.refreshConsumerRoute(cs)
 	if hb := c.heartbeatAll(cs, 0); c.rebalanceSpacing(cs) == 0 && !c.starting {
 		// The start round follows the synchronous heartbeat round (spec §5.4 step 2, §9.1.5):
@@ -218,7 +286,67 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, topic s
 	c.schedule(cs, genHeartbeat, evHeartbeat, c.now+1000)
 	c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
 	c.schedule(cs, genPersist, evPersist, c.now+10000)
+	if cs.slowMs > c.t.ConsumeTimeout {
+		c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+	}
 	return cs
+}
+
+// subscribe sets what the consumer subscribes: subs in that order, visited by its rebalance in
+// the order of Java's ConcurrentHashMap of topic names (RebalanceImpl.subscriptionInner, spec
+// §3.14).
+func (cs *consumer) subscribe(subs []subscription, now int64) {
+	cs.subs, cs.subNames = make([]*subscription, len(subs)), nil
+	cs.subsGen++
+	names := make([]string, len(subs))
+	for i := range subs {
+		sub := subs[i]
+		sub.mqSet, sub.brokers, sub.routeOK, sub.version = nil, nil, false, now
+		cs.subs[i] = &sub
+		names[i] = sub.t.name
+		if !slices.Contains(cs.g.topics, sub.t) {
+			cs.g.topics = append(cs.g.topics, sub.t)
+		}
+	}
+	cs.order = cs.order[:0]
+	for _, name := range jmap.Of(0, names...) {
+		cs.order = append(cs.order, slices.IndexFunc(cs.subs, func(s *subscription) bool { return s.t.name == name }))
+	}
+}
+
+// subscriptions is what it subscribes, in the scenario's order, without the routes cached.
+func (cs *consumer) subscriptions() []subscription {
+	out := make([]subscription, len(cs.subs))
+	for i, sub := range cs.subs {
+		out[i] = subscription{t: sub.t, tags: sub.tags}
+	}
+	return out
+}
+
+// defaultSubscriptions is what a new member of g subscribes when nothing says: what the
+// group's first member subscribed, else the first topic and the group's retry topic.
+func (c *Cluster) defaultSubscriptions(g *groupState) []subscription {
+	for _, cs := range c.consumers {
+		if cs.g == g {
+			return cs.subscriptions()
+		}
+	}
+	out := []subscription{{t: c.topics[0]}}
+	if g.retry != nil {
+		out = append(out, subscription{t: g.retry})
+	}
+	return out
+}
+
+// setListener sets how its listener answers: the share of deliveries it fails, in parts per
+// million, and its time per message.
+func (cs *consumer) setListener(m MembershipConfig, threads int) {
+	cs.failPPM = int64(math.Round(m.FailRate * 1e6))
+	cs.consumeMs = m.ConsumeMs
+	if cs.consumeMs > 0 {
+		// Each of its threads is busy consumeMs per message.
+		cs.rate = int(max(min(int64(cs.rate), int64(threads)*1000/cs.consumeMs), 1))
+	}
 }
 
 // restartedID is the client id of a process started where prev ran (spec §1.2): the same with
@@ -303,13 +431,14 @@ func (c *Cluster) reconnect(cs *consumer) {
 		if b == nil || b.down {
 			continue
 		}
-		ch := b.group.chans[cs.idx]
+		bg := b.groupOf(cs)
+		ch := bg.chans[cs.idx]
 		if cs.closedTo&(1<<uint(b.idx)) == 0 && ch != nil && ch.registered {
 			continue // its connection is still open at both ends
 		}
 		woke = true
 		if ch == nil || !ch.registered {
-			b.dropChannel(cs.idx)
+			bg.dropChannel(cs.idx)
 			if cs.prof.Timing.HeartbeatOnConnect {
 				c.heartbeat(b, cs)
 			}
@@ -319,18 +448,18 @@ func (c *Cluster) reconnect(cs *consumer) {
 			// item 4, §9.1.5).
 			continue
 		}
-		b.dropChannel(cs.idx)
+		bg.dropChannel(cs.idx)
 		nch := c.channelFor(b, cs)
 		nch.traffic(c.now)
 		nch.lastHeartbeat, nch.registered = c.now, true
-		b.group.listed = nil
-		c.emitf(EventChange, CauseReconnect, cs.id, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, cs.cid, c.notifies())
-		c.change(b)
-		if c.group.model == Broadcasting {
+		bg.listed = nil
+		c.emitMember(cs, EventChange, CauseReconnect, b.name, "%s registers %s on its new connection (heartbeat on connect); %s", b.name, c.who(cs), notifies(cs.g))
+		c.change(bg, cs.g)
+		if cs.g.model == Broadcasting {
 			continue // nothing is written to the old connection: it stays until it expires
 		}
-		c.emitf(EventChange, CauseConnectionReset, cs.id, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, cs.cid)
-		c.change(b)
+		c.emitMember(cs, EventChange, CauseConnectionReset, b.name, "%s drops %s's old connection: the notification it wrote there got a reset; it notifies the group", b.name, c.who(cs))
+		c.change(bg, cs.g)
 	}
 	cs.closedTo = 0
 	if woke && cs.prof.Timing.HeartbeatOnConnect { // the hook's rebalanceImmediately; none in 4.9 or Go (spec §3.13, §9.1.5)
@@ -344,12 +473,19 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 	if cs.dead || cs.partitioned {
 		return
 	}
-	cs.mqSet = c.subscribeQueues()
 	cs.brokers = cs.brokers[:0]
-	for _, b := range c.liveBrokers() {
-		cs.brokers = append(cs.brokers, b.name)
+	for _, sub := range cs.subs {
+		l := c.routeLists(sub.t)
+		sub.mqSet, sub.brokers, sub.routeOK = l.subscribe, l.brokers, true
+		for _, name := range l.brokers {
+			if !slices.Contains(cs.brokers, name) {
+				cs.brokers = append(cs.brokers, name)
+			}
+		}
 	}
-	cs.routeOK = true
+	if len(cs.subs) > 1 {
+		slices.SortFunc(cs.brokers, route.CompareJava)
+	}
 }
 
 // heartbeatAll sends one heartbeat to every broker of the cached route, one after the other,
@@ -396,14 +532,14 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	if pq.erased {
 		return // no in-memory offset to upload (spec §9.1.7)
 	}
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		cs.local[pq.mq] = pq.offset()
 		return
 	}
-	b := c.brokerBy[pq.mq.BrokerName]
+	b := pq.b
 	if ok, _ := c.rpc(cs, b, 0); ok {
-		b.group.offsets[pq.mq.QueueID].committed = pq.offset()
-		b.group.offsets[pq.mq.QueueID].writer = cs.idx
+		pq.off.committed = pq.offset()
+		pq.off.writer = cs.idx
 		c.channelFor(b, cs).lastRead = c.now
 	}
 }
@@ -429,97 +565,30 @@ func (c *Cluster) rebalance(cs *consumer) {
 	balanced := true
 	before := cs.queues()
 
-	var target []route.MessageQueue
-	decided := false
-	switch {
-	case cs.subTopic != "":
-		// It rebalances only the topic it subscribes, which is not simulated: it never holds
-		// a queue of this one, though the others count it (spec §5.7, *inferred* there).
-		decided = true
-	case c.group.model == Broadcasting:
-		if cs.routeOK {
-			target, decided = cs.mqSet, true
-		}
-	default:
-		// Ask one broker of the route, drawn at random each round, for the group (spec §3.3).
-		var cidAll []string
-		answer := profile.AnswerTransport
-		asked := ""
-		if len(cs.brokers) > 0 {
-			asked = cs.brokers[cs.rnd.NextIntn(int32(len(cs.brokers)))]
-			b := c.brokerBy[asked]
-			ok, d := c.rpc(cs, b, c.t.RPCTimeout)
-			cost += d
-			if ok {
-				cidAll = c.registeredIDs(b)
-				c.channelFor(b, cs).traffic(c.now)
-				answer = profile.AnswerOK
-				if cidAll == nil {
-					// The broker knows no consumer of the group: SYSTEM_ERROR without a body,
-					// which Java takes as null and Go as an empty list (spec §3.3, §9.1.4).
-					answer = profile.AnswerError
-				}
-			}
-		}
-		var mqSet []route.MessageQueue // nil: no route yet
-		if cs.routeOK {
-			mqSet = cs.mqSet
-			if mqSet == nil {
-				mqSet = []route.MessageQueue{}
-			}
-		}
-		// Each client sorts its inputs its own way (Java: MessageQueue and String order,
-		// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
-		s, err := c.strategyFor(cs.prof)
-		var r profile.Round
-		list := cs.prof.ConsumerList(answer, cidAll)
-		cs.lastAsk = askRecord{broker: asked, at: start, answer: answerWord(answer, asked)}
-		if err != nil {
-			r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
-		} else {
-			if vs, ok := s.(allocate.Viewer); ok {
-				s = allocate.WithView(vs, c.viewFor(cs, list))
-			}
-			r = cs.prof.Rebalance(s, c.group.name, cs.cid, mqSet, list)
-			if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
-				// The broker asked does not list this process yet (its heartbeat has not
-				// reached it) or any more: Go's strategy returns nil, so it takes nothing
-				// and drops the topic's queues (spec §9.1.3, §9.1.4; Java gets [] too).
-				c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Broker: asked, N: int64(len(list)),
-					Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", cs.cid, goclient.NotInCidAllLog, asked, len(list))})
-			}
-		}
-		if r.Decided {
-			cs.view = newRebalanceView(cs.prof, asked, start, list, r.Target)
-		}
-		switch {
-		case r.Crash:
-			c.crash(cs, r.Err)
+	// Each subscribed topic in turn, in subscriptionInner's order (spec §3.14): its own
+	// consumer list from a broker of its own route, its own allocation, its own changes.
+	for _, k := range cs.order {
+		sub := cs.subs[k]
+		target, decided, ok, crashed := c.allocateTopic(cs, sub, start, &cost, k == 0)
+		if crashed {
 			return
-		case r.Err != nil:
-			name := c.group.strategy.Name()
-			if s != nil {
-				name = s.Name()
+		}
+		balanced = balanced && (ok || sub.t.isRetry()) // a retry topic's failure leaves the round balanced (spec §3.2)
+		if decided {
+			changed, ok, d := c.updateProcessQueues(cs, sub.t, target)
+			cost += d
+			balanced = balanced && ok
+			if changed {
+				sub.version = c.now              // messageQueueChanged raises the subVersion (spec §5.7) …
+				cost += c.heartbeatAll(cs, cost) // … and sends a heartbeat round (spec §3.7)
 			}
-			if r.Unbalanced {
-				balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
-				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
-					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", cs.cid, name, r.Err)})
-			} else {
-				// 4.9: the topic's round ends; nothing is retried before the next (spec §9.2).
-				c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Arg: name,
-					Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", cs.cid, name, r.Err)})
-			}
-		case r.Decided:
-			target, decided = r.Target, true
 		}
 	}
-	if decided {
-		changed, ok, d := c.updateProcessQueues(cs, target)
-		cost += d
-		balanced = balanced && ok
-		if changed {
-			cost += c.heartbeatAll(cs, cost) // messageQueueChanged sends a heartbeat round (spec §3.7)
+	// truncateMessageQueueNotMyTopic: the queues of a topic no longer subscribed are dropped,
+	// their offsets not uploaded (spec §3.2).
+	for _, pq := range slices.Clone(cs.pqList) {
+		if !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t == pq.t }) {
+			c.dropQueue(cs, pq, false)
 		}
 	}
 	cs.roundEnd = start + cost
@@ -541,21 +610,161 @@ func (c *Cluster) rebalance(cs *consumer) {
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
 	if after := cs.queues(); !slices.Equal(before, after) {
 		c.metrics.Rebalances++
-		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Queues: shortNames(after),
-			Text: fmt.Sprintf("%s rebalances: %s", cs.cid, describeSet(after))})
+		if len(cs.subs) == 1 {
+			c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+				Topic: cs.subs[0].t.name, Queues: c.queueNames(after),
+				Text: fmt.Sprintf("%s rebalances: %s", c.who(cs), c.describeSet(after))})
+		} else {
+			// One line a topic whose queues changed, in the round's order, as the client logs
+			// "rebalanced result changed" once a topic.
+			for _, k := range cs.order {
+				t := cs.subs[k].t
+				was, now := ofTopic(before, t), ofTopic(after, t)
+				if slices.Equal(was, now) {
+					continue
+				}
+				set := "no queues"
+				if len(now) > 0 {
+					set = route.Compact(now)
+				}
+				c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+					Topic: t.name, Queues: c.queueNames(now),
+					Text: fmt.Sprintf("%s rebalances %s: %s", c.who(cs), t.name, set)})
+			}
+		}
 		c.noteOwnership()
 	}
+}
+
+// ofTopic is the queues of topic t in qs.
+func ofTopic(qs []route.MessageQueue, t *topicState) []route.MessageQueue {
+	var out []route.MessageQueue
+	for _, q := range qs {
+		if q.Topic == t.name {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// allocateTopic is rebalanceByTopic for one subscription (spec §3.3): the queues the consumer
+// should pull of the topic, whether it decided at all this round, whether the round stays
+// balanced, and whether the process crashed. main says the topic is the consumer's first,
+// whose round its view keeps.
+func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, cost *int64, main bool) (target []route.MessageQueue, decided, balanced, crashed bool) {
+	balanced = true
+	switch {
+	case sub.t.unsimulated:
+		// It rebalances a topic the run does not simulate: it never holds a queue of it, though
+		// the others count it (spec §5.7, *inferred* there).
+		return nil, true, true, false
+	case cs.g.model == Broadcasting:
+		if sub.routeOK {
+			return sub.mqSet, true, true, false
+		}
+		return nil, false, true, false
+	}
+	// Ask one broker of the topic's route, drawn at random each round, for the group (spec
+	// §3.3, §3.14).
+	var cidAll []string
+	answer := profile.AnswerTransport
+	asked := ""
+	if len(sub.brokers) > 0 {
+		asked = sub.brokers[cs.rnd.NextIntn(int32(len(sub.brokers)))]
+		b := c.brokerBy[asked]
+		ok, d := c.rpc(cs, b, c.t.RPCTimeout)
+		*cost += d
+		if ok {
+			// The broker's registered ids, as this client sorts them (the same list,
+			// cached until the broker's channels change: sorting is the client's own step).
+			if lv := c.registeredView(b.groupOf(cs)); len(lv.ids) > 0 {
+				cidAll = lv.sortedBy(cs.prof)
+			}
+			c.channelFor(b, cs).traffic(c.now)
+			answer = profile.AnswerOK
+			if cidAll == nil {
+				// The broker knows no consumer of the group: SYSTEM_ERROR without a body,
+				// which Java takes as null and Go as an empty list (spec §3.3, §9.1.4).
+				answer = profile.AnswerError
+			}
+		}
+	}
+	var mqSet []route.MessageQueue // nil: no route yet
+	if sub.routeOK {
+		mqSet = sub.mqSet
+		if mqSet == nil {
+			mqSet = []route.MessageQueue{}
+		}
+	}
+	// Each client sorts its inputs its own way (Java: MessageQueue and String order,
+	// spec §3.3 step 5; Go: byte order, §9.1.4) and runs its own strategy.
+	g := cs.g
+	if cs.own != nil {
+		g = cs.own // a member redeployed with its own strategy (setStrategy with its id)
+	}
+	s, err := c.strategyFor(g, cs.prof)
+	var r profile.Round
+	list := cs.prof.ConsumerList(answer, cidAll)
+	if main {
+		cs.lastAsk = askRecord{broker: asked, at: start, answer: answerWord(answer, asked)}
+	}
+	if err != nil {
+		r = profile.Round{Err: err, Unbalanced: cs.prof.Timing.UnbalancedRetry > 0}
+	} else {
+		// The subscribe set is in MessageQueue order as the route builds it (brokers in
+		// Java name order, ids ascending), the ids as the client sorts them (sortedBy).
+		if vs, ok := s.(allocate.Viewer); ok {
+			s = allocate.WithView(vs, c.viewFor(cs, list))
+		}
+		r = cs.prof.RebalanceSorted(s, cs.g.name, cs.cid, mqSet, list)
+		if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
+			// The broker asked does not list this process yet (its heartbeat has not
+			// reached it) or any more: Go's strategy returns nil, so it takes nothing
+			// and drops the topic's queues (spec §9.1.3, §9.1.4; Java gets [] too).
+			c.emit(Event{Kind: EventInfo, Cause: CauseNotInCidAll, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: asked, N: int64(len(list)),
+				Text: fmt.Sprintf("%s logs %q: %s lists %d consumers of the group but not it, so it takes no queue", c.who(cs), goclient.NotInCidAllLog, asked, len(list))})
+		}
+	}
+	if r.Decided && main {
+		cs.view = newRebalanceView(cs.prof, sub.t, asked, start, list, r.Target)
+	}
+	switch {
+	case r.Crash:
+		c.crash(cs, r.Err)
+		return nil, false, true, true
+	case r.Err != nil:
+		name := cs.g.strategy.Name()
+		if s != nil {
+			name = s.Name()
+		}
+		if r.Unbalanced {
+			balanced = false // the table is left as it is; retry in 1 s (spec §3.3 step 6)
+			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: name,
+				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues and retries", c.who(cs), name, r.Err)})
+		} else {
+			// 4.9: the topic's round ends; nothing is retried before the next (spec §9.2).
+			c.emit(Event{Kind: EventInfo, Cause: CauseStrategyThrew, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: name,
+				Text: fmt.Sprintf("%s: %s threw %v; it keeps its queues until its next round", c.who(cs), name, r.Err)})
+		}
+		return nil, false, balanced, false
+	case r.Decided:
+		return r.Target, true, true, false
+	}
+	return nil, false, true, false
 }
 
 // updateProcessQueues is updateProcessQueueTableInRebalance (spec §3.4) for a concurrent push
 // consumer: drop what is no longer allocated (uploading its offset), drop and re-create
 // pull-expired queues, add the new ones from the broker's stored offset.
-func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue) (changed, balanced bool, cost int64) {
+func (c *Cluster) updateProcessQueues(cs *consumer, t *topicState, target []route.MessageQueue) (changed, balanced bool, cost int64) {
 	want := make(map[route.MessageQueue]bool, len(target))
 	for _, mq := range target {
 		want[mq] = true
 	}
 	for _, pq := range slices.Clone(cs.pqList) {
+		if pq.t != t {
+			continue // another topic's: its own turn of the round decides (spec §3.4)
+		}
 		if !want[pq.mq] || c.now-pq.lastPull > c.t.PullMaxIdleTime {
 			c.dropQueue(cs, pq, true)
 			changed = true
@@ -571,17 +780,17 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 		if cs.pqs[mq] != nil {
 			continue
 		}
-		start, fresh, ok, d := c.computePullFromWhere(cs, mq)
+		start, fresh, ok, d := c.computePullFromWhere(cs, t, mq)
 		cost += d
 		if !ok {
 			balanced = false // not added this round; retried in 1 s
 			continue
 		}
-		pq := &processQueue{mq: mq, nextPull: start, consumedUpTo: start, lastPull: c.now,
+		pq := &processQueue{mq: mq, t: t, nextPull: start, consumedUpTo: start, lastPull: c.now,
 			pullResumeAt: c.now + cost + c.firstPullDelay(cs)}
 		pq.b = c.brokerBy[mq.BrokerName]
-		pq.bq = pq.b.topic.qs[mq.QueueID]
-		pq.off = pq.b.group.offsets[mq.QueueID]
+		pq.bq = pq.b.queueOf(t, mq.QueueID)
+		pq.off = pq.b.offsetsOf(cs.g, t)[mq.QueueID]
 		if fresh {
 			c.skipTo(cs, pq, start)
 		}
@@ -600,21 +809,22 @@ func (c *Cluster) updateProcessQueues(cs *consumer, target []route.MessageQueue)
 // reads its local file, −1 for a queue it never consumed (spec §3.12). Without one,
 // ConsumeFromWhere decides. fresh reports that the start came from ConsumeFromWhere or the
 // broker's 0, not from an offset a consumer of the group wrote.
-func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (start int64, fresh, ok bool, cost int64) {
+func (c *Cluster) computePullFromWhere(cs *consumer, t *topicState, mq route.MessageQueue) (start int64, fresh, ok bool, cost int64) {
 	b := c.brokerBy[mq.BrokerName]
 	stored := int64(-1)
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		if off, found := cs.local[mq]; found {
 			stored = off
 		}
 	} else {
 		var up bool
 		up, cost = c.rpc(cs, b, 5000)
-		if !up || int(mq.QueueID) >= len(b.topic.qs) {
+		bq := b.queueOf(t, mq.QueueID)
+		if !up || bq == nil {
 			return 0, false, false, cost // −2: the queue is not added this round
 		}
 		c.channelFor(b, cs).traffic(c.now)
-		bq, off := b.topic.qs[mq.QueueID], b.group.offsets[mq.QueueID]
+		off := b.offsetsOf(cs.g, t)[mq.QueueID]
 		switch {
 		case off.committed >= 0:
 			stored = off.committed
@@ -625,18 +835,22 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 	if stored >= 0 {
 		return stored, false, true, cost
 	}
-	if b == nil || b.down || int(mq.QueueID) >= len(b.topic.qs) {
+	if b == nil || b.down || b.queueOf(t, mq.QueueID) == nil {
 		return 0, false, false, cost + c.t.NetworkRTT
 	}
-	bq := b.topic.qs[mq.QueueID]
-	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
-	switch cs.from {
-	case FromFirstOffset:
-		// Below the min offset the broker answers OFFSET_MOVED and the queue restarts at the
-		// min offset; that correction is folded in here.
+	bq := b.queueOf(t, mq.QueueID)
+	switch {
+	case cs.from == FromFirstOffset || cs.from == FromLastOffset && t.isRetry():
+		// A retry topic starts at 0 under LAST_OFFSET too, asking nothing (spec §3.6). Below
+		// the min offset the broker answers OFFSET_MOVED and the queue restarts at the min
+		// offset; that correction is folded in here.
 		return bq.minOffset, true, true, cost
-	case FromTimestamp:
-		return c.searchOffset(b, mq.QueueID, cs.timestamp), true, true, cost
+	case cs.from == FromTimestamp && t.isRetry():
+		return bq.maxOffset, true, true, cost // a retry topic under TIMESTAMP: the max offset, asking nothing
+	}
+	cost += c.t.NetworkRTT // GET_MAX_OFFSET or SEARCH_OFFSET_BY_TIMESTAMP
+	if cs.from == FromTimestamp {
+		return c.searchOffset(b, t, mq.QueueID, cs.timestamp), true, true, cost
 	}
 	return bq.maxOffset, true, true, cost
 }
@@ -645,7 +859,7 @@ func (c *Cluster) computePullFromWhere(cs *consumer, mq route.MessageQueue) (sta
 // the group's (or, broadcasting, this consumer's) progress and start is skipped by
 // ConsumeFromWhere, not lost.
 func (c *Cluster) skipTo(cs *consumer, pq *processQueue, start int64) {
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
 			f = pq.bq.minOffset
@@ -709,7 +923,7 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 		return
 	}
 	frontier := &pq.off.frontier
-	if c.group.model == Broadcasting {
+	if cs.g.model == Broadcasting {
 		f, seen := cs.frontier[pq.mq]
 		if !seen {
 			f = pq.bq.minOffset
@@ -727,7 +941,52 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 		c.metrics.Duplicates += dup
 	}
 	if to > *frontier {
-		c.metrics.Consumed += to - *frontier
+		if pq.t.isRetry() {
+			c.metrics.Reconsumed += to - *frontier
+		} else {
+			c.metrics.Consumed += to - *frontier
+		}
+		*frontier = to
+	}
+}
+
+// deliverFiltered is deliver for messages [from, to) of which only those with a tag of mask
+// reach the listener: the others are counted as filtered the first time the group passes
+// them (spec §5.7).
+func (c *Cluster) deliverFiltered(cs *consumer, pq *processQueue, from, to int64, mask uint32) {
+	if to <= from {
+		return
+	}
+	matching := func(a, b int64) int64 {
+		if pq.t.tags == nil || b <= a {
+			return 0
+		}
+		return pq.t.tags.matching(mask, a, b)
+	}
+	frontier := &pq.off.frontier
+	if cs.g.model == Broadcasting {
+		f, seen := cs.frontier[pq.mq]
+		if !seen {
+			f = pq.bq.minOffset
+		}
+		frontier = &f
+		defer func() { cs.frontier[pq.mq] = f }()
+	}
+	if from > *frontier {
+		c.metrics.Lost += from - *frontier
+		*frontier = from
+	}
+	if end := min(to, *frontier); end > from {
+		c.metrics.Duplicates += matching(from, end)
+	}
+	if to > *frontier {
+		m := matching(*frontier, to)
+		if pq.t.isRetry() {
+			c.metrics.Reconsumed += m
+		} else {
+			c.metrics.Consumed += m
+		}
+		c.metrics.Filtered += to - *frontier - m
 		*frontier = to
 	}
 }
@@ -743,6 +1002,13 @@ func (c *Cluster) flowConsumer(cs *consumer, step int64) {
 	if cs.hung {
 		return
 	}
+	if len(cs.localRetries) > 0 {
+		c.runLocalRetries(cs)
+	}
+	if cs.g.orderly {
+		c.consumeOrderly(cs, step)
+		return
+	}
 	c.consume(cs, step)
 }
 
@@ -753,7 +1019,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		// A held pull still gets its answer, written into the void; nothing new reaches the broker.
 		if pq.outstanding && !b.down && (bq.maxOffset > pq.nextPull || c.now >= pq.heldUntil) {
 			pq.outstanding = false
-			if ch := b.group.chans[cs.idx]; ch != nil {
+			if ch := b.groupOf(cs).chans[cs.idx]; ch != nil {
 				ch.lastWrite = c.now
 			}
 		}
@@ -780,9 +1046,10 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		pq.ch = c.channelFor(b, cs)
 	}
 	ch := pq.ch
-	if b.group.subTopic != "" && b.group.subTopic != c.topic.name {
-		// The group's table on this broker holds another member's topic: SUBSCRIPTION_NOT_EXIST,
-		// and the client pulls again from the same offset a second later (spec §5.7).
+	if bt := b.topicOf(pq.t); bt == nil || b.permOf(bt)&route.PermRead == 0 || !c.seen(cs, pq).ok {
+		// NO_PERMISSION (a broker or topic that may not be read), or the group's table on this
+		// broker holds another member's topic (SUBSCRIPTION_NOT_EXIST): the client pulls again
+		// from the same offset a second later (spec §5.7).
 		ch.traffic(c.now)
 		pq.outstanding, pq.heldUntil = false, 0
 		pq.pullResumeAt = c.now + c.pullDelayOnError(cs)
@@ -812,7 +1079,7 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 }
 
 func (c *Cluster) commitByPull(cs *consumer, o *queueOffset, pq *processQueue) {
-	if off := pq.offset(); c.group.model == Clustering && off > 0 && !pq.erased {
+	if off := pq.offset(); cs.g.model == Clustering && off > 0 && !pq.erased {
 		o.committed, o.writer = off, cs.idx
 	}
 }
@@ -863,12 +1130,38 @@ func (c *Cluster) consume(cs *consumer, step int64) {
 				// The messages before the slow one, then the slow one on a thread of its own.
 				k = cs.untilSlow + 1
 				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+				c.listen(cs, pq, pq.consumedUpTo, k)
 				done := c.now + cs.slowMs
 				pq.slow = append(pq.slow, slowCall{offset: pq.consumedUpTo + k - 1, doneAt: done})
 				cs.slowRunning = append(cs.slowRunning, done)
 				cs.untilSlow = cs.nextSlowGap()
+			} else if mask, active := c.filter(cs, pq); active {
+				// Filtered messages never reach the listener: they cost it nothing, and the
+				// queue's progress passes them (spec §5.7, §3.16).
+				span, matched := int64(0), int64(0)
+				if p := pq.t.tags; p != nil {
+					span, matched = p.span(mask, pq.consumedUpTo, pq.cached(), k)
+				} else {
+					span = pq.cached()
+				}
+				c.deliverFiltered(cs, pq, pq.consumedUpTo, pq.consumedUpTo+span, mask)
+				if matched > 0 {
+					c.listen(cs, pq, pq.consumedUpTo+span-matched, matched)
+				}
+				pq.consumedUpTo += span
+				pq.erased = false
+				cs.consumed += matched
+				n -= matched
+				if matched == 0 {
+					continue
+				}
+				if n == 0 {
+					break
+				}
+				continue
 			} else {
 				c.deliver(cs, pq, pq.consumedUpTo, pq.consumedUpTo+k)
+				c.listen(cs, pq, pq.consumedUpTo, k)
 				if cs.slowEvery > 0 {
 					cs.untilSlow -= k
 				}
@@ -920,17 +1213,19 @@ func (cs *consumer) nextSlowGap() int64 {
 	return int64(cs.slowRnd.NextIntn(int32(min(2*cs.slowEvery-1, 1<<30))))
 }
 
-func shortNames(qs []route.MessageQueue) []string {
+// queueNames is qs's names in outputs (queueName).
+func (c *Cluster) queueNames(qs []route.MessageQueue) []string {
 	out := make([]string, len(qs))
 	for i, q := range qs {
-		out[i] = q.Short()
+		out[i] = c.queueName(q)
 	}
 	return out
 }
 
-func describeSet(qs []route.MessageQueue) string {
+// describeSet words a set of queues for the log: "broker-a:0-2 %RETRY%g/broker-a:0".
+func (c *Cluster) describeSet(qs []route.MessageQueue) string {
 	if len(qs) == 0 {
 		return "no queues"
 	}
-	return route.Compact(qs)
+	return route.CompactNamed(qs, c.topics[0].name)
 }

@@ -22,10 +22,10 @@ func TestCountsAreTheSnapshotsCounters(t *testing.T) {
 				Sends: b.Sends, Failures: b.Failures, SendLatencyMs: b.SendLatencyMs, ReadQueues: b.ReadQueues, WriteQueues: b.WriteQueues})
 		}
 		for _, q := range s.Queues {
-			out.Queues = append(out.Queues, QueueView{Queue: q.Queue, Broker: q.Broker, ID: q.ID, MaxOffset: q.MaxOffset, Committed: q.Committed, Backlog: q.Backlog})
+			out.Queues = append(out.Queues, QueueView{Queue: q.Queue, Topic: q.Topic, Group: q.Group, Broker: q.Broker, ID: q.ID, MaxOffset: q.MaxOffset, Committed: q.Committed, Backlog: q.Backlog})
 		}
 		for _, cv := range s.Consumers {
-			out.Consumers = append(out.Consumers, ConsumerView{ID: cv.ID, Status: cv.Status, Queues: cv.Queues, Consumed: cv.Consumed})
+			out.Consumers = append(out.Consumers, ConsumerView{ID: cv.ID, Group: cv.Group, Topics: cv.Topics, Status: cv.Status, Queues: cv.Queues, Consumed: cv.Consumed})
 		}
 		data, err := json.Marshal(out)
 		if err != nil {

@@ -15,6 +15,15 @@ import (
 // ArgObject): a list of objects, each checked against the fields under Path + "[]".
 const ArgList = "list"
 
+// More types of fields: ArgFloat a number (limits FMin…FMax), ArgStrings a list of names (of
+// Charset, at most Len), ArgShares an object of names (of Charset, at most Len) to numbers
+// (FMin…FMax).
+const (
+	ArgFloat   = "float"
+	ArgStrings = "strings"
+	ArgShares  = "shares"
+)
+
 // MaxDayMs is 24 hours in milliseconds, the bound of every time a setting gives.
 const MaxDayMs = 24 * 3600 * 1000
 
@@ -39,12 +48,14 @@ type FieldSpec struct {
 	// Min and Max bound an ArgInt (an ArgInts' every entry); Len bounds the entries of an
 	// ArgInts or ArgList.
 	Min, Max int64
-	MaxOf    string // an ArgInt bounded by another field of its struct instead: its JSON name
-	Len      int
-	Enum     []string // ArgEnum: the values
-	Prefix   string   // ArgEnum: a prefix a value may be written with (CONSUME_FROM_)
-	Charset  *Charset // ArgString: the characters a name takes; nil: a rule of its own checks it
-	Required bool     // ArgString: an empty value is "missing"
+	// FMin and FMax bound an ArgFloat, and each share of an ArgShares.
+	FMin, FMax float64
+	MaxOf      string // an ArgInt bounded by another field of its struct instead: its JSON name
+	Len        int
+	Enum       []string // ArgEnum: the values
+	Prefix     string   // ArgEnum: a prefix a value may be written with (CONSUME_FROM_)
+	Charset    *Charset // ArgString: the characters a name takes; nil: a rule of its own checks it
+	Required   bool     // ArgString: an empty value is "missing"
 	// Loose: the values are checked by a rule of their own (a client's aliases, a strategy
 	// the registry knows), not against Enum.
 	Loose bool
@@ -92,6 +103,38 @@ var fields = []FieldSpec{
 	{Path: "seed", Type: ArgInt, Min: -1 << 63, Max: 1<<63 - 1, Flag: "seed", FlagDefault: "1", Doc: "the run's seed; every random stream derives from it"},
 	{Path: "topic", Type: ArgString, Charset: &TopicName, Default: "TopicTest", Doc: "the topic's name"},
 	{Path: "group", Type: ArgString, Charset: &GroupName, Default: "GroupTest", Doc: "the consumer group's name"},
+	{Path: "topics", Type: ArgList, Unit: "topics", Len: MaxTopics, Doc: "the topics (format 2); none: topic on every broker with brokers[].queues"},
+	{Path: "topics[].name", Type: ArgString, Charset: &TopicName, Required: true, Doc: "the topic's name, unique"},
+	{Path: "topics[].queues", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "its queues on every broker; 0: brokers[].queues"},
+	{Path: "topics[].readQueueNums", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "its read queues on every broker, when they differ from queues"},
+	{Path: "topics[].writeQueueNums", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "its write queues on every broker, when they differ from queues"},
+	{Path: "topics[].perm", Type: ArgEnum, Enum: Perms, Default: PermRW, Doc: "its permission: RW, R (no producer writes it), W (no consumer reads it) or none"},
+	{Path: "topics[].brokers", Type: ArgList, Unit: "brokers", Len: MaxBrokers, Doc: "the brokers it lives on, with their own counts; none: every broker"},
+	{Path: "topics[].brokers[].name", Type: ArgString, Charset: &BrokerName, Required: true, Doc: "a broker of brokers"},
+	{Path: "topics[].brokers[].queues", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "its queues on that broker; 0: the topic's"},
+	{Path: "topics[].brokers[].readQueueNums", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "read queues there, when they differ"},
+	{Path: "topics[].brokers[].writeQueueNums", Type: ArgInt, Unit: "queues", Max: MaxQueues, Doc: "write queues there, when they differ"},
+	{Path: "topics[].brokers[].perm", Type: ArgEnum, Enum: Perms, Doc: "its permission there; unset: the topic's"},
+	{Path: "groups", Type: ArgList, Unit: "groups", Len: MaxGroups, Doc: "the consumer groups (format 2); none: group with strategy, params and messageModel"},
+	{Path: "groups[].name", Type: ArgString, Charset: &GroupName, Required: true, Doc: "the group's name, unique"},
+	{Path: "groups[].strategy", Type: ArgEnum, Loose: true, Default: "AVG", Doc: "its allocation strategy"},
+	{Path: "groups[].params", Type: ArgObject, Doc: "the strategy's parameters"},
+	{Path: "groups[].messageModel", Type: ArgEnum, Enum: models, Default: Clustering, Doc: "CLUSTERING or BROADCASTING"},
+	{Path: "groups[].consumeFromWhere", Type: ArgEnum, Enum: fromWheres, Prefix: "CONSUME_FROM_", Note: " (CONSUME_FROM_ may precede them)", Default: FromLastOffset, Doc: "where its members' queues without an offset start"},
+	{Path: "groups[].noRetryTopic", Type: ArgBool, Doc: "leave out the retry subscription %RETRY%<group>"},
+	{Path: "groups[].maxReconsumeTimes", Type: ArgInt, Unit: "times", Max: MaxReconsumeTimes, Default: "16", Doc: "failures before a message goes to %DLQ%<group>"},
+	{Path: "groups[].orderly", Type: ArgBool, Doc: "its members consume orderly: one thread a queue, a failed message suspends its queue"},
+	{Path: "groups[].autoscale", Type: ArgObject, Doc: "an autoscaler on the group's backlog"},
+	{Path: "groups[].autoscale.outAbove", Type: ArgInt, Unit: "messages", Max: MaxBacklogRule, Doc: "backlog above which it scales out"},
+	{Path: "groups[].autoscale.outForMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Doc: "how long the backlog stays above outAbove before a step out"},
+	{Path: "groups[].autoscale.inBelow", Type: ArgInt, Unit: "messages", Max: MaxBacklogRule, Doc: "backlog below which it scales in"},
+	{Path: "groups[].autoscale.inForMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Doc: "how long the backlog stays below inBelow before a step in"},
+	{Path: "groups[].autoscale.step", Type: ArgInt, Unit: "members", Max: MaxConsumers, Default: "1", Doc: "members a step starts or stops"},
+	{Path: "groups[].autoscale.min", Type: ArgInt, Unit: "members", Max: MaxConsumers, Doc: "members it keeps at least"},
+	{Path: "groups[].autoscale.max", Type: ArgInt, Unit: "members", Max: MaxConsumers, Doc: "members it starts at most"},
+	{Path: "groups[].autoscale.coolDownMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Doc: "least time between two steps"},
+	{Path: "groups[].autoscale.periodMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "15000", Doc: "how often it reads the backlog"},
+	{Path: "groups[].autoscale.prefix", Type: ArgString, Charset: &PlainName, Default: "auto-", Doc: "the ids of the members it starts: prefix1, prefix2, …"},
 	{Path: "brokers", Type: ArgList, Unit: "brokers", Len: MaxBrokers, Flag: "brokers", FlagDefault: "4", Doc: "number of brokers, named broker-a, broker-b, …"},
 	{Path: "brokers[].name", Type: ArgString, Charset: &BrokerName, Required: true, Doc: "the broker's name, unique"},
 	{Path: "brokers[].queues", Type: ArgInt, Unit: "queues", Max: MaxQueues, Flag: "queues", FlagDefault: "8", Doc: "queues of the topic on each broker"},
@@ -109,7 +152,15 @@ var fields = []FieldSpec{
 	{Path: "consumers[].consumeTimestampMs", Type: ArgInt, Unit: "ms", Min: -MaxDayMs, Max: MaxDayMs, Note: " (24 h either side of 00:00)", Doc: "TIMESTAMP's time; unset: 30 min before the start"},
 	{Path: "consumers[].subscription", Type: ArgObject, Doc: "another topic the member subscribes"},
 	{Path: "consumers[].subscription.topic", Type: ArgString, Charset: &TopicName, Required: true, Doc: "the topic it subscribes"},
+	{Path: "consumers[].subscription.tags", Type: ArgStrings, Charset: &TagName, Len: MaxTags, Doc: "the tags it subscribes; none: every message"},
 	{Path: "consumers[].client", Type: ArgEnum, Enum: clients, Loose: true, Default: string(profile.Default), Doc: "the SDK the process runs"},
+	{Path: "consumers[].groups", Type: ArgList, Unit: "memberships", Len: MaxMemberships, Doc: "its memberships (format 2); none: the first group"},
+	{Path: "consumers[].groups[].group", Type: ArgString, Charset: &GroupName, Required: true, Doc: "a group of groups"},
+	{Path: "consumers[].groups[].subscriptions", Type: ArgList, Unit: "subscriptions", Len: MaxSubscriptions, Doc: "what it subscribes there; none: the first topic"},
+	{Path: "consumers[].groups[].subscriptions[].topic", Type: ArgString, Charset: &TopicName, Required: true, Doc: "a topic of topics"},
+	{Path: "consumers[].groups[].subscriptions[].tags", Type: ArgStrings, Charset: &TagName, Len: MaxTags, Doc: "the tags it subscribes; none: every message"},
+	{Path: "consumers[].groups[].failRate", Type: ArgFloat, FMin: 0, FMax: 1, Doc: "share of deliveries its listener answers RECONSUME_LATER"},
+	{Path: "consumers[].groups[].consumeMs", Type: ArgInt, Unit: "ms", Max: MaxConsumeMs, Doc: "its listener's time per message; 0: consumeRate decides"},
 	{Path: "producers", Type: ArgList, Unit: "producers", Len: MaxProducers, Flag: "producers", FlagDefault: "1", Doc: "number of producers"},
 	{Path: "producers[].id", Type: ArgString, Charset: &PlainName, Required: true, Doc: "the producer's id, unique"},
 	{Path: "producers[].rate", Type: ArgInt, Unit: "messages/s", Max: MaxRate, Flag: "rate", FlagDefault: "200", Doc: "messages per second of each producer"},
@@ -122,7 +173,9 @@ var fields = []FieldSpec{
 	{Path: "producers[].keys.hotShare", Type: ArgInt, Unit: "%", Max: 100, Doc: "share of the sends that carry key 0"},
 	{Path: "producers[].keys.prefix", Type: ArgString, Default: "key-", Doc: "the keys' prefix"},
 	{Path: "producers[].client", Type: ArgEnum, Enum: clients, Loose: true, Default: string(profile.Default), Flag: "producer-client", Doc: "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance"},
-	{Path: "consumers[].attributes", Type: ArgObject, Doc: "what a strategy's view shows of the member: a weight, a room, labels"},
+	{Path: "producers[].topic", Type: ArgString, Charset: &TopicName, Doc: "the topic it sends to; unset: the first"},
+	{Path: "producers[].tags", Type: ArgShares, Charset: &TagName, Len: MaxTags, FMin: 0, FMax: 1, Doc: "the mix of tags its messages carry, each tag's share"},
+	{Path: "consumers[].attributes", Type: ArgObject, Len: MaxAttributes, Doc: "what a strategy's view shows of the member: a weight, a room, labels"},
 	{Path: "metrics", Type: ArgObject, Doc: "the shared store of metrics that strategies' views read"},
 	{Path: "metrics.intervalMs", Type: ArgInt, Unit: "ms", Min: 100, Max: MaxDayMs, Default: "10000", Note: " (0 means 10000)", Doc: "how often every member publishes its metrics"},
 	{Path: "history", Type: ArgObject, Doc: "what every initial queue holds at 00:00"},
@@ -160,6 +213,7 @@ var fields = []FieldSpec{
 	{Path: "timing.brokerJitter", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "3", Doc: "the most seeded jitter added to it"},
 	{Path: "timing.networkRtt", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "1", Doc: "one client-broker round trip"},
 	{Path: "timing.flowStepMs", Type: ArgInt, Unit: "ms", Max: 1000, Default: "50", Doc: "step of the simulated message flow"},
+	{Path: "timing.consumeTimeout", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Default: "900000", Doc: "a message this long in its listener is sent back by the clean-up, which runs this often"},
 	{Path: "timing.expiryNotifies", Type: ArgBool, Doc: "the expiry scan notifies CHANGE (the race of spec §5.1)"},
 }
 
@@ -289,6 +343,42 @@ func (f *FieldSpec) check(path string, x, v reflect.Value, elem int, rules Field
 		if x.Kind() == reflect.Struct {
 			return checkStruct(path, f.Path, elem, x, rules)
 		}
+	case ArgFloat:
+		return checkFloat(path, x.Float(), f.FMin, f.FMax)
+	case ArgStrings:
+		if n := x.Len(); n > f.Len {
+			return errors.New(path + ": " + strconv.Itoa(n) + " entries; the limit is " + strconv.Itoa(f.Len))
+		}
+		for i := range x.Len() {
+			if err := CheckName(path+"["+strconv.Itoa(i)+"]", x.Index(i).String(), *f.Charset); err != nil {
+				return err
+			}
+		}
+	case ArgShares:
+		if n := x.Len(); n > f.Len {
+			return errors.New(path + ": " + strconv.Itoa(n) + " entries; the limit is " + strconv.Itoa(f.Len))
+		}
+		keys := make([]string, 0, x.Len())
+		for _, k := range x.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := CheckName(path+" key", k, *f.Charset); err != nil {
+				return err
+			}
+			if err := checkFloat(path+"."+k, x.MapIndex(reflect.ValueOf(k)).Float(), f.FMin, f.FMax); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkFloat checks that n is within lo…hi (NaN never is).
+func checkFloat(path string, n, lo, hi float64) error {
+	if !(n >= lo && n <= hi) {
+		return errors.New(path + ": " + strconv.FormatFloat(n, 'g', -1, 64) + "; want " + strconv.FormatFloat(lo, 'g', -1, 64) + "…" + strconv.FormatFloat(hi, 'g', -1, 64))
 	}
 	return nil
 }

@@ -44,8 +44,26 @@ func unlisted(scope string, t reflect.Type) []string {
 					out = append(out, path+": a list without a length limit")
 				}
 				out = append(out, unlisted(path+"[]", ft.Elem())...)
+			case ft.Elem().Kind() == reflect.String:
+				if f.Type != ArgStrings || f.Len == 0 || f.Charset == nil {
+					out = append(out, path+": a list of names without limits")
+				}
 			case f.Type != ArgInts || f.Len == 0 || f.Min >= f.Max:
 				out = append(out, path+": a list of numbers without limits")
+			}
+		case reflect.Float32, reflect.Float64:
+			if f.Type != ArgFloat || f.FMin >= f.FMax {
+				out = append(out, path+": a number without limits")
+			}
+		case reflect.Map:
+			if ft.Elem().Kind() == reflect.Interface { // attributes: CheckAttributes bounds their values
+				if f.Type != ArgObject || f.Len == 0 {
+					out = append(out, path+": an object of attributes without limits")
+				}
+				continue
+			}
+			if f.Type != ArgShares || f.Len == 0 || f.Charset == nil || f.FMin >= f.FMax {
+				out = append(out, path+": an object of shares without limits")
 			}
 		case reflect.Struct:
 			if ft.Name() == "Params" {
@@ -95,7 +113,8 @@ func TestAFieldWithoutAnEntryIsCaught(t *testing.T) {
 // Each entry is whole: a doc line, a known type, values for an enumeration, characters for a
 // name, a struct for its scope; the table's order puts a struct's fields after it.
 func TestFieldTableEntriesAreWhole(t *testing.T) {
-	types := map[string]bool{ArgInt: true, ArgString: true, ArgEnum: true, ArgBool: true, ArgInts: true, ArgObject: true, ArgList: true}
+	types := map[string]bool{ArgInt: true, ArgString: true, ArgEnum: true, ArgBool: true, ArgInts: true, ArgObject: true, ArgList: true,
+		ArgFloat: true, ArgStrings: true, ArgShares: true}
 	flags := map[string]string{}
 	for _, f := range Fields() {
 		switch {

@@ -18,84 +18,121 @@ func (c *Cluster) flow() {
 	}
 	for _, b := range c.brokers {
 		c.arrivals(b)
+		if len(b.delayed) > 0 {
+			c.deliverDelayed(b)
+		}
 	}
 	for _, cs := range c.consumers {
 		c.flowConsumer(cs, c.t.FlowStepMs)
 	}
 }
 
+// anomalyKey is a queue as one group pulls it: anomalies are a group's.
+type anomalyKey struct {
+	g  int
+	mq route.MessageQueue
+}
+
 // noteOwnership compares who pulls each queue now with the open anomalies: a queue of a live
-// broker pulled by two consumers at once (overlap) or by none (orphan), spec §3.9. A consumer
-// that is cut off or gone does not pull, whatever it believes.
+// broker pulled by two members of its group at once (overlap) or by none (orphan), spec §3.9,
+// for every topic a group subscribes. A consumer that is cut off or gone does not pull,
+// whatever it believes.
 func (c *Cluster) noteOwnership() {
-	if c.group.model == Broadcasting {
-		c.closeAllAnomalies()
-		return
-	}
 	owners := c.owners()
-	seen := map[route.MessageQueue]bool{}
-	// Every queue of the route counts, write queues beyond the read count too: no member
-	// can hold one, so it stays an orphan while messages are written to it (spec §1.3).
-	for _, mq := range c.allQueues() {
-		seen[mq] = true
-		who := owners[mq]
-		kind := ""
-		switch {
-		case len(who) == 0:
-			kind = "orphan"
-		case len(who) > 1:
-			kind = "overlap"
+	seen := map[anomalyKey]bool{}
+	for _, g := range c.groups {
+		if g.model == Broadcasting {
+			continue // its open anomalies close below
 		}
-		a := c.open[mq]
-		if a != nil && (a.Kind != kind || (kind == "overlap" && !slices.Equal(a.Owners, who))) {
-			c.closeAnomaly(mq, a)
-			a = nil
-		}
-		if a == nil && kind != "" {
-			a = &Anomaly{Kind: kind, Queue: mq.Short(), Owners: who, Start: c.now}
-			c.open[mq] = a
-			if kind == "overlap" {
-				c.emit(Event{Kind: EventAnomaly, Cause: CauseOverlap, Broker: mq.BrokerName, Queues: []string{mq.Short()},
-					Owners: slices.Clone(who), Text: fmt.Sprintf("%s is pulled by %s at once", mq.Short(), clientIDsText(who))})
+		// Every queue of the route counts, write queues beyond the read count too: no member
+		// can hold one, so it stays an orphan while messages are written to it (spec §1.3).
+		for _, t := range g.topics {
+			for _, mq := range c.allQueues(t) {
+				k := anomalyKey{g.idx, mq}
+				seen[k] = true
+				who := owners[k]
+				kind := ""
+				switch {
+				case len(who) == 0:
+					kind = "orphan"
+				case len(who) > 1:
+					kind = "overlap"
+				}
+				a := c.open[k]
+				if a != nil && (a.Kind != kind || (kind == "overlap" && !slices.Equal(a.Owners, who))) {
+					c.closeAnomaly(k, a)
+					a = nil
+				}
+				if a == nil && kind != "" {
+					name := c.queueName(mq)
+					a = &Anomaly{Kind: kind, Queue: name, Owners: who, Start: c.now}
+					if len(c.groups) > 1 {
+						a.Group = g.name
+					}
+					c.open[k] = a
+					if kind == "overlap" {
+						c.emit(Event{Kind: EventAnomaly, Cause: CauseOverlap, Broker: mq.BrokerName, Queues: []string{name},
+							Owners: slices.Clone(who), Text: fmt.Sprintf("%s is pulled by %s at once", name, clientIDsText(who))})
+					}
+				}
 			}
 		}
 	}
-	for _, mq := range c.openKeys() {
-		if !seen[mq] {
-			c.closeAnomaly(mq, c.open[mq])
+	// Those of queues no longer routed close, in queue order (the order they are kept in).
+	var gone []anomalyKey
+	for k := range c.open {
+		if !seen[k] {
+			gone = append(gone, k)
 		}
+	}
+	c.sortKeys(gone)
+	for _, k := range gone {
+		c.closeAnomaly(k, c.open[k])
 	}
 }
 
-// owners maps each queue to the consumers pulling it, in process order.
-func (c *Cluster) owners() map[route.MessageQueue][]string {
-	n := 0
-	for _, b := range c.brokers {
-		n += b.topic.queues
-	}
-	m := make(map[route.MessageQueue][]string, n) // sized once: growing it was a tenth of a frame's snapshot
+// queueName is a queue's name in outputs (see the package's queueName).
+func (c *Cluster) queueName(mq route.MessageQueue) string {
+	t := c.topicBy[mq.Topic]
+	return queueName(mq, t == nil || t.idx == 0)
+}
+
+// owners maps each queue of each group to the members pulling it, in process order.
+func (c *Cluster) owners() map[anomalyKey][]string {
+	m := make(map[anomalyKey][]string, c.totalQueues()) // sized once: growing it was a tenth of a frame's snapshot
 	for _, cs := range c.consumers {
 		if cs.dead || cs.partitioned {
 			continue
 		}
 		for _, pq := range cs.pqList {
-			m[pq.mq] = append(m[pq.mq], cs.id)
+			k := anomalyKey{cs.g.idx, pq.mq}
+			m[k] = append(m[k], cs.id)
 		}
 	}
 	return m
 }
 
-func (c *Cluster) openKeys() []route.MessageQueue {
-	keys := make([]route.MessageQueue, 0, len(c.open))
+func (c *Cluster) openKeys() []anomalyKey {
+	keys := make([]anomalyKey, 0, len(c.open))
 	for k := range c.open {
 		keys = append(keys, k)
 	}
-	route.SortQueues(keys)
+	c.sortKeys(keys)
 	return keys
 }
 
-func (c *Cluster) closeAnomaly(mq route.MessageQueue, a *Anomaly) {
-	delete(c.open, mq)
+// sortKeys puts anomaly keys in group, then queue order.
+func (c *Cluster) sortKeys(keys []anomalyKey) {
+	slices.SortFunc(keys, func(a, b anomalyKey) int {
+		if a.g != b.g {
+			return a.g - b.g
+		}
+		return route.Compare(a.mq, b.mq)
+	})
+}
+
+func (c *Cluster) closeAnomaly(k anomalyKey, a *Anomaly) {
+	delete(c.open, k)
 	if a.Start == c.now {
 		return // opened and closed within one instant: nobody saw it
 	}
@@ -105,17 +142,11 @@ func (c *Cluster) closeAnomaly(mq route.MessageQueue, a *Anomaly) {
 	}
 }
 
-func (c *Cluster) closeAllAnomalies() {
-	for _, mq := range c.openKeys() {
-		c.closeAnomaly(mq, c.open[mq])
-	}
-}
-
 // Anomalies returns every overlap and orphan interval so far, closed and open, by start time.
 func (c *Cluster) Anomalies() []Anomaly {
 	out := slices.Clone(c.anomalies)
-	for _, mq := range c.openKeys() {
-		a := *c.open[mq]
+	for _, k := range c.openKeys() {
+		a := *c.open[k]
 		a.Owners = slices.Clone(a.Owners)
 		out = append(out, a)
 	}
@@ -131,7 +162,8 @@ func (c *Cluster) Anomalies() []Anomaly {
 	return out
 }
 
-// Metrics returns the counts so far.
+// Metrics returns the counts so far. The backlog is every clustering group's, over the topics
+// it subscribes.
 func (c *Cluster) Metrics() Metrics {
 	m := c.metrics
 	m.SendsPerBroker = make(map[string]int64, len(c.brokers))
@@ -140,13 +172,28 @@ func (c *Cluster) Metrics() Metrics {
 	}
 	m.Backlog = 0
 	for _, b := range c.brokers {
-		for id, q := range b.topic.qs {
-			if c.group.model == Clustering {
-				m.Backlog += q.maxOffset - b.group.offsets[id].frontier
+		for _, bt := range b.topics {
+			if bt == nil {
+				continue
 			}
-			if id >= b.topic.readQ && id < b.topic.queues {
-				// Nobody reads it, whatever the model: every message stored there is unread.
-				m.Unread += q.maxOffset - q.minOffset
+			for _, g := range c.groups {
+				if g.model != Clustering || !slices.Contains(g.topics, bt.t) {
+					continue
+				}
+				offs := b.offsetsOf(g, bt.t)
+				for id, q := range bt.qs {
+					if bt.t.isRetry() {
+						m.RetryBacklog += q.maxOffset - offs[id].frontier
+					} else {
+						m.Backlog += q.maxOffset - offs[id].frontier
+					}
+				}
+			}
+			for id, q := range bt.qs {
+				if id >= bt.readQ && id < bt.queues {
+					// Nobody reads it, whatever the model: every message stored there is unread.
+					m.Unread += q.maxOffset - q.minOffset
+				}
 			}
 		}
 	}

@@ -27,7 +27,39 @@ const (
 	MaxGroupLen       = 255     // RocketMQ's Validators.CHARACTER_MAX_LENGTH
 	MaxVirtualNodeCnt = allocate.MaxVirtualNodeCnt
 	MaxRooms          = allocate.MaxRooms // MACHINE_ROOM consumeridcs
+	MaxTopics         = 16                // declared topics (retry and dead-letter topics come on top)
+	MaxGroups         = 16
+	MaxMemberships    = 8 // groups one consumer process is a member of
+	MaxSubscriptions  = 8 // topics one membership subscribes
+	MaxTags           = 16
+	MaxReconsumeTimes = 1000
+	MaxConsumeMs      = 600000
+	MaxBacklogRule    = 1 << 50 // an autoscaler's backlog thresholds
 )
+
+// Topic permissions (PermName: 6 RW, 4 R, 2 W), as scenario files and commands write them.
+const (
+	PermRW   = "RW"
+	PermR    = "R"
+	PermW    = "W"
+	PermNone = "none"
+)
+
+// Perms are the permissions, in the order errors list them.
+var Perms = []string{PermRW, PermR, PermW, PermNone}
+
+// permBits is a permission's PermName bits.
+func permBits(p string) int32 {
+	switch p {
+	case PermR:
+		return route.PermRead
+	case PermW:
+		return route.PermWrite
+	case PermNone:
+		return 0
+	}
+	return route.PermRead | route.PermWrite
+}
 
 // Limits of one argument a page's script hands the playground (lbscope.<method>(arg), dispatch,
 // an embed's postMessage), checked by the page's own JavaScript before any of it reaches the
@@ -57,6 +89,8 @@ var (
 	PlainName    = Charset{"%|_-", "letters, digits and % | _ -", MaxNameLen} // producer ids, queue topics in params
 	BrokerName   = Charset{"%|_-@.", "letters, digits and % | _ - @ .", MaxNameLen}
 	ClientIDName = Charset{".@#:_%|-", "letters, digits and . @ # : _ % | -", MaxNameLen}
+	// TagName is a message tag's: a subscription's expression joins tags with "||".
+	TagName = Charset{"_-.:@#%", "letters, digits and _ - . : @ # %", MaxNameLen}
 )
 
 // CheckName checks a name: present, within the set's length limit, every character from the

@@ -41,7 +41,7 @@ func TestSnapshotListsFollowTheChannels(t *testing.T) {
 		check := func(c *Cluster, where string) Snapshot {
 			s := c.Snapshot()
 			for i, b := range c.brokers {
-				if want := orEmpty(c.registeredIDs(b)); !slices.Equal(s.Brokers[i].Consumers, want) {
+				if want := orEmpty(c.registeredIDs(b.groups[0])); !slices.Equal(s.Brokers[i].Consumers, want) {
 					t.Fatalf("seed %d %s at %s: %s lists %v; its channels hold %v", seed, where, clock(c.now), b.name, s.Brokers[i].Consumers, want)
 				}
 			}
@@ -50,7 +50,7 @@ func TestSnapshotListsFollowTheChannels(t *testing.T) {
 					continue
 				}
 				b := c.brokerBy[cv.View.NowBroker]
-				_, want := c.current[cv.ID].prof.SortInputs(nil, c.registeredIDs(b))
+				_, want := c.current[memberKey{cv.ID, 0}].prof.SortInputs(nil, c.registeredIDs(b.groups[0]))
 				if !slices.Equal(cv.View.Now, orEmpty(want)) {
 					t.Fatalf("seed %d %s at %s: %s's view says %s holds %v; sorted it holds %v", seed, where, clock(c.now), cv.ID, b.name, cv.View.Now, want)
 				}

@@ -39,7 +39,7 @@ type MetricsConfig struct {
 // publisher is the store and when members next publish.
 type publisher struct {
 	every, next int64
-	store       map[string]allocate.Metrics // by client id
+	store       map[string]allocate.Metrics // by storeKey: a member of a group
 }
 
 func newPublisher(cfg *MetricsConfig) publisher {
@@ -59,7 +59,7 @@ func (c *Cluster) publishUpTo(at int64) {
 		c.pub.store = maps.Clone(c.pub.store)
 		for _, cs := range c.consumers {
 			if cs.running() {
-				c.pub.store[cs.cid] = c.metricsOf(cs, c.pub.next)
+				c.pub.store[storeKey(cs.g.name, cs.cid)] = c.metricsOf(cs, c.pub.next)
 				cs.pubConsumed, cs.pubAt = cs.consumed, c.pub.next
 			}
 		}
@@ -69,7 +69,7 @@ func (c *Cluster) publishUpTo(at int64) {
 
 // metricsOf is cs's numbers over the time since it last published, as of at.
 func (c *Cluster) metricsOf(cs *consumer, at int64) allocate.Metrics {
-	m := metricsOver(cs.consumed-cs.pubConsumed, at-cs.pubAt, cs.rate, at, c.pub.store[cs.cid])
+	m := metricsOver(cs.consumed-cs.pubConsumed, at-cs.pubAt, cs.rate, at, c.pub.store[storeKey(cs.g.name, cs.cid)])
 	m.LatencyMs = map[string]int64{}
 	for _, b := range c.brokers {
 		if !b.down {
@@ -92,8 +92,9 @@ func metricsOver(consumed, dt int64, rate int, at int64, last allocate.Metrics) 
 	return m
 }
 
-// Viewpoint is what member (a client id) would read at its rebalance at this snapshot's
-// moment, for the members of cidAll: the view the simulation gives its strategy then.
+// Viewpoint is what member (a client id) of the snapshot's group (the first) would read at
+// its rebalance at this snapshot's moment, for the members of cidAll: the view the simulation
+// gives its strategy then.
 func (s Snapshot) Viewpoint(member string, cidAll []string) allocate.Viewpoint {
 	v := allocate.Viewpoint{NowMs: s.TimeMs, Consumers: make(map[string]allocate.Member, len(cidAll))}
 	byCID := map[string]*ConsumerView{}
@@ -107,7 +108,7 @@ func (s Snapshot) Viewpoint(member string, cidAll []string) allocate.Viewpoint {
 			m.Attributes = cv.Attributes
 		}
 		if id == member && cv != nil && cv.Status != StatusKilled && cv.Status != StatusStopped {
-			own := metricsOver(cv.Consumed-cv.pubConsumed, s.TimeMs-cv.pubAt, cv.ConsumeRate, s.TimeMs, s.published[id])
+			own := metricsOver(cv.Consumed-cv.pubConsumed, s.TimeMs-cv.pubAt, cv.ConsumeRate, s.TimeMs, s.published[storeKey(s.Group, id)])
 			own.LatencyMs = map[string]int64{}
 			for _, b := range s.Brokers {
 				if !b.Down {
@@ -115,7 +116,7 @@ func (s Snapshot) Viewpoint(member string, cidAll []string) allocate.Viewpoint {
 				}
 			}
 			m.Metrics = &own
-		} else if pm, ok := s.published[id]; ok {
+		} else if pm, ok := s.published[storeKey(s.Group, id)]; ok {
 			m.Metrics = &pm
 		}
 		v.Consumers[id] = m
@@ -127,7 +128,7 @@ func (s Snapshot) Viewpoint(member string, cidAll []string) allocate.Viewpoint {
 func (c *Cluster) viewFor(cs *consumer, cidAll []string) allocate.Viewpoint {
 	byCID := make(map[string]*consumer, len(c.consumers))
 	for _, o := range c.consumers {
-		if o.running() || byCID[o.cid] == nil {
+		if o.g == cs.g && (o.running() || byCID[o.cid] == nil) {
 			byCID[o.cid] = o
 		}
 	}
@@ -140,13 +141,16 @@ func (c *Cluster) viewFor(cs *consumer, cidAll []string) allocate.Viewpoint {
 		if id == cs.cid {
 			own := c.metricsOf(cs, c.now)
 			m.Metrics = &own
-		} else if pm, ok := c.pub.store[id]; ok {
+		} else if pm, ok := c.pub.store[storeKey(cs.g.name, id)]; ok {
 			m.Metrics = &pm
 		}
 		v.Consumers[id] = m
 	}
 	return v
 }
+
+// storeKey is a member's key in the store: a process in two groups publishes in each.
+func storeKey(group, cid string) string { return group + "\x00" + cid }
 
 // Bounds of a member's attributes.
 const (

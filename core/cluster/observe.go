@@ -18,6 +18,9 @@ type Event struct {
 	Kind      string   `json:"kind"`
 	Cause     string   `json:"cause,omitempty"` // a key of Causes (or of a driver's own, like the playground's)
 	Consumer  string   `json:"consumer,omitempty"`
+	Group     string   `json:"group,omitempty"`    // the consumer's group, when the run has several
+	ClientID  string   `json:"clientId,omitempty"` // the consumer's client id now (a restart may change it, spec §1.2)
+	Topic     string   `json:"topic,omitempty"`    // rebalance: the topic whose queues changed
 	Broker    string   `json:"broker,omitempty"`
 	Queues    []string `json:"queues,omitempty"`    // "broker-a:0" forms; for rebalance, the new set
 	Owners    []string `json:"owners,omitempty"`    // overlap: the consumers pulling the queue
@@ -51,6 +54,8 @@ type Event struct {
 //	setLatencyFault    action     latency fault tolerance turned on or off             Arg = "on" or "off"
 //	setFaultTable      action     the fault table is set                               Arg = table name
 //	setMessageModel    action     the message model is set                             Arg = CLUSTERING or BROADCASTING
+//	setPerm            action     a broker's permission is set                         Broker, Arg = RW, R, W or none
+//	removeBroker       action     a broker leaves the name server's routes             Broker
 //	rebalance          rebalance  a consumer's set of queues changed                   Consumer, Queues = the new set
 //	register           change     a broker registers a consumer (heartbeat), CHANGE    Consumer, Broker
 //	unregister         change     a broker unregisters a stopping consumer, CHANGE     Consumer, Broker
@@ -69,6 +74,11 @@ type Event struct {
 //	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
 //	                              subscription on a broker: CHANGE (spec §5.7)
 //	notInCidAll        info       a Go client is not in the list the broker it asked gave: it takes nothing   Consumer, Broker, N = ids listed
+//	autoscale          action     a group's autoscaler starts or stops a member          Consumer, Group (several groups), N = members after, Arg = start or stop
+//	filtered           info       tags filter a member's pulls of a queue: what reaches its listener now   Consumer, Broker, Queues = [the queue], Arg = the tags that pass ("": none)
+//	suspend            info       an orderly listener failed a message: its queue waits 1 s    Consumer, Broker, Queues = [the queue], N = reconsume count, Until = the pause's end
+//	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct, fallback or expired (the consume-timeout clean-up)
+//	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -89,6 +99,11 @@ const (
 	CauseConsumerCrashed  = "consumerCrashed"
 	CauseSubscription     = "subscription"
 	CauseNotInCidAll      = "notInCidAll"
+	CauseSendBack         = "sendBack"
+	CauseAutoscale        = "autoscale"
+	CauseSuspend          = "suspend"
+	CauseFiltered         = "filtered"
+	CauseDeadLetter       = "deadLetter"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -122,12 +137,18 @@ var Causes = map[string]string{
 	CauseConsumerCrashed:  EventInfo,
 	CauseSubscription:     EventChange,
 	CauseNotInCidAll:      EventInfo,
+	CauseAutoscale:        EventAction,
+	CauseSuspend:          EventInfo,
+	CauseFiltered:         EventInfo,
+	CauseSendBack:         EventInfo,
+	CauseDeadLetter:       EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)
 // or by none (orphan). End is 0 while it lasts.
 type Anomaly struct {
-	Kind   string   `json:"kind"` // "overlap" or "orphan"
+	Kind   string   `json:"kind"`            // "overlap" or "orphan"
+	Group  string   `json:"group,omitempty"` // the group it is of, when the run has several
 	Queue  string   `json:"queue"`
 	Owners []string `json:"owners,omitempty"` // the consumers involved (overlap)
 	Start  int64    `json:"start"`
@@ -168,4 +189,21 @@ type Metrics struct {
 	SendsPerBroker     map[string]int64 `json:"sendsPerBroker"`
 	Rebalances         int64            `json:"rebalances"` // rounds that changed a consumer's queues
 	Rounds             int64            `json:"rounds"`     // all rebalance rounds
+	// Consume failures (spec §3.15, §5.8). Retried counts the failed messages sent back and
+	// put on a broker's delay ladder, DeadLettered those put on %DLQ%<group> instead;
+	// Delayed is how many wait on the ladders now, LocalRetries how many wait in their
+	// process queue for a local retry (their send-back failed both ways); Reconsumed counts
+	// the deliveries of retry messages (each time a message came again).
+	Retried      int64 `json:"retried,omitempty"`
+	Reconsumed   int64 `json:"reconsumed,omitempty"`
+	DeadLettered int64 `json:"deadLettered,omitempty"`
+	Delayed      int64 `json:"delayed,omitempty"`
+	RetryBacklog int64 `json:"retryBacklog,omitempty"` // retry messages on retry queues, not yet consumed
+	Suspensions  int64 `json:"suspensions,omitempty"`  // orderly queues suspended after a failed message
+	Expired      int64 `json:"expired,omitempty"`      // messages the consume-timeout clean-up sent back from a listener still running
+	LocalRetries int64 `json:"localRetries,omitempty"`
+	// Filtered counts the messages a group passed over because the tags of the member that
+	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one
+	// of that group (spec §5.7).
+	Filtered int64 `json:"filtered,omitempty"`
 }

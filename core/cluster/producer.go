@@ -32,6 +32,7 @@ const never = math.MaxInt64
 type producer struct {
 	idx          int
 	id           string
+	t            *topicState // the topic it sends to
 	mode         string
 	rate         int
 	rateSince    int64 // sends are due at rate from this time …
@@ -160,7 +161,11 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 	if mode == "" {
 		mode = SendSync
 	}
-	p := &producer{idx: len(c.producers), id: pc.ID, mode: mode, rate: pc.Rate, rateSince: c.now, startedAt: c.now,
+	t := c.topics[0]
+	if pc.Topic != "" && c.topicBy[pc.Topic] != nil {
+		t = c.topicBy[pc.Topic]
+	}
+	p := &producer{idx: len(c.producers), id: pc.ID, t: t, mode: mode, rate: pc.Rate, rateSince: c.now, startedAt: c.now,
 		fs: fault.NewMQFaultStrategy(c.faultTable), rnd: sim.Stream(c.cfg.Seed, "producer/"+pc.ID),
 		isolatedTill: map[string]int64{}, isolatedFor: map[string]int64{}, isolation: map[string]int{}}
 	p.fs.SetSendLatencyFaultEnable(c.latencyFault)
@@ -201,25 +206,25 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 // refreshProducerRoute is the producer's route poll. A changed route gives a brand-new
 // TopicPublishInfo, hence a new send index starting at a random value (spec §1.3, §6.3).
 func (c *Cluster) refreshProducerRoute(p *producer) {
-	if p.tp != nil && p.routeVersion == c.topic.routeVersion {
+	if p.tp != nil && p.routeVersion == p.t.routeVersion {
 		return
 	}
-	p.tp = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
+	p.tp = selector.NewTopicPublishInfo(c.publishQueues(p.t), p.rnd)
 	// The send index is a ThreadLocalIndex: each sending thread rotates its own, started at
 	// its own random value (spec §2.1); the list is the same.
 	for j := range p.threadTP {
-		p.threadTP[j] = selector.NewTopicPublishInfo(c.publishQueues(), p.rnd)
+		p.threadTP[j] = selector.NewTopicPublishInfo(c.publishQueues(p.t), p.rnd)
 	}
 	if p.prof.Name == profile.Java {
 		// Each position's broker and queue id, for the plain pick's fast path.
-		qs := c.publishQueues()
+		qs := c.publishQueues(p.t)
 		p.pubBroker, p.pubQueue = make([]int32, len(qs)), make([]int32, len(qs))
 		for i, mq := range qs {
 			p.pubBroker[i], p.pubQueue[i] = int32(c.brokerBy[mq.BrokerName].idx), mq.QueueID
 		}
 	}
 	c.refreshClientRoute(p)
-	p.routeVersion = c.topic.routeVersion
+	p.routeVersion = p.t.routeVersion
 }
 
 // tpFor is thread j's TopicPublishInfo.
@@ -463,7 +468,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		th.attemptID++
 		th.fail, th.timeout = false, false
 		switch {
-		case int(mq.QueueID) >= b.topic.queues:
+		case !b.hasQueue(p.t, mq.QueueID):
 			// The broker refuses a queue it no longer has: an error code, isolation.
 			th.fail, th.at, th.elapsed = true, t+r, r
 			return
@@ -528,7 +533,7 @@ func (c *Cluster) store(b *broker, p *producer, j int, queue int32, sentAt, at i
 	c.metrics.InFlight++
 	if at <= c.now {
 		c.metrics.InFlight--
-		b.appendMessages(queue, 1)
+		b.appendMessages(p.t, queue, 1)
 		b.sends++
 		b.noteStored(at, 1)
 		c.metrics.Produced++
@@ -711,7 +716,7 @@ func (c *Cluster) asyncOnWire(p *producer, mq route.MessageQueue, t0 int64, trie
 	for {
 		b := c.brokerNamed(&p.asyncLast, mq.BrokerName)
 		if b != nil && !b.down {
-			if int(mq.QueueID) >= b.topic.queues {
+			if !b.hasQueue(p.t, mq.QueueID) {
 				// INVALID_PARAMETER or a queue the broker lacks: a broker error, not retried.
 				b.failures++
 				b.noteFailed(c.now, 1)
@@ -824,7 +829,7 @@ func (c *Cluster) arrivals(b *broker) {
 		}
 		p := c.producers[ps.producer]
 		c.metrics.InFlight -= ps.count
-		if int(ps.queue) >= b.topic.queues {
+		if !b.hasQueue(p.t, ps.queue) {
 			// The queue went away on the way: a broker error for the client.
 			switch {
 			case ps.late:
@@ -849,7 +854,7 @@ func (c *Cluster) arrivals(b *broker) {
 			}
 			continue
 		}
-		b.appendMessages(ps.queue, ps.count)
+		b.appendMessages(p.t, ps.queue, ps.count)
 		b.sends += ps.count
 		b.noteStored(ps.arriveAt, ps.count)
 		c.metrics.Produced += ps.count
@@ -909,7 +914,7 @@ func (c *Cluster) brokerKilled(b *broker) {
 		}
 		p.asyncFlight -= ps.count
 		c.faultUpdateAt(p, b.name, c.now-ps.sentAt, true, c.now)
-		failed := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: ps.queue}
+		failed := route.MessageQueue{Topic: p.t.name, BrokerName: b.name, QueueID: ps.queue}
 		b.noteFailed(c.now, ps.count) // the connection closed under them: the callback's exception
 		for range ps.count {
 			if mq, ok := c.asyncRetry(p, failed, ps.t0, ps.tries); ok {

@@ -80,14 +80,15 @@ func checkProducerClient(pc ProducerConfig) error {
 // live broker in the order the brokers registered (the name server's own order is its
 // table's; registration order is the simulation's choice, *inferred*), read-write, with a
 // master address.
-func (c *Cluster) nameServerRoute() *route.TopicRouteData {
+func (c *Cluster) nameServerRoute(t *topicState) *route.TopicRouteData {
 	rd := &route.TopicRouteData{}
 	for _, b := range c.brokers {
-		if b.down {
+		bt := b.topicOf(t)
+		if b.down || b.removed || bt == nil {
 			continue
 		}
-		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(b.topic.readQ),
-			WriteQueueNums: int32(b.topic.writeQ), Perm: route.PermRead | route.PermWrite})
+		rd.QueueDatas = append(rd.QueueDatas, route.QueueData{BrokerName: b.name, ReadQueueNums: int32(bt.readQ),
+			WriteQueueNums: int32(bt.writeQ), Perm: b.permOf(bt)})
 		rd.BrokerDatas = append(rd.BrokerDatas, route.BrokerData{BrokerName: b.name,
 			BrokerAddrs: map[int64]string{route.MasterID: "10.0.0." + strconv.Itoa(100+b.idx) + ":10911"}})
 	}
@@ -98,11 +99,11 @@ func (c *Cluster) nameServerRoute() *route.TopicRouteData {
 func (c *Cluster) refreshClientRoute(p *producer) {
 	switch p.prof.Name {
 	case profile.Java49:
-		rd := c.nameServerRoute()
+		rd := c.nameServerRoute(p.t)
 		n := max(len(p.threads), 1)
 		p.j49TP = p.j49TP[:0]
 		for range n {
-			p.j49TP = append(p.j49TP, &java49.TopicPublishInfo{Queues: slices.Clone(c.publishQueues()), Route: rd,
+			p.j49TP = append(p.j49TP, &java49.TopicPublishInfo{Queues: slices.Clone(c.publishQueues(p.t)), Route: rd,
 				SendWhichQueue: java49.NewThreadLocalIndex(p.rnd)})
 		}
 		for len(p.j49Worst) < n {
@@ -112,7 +113,7 @@ func (c *Cluster) refreshClientRoute(p *producer) {
 		// A standalone producer's list comes from two passes, on its first send and on every
 		// changed route (spec §9.1.8).
 		passes, _ := goclient.FirstSend.Passes()
-		p.goList = goclient.PublishList(c.topic.name, c.nameServerRoute(), passes)
+		p.goList = goclient.PublishList(p.t.name, c.nameServerRoute(p.t), passes)
 	}
 }
 
@@ -169,7 +170,7 @@ func (c *Cluster) pickQueue(p *producer, j int, last selector.LastBroker, retry 
 		return mq, err
 	case profile.Go212:
 		// v2.1.2's SYNC loop shadows the picked queue: every attempt passes "" (spec §9.1.8).
-		return p.goRR.Select(c.topic.name, "", p.goList, "")
+		return p.goRR.Select(p.t.name, "", p.goList, "")
 	}
 	return p.fs.SelectOneMessageQueue(p.tpFor(j), last, retry, t)
 }

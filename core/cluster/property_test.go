@@ -126,11 +126,11 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 				if prevGen[b] != b.flushGen {
 					// A crash restored the offsets of its last flush (spec §5.5): start over.
 					prevGen[b] = b.flushGen
-					for _, o := range b.group.offsets {
+					for _, o := range b.groups[0].offsets[0] {
 						delete(prevCommitted, o)
 					}
 				}
-				for _, o := range b.group.offsets {
+				for _, o := range b.groups[0].offsets[0] {
 					// The sole holder's own writes never go back; a value another process wrote
 					// (an overlap's last writer) may be replaced by a smaller one (spec §3.9).
 					if p, n := prevHolders[o], now[o]; len(p) == 1 && slices.Equal(p, n) &&
@@ -165,7 +165,7 @@ func TestInvariantsUnderRandomActions(t *testing.T) {
 			c.Advance(c.now + 50)
 			check()
 		}
-		if c.group.model != Clustering || !slices.ContainsFunc(c.consumers, func(cs *consumer) bool { return !cs.dead && !cs.partitioned }) {
+		if c.groups[0].model != Clustering || !slices.ContainsFunc(c.consumers, func(cs *consumer) bool { return !cs.dead && !cs.partitioned }) {
 			continue // nobody left to own anything
 		}
 		settled++

@@ -92,3 +92,37 @@ func TestMemberWithAnotherSubscription(t *testing.T) {
 		t.Errorf("%d subscription flips in 3 minutes; want the table to flip with the heartbeats", flips)
 	}
 }
+
+// setSubscription changes one member's topics at once: its heartbeat replaces the group's
+// table on every broker (a CHANGE each, spec §5.7), and its next round takes the new topic's
+// queues and drops the old one's.
+func TestSetSubscriptionMovesOneMember(t *testing.T) {
+	cfg := Config{Seed: 1, Topics: []TopicConfig{{Name: "TA", Queues: 2}, {Name: "TB", Queues: 2}},
+		Groups:    []GroupConfig{{Name: "G", NoRetryTopic: true}},
+		Brokers:   []BrokerConfig{{Name: "broker-a"}},
+		Consumers: []ConsumerConfig{{ID: "c1", Groups: []MembershipConfig{{Group: "G", Subscriptions: []SubscriptionConfig{{Topic: "TA"}}}}}}}
+	c := mustNew(t, cfg)
+	c.Advance(5000)
+	if got := c.Snapshot().Consumers[0].Queues; len(got) != 2 || got[0] != "broker-a:0" {
+		t.Fatalf("c1 holds %v; want TA's two queues", got)
+	}
+	var flips int
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseSubscription {
+			flips++
+		}
+	})
+	mustApply(t, c, Command{Type: "setSubscription", ID: "c1", Subscription: "TB:TagX"})
+	c.Advance(30000)
+	if got := c.Snapshot().Consumers[0].Queues; len(got) != 2 || got[0] != "TB/broker-a:0" || got[1] != "TB/broker-a:1" {
+		t.Errorf("c1 holds %v after subscribing TB; want TB's two queues", got)
+	}
+	if flips == 0 {
+		t.Error("the broker's table did not flip to TB")
+	}
+	for _, bad := range []string{"", "TB;TB", "T B", "TB:a||", strings.Repeat("T;", 10) + "T"} {
+		if err := c.Apply(Command{Type: "setSubscription", ID: "c1", Subscription: bad}); err == nil {
+			t.Errorf("setSubscription %q was taken", bad)
+		}
+	}
+}

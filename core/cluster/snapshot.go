@@ -60,11 +60,16 @@ type BrokerView struct {
 
 // QueueView is one queue of the topic.
 type QueueView struct {
-	Queue     string   `json:"queue"` // "broker-a:0"
-	Broker    string   `json:"broker"`
-	ID        int      `json:"id"`
+	Queue  string `json:"queue"` // "broker-a:0"; a queue of a topic other than the first "Topic/broker-a:0"
+	Topic  string `json:"topic"`
+	Broker string `json:"broker"`
+	ID     int    `json:"id"`
+	// Group is the group whose offsets and owners the entry shows, when the run has several
+	// (a queue that several groups subscribe has an entry for each; "" with one group, and for
+	// a topic no group subscribes).
+	Group     string   `json:"group,omitempty"`
 	MaxOffset int64    `json:"maxOffset"`
-	Committed int64    `json:"committed"` // the offset the broker stores for the group (-1: none)
+	Committed int64    `json:"committed"` // the offset the broker stores for the group (-1: none, or no group)
 	Backlog   int64    `json:"backlog"`
 	Owners    []string `json:"owners"` // consumers holding a live process queue for it
 	// Access is "" for a read and write queue, AccessReadOnly for a read queue beyond the
@@ -85,7 +90,14 @@ const (
 
 // ConsumerView is one member of the group.
 type ConsumerView struct {
-	ID              string   `json:"id"`
+	ID string `json:"id"`
+	// Group is the group it is a member of, and Topics what it subscribes there (its
+	// group's retry topic included), when the run has several topics or groups: a process
+	// that is a member of several groups has an entry in each.
+	Group  string   `json:"group,omitempty"`
+	Topics []string `json:"topics,omitempty"`
+	// Strategy is its own strategy when a rolling deploy gave it one its group does not run.
+	Strategy        string   `json:"strategy,omitempty"`
 	ClientID        string   `json:"clientId"` // the current process's client id: a restart may change it (spec §1.2)
 	Status          string   `json:"status"`
 	Queues          []string `json:"queues"` // its process queues, sorted

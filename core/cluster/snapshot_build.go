@@ -19,13 +19,14 @@ func (c *Cluster) Snapshot() Snapshot { return c.snapshot(true) }
 func (c *Cluster) Counts() Snapshot { return c.snapshot(false) }
 
 func (c *Cluster) snapshot(full bool) Snapshot {
+	g0, t0 := c.groups[0], c.topics[0]
 	s := Snapshot{
-		TimeMs: c.now, Seed: c.cfg.Seed, Topic: c.topic.name, Group: c.group.name, Strategy: c.group.strategy.Name(),
-		MessageModel: c.group.model, LatencyFault: c.latencyFault, FaultTable: c.faultTable.Name(),
+		TimeMs: c.now, Seed: c.cfg.Seed, Topic: t0.name, Group: g0.name, Strategy: g0.strategy.Name(),
+		MessageModel: g0.model, LatencyFault: c.latencyFault, FaultTable: c.faultTable.Name(),
 		Metrics: c.Metrics(), Anomalies: []Anomaly{},
 	}
 	// Sized once: growing the queue list by append was a third of a full snapshot's bytes.
-	n := c.totalQueues()
+	blocks, n := c.queueBlocks()
 	if len(c.brokers) > 0 {
 		s.Brokers = make([]BrokerView, 0, len(c.brokers))
 	}
@@ -34,50 +35,72 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 	}
 	var owners queueOwners
 	if full {
-		owners = c.queueOwners(n)
+		owners = c.queueOwners(blocks, n)
 	}
+	several := len(c.groups) > 1
+	plural := c.Plural()
 	for _, b := range c.brokers {
-		bv := BrokerView{Name: b.name, Queues: b.topic.queues, LatencyMs: b.latencyMs, Down: b.down,
+		bv := BrokerView{Name: b.name, LatencyMs: b.latencyMs, Down: b.down,
 			Sends: b.sends, Failures: b.failures, SendLatencyMs: b.lastResponse}
-		if b.topic.readQ != b.topic.writeQ {
-			bv.ReadQueues, bv.WriteQueues = b.topic.readQ, b.topic.writeQ
-		}
-		if !full {
-			s.Brokers = append(s.Brokers, bv)
-			for id := range b.topic.queues {
-				q, o := b.topic.qs[id], b.group.offsets[id]
-				s.Queues = append(s.Queues, QueueView{Queue: b.short(int32(id)), Broker: b.name, ID: id,
-					MaxOffset: q.maxOffset, Committed: o.committed, Backlog: q.maxOffset - o.frontier})
+		if bt := b.topicOf(t0); bt != nil {
+			bv.Queues = bt.queues
+			if bt.readQ != bt.writeQ {
+				bv.ReadQueues, bv.WriteQueues = bt.readQ, bt.writeQ
 			}
-			continue
 		}
-		bv.Consumers = c.registeredView(b).ids // shared by snapshots: read-only
-		for _, p := range c.producers {
-			// The broker is as isolated as the producer that avoids it longest.
-			if until, latency, ok := p.faultItem(b.name); ok && until > bv.IsolatedUntilMs {
-				bv.IsolatedUntilMs = until
-				bv.LastLatencyMs = latency
-				bv.IsolatedForMs = p.isolatedFor[b.name]
+		if full {
+			bv.Consumers = c.registeredView(b.groups[g0.idx]).ids // shared by snapshots: read-only
+			for _, p := range c.producers {
+				// The broker is as isolated as the producer that avoids it longest.
+				if until, latency, ok := p.faultItem(b.name); ok && until > bv.IsolatedUntilMs {
+					bv.IsolatedUntilMs = until
+					bv.LastLatencyMs = latency
+					bv.IsolatedForMs = p.isolatedFor[b.name]
+				}
 			}
 		}
 		s.Brokers = append(s.Brokers, bv)
-		for id := range b.topic.queues {
-			q, o := b.topic.qs[id], b.group.offsets[id]
-			// Filled in place: appending a built view copied it again, under the GC's write
-			// barriers (a tenth of the snapshot's time).
-			i := len(s.Queues)
-			s.Queues = s.Queues[:i+1]
-			v := &s.Queues[i]
-			v.Queue, v.Broker, v.ID = b.short(int32(id)), b.name, id
-			v.MaxOffset, v.Committed, v.Backlog = q.maxOffset, o.committed, q.maxOffset-o.frontier
-			v.Owners, v.Access = owners.of(i), b.access(id)
+		for _, blk := range blocks {
+			if blk.b != b {
+				continue
+			}
+			bt := b.topics[blk.t.idx]
+			var offs []*queueOffset
+			group := ""
+			if blk.g != nil {
+				offs = b.offsetsOf(blk.g, blk.t)
+				if several {
+					group = blk.g.name
+				}
+			}
+			for id := range bt.queues {
+				q := bt.qs[id]
+				// Filled in place: appending a built view copied it again, under the GC's write
+				// barriers (a tenth of the snapshot's time).
+				i := len(s.Queues)
+				s.Queues = s.Queues[:i+1]
+				v := &s.Queues[i]
+				v.Queue, v.Broker, v.ID, v.Topic, v.Group = b.short(blk.t, int32(id)), b.name, id, blk.t.name, group
+				v.MaxOffset, v.Committed, v.Backlog = q.maxOffset, -1, 0
+				if offs != nil {
+					o := offs[id]
+					v.Committed, v.Backlog = o.committed, q.maxOffset-o.frontier
+				}
+				if full {
+					v.Owners, v.Access = owners.of(i), bt.access(id)
+				}
+			}
+		}
+		if !full {
+			continue
 		}
 		for _, ps := range b.pending {
 			if len(s.Sends) == maxSendSamples {
 				break
 			}
-			s.Sends = append(s.Sends, SendSample{Producer: c.producers[ps.producer].id,
-				Queue: b.short(ps.queue), Count: int(ps.count),
+			p := c.producers[ps.producer]
+			s.Sends = append(s.Sends, SendSample{Producer: p.id,
+				Queue: b.short(p.t, ps.queue), Count: int(ps.count),
 				SentAt: ps.sentAt, ArriveAt: ps.arriveAt, Resend: ps.resend || ps.tries > 0, Late: ps.late})
 		}
 	}
@@ -90,7 +113,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		if !first.first {
 			continue
 		}
-		cs := c.current[first.id]
+		cs := c.current[memberKey{first.id, first.g.idx}]
 		var cached int64
 		for _, pq := range cs.pqList {
 			cached += pq.cached()
@@ -105,11 +128,20 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		s.Consumers = s.Consumers[:i+1]
 		v := &s.Consumers[i]
 		v.ID, v.Status, v.Queues, v.Consumed = cs.id, c.status(cs), queues, cs.consumed
+		if plural {
+			v.Group, v.Topics = cs.g.name, cs.topicNames()
+		}
 		if !full {
 			continue
 		}
 		v.ClientID, v.NextRebalanceMs, v.Cached, v.ConsumeRate = cs.cid, next, int(cached), cs.rate
-		v.Client, v.ClientMark, v.Subscription = string(cs.prof.Name), cs.prof.Mark, cs.subTopic
+		v.Client, v.ClientMark = string(cs.prof.Name), cs.prof.Mark
+		if cs.own != nil && cs.own.strategy.Name() != cs.g.strategy.Name() {
+			v.Strategy = cs.own.strategy.Name()
+		}
+		if t := cs.subs[0].t; t.unsimulated {
+			v.Subscription = t.name
+		}
 		v.Attributes, v.pubConsumed, v.pubAt = cs.attrs, cs.pubConsumed, cs.pubAt
 		c.rebalanceViewOf(&v.View, cs, queues)
 	}
@@ -124,16 +156,77 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: p.active,
 			LatencyMax: lm, NotAvailableDuration: nad})
 	}
-	for _, mq := range c.openKeys() {
-		a := *c.open[mq]
+	for _, k := range c.openKeys() {
+		a := *c.open[k]
 		a.Owners = slices.Clone(a.Owners)
 		s.Anomalies = append(s.Anomalies, a)
 	}
 	return s
 }
 
+// Plural reports whether the run has several topics or several groups (a group's retry topic
+// counts): outputs then name the topic and group of what they show.
+func (c *Cluster) Plural() bool {
+	n := 0
+	for _, t := range c.topics {
+		if !t.unsimulated {
+			n++
+		}
+	}
+	return n > 1 || len(c.groups) > 1
+}
+
+// topicNames is the names of what cs subscribes, in the scenario's order; made once (a
+// member's subscriptions never change), shared by snapshots: read-only.
+func (cs *consumer) topicNames() []string {
+	if cs.subNames == nil {
+		cs.subNames = make([]string, len(cs.subs))
+		for i, sub := range cs.subs {
+			cs.subNames[i] = sub.t.name
+		}
+	}
+	return cs.subNames
+}
+
+// queueBlock is a run of a snapshot's queues: one topic's queues on one broker, as group g
+// pulls them (nil: a topic no group subscribes).
+type queueBlock struct {
+	b *broker
+	t *topicState
+	g *groupState
+}
+
+// queueBlocks lists the snapshot's runs of queues in their order, brokers in creation order,
+// then topics, then the groups subscribing each, with the number of queues in all. A topic the
+// run does not simulate has none.
+func (c *Cluster) queueBlocks() ([]queueBlock, int) {
+	var out []queueBlock
+	n := 0
+	for _, b := range c.brokers {
+		for _, t := range c.topics {
+			bt := b.topicOf(t)
+			if bt == nil || t.unsimulated {
+				continue
+			}
+			subscribed := false
+			for _, g := range c.groups {
+				if slices.Contains(g.topics, t) {
+					out = append(out, queueBlock{b, t, g})
+					n += bt.queues
+					subscribed = true
+				}
+			}
+			if !subscribed {
+				out = append(out, queueBlock{b, t, nil})
+				n += bt.queues
+			}
+		}
+	}
+	return out, n
+}
+
 // queueOwners is owners() for the snapshot's queues, in one array: the owners of the i-th
-// queue of the topic (brokers in creation order, then queue ids) are ids[end[i-1]:end[i]].
+// queue of the snapshot are ids[end[i-1]:end[i]].
 type queueOwners struct {
 	ids []string
 	end []int
@@ -152,24 +245,36 @@ func (o queueOwners) of(i int) []string {
 	return o.ids[lo:hi:hi]
 }
 
-// queueOwners lists each of the topic's n queues' owners as owners() does, in process order,
-// without the map and a slice per queue that owners() makes: a fifth of a full snapshot's bytes.
-func (c *Cluster) queueOwners(n int) queueOwners {
-	// base[b.idx] is the position of broker b's queue 0 among the topic's queues.
-	ints := make([]int, len(c.brokers)+n)
-	base, end := ints[:len(c.brokers)], ints[len(c.brokers):]
-	k := 0
-	for _, b := range c.brokers {
-		base[b.idx] = k
-		k += b.topic.queues
+// queueOwners lists each of the snapshot's n queues' owners as owners() does, in process
+// order, without the map and a slice per queue that owners() makes: a fifth of a full
+// snapshot's bytes.
+func (c *Cluster) queueOwners(blocks []queueBlock, n int) queueOwners {
+	// base[(b·topics + t)·groups + g] is the position of that block's queue 0 (-1: none).
+	nt, ng := len(c.topics), len(c.groups)
+	ints := make([]int, len(c.brokers)*nt*ng+n)
+	base, end := ints[:len(c.brokers)*nt*ng], ints[len(c.brokers)*nt*ng:]
+	for i := range base {
+		base[i] = -1
 	}
-	// at is pq's queue's position, or -1 for a queue the snapshot does not list (another topic,
-	// or an id the broker no longer has).
-	at := func(pq *processQueue) int {
-		if pq.mq.Topic != c.topic.name || pq.mq.QueueID < 0 || int(pq.mq.QueueID) >= pq.b.topic.queues {
+	k := 0
+	for _, blk := range blocks {
+		if blk.g != nil {
+			base[(blk.b.idx*nt+blk.t.idx)*ng+blk.g.idx] = k
+		}
+		k += blk.b.topics[blk.t.idx].queues
+	}
+	// at is pq's queue's position, or -1 for a queue the snapshot does not list (an id the
+	// broker no longer has).
+	at := func(cs *consumer, pq *processQueue) int {
+		bt := pq.b.topicOf(pq.t)
+		if bt == nil || pq.mq.QueueID < 0 || int(pq.mq.QueueID) >= bt.queues {
 			return -1
 		}
-		return base[pq.b.idx] + int(pq.mq.QueueID)
+		start := base[(pq.b.idx*nt+pq.t.idx)*ng+cs.g.idx]
+		if start < 0 {
+			return -1
+		}
+		return start + int(pq.mq.QueueID)
 	}
 	// Count each queue's owners, turn the counts into starts, then fill each queue's part in
 	// process order; filling moves every start to its queue's end.
@@ -179,7 +284,7 @@ func (c *Cluster) queueOwners(n int) queueOwners {
 			continue
 		}
 		for _, pq := range cs.pqList {
-			if i := at(pq); i >= 0 {
+			if i := at(cs, pq); i >= 0 {
 				end[i]++
 				total++
 			}
@@ -196,7 +301,7 @@ func (c *Cluster) queueOwners(n int) queueOwners {
 			continue
 		}
 		for _, pq := range cs.pqList {
-			if i := at(pq); i >= 0 {
+			if i := at(cs, pq); i >= 0 {
 				o.ids[end[i]] = cs.id
 				end[i]++
 			}
@@ -211,7 +316,7 @@ func (cs *consumer) shortQueues() []string {
 	if cs.queueNames == nil {
 		names := make([]string, len(cs.pqList))
 		for i, pq := range cs.pqList {
-			names[i] = pq.b.short(pq.mq.QueueID) // pq.b is the broker pq.mq names
+			names[i] = pq.b.short(pq.t, pq.mq.QueueID) // pq.b is the broker pq.mq names
 		}
 		cs.queueNames = names
 	}

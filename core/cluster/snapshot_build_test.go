@@ -46,13 +46,13 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 			owners := c.owners()
 			i := 0
 			for _, b := range c.brokers {
-				for id := range b.topic.queues {
-					mq := route.MessageQueue{Topic: c.topic.name, BrokerName: b.name, QueueID: int32(id)}
+				for id := range b.topics[0].queues {
+					mq := route.MessageQueue{Topic: c.topics[0].name, BrokerName: b.name, QueueID: int32(id)}
 					q, cq := s.Queues[i], counts.Queues[i]
 					if q.Queue != mq.Short() || cq.Queue != mq.Short() {
 						t.Fatalf("seed %d %s at %s: queue %d is named %q (counts %q), want %q", seed, where, clock(c.now), i, q.Queue, cq.Queue, mq.Short())
 					}
-					if want := orEmpty(owners[mq]); q.Owners == nil || !slices.Equal(q.Owners, want) {
+					if want := orEmpty(owners[anomalyKey{0, mq}]); q.Owners == nil || !slices.Equal(q.Owners, want) {
 						t.Fatalf("seed %d %s at %s: %s is owned by %#v, want %v", seed, where, clock(c.now), q.Queue, q.Owners, want)
 					}
 					if cap(q.Owners) != len(q.Owners) {
@@ -69,9 +69,9 @@ func TestSnapshotQueueListsMatchAFreshComputation(t *testing.T) {
 				t.Fatalf("seed %d %s at %s: %d consumers (counts %d), want %v", seed, where, clock(c.now), len(s.Consumers), len(counts.Consumers), ids)
 			}
 			for j, id := range ids {
-				cs := c.current[id]
+				cs := c.current[memberKey{id, 0}]
 				cv := s.Consumers[j]
-				want := orEmpty(shortNames(cs.queues()))
+				want := orEmpty(c.queueNames(cs.queues()))
 				if cv.ID != id || counts.Consumers[j].ID != id || !slices.Equal(cv.Queues, want) || !slices.Equal(counts.Consumers[j].Queues, want) || cv.Queues == nil {
 					t.Fatalf("seed %d %s at %s: consumer %d is %s with %#v (counts %s with %v), want %s with %v", seed, where, clock(c.now), j, cv.ID, cv.Queues, counts.Consumers[j].ID, counts.Consumers[j].Queues, id, want)
 				}

@@ -49,12 +49,16 @@ func answerWord(a profile.Answer, asked string) string {
 	return AnswerFailed
 }
 
-func newRebalanceView(p *profile.Profile, broker string, at int64, cids []string, target []route.MessageQueue) *rebalanceView {
+func newRebalanceView(p *profile.Profile, t *topicState, broker string, at int64, cids []string, target []route.MessageQueue) *rebalanceView {
 	_, sorted := p.SortInputs(nil, cids)
 	computed := slices.Clone(target)
 	route.SortQueues(computed)
 	computed = slices.Compact(computed)
-	return &rebalanceView{broker: broker, at: at, cids: orEmpty(sorted), computed: orEmpty(shortNames(computed))}
+	names := make([]string, len(computed))
+	for i, mq := range computed {
+		names[i] = queueName(mq, t.idx == 0)
+	}
+	return &rebalanceView{broker: broker, at: at, cids: orEmpty(sorted), computed: names}
 }
 
 // RebalanceView is a consumer's view of its group as of its last decided rebalance round (a
@@ -94,7 +98,7 @@ func (v RebalanceView) IsZero() bool { return v.Cids == nil }
 // view is built and copied into it).
 func (c *Cluster) rebalanceViewOf(out *RebalanceView, cs *consumer, queues []string) {
 	v := cs.view
-	if v == nil || cs.dead || c.group.model == Broadcasting {
+	if v == nil || cs.dead || cs.g.model == Broadcasting {
 		return
 	}
 	// The round's lists are never written after it (a later round makes a new view), so every
@@ -114,18 +118,9 @@ func (c *Cluster) rebalanceViewOf(out *RebalanceView, cs *consumer, queues []str
 	}
 	if b != nil {
 		out.NowBroker = b.name
-		k := 0
-		if cs.prof.IsGo() {
-			k = 1
-		}
-		lv := c.registeredView(b)
-		now := lv.sorted[k]
-		if now == nil {
-			_, now = cs.prof.SortInputs(nil, lv.ids)
-			now = orEmpty(now)
-			lv.sorted[k] = now
-		}
-		out.Now = now // one slice per broker and sort until its channels change, shared by views and snapshots: read-only
+		// One slice per broker and sort until its channels change, shared by views and
+		// snapshots: read-only.
+		out.Now = c.registeredView(b.groupOf(cs)).sortedBy(cs.prof)
 	}
 	out.Stale = !cs.stale.equal(out.Cids, out.Now)
 	if !cs.partitioned {

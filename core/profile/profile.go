@@ -115,12 +115,21 @@ func (p *Profile) Strategy(name string, params allocate.Params) (allocate.Strate
 // strategy: Java's RebalanceImpl in MessageQueue and Java String (UTF-16) order, Go's
 // doBalance in UTF-8 byte order (spec §3.3, §9.1.4).
 func (p *Profile) SortInputs(mqAll []route.MessageQueue, cidAll []string) ([]route.MessageQueue, []string) {
-	mq, ids := slices.Clone(mqAll), slices.Clone(cidAll)
 	if p.IsGo() {
+		mq, ids := slices.Clone(mqAll), slices.Clone(cidAll)
 		goclient.SortQueues(mq)
 		goclient.SortClientIDs(ids)
-	} else {
+		return mq, ids
+	}
+	// A list already in order is used as it is (a stable sort would leave it so; the inputs
+	// are never written): a route's queue list and a broker's cached sorted ids usually are.
+	mq, ids := mqAll, cidAll
+	if !slices.IsSortedFunc(mq, route.Compare) {
+		mq = slices.Clone(mqAll)
 		route.SortQueues(mq)
+	}
+	if !slices.IsSortedFunc(ids, route.CompareJava) {
+		ids = slices.Clone(cidAll)
 		route.SortClientIDs(ids)
 	}
 	return mq, ids

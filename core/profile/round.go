@@ -56,6 +56,17 @@ type Round struct {
 // is unknown), cidAll the result of ConsumerList. It sorts copies of both as the client does
 // and calls s, which must come from p.Strategy.
 func (p *Profile) Rebalance(s allocate.Strategy, consumerGroup, currentCID string, mqSet []route.MessageQueue, cidAll []string) Round {
+	return p.rebalance(s, consumerGroup, currentCID, mqSet, cidAll, false)
+}
+
+// RebalanceSorted is Rebalance for inputs the caller already holds in this client's order
+// (MessageQueue order and its client id order): the sort, which would leave them as they are,
+// is skipped. A simulated route's subscribe set and a broker's cached sorted ids are such.
+func (p *Profile) RebalanceSorted(s allocate.Strategy, consumerGroup, currentCID string, mqSet []route.MessageQueue, cidAll []string) Round {
+	return p.rebalance(s, consumerGroup, currentCID, mqSet, cidAll, true)
+}
+
+func (p *Profile) rebalance(s allocate.Strategy, consumerGroup, currentCID string, mqSet []route.MessageQueue, cidAll []string, sorted bool) Round {
 	if p.IsGo() {
 		gs, ok := s.(goclient.Strategy)
 		if !ok {
@@ -77,7 +88,10 @@ func (p *Profile) Rebalance(s allocate.Strategy, consumerGroup, currentCID strin
 	if mqSet == nil || cidAll == nil {
 		return Round{}
 	}
-	mq, ids := p.SortInputs(mqSet, cidAll)
+	mq, ids := mqSet, cidAll
+	if !sorted {
+		mq, ids = p.SortInputs(mqSet, cidAll)
+	}
 	res, err := s.Allocate(consumerGroup, currentCID, mq, ids)
 	if err != nil {
 		// Current: caught, retried in 1 s. 4.9: the topic's round ends, nothing is retried

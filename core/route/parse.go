@@ -104,7 +104,11 @@ func ParseQueueList(topic, spec string) ([]MessageQueue, error) {
 
 // Compact writes queues as short ranges in their order: runs on the same broker are joined and
 // consecutive ids folded, e.g. "broker-a:0-2 broker-b:0,3".
-func Compact(qs []MessageQueue) string {
+func Compact(qs []MessageQueue) string { return CompactNamed(qs, "") }
+
+// CompactNamed is Compact with each run of a topic other than first prefixed by its topic and a
+// slash, "broker-a:0-2 %RETRY%g/broker-a:0"; first "" names none.
+func CompactNamed(qs []MessageQueue, first string) string {
 	var b strings.Builder
 	for i := 0; i < len(qs); {
 		j := i
@@ -113,6 +117,10 @@ func Compact(qs []MessageQueue) string {
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
+		}
+		if first != "" && qs[i].Topic != first {
+			b.WriteString(qs[i].Topic)
+			b.WriteByte('/')
 		}
 		b.WriteString(qs[i].BrokerName)
 		b.WriteByte(':')

@@ -20,6 +20,160 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"orderly-poison.json": func(t *testing.T, r *Result) {
+		// c1's two queues stop at their first message, suspended every second for the whole
+		// run; c2's flow. What c1's queues received stays unconsumed.
+		if n := r.Metrics.Suspensions; n < 100 {
+			t.Errorf("%d suspensions in a minute; want c1's two queues suspended about every second", n)
+		}
+		if r.Metrics.Backlog < r.Metrics.Produced/3 {
+			t.Errorf("backlog %d of %d: c1's half should be blocked", r.Metrics.Backlog, r.Metrics.Produced)
+		}
+	},
+	"consume-timeout.json": func(t *testing.T, r *Result) {
+		// Messages longer than consumeTimeout in their listener are sent back and removed by
+		// the clean-up, and come again from the retry topic while the first call still runs.
+		if r.Metrics.Expired == 0 || r.Metrics.Retried < r.Metrics.Expired {
+			t.Errorf("expired %d, retried %d: want the clean-up to send the stuck messages back", r.Metrics.Expired, r.Metrics.Retried)
+		}
+		if r.Metrics.Reconsumed == 0 {
+			t.Error("no expired message came again from the retry topic")
+		}
+	},
+	"autoscale-storm.json": func(t *testing.T, r *Result) {
+		// A rule with no hold time and no cool-down steps every few periods: a storm.
+		if n := autoscaleSteps(r); n < 20 {
+			t.Errorf("%d autoscaler steps in 10 minutes; want a storm (20 or more)", n)
+		}
+	},
+	"autoscale-calm.json": func(t *testing.T, r *Result) {
+		// Hold times and a cool-down: four steps in half an hour, none within 5 min of another.
+		if n := autoscaleSteps(r); n != 4 {
+			t.Errorf("%d autoscaler steps; want 4", n)
+		}
+		last := int64(-300000)
+		for _, e := range r.Events {
+			if e.Cause == cluster.CauseAutoscale {
+				if e.T-last < 300000 {
+					t.Errorf("a step at %s, %s after the last: the cool-down is 5 min", Clock(e.T), Clock(e.T-last))
+				}
+				last = e.T
+			}
+		}
+	},
+	"rolling-strategy.json": func(t *testing.T, r *Result) {
+		// While the group runs two strategies, queues are doubled and orphaned; once the last
+		// member has the new one, AVG_BY_CIRCLE's assignment, and no anomaly is open.
+		overlaps := 0
+		for _, a := range r.Anomalies {
+			if a.Kind == "overlap" {
+				overlaps++
+				if a.Start < 30000 || a.End == 0 || a.End > 122000 {
+					t.Errorf("overlap %s from %s to %s: want it within the deploy", a.Queue, Clock(a.Start), Clock(a.End))
+				}
+			}
+		}
+		if overlaps == 0 {
+			t.Error("no queue was pulled twice while the group was mixed")
+		}
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:4 broker-b:0 broker-b:4", "c2": "broker-a:1 broker-a:5 broker-b:1 broker-b:5",
+			"c3": "broker-a:2 broker-a:6 broker-b:2 broker-b:6", "c4": "broker-a:3 broker-a:7 broker-b:3 broker-b:7"})
+	},
+	"drain-broker.json": func(t *testing.T, r *Result) {
+		// Read-only: nothing more is stored on broker-b after 40 s, and the consumers read
+		// it empty. Removed: the consumers drop its queues at their refresh after 100 s.
+		if n := r.Sends[1].PerBroker["broker-b"] + r.Sends[2].PerBroker["broker-b"]; n != 0 {
+			t.Errorf("broker-b stored %d messages after it was made read-only", n)
+		}
+		if r.Metrics.Backlog != 0 || r.Metrics.Consumed != r.Metrics.Produced {
+			t.Errorf("backlog %d, consumed %d of %d: broker-b's messages should all be read", r.Metrics.Backlog, r.Metrics.Consumed, r.Metrics.Produced)
+		}
+		assertFinal(t, r, map[string]string{"c1": "broker-a:0 broker-a:1", "c2": "broker-a:2 broker-a:3"})
+		for _, rb := range r.Rebalances {
+			if rb.T > 100000 && rb.T < 120000 {
+				t.Errorf("%s rebalanced at %s, before its route refresh", rb.Consumer, Clock(rb.T))
+			}
+		}
+	},
+	"different-tags.json": func(t *testing.T, r *Result) {
+		// The broker filters every pull by c1's stored TagA; c2 then drops all of it. Only
+		// the TagA messages of c1's two queues of four are consumed: 70 % of half.
+		m := r.Metrics
+		if want := m.Produced * 7 / 20; m.Consumed < want-10 || m.Consumed > want+10 {
+			t.Errorf("consumed %d of %d; want about %d (c1's queues' TagA messages)", m.Consumed, m.Produced, want)
+		}
+		if m.Consumed+m.Filtered+m.Backlog != m.Produced {
+			t.Errorf("consumed %d + filtered %d + backlog %d ≠ produced %d: messages unaccounted for", m.Consumed, m.Filtered, m.Backlog, m.Produced)
+		}
+	},
+	"retry-ladder.json": func(t *testing.T, r *Result) {
+		// Sent back 16 times, each time at delay level 3 + its reconsume count, then to the
+		// DLQ: 17 140 s after the first delivery, plus the ≤ 100 ms a level's task takes to
+		// see it due and a pull and a flow step per climb (spec §3.15, §5.8).
+		var first, dead int64 = -1, -1
+		levels := []int64{}
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CauseSendBack:
+				if first < 0 {
+					first = e.T
+				}
+				levels = append(levels, e.Until-e.T)
+			case cluster.CauseDeadLetter:
+				dead = e.T
+			}
+		}
+		if len(levels) != 16 || r.Metrics.DeadLettered != 1 || r.Metrics.Retried != 16 || r.Metrics.Reconsumed != 16 {
+			t.Fatalf("%d sends back, metrics %+v; want 16, 1 dead letter, 16 reconsumed", len(levels), r.Metrics)
+		}
+		for i, d := range levels {
+			if want := []int64{10, 30, 60, 120, 180, 240, 300, 360, 420, 480, 540, 600, 1200, 1800, 3600, 7200}[i] * 1000; d < want || d > want+100 {
+				t.Errorf("send-back %d: back after %d ms; want %d ms + ≤ 100 ms", i+1, d, want)
+			}
+		}
+		if span := dead - first; span < 17140000 || span > 17140000+16*200 {
+			t.Errorf("the dead letter came %d ms after the first delivery; want 17 140 s and the latencies", span)
+		}
+	},
+	"retry-topic.json": func(t *testing.T, r *Result) {
+		// The retry topic has one queue per broker, three here, balanced by AVG over the six
+		// sorted members: the first three take one each, the last three none (spec §3.14).
+		retry := r.Final.Groups["GID_ORDER"]["%RETRY%GID_ORDER"]
+		want := map[string][]string{"c1": {"broker-a:0"}, "c2": {"broker-b:0"}, "c3": {"broker-c:0"}, "c4": {}, "c5": {}, "c6": {}}
+		if fmt.Sprint(retry) != fmt.Sprint(want) {
+			t.Errorf("the retry topic's queues %v; want %v", retry, want)
+		}
+	},
+	"several-topics.json": func(t *testing.T, r *Result) {
+		// Each topic is balanced on its own over the same sorted members: AVG's remainder
+		// goes to c1 and c2 on every one of the three topics (apache/rocketmq#1945).
+		g := r.Final.Groups["GID_APP"]
+		for _, topic := range []string{"TopicA", "TopicB", "TopicC"} {
+			for id, n := range map[string]int{"c1": 2, "c2": 2, "c3": 1, "c4": 1} {
+				if got := len(g[topic][id]); got != n {
+					t.Errorf("%s holds %d queues of %s; want %d", id, got, topic, n)
+				}
+			}
+		}
+	},
+	"two-groups.json": func(t *testing.T, r *Result) {
+		// Each group balances TopicPay over its own members and consumes all of it: the
+		// messages of TopicPay are consumed once per group. After c3 dies, each group's
+		// survivors hold the whole topic between them.
+		if r.Metrics.Consumed <= r.Metrics.Produced {
+			t.Errorf("consumed %d, produced %d: TopicPay should be consumed by both groups", r.Metrics.Consumed, r.Metrics.Produced)
+		}
+		if got := r.Final.Groups["GID_AUDIT"]["TopicPay"]["c4"]; len(got) != 4 {
+			t.Errorf("c4 holds %v of TopicPay in GID_AUDIT; want its 4 queues", got)
+		}
+		order := r.Final.Groups["GID_ORDER"]["TopicPay"]
+		if len(order["c1"])+len(order["c2"]) != 4 || len(order["c3"]) != 0 {
+			t.Errorf("GID_ORDER's TopicPay: %v; want its 4 queues between c1 and c2", order)
+		}
+		if r.Final.Status["c3"] != cluster.StatusKilled {
+			t.Errorf("c3 is %s; want killed", r.Final.Status["c3"])
+		}
+	},
 	"observed-kill.json": func(t *testing.T, r *Result) {
 		// The simulation: the brokers drop the killed member at once and notify the others,
 		// who take its queues a millisecond later (spec §3.11). The logs: the survivors took
@@ -640,4 +794,15 @@ func shortNamesOf(qs []route.MessageQueue) []string {
 		out[i] = q.Short()
 	}
 	return out
+}
+
+// autoscaleSteps counts the members an autoscaler started or stopped.
+func autoscaleSteps(r *Result) int {
+	n := 0
+	for _, e := range r.Events {
+		if e.Cause == cluster.CauseAutoscale {
+			n++
+		}
+	}
+	return n
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lbscope/lbscope/core/cluster"
 )
@@ -94,10 +95,14 @@ type Action struct {
 	Unsettled bool `json:"unsettled,omitempty"`
 }
 
-// Rebalance is a consumer's new set of queues, from an EventRebalance.
+// Rebalance is a consumer's new set of queues, from an EventRebalance: with several topics,
+// its new set of one topic's.
 type Rebalance struct {
 	T        int64    `json:"t"`
 	Consumer string   `json:"consumer"`
+	Group    string   `json:"group,omitempty"` // when the run has several groups
+	Topic    string   `json:"topic"`
+	ClientID string   `json:"clientId"` // the member's client id then
 	Queues   []string `json:"queues"`
 }
 
@@ -126,6 +131,10 @@ type Final struct {
 	Assignment map[string][]string `json:"assignment"`
 	// Status is each consumer's status (alive, idle, killed, partitioned, stopped, hung).
 	Status map[string]string `json:"status"`
+	// Groups is, when the run has several topics or groups, the assignment per group, then
+	// per topic (the group's retry topic included), then per member (Assignment and Status
+	// are then the first group's).
+	Groups map[string]map[string]map[string][]string `json:"groups,omitempty"`
 }
 
 // Run validates s, builds the cluster, applies each timeline step at its time and runs to
@@ -149,7 +158,7 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 	c.SetObserver(func(e cluster.Event) {
 		if e.Kind == cluster.EventRebalance {
 			r.Rebalances = append(r.Rebalances, Rebalance{
-				T: e.T, Consumer: e.Consumer, Queues: append([]string{}, e.Queues...),
+				T: e.T, Consumer: e.Consumer, Group: e.Group, Topic: e.Topic, ClientID: e.ClientID, Queues: append([]string{}, e.Queues...),
 			})
 		}
 		if opts.Events {
@@ -194,9 +203,33 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 		Assignment: map[string][]string{},
 		Status:     map[string]string{},
 	}
+	first := ""
+	if len(r.Snapshot.Consumers) > 0 {
+		first = r.Snapshot.Consumers[0].Group
+	}
 	for _, k := range r.Snapshot.Consumers {
-		r.Final.Assignment[k.ID] = append([]string{}, k.Queues...)
-		r.Final.Status[k.ID] = k.Status
+		if k.Group == first || first == "" {
+			r.Final.Assignment[k.ID] = append([]string{}, k.Queues...)
+			r.Final.Status[k.ID] = k.Status
+		}
+		if k.Group == "" {
+			continue
+		}
+		if r.Final.Groups == nil {
+			r.Final.Groups = map[string]map[string]map[string][]string{}
+		}
+		g := r.Final.Groups[k.Group]
+		if g == nil {
+			g = map[string]map[string][]string{}
+			r.Final.Groups[k.Group] = g
+		}
+		held := byTopic(k.Queues, r.Snapshot.Topic)
+		for _, t := range k.Topics {
+			if g[t] == nil {
+				g[t] = map[string][]string{}
+			}
+			g[t][k.ID] = append([]string{}, held[t]...)
+		}
 	}
 	return r, nil
 }
@@ -246,4 +279,18 @@ func (r *Result) convergence(end int64) {
 			a.ConvergedMs = &d
 		}
 	}
+}
+
+// byTopic splits queue names by topic: "Topic/broker-a:0" is Topic's, a name without a topic
+// the first topic's (a topic name never holds a slash). Each topic's names keep their order.
+func byTopic(names []string, first string) map[string][]string {
+	out := map[string][]string{}
+	for _, q := range names {
+		t, short, ok := strings.Cut(q, "/")
+		if !ok {
+			t, short = first, q
+		}
+		out[t] = append(out[t], short)
+	}
+	return out
 }

@@ -16,8 +16,13 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
-// Version is the scenario format this package reads and writes.
-const Version = 1
+// Version is the scenario format of a cluster with one topic and one group, which this package
+// writes for them; Version2 adds several topics and groups (topics, groups, consumers[].groups,
+// producers[].topic and tags, subscriptions' tags). This package reads both.
+const (
+	Version  = 1
+	Version2 = 2
+)
 
 // MaxBytes bounds a scenario file.
 const MaxBytes = 1 << 20
@@ -107,27 +112,55 @@ func (s Scenario) Marshal() ([]byte, error) {
 
 func checkVersionJSON(raw any) error {
 	if raw == nil {
-		return fmt.Errorf("version: missing; this LBScope reads \"version\": %d", Version)
+		return fmt.Errorf("version: missing; this LBScope reads \"version\": %d or %d", Version, Version2)
 	}
 	n, ok := raw.(json.Number)
 	v, err := strconv.Atoi(string(n))
 	if !ok || err != nil {
 		b, _ := json.Marshal(raw)
-		return fmt.Errorf("version: %s; want %d", b, Version)
+		return fmt.Errorf("version: %s; want %d or %d", b, Version, Version2)
 	}
 	return checkVersion(v)
 }
 
 func checkVersion(v int) error {
 	switch {
-	case v == Version:
+	case v == Version || v == Version2:
 		return nil
-	case v > Version:
-		return fmt.Errorf("scenario version %d is newer than this LBScope understands (%d)", v, Version)
+	case v > Version2:
+		return fmt.Errorf("scenario version %d is newer than this LBScope understands (%d)", v, Version2)
 	case v == 0:
-		return fmt.Errorf("version: 0 is not a version this LBScope reads; want \"version\": %d", Version)
+		return fmt.Errorf("version: 0 is not a version this LBScope reads; want \"version\": %d or %d", Version, Version2)
 	}
-	return fmt.Errorf("version: %d; want %d", v, Version)
+	return fmt.Errorf("version: %d; want %d or %d", v, Version, Version2)
+}
+
+// NeedsVersion2 names the first setting of c that format 1 lacks ("" when there is none): a
+// file with one says "version": 2.
+func NeedsVersion2(c cluster.Config) string {
+	switch {
+	case len(c.Topics) > 0:
+		return "topics"
+	case len(c.Groups) > 0:
+		return "groups"
+	}
+	for i, k := range c.Consumers {
+		switch {
+		case len(k.Groups) > 0:
+			return fmt.Sprintf("consumers[%d].groups", i)
+		case k.Subscription != nil && len(k.Subscription.Tags) > 0:
+			return fmt.Sprintf("consumers[%d].subscription.tags", i)
+		}
+	}
+	for i, p := range c.Producers {
+		switch {
+		case p.Topic != "":
+			return fmt.Sprintf("producers[%d].topic", i)
+		case len(p.Tags) > 0:
+			return fmt.Sprintf("producers[%d].tags", i)
+		}
+	}
+	return ""
 }
 
 // jsonError rewords encoding/json's errors to name a field path first where it has one.

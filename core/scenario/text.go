@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -17,6 +18,9 @@ func Clock(ms int64) string { return cluster.Clock(ms) }
 // printed on its own line: a slow broker is isolated again every few seconds.
 const isolationQuiet = 30000
 
+// failureQuiet is how long a member's sends-back must pause before the next is told.
+const failureQuiet = 5000
+
 // maxRepeatTimes bounds the times of repeated isolations listed on the summary line.
 const maxRepeatTimes = 12
 
@@ -25,14 +29,16 @@ const maxRepeatTimes = 12
 func (r *Result) Text(s Scenario) string {
 	var b strings.Builder
 	snap := r.Snapshot
-	queues := 0
-	for _, br := range s.Brokers {
-		queues += br.Queues
+	plural := pluralRun(snap)
+	if plural {
+		b.WriteString(pluralHeader(r, s))
+	} else {
+		_, queues := topicQueues(s.Config)
+		model := snap.MessageModel
+		fmt.Fprintf(&b, "seed %d · %s on %s · %s%s · %s · %s · until %s\n", r.Seed,
+			count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
+			clientCounts(s.Consumers), strategyName(s), model, Clock(r.Until))
 	}
-	model := snap.MessageModel
-	fmt.Fprintf(&b, "seed %d · %s on %s · %s%s · %s · %s · until %s\n", r.Seed,
-		count(queues, "queue"), count(len(s.Brokers), "broker"), count(len(s.Consumers), "consumer"),
-		clientCounts(s.Consumers), strategyName(s), model, Clock(r.Until))
 	if s.Title != "" {
 		fmt.Fprintf(&b, "%s\n", s.Title)
 	}
@@ -41,8 +47,32 @@ func (r *Result) Text(s Scenario) string {
 	lastIsolation := map[string]int64{}
 	repeats := map[string]int{}
 	repeatAt := map[string][]string{}
+	// A failing listener sends messages back every step: the first of a run of them is
+	// told, the others within 5 s of the last are counted, per member, cause and broker (a
+	// message's own climb of the delay ladder, 10 s a step at least, is told whole).
+	lastFailure := map[string]int64{}
+	failureRepeats := map[string]int64{}
+	var failureKeys []string
 	for _, e := range r.Events {
 		switch e.Kind {
+		case cluster.EventInfo:
+			if e.Cause != cluster.CauseSendBack && e.Cause != cluster.CauseDeadLetter && e.Cause != cluster.CauseSuspend {
+				break
+			}
+			key := e.Cause + " " + e.Consumer + " " + e.Group + " " + e.Broker
+			if t, ok := lastFailure[key]; ok && e.T-t < failureQuiet {
+				lastFailure[key] = e.T
+				if failureRepeats[key] == 0 {
+					failureKeys = append(failureKeys, key)
+				}
+				if e.Cause == cluster.CauseSuspend {
+					failureRepeats[key]++ // a suspension's N is its message's failures, not messages
+				} else {
+					failureRepeats[key] += e.N
+				}
+				continue
+			}
+			lastFailure[key] = e.T
 		case cluster.EventIsolation:
 			if t, ok := lastIsolation[e.Broker]; ok && e.T-t < isolationQuiet {
 				lastIsolation[e.Broker] = e.T
@@ -77,6 +107,24 @@ func (r *Result) Text(s Scenario) string {
 		}
 	}
 
+	for _, key := range failureKeys {
+		f := strings.Fields(key)
+		what := "sent back"
+		switch f[0] {
+		case cluster.CauseDeadLetter:
+			what = "dead-lettered"
+		}
+		who := f[1]
+		if len(f) == 4 {
+			who += " in " + f[2]
+		}
+		if f[0] == cluster.CauseSuspend {
+			fmt.Fprintf(&b, "        (%s's queues on %s were suspended %s more; repeats within 5 s are not listed)\n", who, f[len(f)-1], count(int(failureRepeats[key]), "time"))
+			continue
+		}
+		fmt.Fprintf(&b, "        (%s had %s more %s through %s; repeats within 5 s are not listed)\n", who, count(int(failureRepeats[key]), "message"), what, f[len(f)-1])
+	}
+
 	if len(r.Anomalies) > 0 {
 		b.WriteString("\nanomalies (a queue pulled by two consumers, or by none)\n")
 		for _, g := range groupAnomalies(r.Anomalies) {
@@ -89,7 +137,11 @@ func (r *Result) Text(s Scenario) string {
 			if len(a.Owners) > 0 {
 				who = " by " + strings.Join(a.Owners, ", ")
 			}
-			fmt.Fprintf(&b, "  %s–%s  %-7s %s%s (%s)\n", Clock(a.Start), end, a.Kind, compactShort(g.queues, strings.Join(g.queues, " ")), who, dur)
+			group := ""
+			if a.Group != "" {
+				group = a.Group + " "
+			}
+			fmt.Fprintf(&b, "  %s–%s  %-7s %s%s%s (%s)\n", Clock(a.Start), end, a.Kind, group, compactShort(g.queues, strings.Join(g.queues, " ")), who, dur)
 		}
 	}
 
@@ -110,12 +162,18 @@ func (r *Result) Text(s Scenario) string {
 	}
 
 	fmt.Fprintf(&b, "\nfinal assignment at %s\n", Clock(r.Final.TimeMs))
+	if plural {
+		b.WriteString(pluralAssignment(snap))
+	}
 	width, mixed := 0, false
 	for _, c := range snap.Consumers {
 		width = max(width, len(c.ID))
 		mixed = mixed || c.Client != string(profile.Default)
 	}
 	for _, c := range snap.Consumers {
+		if plural {
+			break
+		}
 		qs := strings.Join(c.Queues, " ")
 		if qs == "" {
 			qs = "(none)"
@@ -139,6 +197,19 @@ func (r *Result) Text(s Scenario) string {
 		sends = append(sends, fmt.Sprintf("%s %d", name, m.SendsPerBroker[name]))
 	}
 	fmt.Fprintf(&b, "  sends per broker: %s\n", strings.Join(sends, ", "))
+	if m.Suspensions > 0 {
+		fmt.Fprintf(&b, "  orderly queues suspended after a failed message %d times\n", m.Suspensions)
+	}
+	if m.Retried > 0 || m.DeadLettered > 0 || m.LocalRetries > 0 {
+		fmt.Fprintf(&b, "  consume failures: retried %d · reconsumed %d · dead-lettered %d · on the delay ladder now %d · on retry queues %d · waiting for a local retry %d\n",
+			m.Retried, m.Reconsumed, m.DeadLettered, m.Delayed, m.RetryBacklog, m.LocalRetries)
+		if m.Expired > 0 {
+			fmt.Fprintf(&b, "  of them sent back by the consume-timeout clean-up, their listener still running %d\n", m.Expired)
+		}
+	}
+	if m.Filtered > 0 {
+		fmt.Fprintf(&b, "  filtered %d (consumed by no one of their group: the tags of the member that pulled them, or of the subscription its broker holds, excluded them)\n", m.Filtered)
+	}
 	if m.Unread > 0 {
 		fmt.Fprintf(&b, "  unread %d (written to write queues beyond their broker's read count: no consumer reads them)\n", m.Unread)
 	}
@@ -164,10 +235,14 @@ func (r *Result) Text(s Scenario) string {
 }
 
 func strategyName(s Scenario) string {
-	if s.Strategy.IsZero() {
+	name := s.Strategy
+	if len(s.Groups) > 0 {
+		name = s.Groups[0].Strategy
+	}
+	if name.IsZero() {
 		return "AVG"
 	}
-	return strings.ToUpper(s.Strategy.Name)
+	return strings.ToUpper(name.Name)
 }
 
 func msText(ms int64) string {
@@ -257,7 +332,7 @@ func groupAnomalies(as []cluster.Anomaly) []anomalyGroup {
 	for _, a := range as {
 		if n := len(out); n > 0 {
 			g := &out[n-1]
-			if g.first.Kind == a.Kind && g.first.Start == a.Start && g.first.End == a.End && slices.Equal(g.first.Owners, a.Owners) {
+			if g.first.Kind == a.Kind && g.first.Group == a.Group && g.first.Start == a.Start && g.first.End == a.End && slices.Equal(g.first.Owners, a.Owners) {
 				g.queues = append(g.queues, a.Queue)
 				continue
 			}
@@ -298,4 +373,106 @@ func clientCounts(cs []cluster.ConsumerConfig) string {
 		}
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// pluralRun reports whether the run had several topics or groups: its consumers name theirs.
+func pluralRun(snap cluster.Snapshot) bool {
+	return len(snap.Consumers) > 0 && snap.Consumers[0].Group != ""
+}
+
+// pluralHeader is a run of several topics or groups's first lines: the shape, then each
+// group with its strategy, model and members.
+func pluralHeader(r *Result, s Scenario) string {
+	var b strings.Builder
+	topics, queues := topicQueues(s.Config)
+	fmt.Fprintf(&b, "seed %d · %s (%s) · %s on %s · %s%s · until %s\n", r.Seed,
+		count(len(topics), "topic"), strings.Join(topics, ", "), count(queues, "queue"), count(len(s.Brokers), "broker"),
+		count(len(s.Consumers), "consumer"), clientCounts(s.Consumers), Clock(r.Until))
+	var groups []string
+	members := map[string]int{}
+	for _, c := range r.Snapshot.Consumers {
+		if members[c.Group] == 0 {
+			groups = append(groups, c.Group)
+		}
+		members[c.Group]++
+	}
+	for _, g := range s.Groups {
+		if members[g.Name] == 0 {
+			groups = append(groups, g.Name)
+		}
+	}
+	var parts []string
+	for _, name := range groups {
+		strategy, model := strategyName(s), cmp.Or(s.MessageModel, cluster.Clustering)
+		for _, g := range s.Groups {
+			if g.Name == name {
+				strategy, model = strings.ToUpper(cmp.Or(g.Strategy.Name, "AVG")), cmp.Or(g.MessageModel, cluster.Clustering)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s · %s · %s)", name, strategy, model, count(members[name], "member")))
+	}
+	fmt.Fprintf(&b, "groups: %s\n", strings.Join(parts, ", "))
+	return b.String()
+}
+
+// topicQueues is the declared topics' names and their queues on every broker, in all.
+func topicQueues(c cluster.Config) ([]string, int) {
+	if len(c.Topics) == 0 {
+		n := 0
+		for _, b := range c.Brokers {
+			n += b.Queues
+		}
+		return []string{cmp.Or(c.Topic, cluster.DefaultOf("topic"))}, n
+	}
+	var names []string
+	n := 0
+	for _, t := range c.Topics {
+		names = append(names, t.Name)
+		if len(t.Brokers) == 0 {
+			for _, b := range c.Brokers {
+				r, w := cmp.Or(t.ReadQueueNums, t.Queues, b.Queues), cmp.Or(t.WriteQueueNums, t.Queues, b.Queues)
+				n += max(r, w)
+			}
+			continue
+		}
+		for _, tb := range t.Brokers {
+			q := cmp.Or(tb.Queues, t.Queues)
+			n += max(cmp.Or(tb.ReadQueueNums, t.ReadQueueNums, q), cmp.Or(tb.WriteQueueNums, t.WriteQueueNums, q))
+		}
+	}
+	return names, n
+}
+
+// pluralAssignment is the final assignment per group, each member's queues per topic in the
+// order it subscribes them.
+func pluralAssignment(snap cluster.Snapshot) string {
+	var b strings.Builder
+	width, mixed := 0, false
+	for _, c := range snap.Consumers {
+		width = max(width, len(c.ID))
+		mixed = mixed || c.Client != string(profile.Default)
+	}
+	group := ""
+	for _, c := range snap.Consumers {
+		if c.Group != group {
+			group = c.Group
+			fmt.Fprintf(&b, "  %s\n", group)
+		}
+		held := byTopic(c.Queues, snap.Topic)
+		var parts []string
+		for _, t := range c.Topics {
+			qs := held[t]
+			set := "(none)"
+			if len(qs) > 0 {
+				set = compactShort(qs, strings.Join(qs, " "))
+			}
+			parts = append(parts, t+" "+set)
+		}
+		status := c.Status
+		if mixed {
+			status = fmt.Sprintf("%-3s %s", c.ClientMark, c.Status)
+		}
+		fmt.Fprintf(&b, "    %-*s  %-11s %s\n", width, c.ID, status, strings.Join(parts, " · "))
+	}
+	return b.String()
 }

@@ -1,8 +1,12 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
@@ -41,6 +45,9 @@ func (s Scenario) Validate() error {
 	if err := checkVersion(s.Version); err != nil {
 		return err
 	}
+	if field := NeedsVersion2(s.Config); field != "" && s.Version < Version2 {
+		return fmt.Errorf("%s: a setting of scenario format %d; this file says \"version\": %d", field, Version2, s.Version)
+	}
 	if err := validateConfig(s.Config); err != nil {
 		return err
 	}
@@ -72,6 +79,38 @@ type configRules struct {
 func (r *configRules) check(field, p string, i int) error {
 	c := &r.c
 	switch field {
+	case "topics":
+		if len(c.Topics) > 0 && c.Topic != "" {
+			return fmt.Errorf("topic and topics: with topics, name every topic there")
+		}
+	case "topics[].name":
+		return r.unique(p, "topics", "name", "names", i, c.Topics[i].Name)
+	case "groups":
+		if len(c.Groups) > 0 {
+			switch {
+			case c.Group != "":
+				return fmt.Errorf("group and groups: with groups, name every group there")
+			case !c.Strategy.IsZero() || c.MessageModel != "" || !reflect.ValueOf(c.Params).IsZero():
+				return fmt.Errorf("groups: strategy, params and messageModel are each group's with groups: give them in groups[]")
+			}
+		}
+	case "groups[].name":
+		return r.unique(p, "groups", "name", "names", i, c.Groups[i].Name)
+	case "groups[].strategy":
+		return cluster.CheckChoice(p+".strategy", p+".params", c.Groups[i].Strategy, c.Groups[i].Params)
+	case "groups[].autoscale.prefix":
+		if a := c.Groups[i].Autoscale; a.Min > a.Max || a.InBelow > a.OutAbove {
+			return fmt.Errorf("%s: min %d, max %d, inBelow %d, outAbove %d; want min ≤ max and inBelow ≤ outAbove", p, a.Min, a.Max, a.InBelow, a.OutAbove)
+		}
+	case "consumers[].groups":
+		if k := c.Consumers[i]; len(k.Groups) > 0 && k.Subscription != nil {
+			return fmt.Errorf("%s.subscription and groups: give its subscriptions in groups[].subscriptions", p)
+		}
+		return r.memberships(p, c.Consumers[i])
+	case "producers[].topic":
+		if t := c.Producers[i].Topic; t != "" && !r.topicExists(t) {
+			return fmt.Errorf("%s.topic: %q is no topic of %s", p, t, r.topicsText())
+		}
 	case "brokers[].name":
 		return r.unique(p, "brokers", "name", "names", i, c.Brokers[i].Name)
 	case "brokers":
@@ -102,7 +141,19 @@ func (r *configRules) check(field, p string, i int) error {
 	case "consumers[].attributes":
 		return cluster.CheckAttributes(p+".attributes", c.Consumers[i].Attributes)
 	case "consumers[].client":
-		return checkClient(p, c.Consumers[i], c.Strategy, c.Params)
+		k := c.Consumers[i]
+		if len(c.Groups) == 0 {
+			return checkClient(p, k, c.Strategy, c.Params)
+		}
+		for _, m := range k.Groups {
+			for _, g := range c.Groups {
+				if g.Name == m.Group {
+					if err := checkClient(p, k, g.Strategy, g.Params); err != nil {
+						return err
+					}
+				}
+			}
+		}
 	case "producers[].id":
 		return r.unique(p, "producers", "id", "ids", i, c.Producers[i].ID)
 	case "producers[].keys.prefix":
@@ -119,6 +170,76 @@ func (r *configRules) check(field, p string, i int) error {
 		return cluster.CheckChoice("strategy", "params", c.Strategy, c.Params)
 	}
 	return nil
+}
+
+// memberships checks a consumer's memberships: each of a group of groups (or the one group),
+// at most once, subscribing topics of topics (or the one topic), each at most once, none of
+// them a group's retry or dead-letter topic.
+func (r *configRules) memberships(p string, k cluster.ConsumerConfig) error {
+	seen := map[string]int{}
+	for j, m := range k.Groups {
+		at := fmt.Sprintf("%s.groups[%d]", p, j)
+		if !r.groupExists(m.Group) {
+			return fmt.Errorf("%s.group: %q is no group of %s", at, m.Group, r.groupsText())
+		}
+		if prev, dup := seen[m.Group]; dup {
+			return fmt.Errorf("%s.group: %q is also %s.groups[%d].group; a process is a member of a group once", at, m.Group, p, prev)
+		}
+		seen[m.Group] = j
+		topics := map[string]int{}
+		for n, sc := range m.Subscriptions {
+			sp := fmt.Sprintf("%s.subscriptions[%d].topic", at, n)
+			if strings.HasPrefix(sc.Topic, "%RETRY%") || strings.HasPrefix(sc.Topic, "%DLQ%") {
+				return fmt.Errorf("%s: %q is a group's own topic, which RocketMQ subscribes (the retry topic) or nobody reads (the DLQ)", sp, sc.Topic)
+			}
+			if !r.topicExists(sc.Topic) {
+				return fmt.Errorf("%s: %q is no topic of %s", sp, sc.Topic, r.topicsText())
+			}
+			if prev, dup := topics[sc.Topic]; dup {
+				return fmt.Errorf("%s: %q is also %s.subscriptions[%d].topic; a membership subscribes a topic once", sp, sc.Topic, at, prev)
+			}
+			topics[sc.Topic] = n
+		}
+	}
+	return nil
+}
+
+// topicExists reports whether name is a topic of the cluster: of topics, or the one topic.
+func (r *configRules) topicExists(name string) bool {
+	if len(r.c.Topics) == 0 {
+		return name == cmp.Or(r.c.Topic, cluster.DefaultOf("topic"))
+	}
+	return slices.ContainsFunc(r.c.Topics, func(t cluster.TopicConfig) bool { return t.Name == name })
+}
+
+func (r *configRules) topicsText() string {
+	if len(r.c.Topics) == 0 {
+		return "the cluster (" + cmp.Or(r.c.Topic, cluster.DefaultOf("topic")) + ")"
+	}
+	var names []string
+	for _, t := range r.c.Topics {
+		names = append(names, t.Name)
+	}
+	return "topics (" + strings.Join(names, ", ") + ")"
+}
+
+// groupExists reports whether name is a group of the cluster: of groups, or the one group.
+func (r *configRules) groupExists(name string) bool {
+	if len(r.c.Groups) == 0 {
+		return name == cmp.Or(r.c.Group, cluster.DefaultOf("group"))
+	}
+	return slices.ContainsFunc(r.c.Groups, func(g cluster.GroupConfig) bool { return g.Name == name })
+}
+
+func (r *configRules) groupsText() string {
+	if len(r.c.Groups) == 0 {
+		return "the cluster (" + cmp.Or(r.c.Group, cluster.DefaultOf("group")) + ")"
+	}
+	var names []string
+	for _, g := range r.c.Groups {
+		names = append(names, g.Name)
+	}
+	return "groups (" + strings.Join(names, ", ") + ")"
 }
 
 // unique is the rule that no two elements of a list share a name: "consumers[2].id: "c1" is

@@ -116,8 +116,47 @@ func TestValidateErrors(t *testing.T) {
 	}{
 		// version
 		{"version zero", func(s *Scenario) { s.Version = 0 }, `version: 0 is not a version`},
-		{"version newer", func(s *Scenario) { s.Version = 2 }, "scenario version 2 is newer than this LBScope understands (1)"},
-		{"version negative", func(s *Scenario) { s.Version = -3 }, "version: -3; want 1"},
+		{"version newer", func(s *Scenario) { s.Version = 3 }, "scenario version 3 is newer than this LBScope understands (2)"},
+		{"version negative", func(s *Scenario) { s.Version = -3 }, "version: -3; want 1 or 2"},
+
+		// format 2: several topics and groups
+		{"format 2 setting in a version 1 file", func(s *Scenario) { s.Topics = []cluster.TopicConfig{{Name: "T"}} }, `topics: a setting of scenario format 2; this file says "version": 1`},
+		{"topic twice", func(s *Scenario) {
+			s.Version, s.Topic = 2, ""
+			s.Topics = []cluster.TopicConfig{{Name: "T"}, {Name: "T"}}
+		}, `topics[1].name: "T" is also topics[0].name; names must be unique`},
+		{"topic with topics", func(s *Scenario) { s.Version, s.Topics = 2, []cluster.TopicConfig{{Name: "T"}} }, "topic and topics: with topics, name every topic there"},
+		{"strategy with groups", func(s *Scenario) {
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Named("AVG")
+			s.Groups = []cluster.GroupConfig{{Name: "G"}}
+		}, "groups: strategy, params and messageModel are each group's with groups"},
+		{"membership of an unknown group", func(s *Scenario) {
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Choice{}
+			s.Groups = []cluster.GroupConfig{{Name: "G"}}
+			s.Consumers[0].Groups = []cluster.MembershipConfig{{Group: "H"}}
+		}, `consumers[0].groups[0].group: "H" is no group of groups (G)`},
+		{"subscription of an unknown topic", func(s *Scenario) {
+			s.Version = 2
+			s.Consumers[0].Groups = []cluster.MembershipConfig{{Group: "GroupTest", Subscriptions: []cluster.SubscriptionConfig{{Topic: "Nope"}}}}
+		}, `consumers[0].groups[0].subscriptions[0].topic: "Nope" is no topic of the cluster (TopicTest)`},
+		{"subscription of a retry topic", func(s *Scenario) {
+			s.Version = 2
+			s.Consumers[0].Groups = []cluster.MembershipConfig{{Group: "GroupTest", Subscriptions: []cluster.SubscriptionConfig{{Topic: "%RETRY%GroupTest"}}}}
+		}, `is a group's own topic`},
+		{"fail rate above 1", func(s *Scenario) {
+			s.Version = 2
+			s.Consumers[0].Groups = []cluster.MembershipConfig{{Group: "GroupTest", FailRate: 1.5}}
+		}, "consumers[0].groups[0].failRate: 1.5; want 0…1"},
+		{"producer of an unknown topic", func(s *Scenario) { s.Version, s.Producers[0].Topic = 2, "Nope" }, `producers[0].topic: "Nope" is no topic of the cluster (TopicTest)`},
+		{"tag share above 1", func(s *Scenario) { s.Version, s.Producers[0].Tags = 2, map[string]float64{"A": 2} }, "producers[0].tags.A: 2; want 0…1"},
+		{"autoscale min above max", func(s *Scenario) {
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Choice{}
+			s.Groups = []cluster.GroupConfig{{Name: "G", Autoscale: &cluster.AutoscaleConfig{OutAbove: 10, Min: 5, Max: 2}}}
+		}, "groups[0].autoscale: min 5, max 2, inBelow 0, outAbove 10; want min ≤ max and inBelow ≤ outAbove"},
+		{"autoscale max above the limit", func(s *Scenario) {
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Choice{}
+			s.Groups = []cluster.GroupConfig{{Name: "G", Autoscale: &cluster.AutoscaleConfig{OutAbove: 10, Max: 513}}}
+		}, "groups[0].autoscale.max: 513; want 0…512"},
 
 		// names
 		{"topic charset", func(s *Scenario) { s.Topic = "Topic Test" }, `topic: "Topic Test" has ' '; allowed are letters, digits and % | _ -`},

@@ -157,6 +157,27 @@ func busiest(s Scenario) shape {
 	for _, b := range s.Brokers {
 		queues[b.Name] = int64(b.Queues)
 	}
+	if len(s.Topics) > 0 || len(s.Groups) > 0 {
+		// Several topics and groups: every queue of every topic (a retry topic's one a broker),
+		// each member counted once a group it is in, and every member an autoscaler may start.
+		_, n := topicQueues(s.Config)
+		for range s.Groups {
+			n += len(s.Brokers)
+		}
+		clear(queues)
+		queues[""] = int64(n)
+		sh.consumers = 0
+		for _, k := range s.Consumers {
+			sh.consumers += int64(max(len(k.Groups), 1))
+		}
+		for _, g := range s.Groups {
+			if a := g.Autoscale; a != nil {
+				sh.consumers += int64(a.Max)
+			}
+			sh.vnodes = max(sh.vnodes, vnodes(g.Strategy.Name, g.Params))
+			sh.steps = max(sh.steps, scriptSteps(g.Strategy))
+		}
+	}
 	rates := map[string]int64{}
 	for _, p := range s.Producers {
 		rates[p.ID] = int64(p.Rate)

@@ -39,6 +39,14 @@ var plays = map[string][]action{
 	"broker-down":       {{cmds: []string{`{"type":"killBroker","broker":"broker-b"}`}}, {}, {cmds: []string{`{"type":"restoreBroker","broker":"broker-b"}`}}},
 	"offset-duplicates": {{wait: 12000, cmds: []string{`{"type":"killConsumer","id":"c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"c1"}`}}},
 	"broadcasting":      {{}, {cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"setMessageModel","model":"CLUSTERING"}`}}},
+	"retry-topic":       {{}, {cmds: []string{`{"type":"killConsumer","id":"c1"}`}}},
+	"several-topics":    {{}, {cmds: []string{`{"type":"addConsumer","id":"c5"}`}}},
+	"retry-ladder":      {{}, {cmds: []string{`{"type":"killConsumer","id":"c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"c1"}`}}},
+	"different-tags":    {{}, {cmds: []string{`{"type":"setSubscription","id":"c2","subscription":"TopicMall:TagA"}`}}},
+	"orderly-poison":    {{}, {cmds: []string{`{"type":"killConsumer","id":"c1"}`}}},
+	"rolling-deploy": {{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","id":"c1"}`}},
+		{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","group":"GID_SHOP"}`}}},
+	"autoscale-storm": {{}, {cmds: []string{`{"type":"setProducerRate","id":"p1","rate":1500}`}}},
 }
 
 const frameMs = 100 // a frame of a learner at 6× speed

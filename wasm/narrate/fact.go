@@ -34,6 +34,11 @@ const (
 	factExpiryAhead // info after a partition: when brokers will expire it (clock)
 	factThrew       // info: the strategy threw (arg = strategy)
 	factNotInCidAll // info: a Go consumer missing from the asked broker's list takes nothing (n = ids listed)
+	factSendBack    // info: a listener failed messages, a broker holds them (n = messages, clock = back, arg = how)
+	factDeadLetter  // info: messages failed for the last time go to the DLQ (n = messages, arg = the DLQ)
+	factSuspend     // info: an orderly queue waits after a failure (queues = [the queue], n = failures)
+	factFiltered    // info: tags filter a member's pulls of a queue (queues = [the queue], arg = the tags that pass)
+	factAutoscale   // action: an autoscaler starts or stops a member (arg = start or stop, n = members after)
 	factError       // session: a refused command
 )
 
@@ -79,6 +84,11 @@ var causeFacts = map[string]int{
 	cluster.CauseExpiryAhead:      factExpiryAhead,
 	cluster.CauseStrategyThrew:    factThrew,
 	cluster.CauseNotInCidAll:      factNotInCidAll,
+	cluster.CauseSendBack:         factSendBack,
+	cluster.CauseDeadLetter:       factDeadLetter,
+	cluster.CauseSuspend:          factSuspend,
+	cluster.CauseFiltered:         factFiltered,
+	cluster.CauseAutoscale:        factAutoscale,
 	session.CauseRefused:          factError,
 }
 
@@ -110,7 +120,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

@@ -186,6 +186,26 @@ func logText(f fact, lang string) string {
 		return threwText(f, lang)
 	case factNotInCidAll:
 		return say(lang, "narrate.log.notInCidAll", c, goclient.NotInCidAllLog, b, f.n)
+	case factSendBack:
+		key := "narrate.log.sendBack"
+		if f.arg == "expired" {
+			key = "narrate.log.sendBackExpired"
+		}
+		return say(lang, key, c, f.n, b, f.clock)
+	case factDeadLetter:
+		return say(lang, "narrate.log.deadLetter", c, f.n, b, f.arg)
+	case factSuspend:
+		return say(lang, "narrate.log.suspend", c, f.queues[0], f.n)
+	case factFiltered:
+		if f.arg == "" {
+			return say(lang, "narrate.log.filteredAll", c, f.queues[0], b)
+		}
+		return say(lang, "narrate.log.filtered", c, f.queues[0], b, f.arg)
+	case factAutoscale:
+		if f.arg == "stop" {
+			return say(lang, "narrate.log.autoscaleStop", c, f.n)
+		}
+		return say(lang, "narrate.log.autoscaleStart", c, f.n)
 	case factError:
 		return errorText(f, lang)
 	}

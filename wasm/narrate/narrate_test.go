@@ -189,8 +189,9 @@ func TestFrameBounded(t *testing.T) {
 }
 
 // identifiers are the ASCII words a Chinese sentence may keep: ids, names, strategy and model
-// names, and "Broker" as RocketMQ's Chinese documentation writes it.
-var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|` +
+// names, permissions as setPerm takes them, a subscription as setSubscription takes it
+// (TopicTest:TagA), and "Broker" as RocketMQ's Chinese documentation writes it.
+var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
 	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|Small|cluster)$`)
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
@@ -228,6 +229,9 @@ func TestChineseEverything(t *testing.T) {
 		{Type: "restoreBroker", Broker: "broker-a"},
 		{Type: "addBroker", Broker: "broker-c", Queues: &q},
 		{Type: "setQueues", Broker: "broker-c", Queues: &q},
+		{Type: "setPerm", Broker: "broker-c", Perm: cluster.PermR},
+		{Type: "setSubscription", ID: "c4", Subscription: "TopicTest:TagA"},
+		{Type: "removeBroker", Broker: "broker-c"},
 		{Type: "setStrategy", Strategy: "AVG_BY_CIRCLE"},
 		{Type: "setProducerRate", Rate: &rate},
 		{Type: "setFaultTable", Table: fault.TableLegacy4x},
