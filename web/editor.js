@@ -151,6 +151,7 @@ function mount() {
     report.textContent = "";
     const verdict = r.exact ? "editor.exact" : "editor.notExact";
     report.append(h("p", { id: "strategy-verdict", class: r.exact ? "editor-ok" : "editor-bad", t: verdict }));
+    if (!r.exact && (r.doubled.length || r.orphaned.length)) report.append(h("p", { id: "strategy-why", class: "editor-why", t: "editor.why" }));
     if (r.doubled.length) {
       const ul = h("ul", { id: "strategy-doubled", class: "editor-list" });
       for (const d of r.doubled) {

@@ -52,9 +52,11 @@ func editorRun(t *testing.T, ctx context.Context, name, source, button string) e
 	return eval[editorReport](t, ctx, readEditor)
 }
 
-// A newcomer opens the Strategy tab, picks the floored weights, presses Check and sees the
-// queues nobody pulls named, the spread and the moves against AVG; the port of AVG is found
-// exact and allocates as AVG does, in the page too. In English and Chinese, both themes.
+// A newcomer opens the Strategy tab, picks the weighted example (each member weighs the
+// group by its own view of the published metrics), presses Check and sees the queues its
+// members leave to nobody or pull twice named, the spread and the moves against AVG; the port
+// of AVG is found exact and allocates as AVG does, in the page too. In English and Chinese,
+// both themes.
 func TestBrowserStrategyEditorCheck(t *testing.T) {
 	for _, c := range []struct{ lang, theme, exact, notExact, orphaned string }{
 		{"en", "light", "Every queue is pulled exactly once.", "Not every queue is pulled exactly once.", "Orphaned:"},
@@ -62,16 +64,20 @@ func TestBrowserStrategyEditorCheck(t *testing.T) {
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			ctx, con := openEditor(t, c.lang, c.theme)
-			eval[bool](t, ctx, `(() => { const s = document.getElementById("strategy-gallery"); s.value = "rounding"; s.dispatchEvent(new Event("change")); return true; })()`)
+			dispatch(t, ctx, `{type: "step", ms: 34000}`) // the members have published their metrics
+			eval[bool](t, ctx, `(() => { const s = document.getElementById("strategy-gallery"); s.value = "weighted"; s.dispatchEvent(new Event("change")); return true; })()`)
 			eval[bool](t, ctx, `document.getElementById("strategy-check").click(), true`)
 			waitFor(t, ctx, `document.getElementById("strategy-verdict") !== null`)
 			r := eval[editorReport](t, ctx, readEditor)
 			want := eval[map[string]any](t, ctx, `lbscope.checkStrategy({strategy: document.getElementById("strategy-name").value, source: document.getElementById("strategy-source").value})`)
 			assert.Equal(t, c.notExact, r.Verdict)
-			orphans := want["orphaned"].([]any)
-			require.NotEmpty(t, orphans, "floored weights leave queues to nobody")
+			orphans, doubled := want["orphaned"].([]any), want["doubled"].([]any)
+			require.NotEmpty(t, append(orphans, doubled...), "members that weigh by their own views disagree")
 			for _, q := range orphans {
 				assert.Contains(t, r.Orphaned, q.(string), "the orphaned queue is named")
+			}
+			for i, d := range doubled {
+				assert.Contains(t, r.Doubled[i], d.(map[string]any)["queue"].(string), "the doubled queue is named")
 			}
 			assert.Contains(t, eval[string](t, ctx, `document.getElementById("strategy-report").textContent`), c.orphaned)
 			assert.Len(t, r.Moves, 2, "one kill, one join, against AVG")
@@ -150,5 +156,20 @@ func TestBrowserStrategyEditorApply(t *testing.T) {
 		assert.Equal(t, held[c.ID], c.Queues, "%s keeps its queues when allocate throws", c.ID)
 	}
 	screenshot(t, ctx)
+	assert.Empty(t, con.Errors())
+}
+
+// A lesson whose strategy comes with its source starts from the Lessons tab: the page loads
+// the interpreter first, and the simulation completes its first step.
+func TestBrowserStrategyLesson(t *testing.T) {
+	ctx := playground(t)
+	con := open(t, ctx, "?lang=zh")
+	eval[bool](t, ctx, `document.getElementById("tab-button-lessons").click(), true`)
+	waitFor(t, ctx, `document.querySelector('.lesson-open[data-lesson="rounding-nobody"]') !== null`)
+	eval[bool](t, ctx, `document.querySelector('.lesson-open[data-lesson="rounding-nobody"]').click(), true`)
+	waitFor(t, ctx, `document.querySelectorAll("#tab-lessons .lesson-step.done").length === 1`)
+	assert.True(t, eval[bool](t, ctx, `LB.starlark.loaded()`))
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector(".lesson-step.done .lesson-explain").textContent`), "broker-b:7")
+	assert.Equal(t, "ROUNDING", state(t, ctx).Strategy)
 	assert.Empty(t, con.Errors())
 }

@@ -146,7 +146,9 @@ func checkBad(t *testing.T, src, pos, msg string) {
 	runtime.ReadMemStats(&after)
 	allocated := after.TotalAlloc - before.TotalAlloc
 	assert.Less(t, allocated, uint64(4*MaxAlloc), "the call must stop before it builds much more than its budget; Go allocated %d MiB", allocated>>20)
-	assert.Less(t, time.Since(start), 30*time.Second, "a coarse guard against a call that is not stopped at all")
+	// A coarse guard against a call that is not stopped at all: the slowest bomb (a dict grown
+	// an entry at a time) takes seconds natively and half a minute under Node on a busy machine.
+	assert.Less(t, time.Since(start), 3*time.Minute, "a coarse guard against a call that is not stopped at all")
 	got, err := loadFile(t, "../../testdata/strategies/avg_port.star").Allocate("g", "c1", mqs, ids)
 	require.NoError(t, err)
 	assert.Equal(t, mqs[:1], got)
