@@ -129,6 +129,9 @@ var metricNames = map[string]string{
 	"convergeMaxMs":  "converge, max",
 	"unsettled":      "actions never settled",
 	"idleEnd":        "idle consumers at the end",
+	"retried":        "messages sent back (retried)",
+	"deadLettered":   "messages dead-lettered",
+	"filtered":       "messages filtered by tags",
 	"sendFailures":   "send failures",
 	"isolations":     "isolations",
 	"sendShare":      "share of sends",
@@ -136,10 +139,7 @@ var metricNames = map[string]string{
 
 func compareText(s scenario.Scenario, c *scenario.Comparison) string {
 	var b strings.Builder
-	queues := 0
-	for _, br := range s.Brokers {
-		queues += br.Queues
-	}
+	queues := scenario.QueueCount(s.Config)
 	fmt.Fprintf(&b, "compare · seed %d · %s on %s · %s · %s · until %s\n",
 		c.Seed, plural(queues, "queue"), plural(len(s.Brokers), "broker"), plural(len(s.Consumers), "consumer"), plural(c.Actions, "action"), scenario.Clock(c.Until))
 	if c.Title != "" {

@@ -111,6 +111,10 @@ func (c *Cluster) advanceTicks(cs *consumer, t int64) {
 func (c *Cluster) crash(cs *consumer, err error) {
 	c.emit(Event{Kind: EventInfo, Cause: CauseConsumerCrashed, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: string(cs.prof.Name),
 		Text: fmt.Sprintf("%s crashes: its %s strategy raised %v, which nothing recovers; the process exits and its connections close", c.who(cs), cs.prof.SDK, err)})
-	c.kill(cs)
+	for _, m := range cs.lead.peers {
+		if !m.dead {
+			c.kill(m) // the process exits: every group of its instance goes with it
+		}
+	}
 	c.noteOwnership()
 }

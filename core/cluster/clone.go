@@ -169,6 +169,7 @@ func (c *Cluster) Clone() *Cluster {
 			nc.subs[j] = &cp
 		}
 		nc.order = slices.Clone(cs.order)
+		nc.lead = nil // set below, once every member is copied
 		nc.slowRnd = cloneRandom(cs.slowRnd)
 		nc.slowRunning = slices.Clone(cs.slowRunning)
 		nc.brokers = slices.Clone(cs.brokers) // refreshed in place
@@ -217,6 +218,14 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	for k, cs := range c.current {
 		n.current[k] = n.consumers[cs.idx]
+	}
+	for i, cs := range c.consumers {
+		nc := n.consumers[i]
+		nc.lead = n.consumers[cs.lead.idx]
+		nc.peers = make([]*consumer, len(cs.peers))
+		for j, p := range cs.peers {
+			nc.peers[j] = n.consumers[p.idx]
+		}
 	}
 
 	n.producers = make([]*producer, len(c.producers))

@@ -606,12 +606,14 @@ func (c *Cluster) dispatch(e sim.Event) {
 		}
 	case evRoute:
 		if cs := c.consumers[e.A]; cs.gen[genRoute] == e.B {
-			c.refreshConsumerRoute(cs)
+			for _, m := range cs.peers {
+				c.refreshConsumerRoute(m)
+			}
 			c.schedule(cs, genRoute, evRoute, c.now+c.t.PollNameServerInterval)
 		}
 	case evPersist:
 		if cs := c.consumers[e.A]; cs.gen[genPersist] == e.B {
-			c.persistAll(cs)
+			c.persistInstance(cs)
 			c.schedule(cs, genPersist, evPersist, c.now+c.t.PersistOffsetInterval)
 		}
 	case evNotify:
@@ -639,7 +641,7 @@ func (c *Cluster) dispatch(e sim.Event) {
 		// A heartbeat on its way reaches its broker; one from a process that has died or
 		// been cut off since is lost with it.
 		if cs, b := c.consumers[e.A], c.brokers[e.B]; !cs.dead && !cs.partitioned && !b.down {
-			c.heartbeat(b, cs)
+			c.heartbeatInstance(b, cs)
 		}
 	case evBrokerFlush:
 		if b := c.brokers[e.A]; b.flushGen == e.B && !b.down {

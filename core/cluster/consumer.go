@@ -47,10 +47,17 @@ type consumer struct {
 	gen         [genCount]int
 	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
 	g           *groupState      // the group it is a member of
-	own         *groupState      // its own strategy, when a rolling deploy gave it one (nil: its group's)
-	failPPM     int64            // its listener answers RECONSUME_LATER to this many deliveries in a million
-	consumeMs   int64            // its listener's time per message (0: rate decides)
-	failAcc     int64            // failPPM's carry between deliveries: the failures are exact
+	// lead is the member whose client instance this one runs in: itself, unless another
+	// member of its process (one client id, spec §1.2) started first. The lead's timers drive
+	// the instance: one rebalance thread for all its groups, one heartbeat, one route poll
+	// (spec §3.14). peers is the lead's list of the instance's members, in the order of its
+	// consumerTable (a ConcurrentHashMap of group names).
+	lead      *consumer
+	peers     []*consumer
+	own       *groupState // its own strategy, when a rolling deploy gave it one (nil: its group's)
+	failPPM   int64       // its listener answers RECONSUME_LATER to this many deliveries in a million
+	consumeMs int64       // its listener's time per message (0: rate decides)
+	failAcc   int64       // failPPM's carry between deliveries: the failures are exact
 	// localRetries are its messages whose send-back failed, consumed again later (spec §3.15).
 	localRetries []localRetry
 	fallbackNext int // the internal producer's next broker of the retry topic's route
@@ -248,6 +255,10 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	cs.cid = id
 	cs.g = g
 	cs.first = c.current[key] == nil
+	lead := c.instanceOf(id, g)
+	if lead != nil {
+		cs.cid = lead.cid // another group's member of the same running process: its instance
+	}
 	if prev := c.current[key]; prev != nil {
 		if subs == nil {
 			subs = prev.subscriptions() // the same program starts again
@@ -255,7 +266,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 		cs.failPPM, cs.consumeMs, cs.own = prev.failPPM, prev.consumeMs, prev.own
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
-		cs.cid = c.restartedID(prev, p)
+		if lead == nil {
+			cs.cid = c.restartedID(prev, p)
+		}
 		if cs.cid == prev.cid {
 			cs.local = prev.local // broadcasting offsets live in a file under the client id (spec §3.12)
 		}
@@ -271,6 +284,18 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	cs.subscribe(subs, c.now)
 	c.consumers = append(c.consumers, cs)
 	c.current[key] = cs
+	if lead != nil {
+		// It joins the running instance: its start fetches its topics' routes, sends the
+		// instance's heartbeat (now carrying its group too) and wakes the instance's
+		// rebalance, which takes it in its next round (spec §3.14).
+		cs.lead = lead
+		c.joinInstance(lead, cs)
+		c.refreshConsumerRoute(cs)
+		c.heartbeatAll(lead, 0)
+		c.wakeUp(lead)
+		return cs
+	}
+	cs.lead, cs.peers = cs, []*consumer{cs}
 	c.refreshConsumerRoute(cs)
 	if hb := c.heartbeatAll(cs, 0); c.rebalanceSpacing(cs) == 0 && !c.starting {
 		// The start round follows the synchronous heartbeat round (spec §5.4 step 2, §9.1.5):
@@ -290,6 +315,31 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 		c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
 	}
 	return cs
+}
+
+// instanceOf is the running client instance a new member of group g in process id joins: the
+// lead of another group's running member of that process (nil: it starts its own).
+func (c *Cluster) instanceOf(id string, g *groupState) *consumer {
+	for _, x := range c.groups {
+		if m := c.current[memberKey{id, x.idx}]; x != g && m != nil && !m.dead && m.lead != nil {
+			return m.lead
+		}
+	}
+	return nil
+}
+
+// joinInstance adds cs to lead's instance, the members kept in its consumerTable's order.
+func (c *Cluster) joinInstance(lead, cs *consumer) {
+	names := make([]string, 0, len(lead.peers)+1)
+	for _, p := range lead.peers {
+		names = append(names, p.g.name)
+	}
+	names = append(names, cs.g.name)
+	all := append(slices.Clone(lead.peers), cs)
+	lead.peers = lead.peers[:0:0]
+	for _, name := range jmap.Of(0, names...) {
+		lead.peers = append(lead.peers, all[slices.IndexFunc(all, func(p *consumer) bool { return p.g.name == name })])
+	}
 }
 
 // subscribe sets what the consumer subscribes: subs in that order, visited by its rebalance in
@@ -388,6 +438,7 @@ func (c *Cluster) schedule(cs *consumer, timer, kind int, at int64) {
 // earlier than minInterval after the previous round ended; wake-ups coalesce. A Go client's
 // do not: each is one more full round, back to back, with no spacing (spec §9.1.5).
 func (c *Cluster) wakeUp(cs *consumer) {
+	cs = cs.lead // the instance's one rebalance service (spec §3.14)
 	if cs.dead {
 		return
 	}
@@ -495,17 +546,18 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 // the caller's own round the heartbeats start. The consumers of the initial state are
 // registered at 00:00: the run starts with them in place.
 func (c *Cluster) heartbeatAll(cs *consumer, after int64) int64 {
+	cs = cs.lead // one heartbeat for the instance, carrying every group of it (spec §3.14)
 	if cs.dead {
 		return 0
 	}
 	var cost int64
-	for _, name := range cs.brokers {
+	for _, name := range c.instanceBrokers(cs) {
 		b := c.brokerBy[name]
 		ok, d := c.rpc(cs, b, c.t.RPCTimeout)
 		if ok {
 			at := c.now + after + cost + int64(c.net.NextIntn(int32(c.t.NetworkRTT+1)))
 			if at == c.now || c.starting {
-				c.heartbeat(b, cs)
+				c.heartbeatInstance(b, cs)
 			} else {
 				c.events.Push(sim.Event{At: at, Kind: evHeartbeatArrive, A: cs.idx, B: b.idx})
 			}
@@ -513,6 +565,33 @@ func (c *Cluster) heartbeatAll(cs *consumer, after int64) int64 {
 		cost += d
 	}
 	return cost
+}
+
+// heartbeatInstance is an instance's heartbeat reaching broker b: each of its groups' part.
+func (c *Cluster) heartbeatInstance(b *broker, lead *consumer) {
+	for _, m := range lead.peers {
+		if !m.dead {
+			c.heartbeat(b, m)
+		}
+	}
+}
+
+// instanceBrokers is the brokers an instance heartbeats: its members' routes' (the lead's own
+// list when it is alone).
+func (c *Cluster) instanceBrokers(lead *consumer) []string {
+	if len(lead.peers) <= 1 {
+		return lead.brokers
+	}
+	var out []string
+	for _, m := range lead.peers {
+		for _, name := range m.brokers {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	slices.SortFunc(out, route.CompareJava)
+	return out
 }
 
 // persistAll is the 5 s offset timer: every queue in the table uploads its in-memory offset
@@ -523,6 +602,13 @@ func (c *Cluster) persistAll(cs *consumer) {
 	}
 	for _, pq := range cs.pqList {
 		c.uploadOffset(cs, pq)
+	}
+}
+
+// persistInstance is the instance's offset timer: every member's queues (spec §3.14).
+func (c *Cluster) persistInstance(lead *consumer) {
+	for _, m := range lead.peers {
+		c.persistAll(m)
 	}
 }
 
@@ -544,8 +630,10 @@ func (c *Cluster) uploadOffset(cs *consumer, pq *processQueue) {
 	}
 }
 
-// rebalance is one round of RebalanceService for this process (spec §3.1–§3.4). Its effects
-// happen at its start; its end is pushed back by the synchronous RPCs it made.
+// rebalance is one round of RebalanceService for this process (spec §3.1–§3.4): of each of
+// its instance's groups in turn, in its consumerTable's order, and of each group's topics
+// (spec §3.14). Its effects happen at its start; its end is pushed back by the synchronous
+// RPCs it made. cs is the instance's lead.
 func (c *Cluster) rebalance(cs *consumer) {
 	if cs.dead {
 		return
@@ -563,33 +651,19 @@ func (c *Cluster) rebalance(cs *consumer) {
 	}
 	var cost int64
 	balanced := true
-	before := cs.queues()
-
-	// Each subscribed topic in turn, in subscriptionInner's order (spec §3.14): its own
-	// consumer list from a broker of its own route, its own allocation, its own changes.
-	for _, k := range cs.order {
-		sub := cs.subs[k]
-		target, decided, ok, crashed := c.allocateTopic(cs, sub, start, &cost, k == 0)
+	befores := make([][]route.MessageQueue, len(cs.peers))
+	for i, m := range cs.peers {
+		befores[i] = m.queues()
+	}
+	for _, m := range cs.peers {
+		if m.dead {
+			continue
+		}
+		ok, crashed := c.rebalanceGroup(m, start, &cost)
 		if crashed {
 			return
 		}
-		balanced = balanced && (ok || sub.t.isRetry()) // a retry topic's failure leaves the round balanced (spec §3.2)
-		if decided {
-			changed, ok, d := c.updateProcessQueues(cs, sub.t, target)
-			cost += d
-			balanced = balanced && ok
-			if changed {
-				sub.version = c.now              // messageQueueChanged raises the subVersion (spec §5.7) …
-				cost += c.heartbeatAll(cs, cost) // … and sends a heartbeat round (spec §3.7)
-			}
-		}
-	}
-	// truncateMessageQueueNotMyTopic: the queues of a topic no longer subscribed are dropped,
-	// their offsets not uploaded (spec §3.2).
-	for _, pq := range slices.Clone(cs.pqList) {
-		if !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t == pq.t }) {
-			c.dropQueue(cs, pq, false)
-		}
+		balanced = balanced && ok // one unbalanced group makes the instance retry (spec §3.14)
 	}
 	cs.roundEnd = start + cost
 	if cs.prof.Timing.FixedTicker {
@@ -608,32 +682,79 @@ func (c *Cluster) rebalance(cs *consumer) {
 		cs.next = cs.roundEnd + wait
 	}
 	c.schedule(cs, genRebalance, evRebalance, cs.next)
-	if after := cs.queues(); !slices.Equal(before, after) {
+	moved := false
+	for i, m := range cs.peers {
+		moved = c.tellRebalance(m, befores[i]) || moved
+	}
+	if moved {
 		c.metrics.Rebalances++
-		if len(cs.subs) == 1 {
-			c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
-				Topic: cs.subs[0].t.name, Queues: c.queueNames(after),
-				Text: fmt.Sprintf("%s rebalances: %s", c.who(cs), c.describeSet(after))})
-		} else {
-			// One line a topic whose queues changed, in the round's order, as the client logs
-			// "rebalanced result changed" once a topic.
-			for _, k := range cs.order {
-				t := cs.subs[k].t
-				was, now := ofTopic(before, t), ofTopic(after, t)
-				if slices.Equal(was, now) {
-					continue
-				}
-				set := "no queues"
-				if len(now) > 0 {
-					set = route.Compact(now)
-				}
-				c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
-					Topic: t.name, Queues: c.queueNames(now),
-					Text: fmt.Sprintf("%s rebalances %s: %s", c.who(cs), t.name, set)})
-			}
-		}
 		c.noteOwnership()
 	}
+}
+
+// rebalanceGroup is one member's part of its instance's round: each subscribed topic in turn,
+// in subscriptionInner's order (spec §3.14), its own consumer list from a broker of its own
+// route, its own allocation, its own changes; then the topics it left are dropped. It reports
+// whether the group's part stays balanced, and whether the process crashed.
+func (c *Cluster) rebalanceGroup(cs *consumer, start int64, cost *int64) (balanced, crashed bool) {
+	balanced = true
+	for _, k := range cs.order {
+		sub := cs.subs[k]
+		target, decided, ok, crashed := c.allocateTopic(cs, sub, start, cost, k == 0)
+		if crashed {
+			return false, true
+		}
+		balanced = balanced && (ok || sub.t.isRetry()) // a retry topic's failure leaves the round balanced (spec §3.2)
+		if decided {
+			changed, ok, d := c.updateProcessQueues(cs, sub.t, target)
+			*cost += d
+			balanced = balanced && ok
+			if changed {
+				sub.version = c.now                     // messageQueueChanged raises the subVersion (spec §5.7) …
+				*cost += c.heartbeatAll(cs.lead, *cost) // … and sends a heartbeat round (spec §3.7)
+			}
+		}
+	}
+	// truncateMessageQueueNotMyTopic: the queues of a topic no longer subscribed are dropped,
+	// their offsets not uploaded (spec §3.2).
+	for _, pq := range slices.Clone(cs.pqList) {
+		if !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t == pq.t }) {
+			c.dropQueue(cs, pq, false)
+		}
+	}
+	return balanced, false
+}
+
+// tellRebalance tells how member cs's queues changed in a round, before being what it held
+// when the round began; it reports whether they did.
+func (c *Cluster) tellRebalance(cs *consumer, before []route.MessageQueue) bool {
+	after := cs.queues()
+	if slices.Equal(before, after) {
+		return false
+	}
+	if len(cs.subs) == 1 {
+		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+			Topic: cs.subs[0].t.name, Queues: c.queueNames(after),
+			Text: fmt.Sprintf("%s rebalances: %s", c.who(cs), c.describeSet(after))})
+		return true
+	}
+	// One line a topic whose queues changed, in the round's order, as the client logs
+	// "rebalanced result changed" once a topic.
+	for _, k := range cs.order {
+		t := cs.subs[k].t
+		was, now := ofTopic(before, t), ofTopic(after, t)
+		if slices.Equal(was, now) {
+			continue
+		}
+		set := "no queues"
+		if len(now) > 0 {
+			set = route.Compact(now)
+		}
+		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+			Topic: t.name, Queues: c.queueNames(now),
+			Text: fmt.Sprintf("%s rebalances %s: %s", c.who(cs), t.name, set)})
+	}
+	return true
 }
 
 // ofTopic is the queues of topic t in qs.
@@ -919,8 +1040,29 @@ func (c *Cluster) finishRunning(cs *consumer, pq *processQueue) {
 // deliver accounts for messages [from, to) of mq handed to cs's listener: the first delivery
 // of a message counts as consumed, any further one as a duplicate.
 func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
+	c.deliverMatching(cs, pq, from, to, nil)
+}
+
+// deliverFiltered is deliver for messages [from, to) of which only those with a tag of mask
+// reach the listener: the others are counted as filtered the first time the group passes
+// them (spec §5.7).
+func (c *Cluster) deliverFiltered(cs *consumer, pq *processQueue, from, to int64, mask uint32) {
+	c.deliverMatching(cs, pq, from, to, func(a, b int64) int64 {
+		if pq.t.tags == nil || b <= a {
+			return 0 // no message has a tag: none matches
+		}
+		return pq.t.tags.matching(mask, a, b)
+	})
+}
+
+// deliverMatching is deliver where matching(a, b) counts the messages of [a, b) that reach
+// the listener (nil: all of them); the group's progress passes the others as filtered.
+func (c *Cluster) deliverMatching(cs *consumer, pq *processQueue, from, to int64, matching func(a, b int64) int64) {
 	if to <= from {
 		return
+	}
+	if matching == nil {
+		matching = func(a, b int64) int64 { return max(b-a, 0) }
 	}
 	frontier := &pq.off.frontier
 	if cs.g.model == Broadcasting {
@@ -934,45 +1076,6 @@ func (c *Cluster) deliver(cs *consumer, pq *processQueue, from, to int64) {
 	if from > *frontier {
 		// A successor started past a message nobody consumed: the one hand-over case of
 		// spec §3.9 that loses messages.
-		c.metrics.Lost += from - *frontier
-		*frontier = from
-	}
-	if dup := min(to, *frontier) - from; dup > 0 {
-		c.metrics.Duplicates += dup
-	}
-	if to > *frontier {
-		if pq.t.isRetry() {
-			c.metrics.Reconsumed += to - *frontier
-		} else {
-			c.metrics.Consumed += to - *frontier
-		}
-		*frontier = to
-	}
-}
-
-// deliverFiltered is deliver for messages [from, to) of which only those with a tag of mask
-// reach the listener: the others are counted as filtered the first time the group passes
-// them (spec §5.7).
-func (c *Cluster) deliverFiltered(cs *consumer, pq *processQueue, from, to int64, mask uint32) {
-	if to <= from {
-		return
-	}
-	matching := func(a, b int64) int64 {
-		if pq.t.tags == nil || b <= a {
-			return 0
-		}
-		return pq.t.tags.matching(mask, a, b)
-	}
-	frontier := &pq.off.frontier
-	if cs.g.model == Broadcasting {
-		f, seen := cs.frontier[pq.mq]
-		if !seen {
-			f = pq.bq.minOffset
-		}
-		frontier = &f
-		defer func() { cs.frontier[pq.mq] = f }()
-	}
-	if from > *frontier {
 		c.metrics.Lost += from - *frontier
 		*frontier = from
 	}

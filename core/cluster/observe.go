@@ -193,7 +193,8 @@ type Metrics struct {
 	// put on a broker's delay ladder, DeadLettered those put on %DLQ%<group> instead;
 	// Delayed is how many wait on the ladders now, LocalRetries how many wait in their
 	// process queue for a local retry (their send-back failed both ways); Reconsumed counts
-	// the deliveries of retry messages (each time a message came again).
+	// the deliveries of retry messages (each time a message came again; a local retry's
+	// delivery counts as a duplicate).
 	Retried      int64 `json:"retried,omitempty"`
 	Reconsumed   int64 `json:"reconsumed,omitempty"`
 	DeadLettered int64 `json:"deadLettered,omitempty"`

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"github.com/lbscope/lbscope/core/allocate"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,35 @@ func TestSetSubscriptionMovesOneMember(t *testing.T) {
 		if err := c.Apply(Command{Type: "setSubscription", ID: "c1", Subscription: bad}); err == nil {
 			t.Errorf("setSubscription %q was taken", bad)
 		}
+	}
+}
+
+// Members of one process share its client instance (one client id, spec §1.2, §3.14): one
+// rebalance thread runs both groups' rounds, and a group whose strategy throws makes the whole
+// instance retry every second, the healthy group's round with it.
+func TestOneInstanceForAProcessesGroups(t *testing.T) {
+	cfg := Config{Seed: 1, Topics: []TopicConfig{{Name: "TA", Queues: 2}},
+		Groups: []GroupConfig{{Name: "GOOD", NoRetryTopic: true}, {Name: "BAD", NoRetryTopic: true, Strategy: allocate.Named("MACHINE_ROOM")}},
+		// MACHINE_ROOM without consumeridcs throws on a room-named broker (spec §4.4).
+		Brokers: []BrokerConfig{{Name: "hz@broker-a"}},
+		Consumers: []ConsumerConfig{{ID: "c1", Groups: []MembershipConfig{{Group: "GOOD"}, {Group: "BAD"}}},
+			{ID: "c2", Groups: []MembershipConfig{{Group: "GOOD"}}}}}
+	c := mustNew(t, cfg)
+	c1good, c1bad := c.current[memberKey{"c1", 0}], c.current[memberKey{"c1", 1}]
+	if c1good.lead != c1bad.lead || c1good.cid != c1bad.cid || len(c1good.lead.peers) != 2 {
+		t.Fatalf("c1's two memberships run in %p and %p; want one instance", c1good.lead, c1bad.lead)
+	}
+	c2 := c.current[memberKey{"c2", 0}]
+	c.Advance(20000)
+	// The instance's rounds: c1's lead reschedules every second while BAD throws; c2, alone
+	// and balanced, every 20 s.
+	if d := c1good.lead.next - c1good.lead.roundEnd; d != c.t.RebalanceMinInterval {
+		t.Errorf("c1's instance waits %d ms for its next round; want %d (unbalanced)", d, c.t.RebalanceMinInterval)
+	}
+	if d := c2.next - c2.roundEnd; d != c.t.RebalanceWaitInterval {
+		t.Errorf("c2 waits %d ms for its next round; want %d", d, c.t.RebalanceWaitInterval)
+	}
+	if len(c1good.queues()) == 0 {
+		t.Error("c1 holds nothing of GOOD: the healthy group's part of the round must still run")
 	}
 }

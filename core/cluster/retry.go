@@ -272,7 +272,7 @@ func (c *Cluster) runLocalRetries(cs *consumer) {
 		if cs.pqs[lr.pq.mq] != lr.pq || cs.dead {
 			continue // the queue was dropped meanwhile: its messages come again to its next owner
 		}
-		c.metrics.Reconsumed += lr.count
+		c.metrics.Duplicates += lr.count // delivered again: the group's progress passed them before
 		acc := cs.failAcc + lr.count*cs.failPPM
 		fails := acc / 1000000
 		cs.failAcc = acc % 1000000

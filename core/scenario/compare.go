@@ -138,10 +138,18 @@ func validateVariants(vs []Variant) error {
 // apply returns s with v's initial configuration.
 func (v Variant) apply(s Scenario) Scenario {
 	if v.Strategy != "" {
-		s.Strategy = allocate.Named(v.Strategy)
-		s.Params = allocate.Params{}
+		params := allocate.Params{}
 		if v.Params != nil {
-			s.Params = *v.Params
+			params = *v.Params
+		}
+		if len(s.Groups) > 0 {
+			// Several groups (format 2): the variant's strategy is every group's.
+			s.Groups = slices.Clone(s.Groups)
+			for i := range s.Groups {
+				s.Groups[i].Strategy, s.Groups[i].Params = allocate.Named(v.Strategy), params
+			}
+		} else {
+			s.Strategy, s.Params = allocate.Named(v.Strategy), params
 		}
 	}
 	if v.FaultTable != "" {
@@ -212,24 +220,29 @@ type Note struct {
 //   - SendFailures, Isolations (intervals during which a producer avoided a broker) and
 //     SendShare (each broker's sends ÷ all sends): the producers' side.
 type Row struct {
-	Label          string             `json:"label"`
-	Variant        Variant            `json:"variant"`
-	Moved          []Moved            `json:"moved"`
-	MovedTotal     int                `json:"movedTotal"`
-	MovedMean      float64            `json:"movedMean"`
-	SpreadEnd      int                `json:"spreadEnd"`
-	SpreadWorst    int                `json:"spreadWorst"`
-	Duplicates     int64              `json:"duplicates"`
-	Lost           int64              `json:"lost"`
-	Converged      int                `json:"converged"`
-	ConvergeMeanMs float64            `json:"convergeMeanMs"`
-	ConvergeMaxMs  int64              `json:"convergeMaxMs"`
-	Unsettled      int                `json:"unsettled"`
-	IdleEnd        int                `json:"idleEnd"`
-	SendFailures   int64              `json:"sendFailures"`
-	Isolations     int                `json:"isolations"`
-	Sends          map[string]int64   `json:"sends"`
-	SendShare      map[string]float64 `json:"sendShare"`
+	Label          string  `json:"label"`
+	Variant        Variant `json:"variant"`
+	Moved          []Moved `json:"moved"`
+	MovedTotal     int     `json:"movedTotal"`
+	MovedMean      float64 `json:"movedMean"`
+	SpreadEnd      int     `json:"spreadEnd"`
+	SpreadWorst    int     `json:"spreadWorst"`
+	Duplicates     int64   `json:"duplicates"`
+	Lost           int64   `json:"lost"`
+	Converged      int     `json:"converged"`
+	ConvergeMeanMs float64 `json:"convergeMeanMs"`
+	ConvergeMaxMs  int64   `json:"convergeMaxMs"`
+	Unsettled      int     `json:"unsettled"`
+	IdleEnd        int     `json:"idleEnd"`
+	// Retried, DeadLettered and Filtered are the consume failures and filters of the run
+	// (spec §3.15, §5.7): shown when a variant has any.
+	Retried      int64              `json:"retried"`
+	DeadLettered int64              `json:"deadLettered"`
+	Filtered     int64              `json:"filtered"`
+	SendFailures int64              `json:"sendFailures"`
+	Isolations   int                `json:"isolations"`
+	Sends        map[string]int64   `json:"sends"`
+	SendShare    map[string]float64 `json:"sendShare"`
 	// Assignment is each queue's owners at the end ("broker-a:0" → ["c2"]); a queue nobody
 	// pulls has an empty list.
 	Assignment map[string][]string `json:"assignment"`
@@ -422,6 +435,7 @@ func runVariant(s Scenario, opts RunOptions) (*Row, error) {
 	}
 
 	row.Duplicates, row.Lost = r.Metrics.Duplicates, r.Metrics.Lost
+	row.Retried, row.DeadLettered, row.Filtered = r.Metrics.Retried, r.Metrics.DeadLettered, r.Metrics.Filtered
 	var sum int64
 	for _, a := range r.Actions {
 		switch {
@@ -545,6 +559,13 @@ func table(c *Comparison) []Metric {
 		converge("convergeMaxMs", func(r Row) float64 { return float64(r.ConvergeMaxMs) }),
 		lower("unsettled", func(r Row) float64 { return float64(r.Unsettled) }),
 		lower("idleEnd", func(r Row) float64 { return float64(r.IdleEnd) }),
+	}
+	if slices.ContainsFunc(c.Rows, func(r Row) bool { return r.Retried > 0 || r.DeadLettered > 0 || r.Filtered > 0 }) {
+		t = append(t,
+			lower("retried", func(r Row) float64 { return float64(r.Retried) }),
+			lower("deadLettered", func(r Row) float64 { return float64(r.DeadLettered) }),
+			lower("filtered", func(r Row) float64 { return float64(r.Filtered) }),
+		)
 	}
 	if c.Fault {
 		t = append(t,

@@ -415,6 +415,13 @@ func pluralHeader(r *Result, s Scenario) string {
 	return b.String()
 }
 
+// QueueCount is the queues of the cluster's declared topics on all brokers (format 1: the
+// brokers' queues).
+func QueueCount(c cluster.Config) int {
+	_, n := topicQueues(c)
+	return n
+}
+
 // topicQueues is the declared topics' names and their queues on every broker, in all.
 func topicQueues(c cluster.Config) ([]string, int) {
 	if len(c.Topics) == 0 {
