@@ -1,7 +1,7 @@
 // Package assets holds the files compiled into the project's binaries with //go:embed.
 package assets
 
-import _ "embed"
+import "embed"
 
 // Words is words.json: every word of the canvas, the narration and the page, by key, in
 // English and Chinese. Package wasm/words reads it; `lbscope build` and `serve` write the
@@ -10,3 +10,9 @@ import _ "embed"
 //
 //go:embed words.json
 var Words []byte
+
+// Strategies are the playground's gallery of strategies written in Starlark (its editor's
+// examples), one file each; wasm/api's gallery() lists them in the order the page shows.
+//
+//go:embed strategies/*.star
+var Strategies embed.FS

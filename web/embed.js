@@ -385,6 +385,13 @@ function mount() {
         cmd = m.command;
         break;
     }
+    if (window.LB && window.LB.starlark) {
+      try {
+        await window.LB.starlark.ensure(cmd); // a scenario or setStrategy with its source
+      } catch (e) {
+        return { error: String(e && e.message ? e.message : e) };
+      }
+    }
     const res = await api.dispatch(cmd);
     if (res && res.error) return { error: res.error };
     return res && res.id ? { ok: true, id: res.id } : { ok: true };

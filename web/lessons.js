@@ -261,6 +261,15 @@ function mount() {
       render();
       return;
     }
+    if (l.scripted && window.LB && window.LB.starlark) {
+      try {
+        await window.LB.starlark.load(); // its strategy comes with its source
+      } catch (e) {
+        error = i18n.t("lessons.error", { error: String(e && e.message ? e.message : e) });
+        render();
+        return;
+      }
+    }
     const res = await Promise.resolve(api.lessonStart({ id }));
     const bad = failed(res);
     if (bad) {

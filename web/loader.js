@@ -407,7 +407,17 @@
     }, function (err) {
       throw problem(s("loader.network", WASM, describe(err)));
     }).then(function (instance) {
-      start(instance, go, why);
+      // A share link whose strategy comes with its source needs the interpreter's wasm
+      // before the page's opens it (starlark.js); a failure there is the link's to say.
+      var sl = window.LB && window.LB.starlark;
+      var ready = sl ? sl.forLink(window.location.hash).then(null, function () {}) : null;
+      if (!ready) {
+        start(instance, go, why);
+        return;
+      }
+      return ready.then(function () {
+        start(instance, go, why);
+      });
     }).then(null, function (err) {
       fail(err && err.lbscope ? err.message : s("loader.failed", describe(err)));
     });

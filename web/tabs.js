@@ -2,10 +2,11 @@
 // tab list under the panel's head and an empty tab panel for each feature, which that
 // feature's file fills:
 //
-//   #tab-lessons (lessons.js), #tab-charts (charts.js), #tab-compare (compare.js)
+//   #tab-lessons (lessons.js), #tab-charts (charts.js), #tab-compare (compare.js),
+//   #tab-strategy (editor.js)
 //
 //   import { panelTabs } from "./tabs.js";   null until the tabs are built (after panel.js)
-//   panelTabs.select(name)   show tab name ("controls", "lessons", "charts", "compare")
+//   panelTabs.select(name)   show tab name ("controls", "lessons", "charts", "compare", "strategy")
 //   panelTabs.current()      the tab shown
 //   panelTabs.onSelect(fn)   call fn(name) whenever a tab is shown (a chart redraws only then)
 //
@@ -25,7 +26,7 @@ function mount() {
   const head = panel && panel.querySelector(".panel-head");
   if (!panel || !controls || !head) return;
 
-  const NAMES = ["controls", "lessons", "charts", "compare"];
+  const NAMES = ["controls", "lessons", "charts", "compare", "strategy"];
   const list = document.createElement("div");
   list.className = "tab-list";
   list.setAttribute("role", "tablist");

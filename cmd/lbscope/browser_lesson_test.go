@@ -107,7 +107,7 @@ func TestBrowserEmbedOpensALesson(t *testing.T) {
 	assert.Equal(t, "lessons", eval[string](t, ctx, `LB.tabs.current()`))
 	assert.Contains(t, eval[string](t, ctx, `document.querySelector("#tab-lessons h2, #tab-lessons h3").textContent`), "消费者加入")
 	assert.True(t, eval[bool](t, ctx, `document.getElementById("timeline-range") !== null`), "the timeline is there")
-	assert.Equal(t, 4, eval[int](t, ctx, `document.querySelectorAll("#panel .tab").length`), "the panel's tabs are there")
+	assert.Equal(t, 5, eval[int](t, ctx, `document.querySelectorAll("#panel .tab").length`), "the panel's tabs are there")
 	screenshot(t, ctx)
 	assert.Empty(t, con.Errors())
 }

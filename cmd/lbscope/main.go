@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/lbscope/lbscope/wasm/script"
 )
 
 // command is one subcommand. run returns an exit status; usage errors are reported by the
@@ -43,6 +45,10 @@ Run 'lbscope <command> --help' for a command's flags and examples.
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// Strategies given with their source (a scenario's strategy: {name, source}, setStrategy's
+// source) run in Starlark.
+func init() { script.Enable() }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

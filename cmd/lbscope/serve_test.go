@@ -143,7 +143,7 @@ func testBuildSiteFiles(t *testing.T, st stubSite) {
 	assert.Equal(t, defaultBrotliQuality, m.BrotliQuality)
 	assert.Equal(t, 9, m.GzipLevel)
 	assert.Regexp(t, `^go1\.`, m.Go)
-	names := []string{"index.html", "lessons/one.html", "loader.js", "logo.png", "lbscope.wasm", "style.css", "tiny.css", "wasm_exec.js", wordsName}
+	names := []string{"index.html", "lessons/one.html", "loader.js", "logo.png", "lbscope.wasm", starlarkName, "style.css", "tiny.css", "wasm_exec.js", wordsName}
 	assert.ElementsMatch(t, names, keys(m.Files))
 
 	for name, f := range m.Files {

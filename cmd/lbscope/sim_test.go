@@ -163,3 +163,27 @@ func TestSimObservedDisagreements(t *testing.T) {
 	plain, _, _ := lbscope(t, "", "sim", file)
 	assert.Equal(t, plain, strings.Split(out, "\nthe logs against")[0])
 }
+
+// A scenario that carries its strategy's source runs it: sim prints the golden, its header
+// naming the strategy; --json names the strategy its timeline sets; the source's syntax error
+// is named with its file and line before anything runs.
+func TestSimScenarioWithSource(t *testing.T) {
+	out, errOut, status := lbscope(t, "", "sim", "../../testdata/scenarios/own-strategy-floor.json")
+	require.Equal(t, 0, status, errOut)
+	want, err := os.ReadFile("../../testdata/scenarios/own-strategy-floor.golden")
+	require.NoError(t, err)
+	assert.Equal(t, string(want), out)
+	assert.Contains(t, out, "· WEIGHTED_FLOOR ·")
+	assert.Contains(t, out, "orphan  broker-b:7 (60 s)")
+
+	js, errOut, status := lbscope(t, "", "sim", "../../testdata/scenarios/own-strategy-floor.json", "--json")
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, js, `"strategy": "WEIGHTED_REMAINDER"`)
+
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"version": 1, "brokers": [{"name": "broker-a", "queues": 4}], "consumers": [{"id": "c1"}],
+ "strategy": {"name": "MINE", "source": "def allocate(group, current, queues, consumers):\n    return [q for q in queues if]\n"}}`), 0o644))
+	_, errOut, status = lbscope(t, "", "sim", bad)
+	assert.NotEqual(t, 0, status)
+	assert.Contains(t, errOut, "strategy.source: mine.star:2:33: syntax error: got ']', want primary expression")
+}

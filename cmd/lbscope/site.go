@@ -37,10 +37,14 @@ import (
 const (
 	lbscopeModule = "github.com/lbscope/lbscope"
 	wasmName      = "lbscope.wasm"
-	wasmExecName  = "wasm_exec.js"
-	wordsName     = "words.js"
-	manifestName  = "build.json"
-	defaultPkg    = "./wasm"
+	// starlarkName is the Starlark interpreter's wasm, which the page loads when a strategy's
+	// source is first needed (web/starlark.js), from starlarkPkg.
+	starlarkName = "starlark.wasm"
+	starlarkPkg  = "./wasm/starlark"
+	wasmExecName = "wasm_exec.js"
+	wordsName    = "words.js"
+	manifestName = "build.json"
+	defaultPkg   = "./wasm"
 
 	// defaultBrotliQuality, measured with this package's brotli on the 2-core machine. The
 	// playground's wasm (11.8 MB): q9 2.35 MB in ~5 s, q10 2.12 MB in ~20 s (gzip -9: 2.88 MB
@@ -199,6 +203,15 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 		}
 		return nil, &buildError{pkg: opts.pkg, output: string(output)}
 	}
+	cmd = exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(out, starlarkName), starlarkPkg)
+	cmd.Dir = opts.root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOROOT="+goroot)
+	if output, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &buildError{pkg: starlarkPkg, output: string(output)}
+	}
 	goBuild := time.Since(t)
 
 	// wasm_exec.js must come from the Go that built the wasm: it is the other half of that
@@ -213,7 +226,7 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 	if err := os.WriteFile(filepath.Join(out, wordsName), wordsJS(), 0o644); err != nil {
 		return nil, err
 	}
-	names = append(names, wasmName, wasmExecName, wordsName)
+	names = append(names, wasmName, starlarkName, wasmExecName, wordsName)
 	slices.Sort(names)
 
 	m := manifest{

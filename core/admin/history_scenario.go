@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
@@ -77,7 +78,9 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 	for _, b := range brokers {
 		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: b, Queues: min(counts.n[b], scenario.MaxQueues)})
 	}
-	cfg.Strategy, left = g.scenarioStrategy(left)
+	var strategy string
+	strategy, left = g.scenarioStrategy(left)
+	cfg.Strategy = allocate.Named(strategy)
 	// The end: a little past the last line.
 	last := h.To
 	for _, m := range h.Members {

@@ -22,8 +22,8 @@ func TestHistoryScenarioOfAKill(t *testing.T) {
 		t.Errorf("left out %v; want nothing", english(left))
 	}
 	const a, b, c = "10.0.0.1@1001#1111", "10.0.0.2@2002#2222", "10.0.0.3@3003#3333"
-	if s.Topic != "Orders" || s.Group != "OrderGroup" || s.Strategy != "AVG" {
-		t.Errorf("topic %s group %s strategy %s", s.Topic, s.Group, s.Strategy)
+	if s.Topic != "Orders" || s.Group != "OrderGroup" || s.Strategy.Name != "AVG" {
+		t.Errorf("topic %s group %s strategy %s", s.Topic, s.Group, s.Strategy.Name)
 	}
 	var brokers []string
 	for _, br := range s.Brokers {

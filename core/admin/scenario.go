@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
@@ -92,7 +93,9 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 		}
 		cfg.Brokers = append(cfg.Brokers, bc)
 	}
-	cfg.Strategy, left = g.scenarioStrategy(left)
+	var strategy string
+	strategy, left = g.scenarioStrategy(left)
+	cfg.Strategy = allocate.Named(strategy)
 	seen := map[string]int{}
 	var timeline []scenario.Step
 	for _, m := range g.Members {

@@ -59,6 +59,9 @@ type StrategySpec struct {
 	// Cost is the virtual nodes per consumer that the strategy hashes with p (each costs the
 	// work estimate an MD5 per rebalance); nil is none.
 	Cost func(Params) int `json:"-"`
+	// Steps is the step budget of one call, for a strategy that runs a script: the work
+	// estimate counts all of it per rebalance.
+	Steps int `json:"-"`
 }
 
 // WordsIn are the words in lang, English for a language they lack.

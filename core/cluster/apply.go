@@ -95,7 +95,7 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		}
 	}
 	for _, g := range groups {
-		if err := checkClientStrategy(p, g.strategy.Name(), g.params); err != nil {
+		if err := checkClientStrategy(p, g.choice, g.params); err != nil {
 			return fmt.Errorf("client: %w", err)
 		}
 	}
@@ -217,7 +217,7 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 	if cmd.Params != nil {
 		p = *cmd.Params
 	}
-	s, err := allocate.New(cmd.Strategy, p)
+	s, err := allocate.NewChoice(cmd.Choice(), p)
 	if err != nil {
 		return err
 	}
@@ -232,22 +232,22 @@ func applySetStrategy(c *Cluster, cmd Command) error {
 		if cs == nil {
 			return fmt.Errorf("no member %q of %s (members: %s)", cmd.ID, g.name, strings.Join(c.memberIDs(g), ", "))
 		}
-		if err := checkClientStrategy(cs.prof, cmd.Strategy, p); err != nil {
+		if err := checkClientStrategy(cs.prof, cmd.Choice(), p); err != nil {
 			return fmt.Errorf("%s: %w", cs.id, err)
 		}
-		cs.own = &groupState{name: g.name, strategy: s, params: cloneParams(p)}
+		cs.own = &groupState{name: g.name, strategy: s, params: cloneParams(p), choice: cmd.Choice()}
 		return nil
 	}
 	// Every running member builds it under its own client's rules (spec §9): one that cannot
 	// run it refuses the command.
 	for _, cs := range c.consumers {
 		if !cs.dead && cs.g == g {
-			if err := checkClientStrategy(cs.prof, cmd.Strategy, p); err != nil {
+			if err := checkClientStrategy(cs.prof, cmd.Choice(), p); err != nil {
 				return fmt.Errorf("%s: %w", cs.id, err)
 			}
 		}
 	}
-	g.strategy, g.params, g.goStrategy = s, cloneParams(p), nil // each consumer uses it from its next round on
+	g.strategy, g.params, g.goStrategy, g.choice = s, cloneParams(p), nil, cmd.Choice() // each consumer uses it from its next round on
 	for _, cs := range c.consumers {
 		if cs.g == g {
 			cs.own = nil // the whole group is set alike
@@ -441,7 +441,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 			return err
 		}
 	}
-	if err := checkClientStrategy(p, cs.g.strategy.Name(), cs.g.params); err != nil {
+	if err := checkClientStrategy(p, cs.g.choice, cs.g.params); err != nil {
 		return fmt.Errorf("client: %w", err)
 	}
 	if cs.partitioned && !cs.dead {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
 )
 
 // hourConfig is the throughput case: 8 brokers × 16 queues, 64 consumers, 2000 msg/s.
@@ -105,7 +107,7 @@ func pluralConfig() Config {
 		}
 		cfg.Producers = append(cfg.Producers, p)
 	}
-	cfg.Groups = []GroupConfig{{Name: "GID_ORDER"}, {Name: "GID_PAY"}, {Name: "GID_AUDIT", Strategy: "AVG_BY_CIRCLE"}}
+	cfg.Groups = []GroupConfig{{Name: "GID_ORDER"}, {Name: "GID_PAY"}, {Name: "GID_AUDIT", Strategy: allocate.Named("AVG_BY_CIRCLE")}}
 	for i := range 72 {
 		g := i / 24
 		m := MembershipConfig{Group: cfg.Groups[g].Name}

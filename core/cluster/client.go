@@ -36,6 +36,9 @@ func strategyOf(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
 		return g.strategy, nil
 	}
 	if g.goStrategy == nil {
+		if err := checkClientStrategy(p, g.choice, g.params); err != nil {
+			return nil, err
+		}
 		s, err := p.Strategy(g.strategy.Name(), g.params)
 		if err != nil {
 			return nil, fmt.Errorf("%s cannot run %s: %w", p.Name, g.strategy.Name(), err)
@@ -45,13 +48,16 @@ func strategyOf(g *groupState, p *profile.Profile) (allocate.Strategy, error) {
 	return g.goStrategy, nil
 }
 
-// checkClientStrategy reports whether a client of profile p can run strategy name with params.
-func checkClientStrategy(p *profile.Profile, name string, params allocate.Params) error {
+// checkClientStrategy reports whether a client of profile p can run strategy c with params.
+func checkClientStrategy(p *profile.Profile, c allocate.Choice, params allocate.Params) error {
 	if !p.IsGo() {
 		return nil
 	}
-	if _, err := p.Strategy(name, params); err != nil {
-		return fmt.Errorf("%s cannot run %s: %w", p.Name, strings.ToUpper(name), err)
+	if c.Scripted() {
+		return fmt.Errorf("%s cannot run %s: a strategy given with its source runs in the Java clients' rebalance here", p.Name, c.Name)
+	}
+	if _, err := p.Strategy(c.Name, params); err != nil {
+		return fmt.Errorf("%s cannot run %s: %w", p.Name, strings.ToUpper(c.Name), err)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func consumerView(t *testing.T, s Snapshot, id string) ConsumerView {
 // strategy does not panic, lives on.
 func TestGoStrategyPanicCrashesTheProcess(t *testing.T) {
 	cfg := smallConfig(100)
-	cfg.Strategy, cfg.Params = "CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: ptr(0)}
+	cfg.Strategy, cfg.Params = allocate.Named("CONSISTENT_HASH"), allocate.Params{VirtualNodeCnt: ptr(0)}
 	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012#1"}, {ID: "10.0.0.2@4013", Client: "go"}}
 	c := mustNew(t, cfg)
 	var crashed []Event
@@ -181,7 +181,7 @@ func TestGoShutdownClosesInsteadOfUnregistering(t *testing.T) {
 // v2.1.2's MACHINE_ROOM_NEARBY has no inner strategy), and so is an unknown client.
 func TestClientStrategyAndNameErrors(t *testing.T) {
 	cfg := smallConfig(100)
-	cfg.Strategy = "MACHINE_ROOM_NEARBY-CONSISTENT_HASH"
+	cfg.Strategy = allocate.Named("MACHINE_ROOM_NEARBY-CONSISTENT_HASH")
 	cfg.Consumers = []ConsumerConfig{{ID: "g", Client: "go"}}
 	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "no inner strategy") {
 		t.Errorf("New with a Go member under MACHINE_ROOM_NEARBY-CONSISTENT_HASH: %v; want the Go client's refusal", err)
@@ -266,7 +266,7 @@ func TestJava49RoundsHaveNoSpacingAndNoRetry(t *testing.T) {
 	next := func(client string) int64 {
 		cfg := smallConfig(100)
 		cfg.Brokers = []BrokerConfig{{Name: "hz@broker-a", Queues: 4}}
-		cfg.Strategy = "MACHINE_ROOM"
+		cfg.Strategy = allocate.Named("MACHINE_ROOM")
 		cfg.Consumers = []ConsumerConfig{{ID: "a", Client: client}}
 		c := mustNew(t, cfg)
 		c.Advance(5000)

@@ -28,6 +28,7 @@ func (c *Cluster) Clone() *Cluster {
 		cfg: cloneConfig(c.cfg), t: c.t, now: c.now, events: c.events.Clone(),
 		latencyFault: c.latencyFault, faultTable: c.faultTable,
 		metrics:    c.metrics,
+		pub:        c.pub.clone(),
 		log:        c.log[:len(c.log):len(c.log)],
 		anomalies:  c.anomalies[:len(c.anomalies):len(c.anomalies)],
 		isolations: slices.Clone(c.isolations),

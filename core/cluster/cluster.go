@@ -61,6 +61,7 @@ type Cluster struct {
 	producers []*producer
 
 	metrics    Metrics
+	pub        publisher // the metrics members publish for strategies' views (metrics.go)
 	observer   func(Event)
 	held       []Event // events of a command being applied, told after it
 	actionText string  // set by a command whose action event says more than its Describe
@@ -111,6 +112,7 @@ type groupState struct {
 	topics     []*topicState     // the topics its members subscribe, in the order first subscribed
 	strategy   allocate.Strategy // as the Java clients run it
 	params     allocate.Params   // the strategy's parameters, for the other clients' builds
+	choice     allocate.Choice   // the strategy as named, with its source when a user's
 	goStrategy allocate.Strategy // as rocketmq-client-go runs it; built when first needed
 	model      string
 	from       string // its members' default ConsumeFromWhere
@@ -133,6 +135,7 @@ func New(cfg Config) (*Cluster, error) {
 		brokerBy:     map[string]*broker{}, current: map[memberKey]*consumer{},
 		open: map[anomalyKey]*Anomaly{},
 		net:  sim.Stream(cfg.Seed, "network"),
+		pub:  newPublisher(cfg.Metrics),
 	}
 	tableName := cfg.FaultTable
 	if tableName == "" {
@@ -240,10 +243,10 @@ func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
 		return nil, fmt.Errorf("messageModel %q: want CLUSTERING or BROADCASTING", model)
 	}
 	name := gc.Strategy
-	if name == "" {
-		name = DefaultOf("strategy")
+	if name.IsZero() {
+		name = allocate.Named(DefaultOf("strategy"))
 	}
-	s, err := allocate.New(name, gc.Params)
+	s, err := allocate.NewChoice(name, gc.Params)
 	if err != nil {
 		return nil, fmt.Errorf("strategy: %w", err)
 	}
@@ -251,7 +254,7 @@ func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, from: from, maxReconsume: gc.MaxReconsumeTimes,
+	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, choice: name, from: from, maxReconsume: gc.MaxReconsumeTimes,
 		orderly: gc.Orderly, orderlyLimit: gc.MaxReconsumeTimes > 0})
 	if g.maxReconsume == 0 {
 		g.maxReconsume = 16
@@ -383,7 +386,7 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		if c.current[memberKey{cc.ID, g.idx}] != nil {
 			return fmt.Errorf("consumers: %s: groups[%d].group: %q appears twice", cc.ID, k, m.Group)
 		}
-		if err := checkClientStrategy(p, g.strategy.Name(), g.params); err != nil {
+		if err := checkClientStrategy(p, g.choice, g.params); err != nil {
 			return fmt.Errorf("consumers: %s: client: %w", cc.ID, err)
 		}
 		subs, err := c.subscriptionsOf(cfg, cc.ID, m)
@@ -401,6 +404,10 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
+		if err := CheckAttributes("consumers: "+cc.ID+": attributes", cc.Attributes); err != nil {
+			return err
+		}
+		cs.attrs = cc.Attributes
 		cs.setListener(m, c.t.ConsumeThreads)
 		cs.setSlow(cfg.Seed, cc.SlowEvery, cc.SlowMs)
 		if cs.slowMs > c.t.ConsumeTimeout {
@@ -570,6 +577,7 @@ func (c *Cluster) AdvanceSome(to int64, n int) bool {
 			break
 		}
 		e := c.events.Pop()
+		c.publishUpTo(e.At)
 		c.now = e.At
 		c.dispatch(e)
 	}

@@ -23,15 +23,19 @@ type Command struct {
 	Queues      *int   `json:"queues,omitempty"`      // addBroker, setQueues
 	ConsumeRate *int   `json:"consumeRate,omitempty"` // addConsumer (optional)
 	// ConsumeFromWhere is where addConsumer's queues without an offset start (optional).
-	ConsumeFromWhere string           `json:"consumeFromWhere,omitempty"`
-	Strategy         string           `json:"strategy,omitempty"` // setStrategy
-	Params           *allocate.Params `json:"params,omitempty"`   // setStrategy (optional)
-	Rate             *int             `json:"rate,omitempty"`     // setProducerRate
-	On               *bool            `json:"on,omitempty"`       // setLatencyFault
-	Table            string           `json:"table,omitempty"`    // setFaultTable
-	Model            string           `json:"model,omitempty"`    // setMessageModel
-	Threads          *int             `json:"threads,omitempty"`  // setProducerThreads, setSendMode (optional)
-	Mode             string           `json:"mode,omitempty"`     // setSendMode: sync or async
+	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`
+	Strategy         string `json:"strategy,omitempty"` // setStrategy
+	// Source is setStrategy's strategy source (optional): strategy is then its name, and
+	// Steps its step budget per call (optional; allocate.DefaultScriptSteps).
+	Source  string           `json:"source,omitempty"`
+	Steps   *int             `json:"steps,omitempty"`
+	Params  *allocate.Params `json:"params,omitempty"`  // setStrategy (optional)
+	Rate    *int             `json:"rate,omitempty"`    // setProducerRate
+	On      *bool            `json:"on,omitempty"`      // setLatencyFault
+	Table   string           `json:"table,omitempty"`   // setFaultTable
+	Model   string           `json:"model,omitempty"`   // setMessageModel
+	Threads *int             `json:"threads,omitempty"` // setProducerThreads, setSendMode (optional)
+	Mode    string           `json:"mode,omitempty"`    // setSendMode: sync or async
 	// LatencyMax and NotAvailableDuration are setLatencyTiers' arrays (setLatencyMax and
 	// setNotAvailableDuration, stored as given, spec §2.12).
 	LatencyMax           []int64 `json:"latencyMax,omitempty"`
@@ -55,6 +59,15 @@ type Command struct {
 	Subscription string `json:"subscription,omitempty"`
 }
 
+// Choice is the strategy setStrategy sets: its name, with its source when it has one.
+func (c Command) Choice() allocate.Choice {
+	ch := allocate.Choice{Name: c.Strategy, Source: c.Source}
+	if c.Steps != nil {
+		ch.Steps = *c.Steps
+	}
+	return ch
+}
+
 // Argument types of the command table, as the page's commands() names them.
 const (
 	ArgString = "string"
@@ -64,6 +77,7 @@ const (
 	ArgObject = "object"
 	ArgNumber = "number" // a fractional number (the playground's speed)
 	ArgInts   = "ints"   // a list of whole numbers; the command line writes them 50,100,550
+	ArgSource = "source" // a strategy's source text, at most allocate.MaxSource bytes
 )
 
 // Targets of commands.
@@ -91,6 +105,7 @@ type Arg struct {
 	Min      *int     `json:"min,omitempty"` // ArgInt
 	Max      *int     `json:"max,omitempty"` // ArgInt; for ArgString the length limit, for ArgInts the most entries
 	Optional bool     `json:"optional"`
+	FileOnly bool     `json:"fileOnly,omitempty"` // not on the command line's --at form
 	Default  any      `json:"default,omitempty"`
 	Enum     []string `json:"enum,omitempty"`    // ArgEnum: the values (compared case-insensitively when Fold)
 	Chars    string   `json:"chars,omitempty"`   // ArgString: the characters allowed, in words
@@ -164,10 +179,7 @@ func (s *CommandSpec) Example() string { return s.ExampleAt("30s") }
 func (s *CommandSpec) ExampleAt(at string) string {
 	var b strings.Builder
 	b.WriteString(at + ":" + s.Name)
-	for _, a := range s.Args {
-		if a.Type == ArgObject {
-			continue // no place on the command line
-		}
+	for _, a := range s.LineArgs() { // objects and sources have no place on the command line
 		v := a.Example
 		if v == "" {
 			v = "<" + a.Name + ">"
@@ -181,11 +193,12 @@ func (s *CommandSpec) ExampleAt(at string) string {
 	return b.String()
 }
 
-// LineArgs are the arguments the command line's --at form gives, in order.
+// LineArgs are the arguments the command line's --at form gives, in order: objects and
+// sources are given in scenario files.
 func (s *CommandSpec) LineArgs() []Arg {
 	var out []Arg
 	for _, a := range s.Args {
-		if a.Type != ArgObject {
+		if a.Type != ArgObject && a.Type != ArgSource && !a.FileOnly {
 			out = append(out, a)
 		}
 	}
@@ -578,6 +591,12 @@ func editDistance(a, b string) int {
 
 func ip(n int) *int { return &n }
 
+// fileOnly marks an argument that scenario files and the page give, not the --at line.
+func fileOnly(a Arg) Arg {
+	a.FileOnly = true
+	return a
+}
+
 func intArg(name, unit string, lo, hi int, example string) Arg {
 	return Arg{Name: name, Type: ArgInt, Unit: unit, Min: ip(lo), Max: ip(hi), Example: example}
 }
@@ -877,11 +896,24 @@ func init() {
 			{Name: "params", Type: ArgObject, Optional: true},
 			groupArg,
 			optional(consumerArg, ""),
+			{Name: "source", Type: ArgSource, Optional: true, Example: "def allocate(group, current, queues, consumers): …"},
+			fileOnly(optional(intArg("steps", "steps", allocate.MinScriptSteps, allocate.MaxScriptSteps, "20000"), "")),
 		},
 		Check: func(path string, c Command, apply bool) error {
 			p := allocate.Params{} // what setStrategy uses without params
 			if c.Params != nil {
 				p = *c.Params
+			}
+			if c.Steps != nil && c.Source == "" {
+				return fmt.Errorf("%s: a step budget goes with a source", join(path, "steps"))
+			}
+			if c.Source != "" {
+				if err := CheckChoice(join(path, "strategy"), join(path, "params"), c.Choice(), p); err != nil {
+					// CheckChoice says strategy.name and strategy.source; the command's
+					// arguments are flat.
+					return fmt.Errorf("%s", strings.Replace(strings.Replace(err.Error(), "strategy.source:", "source:", 1), "strategy.name:", "strategy:", 1))
+				}
+				return nil
 			}
 			if apply { // allocate.New says what is wrong with the name itself
 				if len(c.Strategy) > MaxNameLen {
@@ -895,6 +927,9 @@ func init() {
 		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.Strategy) },
 		Grows: func(c Command) Growth {
 			g := Growth{SetsStrategy: true, Strategy: c.Strategy}
+			if c.Source != "" {
+				g.Steps = c.Choice().StepBudget()
+			}
 			if c.Params != nil {
 				g.Params = *c.Params
 			}

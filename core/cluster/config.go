@@ -27,12 +27,14 @@ type Config struct {
 	Brokers      []BrokerConfig   `json:"brokers"`
 	Consumers    []ConsumerConfig `json:"consumers,omitempty"`
 	Producers    []ProducerConfig `json:"producers,omitempty"`
-	Strategy     string           `json:"strategy,omitempty"`
+	Strategy     allocate.Choice  `json:"strategy,omitzero"`
 	Params       allocate.Params  `json:"params,omitempty"`
 	MessageModel string           `json:"messageModel,omitempty"`
 	LatencyFault bool             `json:"latencyFault,omitempty"`
 	FaultTable   string           `json:"faultTable,omitempty"` // "current" or "legacy-4x"
 	Timing       Timing           `json:"timing,omitempty"`
+	// Metrics is how often members publish the metrics strategies' views read (metrics.go).
+	Metrics *MetricsConfig `json:"metrics,omitempty"`
 	// History makes the topic older than the run: messages stored before 00:00 (spec §3.6).
 	History *HistoryConfig `json:"history,omitempty"`
 }
@@ -63,7 +65,7 @@ type TopicBrokerConfig struct {
 // GroupConfig is one consumer group as its members run it.
 type GroupConfig struct {
 	Name         string          `json:"name"`
-	Strategy     string          `json:"strategy,omitempty"`
+	Strategy     allocate.Choice `json:"strategy,omitzero"`
 	Params       allocate.Params `json:"params,omitempty"`
 	MessageModel string          `json:"messageModel,omitempty"`
 	// ConsumeFromWhere is its members' default (each member may set its own).
@@ -153,6 +155,10 @@ type ConsumerConfig struct {
 	// Groups are its memberships (scenario format 2); none: the first group, subscribing the
 	// first topic (or Subscription's).
 	Groups []MembershipConfig `json:"groups,omitempty"`
+	// Attributes are what a strategy's view shows of this member besides its metrics: a
+	// weight, a room, labels such as a region; strings and whole numbers, at most
+	// MaxAttributes. Only a strategy that reads the view sees them.
+	Attributes map[string]any `json:"attributes,omitempty"`
 }
 
 // SubscriptionConfig is one subscription: a topic and its tag expression.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/jmap"
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/profile"
@@ -29,12 +30,15 @@ const (
 // starts a new process with the same client id; the old one stays in the list, dead.
 type consumer struct {
 	idx         int
-	id          string // the name commands use: the first process's client id
-	cid         string // this process's client id, the one brokers list (spec §1.2)
-	fixedName   bool   // a fixed instanceName: a restart keeps the client id
-	rate        int    // messages per second it can consume
-	dead        bool   // killed or stopped: the process is gone
-	first       bool   // the first process of its id (consumerIDs' order)
+	id          string         // the name commands use: the first process's client id
+	cid         string         // this process's client id, the one brokers list (spec §1.2)
+	fixedName   bool           // a fixed instanceName: a restart keeps the client id
+	rate        int            // messages per second it can consume
+	dead        bool           // killed or stopped: the process is gone
+	attrs       map[string]any // the scenario's attributes, for strategies' views (never written)
+	pubConsumed int64          // consumed, and the time, when it last published (metrics.go)
+	pubAt       int64
+	first       bool // the first process of its id (consumerIDs' order)
 	killed      bool
 	partitioned bool   // alive but cut off: no packet in or out, no connection closes
 	hung        bool   // alive and heart-beating, listener stuck
@@ -831,6 +835,9 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 	} else {
 		// The subscribe set is in MessageQueue order as the route builds it (brokers in
 		// Java name order, ids ascending), the ids as the client sorts them (sortedBy).
+		if vs, ok := s.(allocate.Viewer); ok {
+			s = allocate.WithView(vs, c.viewFor(cs, list))
+		}
 		r = cs.prof.RebalanceSorted(s, cs.g.name, cs.cid, mqSet, list)
 		if gs, ok := s.(goclient.Strategy); ok && cs.prof.IsGo() && r.Decided && goclient.NotInCidAll(gs, cs.cid, mqSet, list) {
 			// The broker asked does not list this process yet (its heartbeat has not

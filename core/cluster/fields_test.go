@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lbscope/lbscope/core/allocate"
 )
 
 // unlisted is every setting under the struct type t (the fields a scenario file gives, by
@@ -54,12 +56,21 @@ func unlisted(scope string, t reflect.Type) []string {
 				out = append(out, path+": a number without limits")
 			}
 		case reflect.Map:
+			if ft.Elem().Kind() == reflect.Interface { // attributes: CheckAttributes bounds their values
+				if f.Type != ArgObject || f.Len == 0 {
+					out = append(out, path+": an object of attributes without limits")
+				}
+				continue
+			}
 			if f.Type != ArgShares || f.Len == 0 || f.Charset == nil || f.FMin >= f.FMax {
 				out = append(out, path+": an object of shares without limits")
 			}
 		case reflect.Struct:
 			if ft.Name() == "Params" {
 				continue // the strategy's parameters: the strategy table's (allocate.AllParams)
+			}
+			if ft == reflect.TypeFor[allocate.Choice]() {
+				continue // a strategy's name (its entry), or its name and source: CheckChoice
 			}
 			if f.Type != ArgObject {
 				out = append(out, path+": an object that is not ArgObject")

@@ -27,10 +27,12 @@ type Growth struct {
 	SetsRate bool
 	RateOf   string
 	Rate     int
-	// SetsStrategy: the group allocates with Strategy and Params from the command on.
+	// SetsStrategy: the group allocates with Strategy and Params from the command on; Steps:
+	// a user's strategy from its source, with this step budget per call.
 	SetsStrategy bool
 	Strategy     string
 	Params       allocate.Params
+	Steps        int
 }
 
 // GrowthOf is what cmd adds to the cluster's size: its Grows hook's answer, nothing for a

@@ -256,6 +256,33 @@ func CheckStrategy(path, paramsPath, name string, p allocate.Params) error {
 	return nil
 }
 
+// CheckChoice checks a strategy as a scenario gives it: a name of the table (CheckStrategy),
+// or a user's strategy, its name and its source, which must compile (a syntax error names
+// the file and line: "weighted.star:3:5").
+func CheckChoice(path, paramsPath string, c allocate.Choice, p allocate.Params) error {
+	if !c.Scripted() {
+		return CheckStrategy(path, paramsPath, c.Name, p)
+	}
+	if err := CheckParams(paramsPath, p); err != nil {
+		return err
+	}
+	if err := allocate.CheckName(c.Name, MaxNameLen); err != nil {
+		return fmt.Errorf("%s.name: %v", path, err)
+	}
+	if n := len(c.Source); n > allocate.MaxSource {
+		return fmt.Errorf("%s.source: %d bytes; the limit is %d (64 KiB)", path, n, allocate.MaxSource)
+	}
+	if c.Steps != 0 {
+		if err := CheckRange(path+".steps", c.Steps, allocate.MinScriptSteps, allocate.MaxScriptSteps); err != nil {
+			return err
+		}
+	}
+	if _, err := allocate.NewChoice(c, p); err != nil {
+		return fmt.Errorf("%s.source: %v", path, err)
+	}
+	return nil
+}
+
 // Quote is %q, shortened for long values so that an error stays one readable line.
 func Quote(s string) string {
 	const show = 24

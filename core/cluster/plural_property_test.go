@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
 )
 
@@ -21,7 +22,7 @@ func randomPluralConfig(r *rand.Rand, seed int64) Config {
 	ng := 1 + r.IntN(3)
 	for i := range ng {
 		cfg.Groups = append(cfg.Groups, GroupConfig{Name: fmt.Sprintf("G%d", i), MaxReconsumeTimes: 1 + r.IntN(3),
-			Strategy: []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"}[r.IntN(3)]})
+			Strategy: allocate.Named([]string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"}[r.IntN(3)])})
 	}
 	tags := []string{"A", "B", "C"}
 	for i := range 2 + r.IntN(4) {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"github.com/lbscope/lbscope/core/allocate"
 	"strings"
 	"testing"
 )
@@ -132,7 +133,7 @@ func TestSetSubscriptionMovesOneMember(t *testing.T) {
 // instance retry every second, the healthy group's round with it.
 func TestOneInstanceForAProcessesGroups(t *testing.T) {
 	cfg := Config{Seed: 1, Topics: []TopicConfig{{Name: "TA", Queues: 2}},
-		Groups: []GroupConfig{{Name: "GOOD", NoRetryTopic: true}, {Name: "BAD", NoRetryTopic: true, Strategy: "MACHINE_ROOM"}},
+		Groups: []GroupConfig{{Name: "GOOD", NoRetryTopic: true}, {Name: "BAD", NoRetryTopic: true, Strategy: allocate.Named("MACHINE_ROOM")}},
 		// MACHINE_ROOM without consumeridcs throws on a room-named broker (spec §4.4).
 		Brokers: []BrokerConfig{{Name: "hz@broker-a"}},
 		Consumers: []ConsumerConfig{{ID: "c1", Groups: []MembershipConfig{{Group: "GOOD"}, {Group: "BAD"}}},

@@ -1,5 +1,7 @@
 package cluster
 
+import "github.com/lbscope/lbscope/core/allocate"
+
 // Consumer statuses as a renderer shows them. Their names in English and Chinese are the
 // dictionary's "status.<status>" (assets/words.json), which every reader uses.
 const (
@@ -33,6 +35,10 @@ type Snapshot struct {
 	Sends     []SendSample   `json:"sends"` // a bounded sample of messages on their way
 	Anomalies []Anomaly      `json:"anomalies"`
 	Metrics   Metrics        `json:"metrics"`
+	// The metrics store as last published (never written again: each publication makes a
+	// new map) and the brokers' base latency, for Viewpoint.
+	published   map[string]allocate.Metrics
+	baseLatency int64
 }
 
 // BrokerView is one broker.
@@ -112,6 +118,10 @@ type ConsumerView struct {
 	// View is the client list its last decided rebalance used, what it computed and what it
 	// pulls (absent: no decided round yet, broadcasting, or the process is gone).
 	View RebalanceView `json:"view,omitzero"`
+	// Attributes are the scenario's for the member (what a strategy's view shows of it).
+	Attributes map[string]any `json:"attributes,omitempty"`
+	// What it consumed, and when, at its last publication (metrics.go), for Viewpoint.
+	pubConsumed, pubAt int64
 	// Subscription is the topic it subscribes when not the group's (spec §5.7).
 	Subscription string `json:"subscription,omitempty"`
 	// Tags are, for each topic it filters by tag, its expression ("TagA||TagB"); a topic it

@@ -145,11 +145,13 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		if t := cs.subs[0].t; t.unsimulated {
 			v.Subscription = t.name
 		}
+		v.Attributes, v.pubConsumed, v.pubAt = cs.attrs, cs.pubConsumed, cs.pubAt
 		c.rebalanceViewOf(&v.View, cs, queues)
 	}
 	if !full {
 		return s
 	}
+	s.published, s.baseLatency = c.pub.store, c.t.BrokerBaseLatency
 	c.sendWindows(s.Brokers)
 	for _, p := range c.producers {
 		lm, nad := p.tiers()

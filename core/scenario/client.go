@@ -36,7 +36,7 @@ func consumerConfigsWithClients(ids []string) []cluster.ConsumerConfig {
 
 // checkClient checks a consumer's client profile, and that its client can run the group's
 // strategy (rocketmq-client-go's MACHINE_ROOM_NEARBY has no inner strategy, spec §9.1.3).
-func checkClient(p string, k cluster.ConsumerConfig, strategy string, params allocate.Params) error {
+func checkClient(p string, k cluster.ConsumerConfig, choice allocate.Choice, params allocate.Params) error {
 	if k.Client == "" {
 		return nil
 	}
@@ -47,8 +47,12 @@ func checkClient(p string, k cluster.ConsumerConfig, strategy string, params all
 	if err != nil {
 		return fmt.Errorf("%s.client: %w", p, err)
 	}
+	strategy := choice.Name
 	if strategy == "" {
 		strategy = "AVG"
+	}
+	if prof.IsGo() && choice.Scripted() {
+		return fmt.Errorf("%s.client: %s cannot run strategy %s: a strategy given with its source runs in the Java clients' rebalance here", p, prof.Name, choice.Name)
 	}
 	if prof.IsGo() {
 		if _, err := prof.Strategy(strategy, params); err != nil {

@@ -146,10 +146,10 @@ func (v Variant) apply(s Scenario) Scenario {
 			// Several groups (format 2): the variant's strategy is every group's.
 			s.Groups = slices.Clone(s.Groups)
 			for i := range s.Groups {
-				s.Groups[i].Strategy, s.Groups[i].Params = v.Strategy, params
+				s.Groups[i].Strategy, s.Groups[i].Params = allocate.Named(v.Strategy), params
 			}
 		} else {
-			s.Strategy, s.Params = v.Strategy, params
+			s.Strategy, s.Params = allocate.Named(v.Strategy), params
 		}
 	}
 	if v.FaultTable != "" {

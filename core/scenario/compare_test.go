@@ -305,7 +305,7 @@ func TestCompareByClient(t *testing.T) {
 		Consumers: []cluster.ConsumerConfig{{ID: "10.0.0.1@4012", Client: "java"}, {ID: "10.0.0.2@4013", Client: "go"},
 			{ID: "10.0.0.3@4011", Client: "java"}},
 		Producers: []cluster.ProducerConfig{{ID: "p1", Rate: 100}},
-		Strategy:  "CONSISTENT_HASH", MessageModel: cluster.Clustering, FaultTable: "current",
+		Strategy:  allocate.Named("CONSISTENT_HASH"), MessageModel: cluster.Clustering, FaultTable: "current",
 	}, Until: Duration(120000), Timeline: []Step{{At: Duration(60000), Command: cluster.Command{Type: "addConsumer", ID: "10.0.0.4@4015", Client: "go"}}}}
 
 	// As written, the mixed group keeps queues doubled or orphaned to the end.

@@ -260,6 +260,25 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("%d orphans open at the end; want the 4 write-only queues", orphans)
 		}
 	},
+	"own-strategy-floor.json": func(t *testing.T, r *Result) {
+		// The Starlark strategy from the file's source floors every share: broker-b:7 is
+		// nobody's from the first round until the mended source, set at 60 s, hands it out.
+		var orphan *cluster.Anomaly
+		for i, a := range r.Anomalies {
+			if a.Kind == "orphan" && a.Queue == "broker-b:7" {
+				orphan = &r.Anomalies[i]
+			}
+		}
+		if orphan == nil || orphan.Start > 2000 || orphan.End < 60000 || orphan.End > 62000 {
+			t.Errorf("broker-b:7 orphaned %+v; want from the first round until just after 60 s", orphan)
+		}
+		assertFinal(t, r, map[string]string{"10.0.0.1@4012": "broker-a:0 broker-a:1 broker-a:2",
+			"10.0.0.2@4013": "broker-a:3 broker-a:4 broker-a:5 broker-a:6 broker-a:7",
+			"10.0.0.3@4011": "broker-b:0 broker-b:1 broker-b:2 broker-b:3 broker-b:4 broker-b:5 broker-b:6 broker-b:7"})
+		if r.Metrics.Unread != 0 {
+			t.Errorf("%d messages unread at the end; the mended strategy's owner reads broker-b:7's backlog", r.Metrics.Unread)
+		}
+	},
 	"different-subscriptions.json": func(t *testing.T, r *Result) {
 		// c3 is counted and takes nothing: its block is pulled by nobody all run long, and
 		// the table flips with the heartbeats (spec §5.7).
@@ -459,7 +478,7 @@ var checks = map[string]func(t *testing.T, r *Result){
 			from, to int64
 			members  []profile.Member
 		}{{1000, 60000, members}, {60001, 120000, members[:3]}} {
-			v, err := profile.MixedGroup(s.Strategy, s.Params, r.Snapshot.Group, mqAll, span.members, true)
+			v, err := profile.MixedGroup(s.Strategy.Name, s.Params, r.Snapshot.Group, mqAll, span.members, true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -106,7 +106,7 @@ func FromFlags(f Flags) (Scenario, error) {
 			Brokers:      brokerConfigs(brokers, queues),
 			Consumers:    consumerConfigsWithClients(ids), // "10.0.0.1@4012:go" names the client
 			Producers:    make([]cluster.ProducerConfig, producers),
-			Strategy:     strategy,
+			Strategy:     allocate.Named(strategy),
 			Params:       f.Params,
 			MessageModel: f.MessageModel,
 			LatencyFault: f.LatencyFault,

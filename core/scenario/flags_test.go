@@ -15,9 +15,9 @@ func TestFromFlagsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Version != 1 || s.Seed != 7 || s.Topic != "TopicTest" || s.Group != "GroupTest" || s.Strategy != "AVG" || s.Until != 5*Minute {
+	if s.Version != 1 || s.Seed != 7 || s.Topic != "TopicTest" || s.Group != "GroupTest" || s.Strategy.Name != "AVG" || s.Until != 5*Minute {
 		t.Errorf("FromFlags(seed 7) = version %d, seed %d, topic %s, group %s, strategy %s, until %s; want 1, 7, TopicTest, GroupTest, AVG, 5m",
-			s.Version, s.Seed, s.Topic, s.Group, s.Strategy, s.Until)
+			s.Version, s.Seed, s.Topic, s.Group, s.Strategy.Name, s.Until)
 	}
 	want := Presets()["default"]
 	if !reflect.DeepEqual(s.Brokers, want.Brokers) || !reflect.DeepEqual(s.Consumers, want.Consumers) || !reflect.DeepEqual(s.Producers, want.Producers) {
@@ -52,7 +52,7 @@ func TestFromFlagsNames(t *testing.T) {
 		{"producers", strings.Join(producers, " "), "p1:50 p2:50"},
 		// Sorted by time; equal times keep the order given.
 		{"timeline", formatSteps(s.Timeline), "30s:slowBroker:broker-a:2000 30s:setLatencyFault:off 1m:killConsumer:c1"},
-		{"settings", s.Strategy + " " + s.FaultTable + " " + s.MessageModel + " " + s.Until.String(), "CONSISTENT_HASH legacy-4x BROADCASTING 1m30s"},
+		{"settings", s.Strategy.Name + " " + s.FaultTable + " " + s.MessageModel + " " + s.Until.String(), "CONSISTENT_HASH legacy-4x BROADCASTING 1m30s"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s = %s; want %s", tc.what, tc.got, tc.want)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
 )
@@ -142,7 +143,7 @@ func Registry() []Incident {
 				// (spec §4.3, §9.1.3); at 60 s a Go member stops.
 				s := incident(2, 8, []string{"10.0.0.1@4012#81902731", "10.0.0.2@4013", "10.0.0.3@4011#77312055", "10.0.0.4@4015"},
 					[]Step{{At: 60 * Second, Command: cluster.Command{Type: "stopConsumer", ID: "10.0.0.4@4015"}}})
-				s.Strategy = "CONSISTENT_HASH"
+				s.Strategy = allocate.Named("CONSISTENT_HASH")
 				for i, client := range []string{"java", "go-2.1.2", "java", "go-2.1.2"} {
 					s.Consumers[i].Client = client
 				}
@@ -302,7 +303,7 @@ func incident(brokers, queues int, consumers []string, timeline []Step) Scenario
 			Brokers:      brokerConfigs(brokers, queues),
 			Consumers:    consumerConfigs(consumers),
 			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: 100}},
-			Strategy:     "AVG",
+			Strategy:     allocate.Named("AVG"),
 			MessageModel: cluster.Clustering,
 			FaultTable:   fault.TableCurrent,
 		},

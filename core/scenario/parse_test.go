@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestParseExample(t *testing.T) {
 			Brokers:      []cluster.BrokerConfig{{Name: "broker-a", Queues: 4}},
 			Consumers:    []cluster.ConsumerConfig{{ID: "c1"}, {ID: "c2"}, {ID: "c3"}},
 			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: 200}},
-			Strategy:     "AVG",
+			Strategy:     allocate.Named("AVG"),
 			MessageModel: "CLUSTERING", FaultTable: "current",
 			Timing: cluster.Timing{RebalanceWaitInterval: 20000},
 		},
@@ -135,6 +136,10 @@ func TestParseErrors(t *testing.T) {
 		{"until too long", `{"version": 1, ` + brokers + `, "until": "25h"}`, `until: duration 25h is outside 0s…24h`},
 		{"negative until", `{"version": 1, ` + brokers + `, "until": -1}`, `until: duration -1ms is outside 0s…24h`},
 		{"validation runs", `{"version": 1, "brokers": []}`, `brokers: none; a topic needs at least 1 broker`},
+		{"strategy as a number", `{"version": 1, ` + brokers + `, "strategy": 3}`, `strategy: got a JSON number; want a strategy's name, or an object {"name", "source"}`},
+		{"unknown strategy field", `{"version": 1, ` + brokers + `, "strategy": {"name": "MINE", "sorce": "x = 1"}}`, `strategy: unknown field "sorce"; did you mean "source"?`},
+		{"source as a list", `{"version": 1, ` + brokers + `, "strategy": {"name": "MINE", "source": ["x"]}}`, `strategy.source: got a JSON array; want a string`},
+		{"source's syntax", `{"version": 1, ` + brokers + `, "strategy": {"name": "MINE", "source": "def allocate(g, c, q, cs):\n  return [\n"}}`, `strategy.source: mine.star:3:1: syntax error`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.in))
@@ -168,5 +173,39 @@ func TestReadmeExampleParses(t *testing.T) {
 		if _, err := Parse(block[1]); err != nil {
 			t.Errorf("README json block %d: %v", i, err)
 		}
+	}
+}
+
+// A strategy is its name, or its name and source: both forms read, and the name-only form is
+// written back as it was, so that files without a source keep their bytes.
+func TestParseStrategyForms(t *testing.T) {
+	const head = `{"version": 1, "brokers": [{"name": "broker-a", "queues": 4}], "consumers": [{"id": "c1"}], "strategy": `
+	s, err := Parse([]byte(head + `"AVG_BY_CIRCLE"}`))
+	if err != nil || s.Strategy != allocate.Named("AVG_BY_CIRCLE") {
+		t.Fatalf("name form: %+v, %v", s.Strategy, err)
+	}
+	out, _ := s.Marshal()
+	if !strings.Contains(string(out), `"strategy": "AVG_BY_CIRCLE"`) {
+		t.Errorf("the name form is written back as %s", out)
+	}
+	src := "def allocate(group, current, queues, consumers):\n    return queues\n"
+	s, err = Parse([]byte(head + `{"name": "ALL", "source": ` + strconv.Quote(src) + `}}`))
+	if err != nil || s.Strategy.Name != "ALL" || s.Strategy.Source != src {
+		t.Fatalf("object form: %+v, %v", s.Strategy, err)
+	}
+	out, _ = s.Marshal()
+	back, err := Parse(out)
+	if err != nil || back.Strategy != s.Strategy {
+		t.Errorf("the object form does not round-trip: %+v, %v", back.Strategy, err)
+	}
+	r, err := Run(s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Final.Assignment["c1"], " "); got != "broker-a:0 broker-a:1 broker-a:2 broker-a:3" {
+		t.Errorf("c1 ends with %q under the source's strategy", got)
+	}
+	if !strings.Contains(r.Text(s), " · ALL · ") {
+		t.Errorf("the run's header does not name the strategy ALL:\n%s", r.Text(s)[:200])
 	}
 }

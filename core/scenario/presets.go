@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 )
 
@@ -48,7 +49,7 @@ func preset(title, description string, brokers, queues, consumers, rate int) Sce
 			Brokers:      brokerConfigs(brokers, queues),
 			Consumers:    consumerConfigs(consumerIDs(consumers)),
 			Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate, Threads: presetThreads(rate)}},
-			Strategy:     cluster.DefaultOf("strategy"),
+			Strategy:     allocate.Named(cluster.DefaultOf("strategy")),
 			MessageModel: cluster.DefaultOf("messageModel"),
 			FaultTable:   cluster.DefaultOf("faultTable"),
 		},
@@ -75,7 +76,7 @@ func groupsPreset() Scenario {
 		Config: cluster.Config{
 			Seed:    1,
 			Topics:  []cluster.TopicConfig{{Name: "TopicOrder", Queues: 4}, {Name: "TopicPay", Queues: 2}},
-			Groups:  []cluster.GroupConfig{{Name: "GID_ORDER", Strategy: "AVG"}, {Name: "GID_AUDIT", Strategy: "AVG"}},
+			Groups:  []cluster.GroupConfig{{Name: "GID_ORDER", Strategy: allocate.Choice{Name: "AVG"}}, {Name: "GID_AUDIT", Strategy: allocate.Choice{Name: "AVG"}}},
 			Brokers: brokerConfigs(2, 4),
 			Consumers: []cluster.ConsumerConfig{
 				member("c1", cluster.MembershipConfig{Group: "GID_ORDER", Subscriptions: both}),
@@ -106,7 +107,7 @@ func autoscalePreset() Scenario {
 		Config: cluster.Config{
 			Seed:   1,
 			Topics: []cluster.TopicConfig{{Name: "TopicFeed", Queues: 4}},
-			Groups: []cluster.GroupConfig{{Name: "GID_FEED", Strategy: "AVG",
+			Groups: []cluster.GroupConfig{{Name: "GID_FEED", Strategy: allocate.Choice{Name: "AVG"},
 				Autoscale: &cluster.AutoscaleConfig{OutAbove: 2000, InBelow: 1000, Min: 2, Max: 6, Prefix: "a"}}},
 			Brokers:    brokerConfigs(2, 4),
 			Consumers:  []cluster.ConsumerConfig{{ID: "c1", ConsumeRate: 1000}, {ID: "c2", ConsumeRate: 1000}},

@@ -20,9 +20,9 @@ func TestPresetsValidate(t *testing.T) {
 		}
 		// An incident runs the strategy of its report (CONSISTENT_HASH for rocketmq-client-go#419);
 		// a preset of several groups names each group's.
-		strategy := s.Strategy
+		strategy := s.Strategy.Name
 		for _, g := range s.Groups {
-			if strategy = g.Strategy; strategy != "AVG" {
+			if strategy = g.Strategy.Name; strategy != "AVG" {
 				break
 			}
 		}

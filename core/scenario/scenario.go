@@ -184,6 +184,13 @@ var (
 	durationType    = reflect.TypeFor[Duration]()
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	paramsType      = reflect.TypeFor[allocate.Params]()
+	choiceType      = reflect.TypeFor[allocate.Choice]()
+	// choiceFields is a Choice's object form, without its own JSON methods.
+	choiceFields = reflect.TypeFor[struct {
+		Name   string `json:"name"`
+		Source string `json:"source"`
+		Steps  int    `json:"steps"`
+	}]()
 )
 
 // checkSchema walks a document decoded with UseNumber alongside the Go type it will be decoded
@@ -202,6 +209,16 @@ func checkSchema(path string, v any, t reflect.Type) error {
 			return fmt.Errorf("%s: %v", orTop(path), err)
 		}
 		return nil
+	}
+	if t == choiceType {
+		// A strategy: its name, or {"name", "source"}.
+		if _, ok := v.(string); ok {
+			return nil
+		}
+		if _, ok := v.(map[string]any); !ok {
+			return fmt.Errorf("%s: got a JSON %s; want a strategy's name, or an object {\"name\", \"source\"}", orTop(path), jsonValueKind(v))
+		}
+		return checkSchema(path, v, choiceFields)
 	}
 	if reflect.PointerTo(t).Implements(unmarshalerType) && t != paramsType {
 		return nil // a type with its own JSON form checks itself

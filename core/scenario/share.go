@@ -38,6 +38,16 @@ type shareJSON struct {
 // EncodeShare writes the fragment value (without "#s="). Compact JSON, deflated at the best
 // level, base64url without padding: a default playground session with a few dozen actions
 // stays well under 2,000 characters.
+// sourceBytes is the length of the strategy sources s carries, its own and its setStrategy
+// steps'.
+func sourceBytes(s Scenario) int {
+	n := len(s.Strategy.Source)
+	for _, st := range s.Timeline {
+		n += len(st.Source)
+	}
+	return n
+}
+
 func EncodeShare(sh Share) (string, error) {
 	if err := sh.Scenario.Validate(); err != nil {
 		return "", err
@@ -63,6 +73,8 @@ func EncodeShare(sh Share) (string, error) {
 		msg := fmt.Sprintf("share: the link would be %d characters long; a share link is at most %d", len(link), MaxShareLen)
 		if o := sh.Scenario.Observed; o != nil {
 			msg += fmt.Sprintf(": the history read from logs (%d holdings, %d rounds) is too large for a link; share the scenario file instead", len(o.Holdings), len(o.Rounds))
+		} else if n := sourceBytes(sh.Scenario); n > 0 {
+			msg += fmt.Sprintf(": the strategies' sources (%d bytes) are too large for a link; share the scenario file instead", n)
 		}
 		return "", errors.New(msg)
 	}

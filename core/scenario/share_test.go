@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -172,5 +173,51 @@ func TestShareCarriesObserved(t *testing.T) {
 	_, err = EncodeShare(Share{Scenario: s, TimeMs: 0})
 	if err == nil || !strings.Contains(err.Error(), "a share link is at most 65536") || !strings.Contains(err.Error(), "the history read from logs (6000 holdings, 2 rounds) is too large for a link; share the scenario file instead") {
 		t.Errorf("a history too large for a link: %v", err)
+	}
+}
+
+// A share link carries a strategy's source, the scenario's and a setStrategy step's, and runs
+// the same; sources too large for a link are said so, with their size.
+func TestShareCarriesStrategySources(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/scenarios/own-strategy-floor.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := EncodeShare(Share{Scenario: s, TimeMs: 70000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := DecodeShare(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.Scenario.Strategy != s.Strategy || sh.Scenario.Timeline[0].Source != s.Timeline[0].Source {
+		t.Fatal("the link lost a strategy's source")
+	}
+	a, _ := Run(s, RunOptions{})
+	b, _ := Run(sh.Scenario, RunOptions{})
+	if a.Digest() != b.Digest() {
+		t.Error("the scenario read back from the link runs differently")
+	}
+
+	// 62 KiB of a comment a compressor cannot fold (printable characters at random): within
+	// a source's 64 KiB, not a link's.
+	noise := make([]byte, 62<<10)
+	x := uint32(7)
+	for i := range noise {
+		x = x*1664525 + 1013904223
+		noise[i] = byte('!' + (x>>16)%94)
+	}
+	s.Strategy.Source = "# " + string(noise) + "\n" + s.Strategy.Source
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = EncodeShare(Share{Scenario: s, TimeMs: 0})
+	if err == nil || !strings.Contains(err.Error(), "a share link is at most 65536") || !strings.Contains(err.Error(), "the strategies' sources (") || !strings.Contains(err.Error(), "share the scenario file instead") {
+		t.Errorf("sources too large for a link: %v", err)
 	}
 }

@@ -239,10 +239,10 @@ func strategyName(s Scenario) string {
 	if len(s.Groups) > 0 {
 		name = s.Groups[0].Strategy
 	}
-	if name == "" {
+	if name.IsZero() {
 		return "AVG"
 	}
-	return strings.ToUpper(name)
+	return strings.ToUpper(name.Name)
 }
 
 func msText(ms int64) string {
@@ -406,7 +406,7 @@ func pluralHeader(r *Result, s Scenario) string {
 		strategy, model := strategyName(s), cmp.Or(s.MessageModel, cluster.Clustering)
 		for _, g := range s.Groups {
 			if g.Name == name {
-				strategy, model = strings.ToUpper(cmp.Or(g.Strategy, "AVG")), cmp.Or(g.MessageModel, cluster.Clustering)
+				strategy, model = strings.ToUpper(cmp.Or(g.Strategy.Name, "AVG")), cmp.Or(g.MessageModel, cluster.Clustering)
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s · %s · %s)", name, strategy, model, count(members[name], "member")))

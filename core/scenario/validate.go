@@ -90,14 +90,14 @@ func (r *configRules) check(field, p string, i int) error {
 			switch {
 			case c.Group != "":
 				return fmt.Errorf("group and groups: with groups, name every group there")
-			case c.Strategy != "" || c.MessageModel != "" || !reflect.ValueOf(c.Params).IsZero():
+			case !c.Strategy.IsZero() || c.MessageModel != "" || !reflect.ValueOf(c.Params).IsZero():
 				return fmt.Errorf("groups: strategy, params and messageModel are each group's with groups: give them in groups[]")
 			}
 		}
 	case "groups[].name":
 		return r.unique(p, "groups", "name", "names", i, c.Groups[i].Name)
 	case "groups[].strategy":
-		return checkStrategy(p+".strategy", p+".params", c.Groups[i].Strategy, c.Groups[i].Params)
+		return cluster.CheckChoice(p+".strategy", p+".params", c.Groups[i].Strategy, c.Groups[i].Params)
 	case "groups[].autoscale.prefix":
 		if a := c.Groups[i].Autoscale; a.Min > a.Max || a.InBelow > a.OutAbove {
 			return fmt.Errorf("%s: min %d, max %d, inBelow %d, outAbove %d; want min ≤ max and inBelow ≤ outAbove", p, a.Min, a.Max, a.InBelow, a.OutAbove)
@@ -138,6 +138,8 @@ func (r *configRules) check(field, p string, i int) error {
 		if from, _ := cluster.ParseConsumeFromWhere(k.ConsumeFromWhere); k.ConsumeTimestampMs != nil && from != cluster.FromTimestamp {
 			return fmt.Errorf("%s.consumeTimestampMs: set, but consumeFromWhere is %s; it applies to TIMESTAMP only", p, from)
 		}
+	case "consumers[].attributes":
+		return cluster.CheckAttributes(p+".attributes", c.Consumers[i].Attributes)
 	case "consumers[].client":
 		k := c.Consumers[i]
 		if len(c.Groups) == 0 {
@@ -165,7 +167,7 @@ func (r *configRules) check(field, p string, i int) error {
 		}
 		return checkProducerClient(p, c.Producers[i])
 	case "strategy":
-		return checkStrategy("strategy", "params", c.Strategy, c.Params)
+		return cluster.CheckChoice("strategy", "params", c.Strategy, c.Params)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func valid() Scenario {
 			Brokers:   []cluster.BrokerConfig{{Name: "broker-a", Queues: 4}, {Name: "broker-b", Queues: 4}},
 			Consumers: []cluster.ConsumerConfig{{ID: "c1"}, {ID: "c2"}, {ID: "10.0.0.1@4012"}},
 			Producers: []cluster.ProducerConfig{{ID: "p1", Rate: 100}},
-			Strategy:  "AVG",
+			Strategy:  allocate.Named("AVG"),
 		},
 		Until: 5 * Minute,
 		Timeline: []Step{
@@ -50,7 +50,7 @@ func TestValidScenariosPass(t *testing.T) {
 		"machine room broker names": func() Scenario {
 			s := valid()
 			s.Brokers = []cluster.BrokerConfig{{Name: "hz@broker-a", Queues: 4}, {Name: "sh@broker.b", Queues: 0}}
-			s.Strategy, s.Params = "MACHINE_ROOM", allocate.Params{ConsumerIDCs: []string{"hz"}}
+			s.Strategy, s.Params = allocate.Named("MACHINE_ROOM"), allocate.Params{ConsumerIDCs: []string{"hz"}}
 			return s
 		}(),
 		"limits reached exactly": func() Scenario {
@@ -127,11 +127,11 @@ func TestValidateErrors(t *testing.T) {
 		}, `topics[1].name: "T" is also topics[0].name; names must be unique`},
 		{"topic with topics", func(s *Scenario) { s.Version, s.Topics = 2, []cluster.TopicConfig{{Name: "T"}} }, "topic and topics: with topics, name every topic there"},
 		{"strategy with groups", func(s *Scenario) {
-			s.Version, s.Group, s.Strategy = 2, "", "AVG"
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Named("AVG")
 			s.Groups = []cluster.GroupConfig{{Name: "G"}}
 		}, "groups: strategy, params and messageModel are each group's with groups"},
 		{"membership of an unknown group", func(s *Scenario) {
-			s.Version, s.Group, s.Strategy = 2, "", ""
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Choice{}
 			s.Groups = []cluster.GroupConfig{{Name: "G"}}
 			s.Consumers[0].Groups = []cluster.MembershipConfig{{Group: "H"}}
 		}, `consumers[0].groups[0].group: "H" is no group of groups (G)`},
@@ -150,11 +150,11 @@ func TestValidateErrors(t *testing.T) {
 		{"producer of an unknown topic", func(s *Scenario) { s.Version, s.Producers[0].Topic = 2, "Nope" }, `producers[0].topic: "Nope" is no topic of the cluster (TopicTest)`},
 		{"tag share above 1", func(s *Scenario) { s.Version, s.Producers[0].Tags = 2, map[string]float64{"A": 2} }, "producers[0].tags.A: 2; want 0…1"},
 		{"autoscale min above max", func(s *Scenario) {
-			s.Version, s.Group, s.Strategy = 2, "", ""
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Choice{}
 			s.Groups = []cluster.GroupConfig{{Name: "G", Autoscale: &cluster.AutoscaleConfig{OutAbove: 10, Min: 5, Max: 2}}}
 		}, "groups[0].autoscale: min 5, max 2, inBelow 0, outAbove 10; want min ≤ max and inBelow ≤ outAbove"},
 		{"autoscale max above the limit", func(s *Scenario) {
-			s.Version, s.Group, s.Strategy = 2, "", ""
+			s.Version, s.Group, s.Strategy = 2, "", allocate.Choice{}
 			s.Groups = []cluster.GroupConfig{{Name: "G", Autoscale: &cluster.AutoscaleConfig{OutAbove: 10, Max: 513}}}
 		}, "groups[0].autoscale.max: 513; want 0…512"},
 
@@ -204,8 +204,31 @@ func TestValidateErrors(t *testing.T) {
 		{"negative producer rate", func(s *Scenario) { s.Producers[0].Rate = -1 }, "producers[0].rate: -1; want 0…100000"},
 
 		// strategy and its parameters
-		{"unknown strategy", func(s *Scenario) { s.Strategy = "ROUND_ROBIN" }, `strategy: unknown strategy "ROUND_ROBIN" (want one of AVG, AVG_BY_CIRCLE`},
-		{"unknown inner strategy", func(s *Scenario) { s.Strategy, s.Params.Inner = "MACHINE_ROOM_NEARBY", "RANDOM" }, `strategy: unknown inner strategy "RANDOM"`},
+		{"unknown strategy", func(s *Scenario) { s.Strategy = allocate.Named("ROUND_ROBIN") }, `strategy: unknown strategy "ROUND_ROBIN" (want one of AVG, AVG_BY_CIRCLE`},
+		{"unknown inner strategy", func(s *Scenario) { s.Strategy, s.Params.Inner = allocate.Named("MACHINE_ROOM_NEARBY"), "RANDOM" }, `strategy: unknown inner strategy "RANDOM"`},
+		{"source syntax", func(s *Scenario) {
+			s.Strategy = allocate.Choice{Name: "MINE", Source: "def allocate(g, c, qs, cs):\n    return [q for q in qs if]\n"}
+		}, "strategy.source: mine.star:2:29: syntax error: "},
+		{"source runtime error at load", func(s *Scenario) {
+			s.Strategy = allocate.Choice{Name: "MINE", Source: "x = 1 // 0\ndef allocate(g, c, qs, cs):\n    return []\n"}
+		}, "strategy.source: mine.star:1:7: floored division by zero"},
+		{"source without allocate", func(s *Scenario) {
+			s.Strategy = allocate.Choice{Name: "MINE", Source: "def select(qs, m, a):\n    return qs[0]\n"}
+		}, "strategy.source: mine.star: the source defines no allocate"},
+		{"source too large", func(s *Scenario) {
+			s.Strategy = allocate.Choice{Name: "MINE", Source: "#" + strings.Repeat("x", 64<<10)}
+		}, "strategy.source: 65537 bytes; the limit is 65536 (64 KiB)"},
+		{"source's name", func(s *Scenario) { s.Strategy = allocate.Choice{Name: "my-avg", Source: "x = 1"} },
+			`strategy.name: "my-avg": want upper case letters, digits and underscores`},
+		{"source named as a built-in", func(s *Scenario) { s.Strategy = allocate.Choice{Name: "AVG", Source: "x = 1"} },
+			"strategy.name: AVG is the name of a strategy LBScope has; give yours its own (e.g. AVG_PORT)"},
+		{"source and a Go client", func(s *Scenario) {
+			s.Strategy = allocate.Choice{Name: "MINE", Source: "def allocate(g, c, qs, cs):\n    return []\n"}
+			s.Consumers[0].Client = "go"
+		}, "consumers[0].client: go-2.1.2 cannot run strategy MINE: a strategy given with its source runs in the Java clients' rebalance here"},
+		{"source in a step", func(s *Scenario) {
+			s.Timeline[1] = step(20*Second, cluster.Command{Type: "setStrategy", Strategy: "MINE", Source: "def allocate(g, c, qs, cs):\n    return [\n"})
+		}, "timeline[1].source: mine.star:3:1: syntax error: "},
 		{"virtual nodes", func(s *Scenario) { s.Params.VirtualNodeCnt = intp(-1) }, "params.virtualNodeCnt: -1; want 0…1000"},
 		{"inner virtual nodes", func(s *Scenario) { s.Params.InnerVirtualNodeCnt = intp(1001) }, "params.innerVirtualNodeCnt: 1001; want 0…1000"},
 		{"too many rooms", func(s *Scenario) { s.Params.ConsumerIDCs = make([]string, 65) }, "params.consumeridcs: 65 rooms; the limit is 64"},

@@ -144,6 +144,7 @@ func ParseUnits(v string) (int64, error) {
 type shape struct {
 	brokers, queues, consumers, producers, rate int64
 	vnodes                                      int64 // CONSISTENT_HASH virtual nodes per consumer, at most
+	steps                                       int64 // a script's step budget per call, at most
 	t                                           cluster.Timing
 }
 
@@ -173,7 +174,8 @@ func busiest(s Scenario) shape {
 			if a := g.Autoscale; a != nil {
 				sh.consumers += int64(a.Max)
 			}
-			sh.vnodes = max(sh.vnodes, vnodes(g.Strategy, g.Params))
+			sh.vnodes = max(sh.vnodes, vnodes(g.Strategy.Name, g.Params))
+			sh.steps = max(sh.steps, scriptSteps(g.Strategy))
 		}
 	}
 	rates := map[string]int64{}
@@ -181,7 +183,8 @@ func busiest(s Scenario) shape {
 		rates[p.ID] = int64(p.Rate)
 		sh.rate += int64(p.Rate)
 	}
-	sh.vnodes = vnodes(s.Strategy, s.Params)
+	sh.vnodes = vnodes(s.Strategy.Name, s.Params)
+	sh.steps = scriptSteps(s.Strategy)
 	total := func(m map[string]int64) (n int64) {
 		for _, v := range m {
 			n += v
@@ -213,6 +216,7 @@ func busiest(s Scenario) shape {
 		}
 		if g.SetsStrategy {
 			sh.vnodes = max(sh.vnodes, vnodes(g.Strategy, g.Params))
+			sh.steps = max(sh.steps, scriptSteps(allocate.Choice{Name: g.Strategy}), int64(g.Steps))
 		}
 		sh.queues = max(sh.queues, total(queues))
 		sh.rate = max(sh.rate, total(rates))
@@ -225,11 +229,27 @@ func vnodes(strategy string, p allocate.Params) int64 {
 	return int64(allocate.Cost(strategy, p))
 }
 
+// StepsPerUnit are the steps of a strategy script that cost a work unit: a step of the
+// interpreter takes about 25 ns natively.
+const StepsPerUnit = 2
+
+// scriptSteps is the step budget of one call of a strategy that runs a script, 0 for one
+// that does not: a user's strategy given with its source, or a table entry with Steps.
+func scriptSteps(c allocate.Choice) int64 {
+	if c.Scripted() {
+		return int64(c.StepBudget())
+	}
+	if s, _, ok := allocate.Lookup(c.Name); ok {
+		return int64(s.Steps)
+	}
+	return 0
+}
+
 // rebalance is what one consumer's rebalance costs: the allocation over every queue and
-// consumer (for CONSISTENT_HASH the ring of virtual nodes, an MD5 each) and the ownership
-// bookkeeping over every queue that follows it.
+// consumer (for CONSISTENT_HASH the ring of virtual nodes, an MD5 each; for a script its
+// whole step budget) and the ownership bookkeeping over every queue that follows it.
 func (sh shape) rebalance() float64 {
-	return 6*float64(sh.queues) + 4*float64(sh.consumers) + 12*float64(sh.consumers*sh.vnodes)
+	return 6*float64(sh.queues) + 4*float64(sh.consumers) + 12*float64(sh.consumers*sh.vnodes) + float64(sh.steps)/StepsPerUnit
 }
 
 // per is how many times per virtual second a timer of interval ms fires.

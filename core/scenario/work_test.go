@@ -36,9 +36,20 @@ func TestWorkGrowsWithWhatCosts(t *testing.T) {
 
 	ch := def
 	n := 1000
-	ch.Strategy, ch.Params = "CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: &n}
+	ch.Strategy, ch.Params = allocate.Named("CONSISTENT_HASH"), allocate.Params{VirtualNodeCnt: &n}
 	assert.Greater(t, WorkOf(ch).Units, WorkOf(def).Units, "a ring of 1000 virtual nodes per consumer")
 	assert.Equal(t, WorkOf(ch).Units, CompareWork(def, []Variant{{Strategy: "AVG"}, {Strategy: "CONSISTENT_HASH", Params: &allocate.Params{VirtualNodeCnt: &n}}}).Units)
+
+	// A strategy from its source counts its whole step budget per rebalance of each member,
+	// from the start or from the setStrategy that brings it.
+	src := allocate.Choice{Name: "MINE", Source: "def allocate(group, current, queues, consumers):\n    return []\n"}
+	own := def
+	own.Strategy = src
+	perRound := int64(allocate.DefaultScriptSteps / StepsPerUnit * len(def.Consumers))
+	assert.Greater(t, WorkOf(own).Units-WorkOf(def).Units, perRound, "a script's step budget, every member's round")
+	later := def
+	later.Timeline = []Step{{At: Duration(Minute), Command: cluster.Command{Type: "setStrategy", Strategy: src.Name, Source: src.Source}}}
+	assert.Greater(t, WorkOf(later).Units-WorkOf(def).Units, perRound, "the same through setStrategy")
 
 	// The timeline's busiest moment counts: a rate raised tenfold, a broker added.
 	busy := def
@@ -72,7 +83,7 @@ func TestWorkFits(t *testing.T) {
 func TestWorkSaturates(t *testing.T) {
 	s := everyIntervalAt1ms(largest(t, MaxDuration))
 	n := 1000
-	s.Strategy, s.Params = "CONSISTENT_HASH", allocate.Params{VirtualNodeCnt: &n}
+	s.Strategy, s.Params = allocate.Named("CONSISTENT_HASH"), allocate.Params{VirtualNodeCnt: &n}
 	w := WorkOf(s)
 	assert.Positive(t, w.Units, "no overflow")
 	assert.GreaterOrEqual(t, w.Units, w.PerSecond)

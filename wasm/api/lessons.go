@@ -29,7 +29,10 @@ type lessonJSON struct {
 	Goal  lesson.Text `json:"goal"`
 	// Scenario is the title of the lesson's scenario, as state().title carries it while the
 	// lesson's scenario is loaded: the page names it by the lesson's title and goal.
-	Scenario string     `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Scripted says the lesson's strategy comes with its source: the page loads the
+	// interpreter's wasm before it starts the lesson.
+	Scripted bool       `json:"scripted,omitempty"`
 	Steps    []stepJSON `json:"steps"`
 	Step     *int       `json:"step,omitempty"`
 	Done     *bool      `json:"done,omitempty"`
@@ -44,7 +47,8 @@ type stepJSON struct {
 }
 
 func describeLesson(l *lesson.Lesson, step int) lessonJSON {
-	out := lessonJSON{ID: l.ID, Title: l.Title, Goal: l.Goal, Scenario: l.Scenario().Title}
+	sc := l.Scenario()
+	out := lessonJSON{ID: l.ID, Title: l.Title, Goal: l.Goal, Scenario: sc.Title, Scripted: sc.Strategy.Scripted()}
 	for i, s := range l.Steps {
 		out.Steps = append(out.Steps, stepJSON{Prompt: s.Prompt, Explain: s.Explain, Speed: s.Speed, Acts: s.Acts, Done: i < step})
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/scenario"
@@ -22,7 +23,7 @@ func build(title string, brokers []cluster.BrokerConfig, consumers []string, rat
 				Group:        scenario.DefaultGroup,
 				Brokers:      slices.Clone(brokers),
 				Producers:    []cluster.ProducerConfig{{ID: "p1", Rate: rate}},
-				Strategy:     "AVG",
+				Strategy:     allocate.Named("AVG"),
 				MessageModel: cluster.Clustering,
 				FaultTable:   fault.TableCurrent,
 			},

@@ -19,6 +19,8 @@ type action struct {
 }
 
 var plays = map[string][]action{
+	"rounding-nobody":   {{}, {cmds: []string{`{"type":"addConsumer"}`}}},
+	"weights-disagree":  {{}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG"}`}}},
 	"avg-paging":        {{}, {cmds: []string{`{"type":"addConsumer"}`}}, {cmds: []string{`{"type":"stopConsumer","id":"c1"}`}}},
 	"consumer-joins":    {{wait: 3000, cmds: []string{`{"type":"addConsumer"}`}}, {}},
 	"idle-consumers":    {{cmds: []string{`{"type":"addConsumer"}`}}, {cmds: []string{`{"type":"killConsumer","id":"c2"}`}}},

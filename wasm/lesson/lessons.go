@@ -3,6 +3,7 @@ package lesson
 import (
 	"slices"
 
+	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 )
@@ -13,6 +14,7 @@ var lessons = []*Lesson{
 	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
 	mixedClients, goSameID, goNotInCidAll, circleVsAvg, machineRoom, slowBroker, producer49, brokerDown, offsetDuplicates, broadcasting,
 	retryTopic, severalTopics, retryLadder, differentTags, orderlyPoison, rollingDeploy, autoscaleStorm,
+	roundingNobody, weightsDisagree,
 }
 
 var twoByFour = brokers(4, "broker-a", "broker-b")
@@ -230,7 +232,7 @@ var consistentHash = &Lesson{
 	Goal: Text{"See that with CONSISTENT_HASH only the queues of the consumer that left move, while AVG reshuffles the others too.",
 		"观察在 CONSISTENT_HASH 下只有离开者的队列会移动，而 AVG 会连带打乱其他消费者的队列。"},
 	Scenario: build("Lesson: consistent hash", brokers(8, "broker-a", "broker-b"), []string{"c1", "c2", "c3", "c4"}, 100,
-		func(s *scenario.Scenario) { s.Strategy = "CONSISTENT_HASH" }),
+		func(s *scenario.Scenario) { s.Strategy = allocate.Named("CONSISTENT_HASH") }),
 	Steps: []Step{{
 		Prompt: Text{"The group uses CONSISTENT_HASH. Remember who pulls which queue, then kill c2.",
 			"消费组使用 CONSISTENT_HASH。记住每个队列由谁拉取，然后杀死 c2。"},
@@ -264,7 +266,7 @@ var mixedClients = &Lesson{
 	Goal: Text{"See a Go consumer (rocketmq-client-go v2.1.2) join a Java group under CONSISTENT_HASH: the two clients build different rings, so some queues are pulled twice and others by nobody, and it stays so.",
 		"观察一个 Go 消费者（rocketmq-client-go v2.1.2）加入使用 CONSISTENT_HASH 的 Java 消费组：两种客户端构建的哈希环不同，于是有的队列被拉取两次，有的无人拉取，而且一直如此。"},
 	Scenario: build("Lesson: Java and Go under consistent hash", twoByFour, []string{"c1", "c2", "c3"}, 100,
-		func(s *scenario.Scenario) { s.Strategy = "CONSISTENT_HASH" }),
+		func(s *scenario.Scenario) { s.Strategy = allocate.Named("CONSISTENT_HASH") }),
 	Steps: []Step{{
 		Prompt: Text{"Three Java consumers share 8 queues under CONSISTENT_HASH. Wait until every queue has exactly one owner.",
 			"三个 Java 消费者在 CONSISTENT_HASH 下分享 8 个队列。等到每个队列都恰好只有一个消费者。"},
@@ -426,7 +428,7 @@ var machineRoom = &Lesson{
 	Goal: Text{"See MACHINE_ROOM_NEARBY keep each room's queues with that room's consumers, and share a room's queues with everyone when it has no consumer left.",
 		"观察 MACHINE_ROOM_NEARBY 把每个机房的队列留给本机房的消费者，而当某机房没有消费者时，它的队列由所有消费者分担。"},
 	Scenario: build("Lesson: machine rooms", brokers(4, "hz-broker-a", "sh-broker-b"), []string{"hz-c1", "hz-c2", "sh-c1"}, 100,
-		func(s *scenario.Scenario) { s.Strategy = "MACHINE_ROOM_NEARBY-AVG" }),
+		func(s *scenario.Scenario) { s.Strategy = allocate.Named("MACHINE_ROOM_NEARBY-AVG") }),
 	Steps: []Step{{
 		Prompt: Text{"Brokers and consumers are named room-name: hz or sh. Wait for the first rebalance and look at who pulls what.",
 			"Broker 和消费者都以“机房-名字”命名：hz 或 sh。等待第一次重平衡，看看谁拉取哪些队列。"},

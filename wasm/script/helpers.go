@@ -24,6 +24,12 @@ var predeclared = starlark.StringDict{
 	"crc32": starlark.NewBuiltin("crc32", crc32Sum),
 }
 
+func init() {
+	for name, b := range guards {
+		predeclared[name] = b
+	}
+}
+
 // hashCode is Java's String.hashCode: s[0]*31^(n-1) + … + s[n-1] over UTF-16 code units,
 // in 32-bit arithmetic.
 func hashCode(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

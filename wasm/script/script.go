@@ -27,8 +27,10 @@
 package script
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -45,12 +47,12 @@ import (
 // Bounds of a strategy file and of each call into it.
 const (
 	// MaxSource is the largest strategy file, in bytes.
-	MaxSource = 64 << 10
+	MaxSource = allocate.MaxSource
 	// MaxSteps is the step budget of one call (and of running the file's top level): about
 	// a tenth of a second of Starlark, a hundred times what a weighted allocator over 1,024
 	// queues and 128 consumers needs.
-	MaxSteps = 10_000_000
-	// MaxAlloc is the memory one call may hold, in bytes, garbage not counted.
+	MaxSteps = allocate.MaxScriptSteps
+	// MaxAlloc is the memory one call may build, in bytes, as guard.go counts it.
 	MaxAlloc = 64 << 20
 )
 
@@ -71,6 +73,7 @@ func (e *Error) Error() string {
 // use (each call runs in its own Starlark thread, over frozen values).
 type Program struct {
 	name, file string
+	steps      int                // the step budget of one call
 	alloc      *starlark.Function // nil when the file defines no allocate
 	view       bool               // allocate takes the fifth parameter
 	sel        *starlark.Function // nil when the file defines no select
@@ -87,17 +90,20 @@ var options = &syntax.FileOptions{Set: true, While: true}
 // Load compiles a strategy file and runs its top level. name is the strategy's name (upper
 // case, as the strategy table wants it); filename is what messages call the file.
 func Load(name, filename string, src []byte) (*Program, error) {
+	return LoadSteps(name, filename, src, MaxSteps)
+}
+
+// LoadSteps is Load with a step budget of steps for the top level and for each call.
+func LoadSteps(name, filename string, src []byte, steps int) (*Program, error) {
 	if len(src) > MaxSource {
 		return nil, &Error{Pos: filename, Msg: fmt.Sprintf("the file has %d bytes; a strategy file may have at most %d", len(src), MaxSource)}
 	}
-	thread := newThread(filename)
-	globals, err := run(thread, func() (starlark.StringDict, error) {
-		return starlark.ExecFileOptions(options, thread.t, filename, src, predeclared)
-	})
+	thread := newThread(filename, steps)
+	globals, err := run(thread, func() (starlark.StringDict, error) { return compileAndRun(thread, filename, src) })
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{name: name, file: filename}
+	p := &Program{name: name, file: filename, steps: steps}
 	for _, d := range []struct {
 		name   string
 		params []int
@@ -127,6 +133,25 @@ func Load(name, filename string, src []byte) (*Program, error) {
 	return p, nil
 }
 
+// compileAndRun parses src, rewrites it under the memory guard (rewrite.go), compiles it and
+// runs its top level on thread.
+func compileAndRun(thread *thread, filename string, src []byte) (starlark.StringDict, error) {
+	f, err := options.Parse(filename, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := rewrite(f); err != nil {
+		return nil, err
+	}
+	prog, err := starlark.FileProgram(f, predeclared.Has)
+	if err != nil {
+		return nil, err
+	}
+	g, err := prog.Init(thread.t, predeclared)
+	g.Freeze()
+	return g, err
+}
+
 // Name is the strategy's name.
 func (p *Program) Name() string { return p.name }
 
@@ -138,8 +163,18 @@ func (p *Program) HasAllocate() bool { return p.alloc != nil }
 func (p *Program) HasSelect() bool   { return p.sel != nil }
 
 // Allocate calls the file's allocate. The lists are passed in the order given, as the Java
-// client passes them; the result keeps the order allocate returned.
+// client passes them; the result keeps the order allocate returned. A fifth parameter gets a
+// view of the consumers without attributes or metrics (AllocateView gives one).
 func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, cidAll []string) ([]route.MessageQueue, error) {
+	return p.AllocateView(group, current, mqAll, cidAll, allocate.Viewpoint{})
+}
+
+// TakesView reports whether the file's allocate takes the fifth parameter, the view.
+func (p *Program) TakesView() bool { return p.view }
+
+// AllocateView is Allocate with v as the fifth parameter (for a file whose allocate takes
+// it): what the member current reads of the group at its rebalance.
+func (p *Program) AllocateView(group, current string, mqAll []route.MessageQueue, cidAll []string, v allocate.Viewpoint) ([]route.MessageQueue, error) {
 	if p.alloc == nil {
 		return nil, &Error{Pos: p.file, Msg: "the file defines no allocate(group, current, queues, consumers)"}
 	}
@@ -149,17 +184,17 @@ func (p *Program) Allocate(group, current string, mqAll []route.MessageQueue, ci
 	p.mu.Unlock()
 	args := starlark.Tuple{starlark.String(group), starlark.String(current), queues, ids}
 	if p.view {
-		args = append(args, newView(cidAll))
+		args = append(args, newView(cidAll, v))
 	}
-	thread := newThread(p.file)
-	v, err := run(thread, func() (starlark.StringDict, error) {
-		v, err := starlark.Call(thread.t, p.alloc, args, nil)
-		return starlark.StringDict{"": v}, err
+	thread := newThread(p.file, p.steps)
+	out, err := run(thread, func() (starlark.StringDict, error) {
+		r, err := starlark.Call(thread.t, p.alloc, args, nil)
+		return starlark.StringDict{"": r}, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return p.queuesOf(v[""], mqAll, index)
+	return p.queuesOf(out[""], mqAll, index)
 }
 
 // queuesOf turns allocate's result into queues: a list (or tuple) of distinct queues of
@@ -210,7 +245,7 @@ func (p *Program) Select(mqs []route.MessageQueue, msg Message, arg any) (route.
 	queues, index := p.queues.get(mqs)
 	p.mu.Unlock()
 	m := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"key": starlark.String(msg.Key), "tags": starlark.String(msg.Tags)})
-	thread := newThread(p.file)
+	thread := newThread(p.file, p.steps)
 	v, err := run(thread, func() (starlark.StringDict, error) {
 		v, err := starlark.Call(thread.t, p.sel, starlark.Tuple{queues, m, a}, nil)
 		return starlark.StringDict{"": v}, err
@@ -280,17 +315,55 @@ func short(v starlark.Value) string {
 	return s
 }
 
-// newView is allocate's fifth argument: what a member could know of the others. Today it
-// holds each consumer with no attributes; the scenario's attributes and published metrics
-// will fill it.
-func newView(cidAll []string) starlark.Value {
+// newView is allocate's fifth argument: what the member reads of the group (allocate.Viewpoint):
+//
+//	view.now                      its rebalance moment, ms
+//	view.consumers[id].attributes the scenario's attributes: {"weight": 3, "region": "hz"}
+//	view.consumers[id].cpu        CPU load 0…1 as last published (its own: now); None before
+//	view.consumers[id].consume_rate  messages/s consumed, likewise
+//	view.consumers[id].latency    {broker: pull latency in ms}, likewise
+//	view.consumers[id].published_at  when it published, ms; None before
+func newView(cidAll []string, vp allocate.Viewpoint) starlark.Value {
 	consumers := starlark.NewDict(len(cidAll))
 	for _, id := range cidAll {
-		consumers.SetKey(starlark.String(id), starlarkstruct.FromStringDict(starlarkstruct.Default, nil))
+		m := vp.Consumers[id]
+		attrs := starlark.NewDict(len(m.Attributes))
+		for _, k := range slices.Sorted(maps.Keys(m.Attributes)) {
+			attrs.SetKey(starlark.String(k), attrValue(m.Attributes[k]))
+		}
+		fields := starlark.StringDict{"attributes": attrs, "cpu": starlark.None, "consume_rate": starlark.None,
+			"latency": starlark.NewDict(0), "published_at": starlark.None}
+		if x := m.Metrics; x != nil {
+			lat := starlark.NewDict(len(x.LatencyMs))
+			for _, b := range slices.Sorted(maps.Keys(x.LatencyMs)) {
+				lat.SetKey(starlark.String(b), starlark.MakeInt64(x.LatencyMs[b]))
+			}
+			fields["cpu"], fields["consume_rate"] = starlark.Float(x.CPU), starlark.Float(x.ConsumeRate)
+			fields["latency"], fields["published_at"] = lat, starlark.MakeInt64(x.AtMs)
+		}
+		consumers.SetKey(starlark.String(id), starlarkstruct.FromStringDict(starlarkstruct.Default, fields))
 	}
-	v := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"consumers": consumers})
+	v := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"consumers": consumers, "now": starlark.MakeInt64(vp.NowMs)})
 	v.Freeze()
 	return v
+}
+
+// attrValue is an attribute as Starlark sees it: a string, or an int.
+func attrValue(x any) starlark.Value {
+	switch v := x.(type) {
+	case string:
+		return starlark.String(v)
+	case float64:
+		return starlark.MakeInt64(int64(v))
+	case int:
+		return starlark.MakeInt(v)
+	case int64:
+		return starlark.MakeInt64(v)
+	case json.Number:
+		n, _ := v.Int64()
+		return starlark.MakeInt64(n)
+	}
+	return starlark.None
 }
 
 // queueCache keeps the Starlark list of the last queue list passed, so that the 128 members
@@ -341,6 +414,22 @@ func (c *idCache) get(ids []string) *starlark.List {
 	return l
 }
 
+// Compile is the allocate.Compiler of Starlark strategies: the source as Load reads it.
+func Compile(name, file string, src []byte, steps int) (allocate.Strategy, error) {
+	p, err := LoadSteps(name, file, src, steps)
+	if err != nil {
+		return nil, err
+	}
+	if p.alloc == nil {
+		return nil, &Error{Pos: file, Msg: "the source defines no allocate(group, current, queues, consumers), so it is no allocation strategy"}
+	}
+	return p, nil
+}
+
+// Enable makes the strategies that scenarios and commands give with their source run here,
+// in Starlark: drivers call it once, at start (the core reads no source itself).
+func Enable() { allocate.SetCompiler(Compile) }
+
 // Register loads nothing: it adds p to the strategy table under its name, so that every door
 // that takes a strategy name (--strategy, --variants, a scenario's strategy) takes it. A name
 // already in the table is an error.
@@ -357,7 +446,8 @@ func Register(p *Program) error {
 			"en": {Label: p.name, Hint: "A strategy written in Starlark, from " + p.file + "."},
 			"zh": {Label: p.name, Hint: "用 Starlark 编写的策略，来自 " + p.file + "。"},
 		},
-		New: func(allocate.Params) (allocate.Strategy, error) { return p, nil },
+		New:   func(allocate.Params) (allocate.Strategy, error) { return p, nil },
+		Steps: MaxSteps,
 	})
 	return nil
 }
