@@ -414,7 +414,18 @@ func diagnoseScenario(w, stderr io.Writer, rep *admin.Report, file, link string,
 			if s.Observed != nil {
 				more += fmt.Sprintf(", the logged history of %d holdings and %d rounds: lbscope sim %s replays it", len(s.Observed.Holdings), len(s.Observed.Rounds), file)
 			}
-			fmt.Fprintf(w, "\nscenario written to %s (topic %s, %d consumers%s)\n", file, s.Topic, len(s.Consumers), more)
+			what := "topic " + s.Topic
+			if len(s.Topics) > 0 {
+				names := make([]string, len(s.Topics))
+				for i, t := range s.Topics {
+					names[i] = t.Name
+				}
+				what = "topics " + strings.Join(names, ", ")
+				for _, g := range s.Groups {
+					what += ", group " + g.Name
+				}
+			}
+			fmt.Fprintf(w, "\nscenario written to %s (%s, %d consumers%s)\n", file, what, len(s.Consumers), more)
 			for _, l := range left {
 				fmt.Fprintf(w, "  left out: %s\n", l)
 			}

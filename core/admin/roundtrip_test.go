@@ -23,6 +23,7 @@ type genGroup struct {
 	queues       int               // read = write per broker, unless rw says otherwise
 	rw           map[string][2]int // broker → read and write counts that differ
 	subs         map[string]string // member → the topic it subscribes instead of topic
+	exprs        map[string]string // member → its SubExpression, when not "TagA || TagB"
 	members      []genMember
 	owner        map[route.MessageQueue]string // from the expected allocation
 	offset       map[route.MessageQueue][2]int64
@@ -237,7 +238,11 @@ func (g *genGroup) runningInfo(m genMember, wide bool) string {
 	if s, ok := g.subs[m.id]; ok {
 		topic = s
 	}
-	fmt.Fprintf(&b, "%03d Topic: %-40s ClassFilter: %-8s SubExpression: %s\n", 1, topic, "false", "TagA || TagB")
+	expr := "TagA || TagB"
+	if e, ok := g.exprs[m.id]; ok {
+		expr = e
+	}
+	fmt.Fprintf(&b, "%03d Topic: %-40s ClassFilter: %-8s SubExpression: %s\n", 1, topic, "false", expr)
 	b.WriteString("\n\n#Consumer Offset#\n")
 	fmt.Fprintf(&b, w+"  %-32s  %-4s  %-20s\n", "#Topic", "#Broker Name", "#QID", "#Consumer Offset")
 	held := []route.MessageQueue{}
@@ -674,5 +679,51 @@ func TestRoundTripCountsAndSubscriptionsIntoTheScenario(t *testing.T) {
 	if len(held["broker-b:0"]) != 0 || len(held["broker-b:1"]) != 0 || r.Metrics.Unread == 0 {
 		t.Errorf("broker-b:0 and :1 held by %v and %v, unread %d; want the other member's share unpulled and unread messages",
 			held["broker-b:0"], held["broker-b:1"], r.Metrics.Unread)
+	}
+}
+
+// Members that subscribe the topic with different tags (their running info shows each one's
+// expression) go into a format-2 scenario with each member's own tags, and the producer's
+// messages carrying all of them, so the run shows what the broker's one record of the group
+// filters away (spec §5.7): messages counted as filtered, none lost. An SQL92 expression
+// cannot be named as tags and is said to be left out.
+func TestRoundTripDifferentTagsIntoTheScenario(t *testing.T) {
+	g := newGenGroup()
+	g.exprs = map[string]string{g.members[1].id: "TagC", g.members[2].id: "a > 5"}
+	var stream strings.Builder
+	stream.WriteString(g.routeJSON("topicSysFlag", true))
+	stream.WriteString(g.connection("4.9.3+"))
+	for _, m := range g.members {
+		stream.WriteString(g.runningInfo(m, true))
+	}
+	rep, err := Diagnose([]Input{{Name: "stream", Data: []byte(stream.String())}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, left, err := rep.Group.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Version != scenario.Version2 || len(s.Topics) != 1 || len(s.Groups) != 1 || s.Groups[0].Name != g.group {
+		t.Fatalf("version %d, topics %+v, groups %+v; want format 2 with %s and %s", s.Version, s.Topics, s.Groups, g.topic, g.group)
+	}
+	want := map[string][]string{g.members[0].id: {"TagA", "TagB"}, g.members[1].id: {"TagC"}, g.members[2].id: nil}
+	for _, c := range s.Consumers {
+		if len(c.Groups) != 1 || len(c.Groups[0].Subscriptions) != 1 || !slices.Equal(c.Groups[0].Subscriptions[0].Tags, want[c.ID]) {
+			t.Errorf("%s subscribes %+v; want %s with tags %v", c.ID, c.Groups, g.topic, want[c.ID])
+		}
+	}
+	if !slices.ContainsFunc(left, func(l string) bool { return strings.Contains(l, `"a > 5"`) }) {
+		t.Errorf("left %q; want the SQL92 expression named", left)
+	}
+	if len(s.Producers) != 1 || len(s.Producers[0].Tags) != 3 {
+		t.Errorf("producers %+v; want one carrying TagA, TagB and TagC", s.Producers)
+	}
+	r, err := scenario.Run(s, scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Metrics.Filtered == 0 || r.Metrics.Lost != 0 {
+		t.Errorf("filtered %d, lost %d; want messages filtered away by the members' different tags and none lost", r.Metrics.Filtered, r.Metrics.Lost)
 	}
 }

@@ -121,6 +121,10 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 			cfg.Consumers[i].FixedInstanceName = true
 		}
 	}
+	ids := make([]string, len(cfg.Consumers)) // as read, before any is renamed
+	for i, c := range cfg.Consumers {
+		ids[i] = c.ID
+	}
 	for i, c := range cfg.Consumers {
 		if err := scenario.CheckClientID(c.ID); err != nil {
 			nid := "c" + strconv.Itoa(i+1)
@@ -142,19 +146,43 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 	for _, l := range slices.Sorted(maps.Keys(langs)) {
 		left = append(left, say("left.client", l))
 	}
-	for _, t := range g.Topics {
-		if !t.Main {
-			left = append(left, say("left.topic", t.Name))
+	var notes []string
+	if g.wantsPlural(main) {
+		l, n := g.pluralize(&cfg, main, ids)
+		left, notes = append(left, l...), n
+	} else {
+		for _, t := range g.Topics {
+			if !t.Main {
+				left = append(left, say("left.topic", t.Name))
+			}
 		}
+		left = append(left, g.memberSubscriptions(&cfg, main.Name)...)
+		cfg.Producers = []cluster.ProducerConfig{{ID: "p1", Rate: 100}}
 	}
-	left = append(left, g.memberSubscriptions(&cfg, main.Name)...)
-	cfg.Producers = []cluster.ProducerConfig{{ID: "p1", Rate: 100}}
 	desc := fmt.Sprintf("Imported from %s: %d member(s), %d queues of %s, %s.", g.MembersSource, len(g.Members), len(main.Queues), main.Name, g.Strategy)
-	desc += " One producer at 100 msg/s was added so that messages flow (the paste says nothing of producers)."
+	if len(cfg.Topics) > 1 {
+		names := make([]string, len(cfg.Topics))
+		for i, t := range cfg.Topics {
+			names[i] = t.Name
+		}
+		desc += fmt.Sprintf(" The group subscribes %s, and each member what its running info shows; the simulation adds the retry topic as the client does.", strings.Join(names, ", "))
+	}
+	if len(cfg.Producers) == 1 {
+		desc += " One producer at 100 msg/s was added so that messages flow (the paste says nothing of producers)."
+	} else {
+		desc += " A producer at 100 msg/s was added to each topic so that messages flow (the paste says nothing of producers)."
+	}
+	if len(notes) > 0 {
+		desc += " " + strings.Join(notes, " ")
+	}
 	if len(left) > 0 {
 		desc += " Left out: " + strings.Join(english(left), "; ") + "."
 	}
-	s = scenario.Scenario{Version: scenario.Version, Title: "Imported group " + group, Description: desc, Config: cfg, Until: scenario.DefaultUntil, Timeline: timeline}
+	version := scenario.Version
+	if scenario.NeedsVersion2(cfg) != "" {
+		version = scenario.Version2
+	}
+	s = scenario.Scenario{Version: version, Title: "Imported group " + group, Description: desc, Config: cfg, Until: scenario.DefaultUntil, Timeline: timeline}
 	if err := s.Validate(); err != nil {
 		return s, left, sayErr("scenario.does-not-fit", err.Error())
 	}

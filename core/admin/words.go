@@ -46,6 +46,7 @@ var Words = map[string]string{
 	"left.subscription":      "the subscription of %[1]s (%[2]s), whose client id is not among the members",
 	"left.subscription-name": "the subscription of %[1]s (%[2]q, not a valid scenario name)",
 	"left.tags":              "the members' different tag expressions for %[1]s (the simulated messages carry no tags)",
+	"left.expr":              "the expression %[3]q of %[1]s for %[2]s (not tags the scenario can name: it subscribes every message)",
 	// What the user sees, a finding's explanation, in parts.
 	"sees.ok":                "every queue of %[1]s has exactly one owner under %[2]s (spread %[3]d)",
 	"sees.ok.observed":       "; the %[1]d queues whose owner is observed agree",
