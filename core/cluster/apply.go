@@ -291,24 +291,9 @@ func applySetSubscription(c *Cluster, cmd Command) error {
 	if err != nil {
 		return err
 	}
-	members := c.process(cmd.ID)
-	if len(members) == 0 {
-		return fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
-	}
-	cs := members[0]
-	if cmd.Group != "" {
-		g, err := c.commandGroup(cmd.Group)
-		if err != nil {
-			return err
-		}
-		if cs = c.current[memberKey{cmd.ID, g.idx}]; cs == nil {
-			return fmt.Errorf("%s is no member of %s", cmd.ID, g.name)
-		}
-	} else if len(members) > 1 {
-		return fmt.Errorf("%s is a member of %d groups: name the group", cmd.ID, len(members))
-	}
-	if cs.dead {
-		return fmt.Errorf("consumer %q is not running", cs.id)
+	cs, err := c.commandMember(cmd)
+	if err != nil {
+		return err
 	}
 	var next []subscription
 	for _, sc := range subs {
@@ -326,6 +311,58 @@ func applySetSubscription(c *Cluster, cmd Command) error {
 	c.refreshConsumerRoute(cs)
 	c.heartbeatAll(cs, 0)
 	return nil
+}
+
+// applySetFailRate sets the share of deliveries a member's listener fails from now on; its
+// failures already on their way keep theirs (spec §3.15).
+func applySetFailRate(c *Cluster, cmd Command) error {
+	cs, err := c.commandMember(cmd)
+	if err != nil {
+		return err
+	}
+	cs.failPPM = int64(*cmd.FailPercent) * 10000
+	return nil
+}
+
+// applySetAutoscale arms, replaces or turns off a group's autoscaler: a new rule starts from
+// its first reading, one period from now.
+func applySetAutoscale(c *Cluster, cmd Command) error {
+	g, err := c.commandGroup(cmd.Group)
+	if err != nil {
+		return err
+	}
+	a := cmd.Autoscale()
+	if a == nil {
+		g.scaler = nil // its pending reading finds it off
+		return nil
+	}
+	c.startAutoscaler(g, a)
+	return nil
+}
+
+// commandMember is the running membership a consumer command names: the process's
+// membership of the command's group, or its only one.
+func (c *Cluster) commandMember(cmd Command) (*consumer, error) {
+	members := c.process(cmd.ID)
+	if len(members) == 0 {
+		return nil, fmt.Errorf("no consumer %q (consumers: %s)", cmd.ID, strings.Join(c.consumerIDs(), ", "))
+	}
+	cs := members[0]
+	if cmd.Group != "" {
+		g, err := c.commandGroup(cmd.Group)
+		if err != nil {
+			return nil, err
+		}
+		if cs = c.current[memberKey{cmd.ID, g.idx}]; cs == nil {
+			return nil, fmt.Errorf("%s is no member of %s", cmd.ID, g.name)
+		}
+	} else if len(members) > 1 {
+		return nil, fmt.Errorf("%s is a member of %d groups: name the group", cmd.ID, len(members))
+	}
+	if cs.dead {
+		return nil, fmt.Errorf("consumer %q is not running", cs.id)
+	}
+	return cs, nil
 }
 
 func applySetProducerRate(c *Cluster, cmd Command) error {

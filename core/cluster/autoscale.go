@@ -42,8 +42,12 @@ const defaultAutoscalePeriod = 15000
 // startAutoscaler arms g's autoscaler.
 func (c *Cluster) startAutoscaler(g *groupState, cfg *AutoscaleConfig) {
 	a := &autoscaler{cfg: cfg, aboveSince: -1, belowSince: -1, lastStep: -1}
+	if g.scaler != nil { // replaced: the ids it gave stay used
+		a.started, a.startedByID = g.scaler.started, g.scaler.startedByID
+	}
 	g.scaler = a
-	c.events.Push(sim.Event{At: c.now + a.period(), Kind: evAutoscale, A: g.idx})
+	g.scalerGen++
+	c.events.Push(sim.Event{At: c.now + a.period(), Kind: evAutoscale, A: g.idx, B: g.scalerGen})
 }
 
 func (a *autoscaler) period() int64 {
@@ -89,9 +93,12 @@ func (c *Cluster) runningMembers(g *groupState) []*consumer {
 }
 
 // autoscale is one evaluation of g's autoscaler.
-func (c *Cluster) autoscale(g *groupState) {
+func (c *Cluster) autoscale(g *groupState, gen int) {
 	a := g.scaler
-	c.events.Push(sim.Event{At: c.now + a.period(), Kind: evAutoscale, A: g.idx})
+	if a == nil || gen != g.scalerGen {
+		return // turned off or replaced (setAutoscale) since this reading was due
+	}
+	c.events.Push(sim.Event{At: c.now + a.period(), Kind: evAutoscale, A: g.idx, B: gen})
 	backlog := c.groupBacklog(g)
 	cfg := a.cfg
 	switch {

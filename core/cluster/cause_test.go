@@ -171,6 +171,10 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	})
 	c.Advance(60000)
 	mustApply(t, c, Command{Type: "setSubscription", ID: "f1", Subscription: "TopicTest:TagA"})
+	half := 50
+	mustApply(t, c, Command{Type: "setFailRate", ID: "f1", FailPercent: &half})
+	above, most := 100, 3
+	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most})
 	// An orderly listener that fails suspends its queue (spec §3.15).
 	oc := smallConfig(10)
 	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}

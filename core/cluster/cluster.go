@@ -123,6 +123,7 @@ type groupState struct {
 	orderly      bool        // its members consume orderly (MessageListenerOrderly)
 	orderlyLimit bool        // an orderly group's maxReconsumeTimes was given (else Integer.MAX_VALUE)
 	scaler       *autoscaler // its autoscaler (nil: none)
+	scalerGen    int         // setAutoscale's replacements: a reading of an earlier one is dropped
 }
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
@@ -636,7 +637,7 @@ func (c *Cluster) dispatch(e sim.Event) {
 			c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
 		}
 	case evAutoscale:
-		c.autoscale(c.groups[e.A])
+		c.autoscale(c.groups[e.A], e.B)
 	case evHeartbeatArrive:
 		// A heartbeat on its way reaches its broker; one from a process that has died or
 		// been cut off since is lost with it.

@@ -57,6 +57,31 @@ type Command struct {
 	Group string `json:"group,omitempty"`
 	// Subscription is setSubscription's text, "TopicA:TagA||TagB;TopicB".
 	Subscription string `json:"subscription,omitempty"`
+	// FailPercent is setFailRate's share of deliveries the listener fails, 0…100.
+	FailPercent *int `json:"failPercent,omitempty"`
+	// OutAbove, OutForS, InBelow, InForS, MinMembers and MaxMembers are setAutoscale's rule
+	// (AutoscaleConfig's, its windows in seconds); MaxMembers 0 turns the autoscaler off.
+	OutAbove   *int `json:"outAbove,omitempty"`
+	OutForS    *int `json:"outForS,omitempty"`
+	InBelow    *int `json:"inBelow,omitempty"`
+	InForS     *int `json:"inForS,omitempty"`
+	MinMembers *int `json:"minMembers,omitempty"`
+	MaxMembers *int `json:"maxMembers,omitempty"`
+}
+
+// Autoscale is setAutoscale's rule as a group's AutoscaleConfig (nil: off).
+func (c Command) Autoscale() *AutoscaleConfig {
+	v := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	if v(c.MaxMembers) == 0 {
+		return nil
+	}
+	return &AutoscaleConfig{OutAbove: int64(v(c.OutAbove)), OutForMs: int64(v(c.OutForS)) * 1000,
+		InBelow: int64(v(c.InBelow)), InForMs: int64(v(c.InForS)) * 1000, Min: v(c.MinMembers), Max: v(c.MaxMembers)}
 }
 
 // Choice is the strategy setStrategy sets: its name, with its source when it has one.
@@ -966,6 +991,63 @@ func init() {
 		},
 		Words: words("Set subscription", "One member's subscriptions change (a rolling deploy): topics and tags, written TopicA:TagA||TagB;TopicB. Its heartbeat carries them at once; its next rebalance drops the topics it left.", "{id} subscribes {arg}",
 			"设置订阅", "一个成员的订阅改变（滚动发布）：Topic 与 Tag，写作 TopicA:TagA||TagB;TopicB。心跳立即带上新订阅；下一次重平衡丢弃它不再订阅的 Topic。", "{id} 订阅 {arg}")})
+	Register(CommandSpec{Name: "setFailRate", Target: TargetConsumer, From: running,
+		Args:  []Arg{consumerArg, intArg("failPercent", "%", 0, 100, "10"), groupArg},
+		Apply: applySetFailRate,
+		Event: func(c Command, e *Event) { e.N = int64(*c.FailPercent) },
+		Describe: func(c Command) string {
+			return fmt.Sprintf("%s's listener now answers RECONSUME_LATER to %d %% of its deliveries: each goes back through the send-back and the delay ladder", c.ID, *c.FailPercent)
+		},
+		Words: words("Set failure rate", "The share of deliveries one member's listener answers RECONSUME_LATER, 0 to 100 %: each failed message is sent back, waits on the delay ladder and, after maxReconsumeTimes, goes to the group's DLQ.", "{id} fails {n} % of its messages",
+			"设置失败率", "一个成员的监听器对多大比例的投递返回 RECONSUME_LATER（0 到 100%）：每条失败的消息被发回 Broker，在延迟级别上等待，超过 maxReconsumeTimes 后进入消费组的死信队列。", "{id} 的消息失败率为 {n}%")})
+	Register(CommandSpec{Name: "setAutoscale", Target: TargetGroup,
+		Args: []Arg{intArg("outAbove", "messages", 0, MaxBacklogRule, "5000"),
+			intArg("maxMembers", "members", 0, MaxConsumers, "8"),
+			optional(intArg("outForS", "s", 0, MaxDayMs/1000, "300"), 0),
+			optional(intArg("inBelow", "messages", 0, MaxBacklogRule, "500"), 0),
+			optional(intArg("inForS", "s", 0, MaxDayMs/1000, "300"), 0),
+			optional(intArg("minMembers", "members", 0, MaxConsumers, "1"), 0),
+			groupArg},
+		Check: func(path string, c Command, _ bool) error {
+			if a := c.Autoscale(); a != nil && (a.Min > a.Max || a.InBelow > a.OutAbove) {
+				return fmt.Errorf("%s: minMembers %d, maxMembers %d, inBelow %d, outAbove %d; want minMembers ≤ maxMembers and inBelow ≤ outAbove",
+					path, a.Min, a.Max, a.InBelow, a.OutAbove)
+			}
+			return nil
+		},
+		Apply: applySetAutoscale,
+		Event: func(c Command, e *Event) {
+			if a := c.Autoscale(); a != nil {
+				e.N, e.Arg = int64(a.Max), "on"
+			} else {
+				e.Arg = "off"
+			}
+		},
+		Grows: func(c Command) Growth {
+			if a := c.Autoscale(); a != nil {
+				return Growth{AddsMembers: a.Max}
+			}
+			return Growth{}
+		},
+		Describe: func(c Command) string {
+			who := "the group's autoscaler"
+			if c.Group != "" {
+				who = c.Group + "'s autoscaler"
+			}
+			a := c.Autoscale()
+			if a == nil {
+				return who + " is off: its members stay as they are"
+			}
+			in := "it never stops one"
+			if a.InBelow > 0 {
+				in = fmt.Sprintf("below %d for %d s it stops the newest", a.InBelow, a.InForMs/1000)
+			}
+			return fmt.Sprintf("%s reads its backlog every 15 s: above %d for %d s it starts a member, %s; between %d and %d members",
+				who, a.OutAbove, a.OutForMs/1000, in, a.Min, a.Max)
+		},
+		Words: words("Set autoscaler", "A rule on the group's backlog, as a Kubernetes HPA runs it: once the backlog stayed above outAbove for outForS seconds it starts a member, once below inBelow for inForS seconds it stops the newest; never below minMembers nor above maxMembers (0: the autoscaler is off). Each step is a rebalance.", "autoscaler on, up to {n} members",
+			"设置自动扩缩容", "按消费组的堆积设置规则，如同 Kubernetes HPA：堆积高于 outAbove 持续 outForS 秒就启动一个成员，低于 inBelow 持续 inForS 秒就停掉最新的一个；成员数不少于 minMembers、不多于 maxMembers（为 0 时关闭）。每一步都是一次重平衡。", "自动扩缩容开启，最多 {n} 个成员").
+			when("en", "arg=off", "autoscaler off").when("zh", "arg=off", "自动扩缩容关闭")})
 	Register(CommandSpec{Name: "setProducerRate", Target: TargetProducer,
 		Args:  []Arg{intArg("rate", "messages/s", 0, MaxRate, "500"), optional(nameArg("id", &PlainName, "p1"), "")},
 		Apply: applySetProducerRate,

@@ -22,6 +22,8 @@ type Growth struct {
 	// AddsMember: the command adds Member to the group (again, when it is listed already).
 	AddsMember bool
 	Member     string
+	// AddsMembers: an autoscaler the command arms may start up to this many members.
+	AddsMembers int
 	// SetsRate: the command sets the send rate of producer RateOf ("": of every producer) to
 	// Rate messages/s.
 	SetsRate bool

@@ -199,6 +199,7 @@ func busiest(s Scenario) shape {
 		if g.AddsMember {
 			sh.consumers++
 		}
+		sh.consumers += int64(g.AddsMembers) // every member an autoscaler it arms may start
 		if g.SetsQueues && !g.DefaultQueues {
 			if _, ok := queues[g.Broker]; !ok && g.AddsBroker {
 				sh.brokers++

@@ -1,0 +1,79 @@
+package cluster
+
+import "testing"
+
+// setFailRate changes one member's listener from the moment it is applied: a member that
+// consumed everything starts sending messages back (spec §3.15), and set back to 0 it stops,
+// while the others' deliveries never fail; a restart keeps the rate, as a redeploy of the same
+// listener would.
+func TestSetFailRateChangesOneMembersListener(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Groups = []GroupConfig{{Name: "G"}} // with its retry topic (spec §3.14)
+	c := mustNew(t, cfg)
+	c.Advance(30000)
+	if m := c.Metrics(); m.Retried != 0 {
+		t.Fatalf("retried %d before any listener fails; want 0", m.Retried)
+	}
+	all, none := 100, 0
+	mustApply(t, c, Command{Type: "setFailRate", ID: "c2", FailPercent: &all})
+	c.Advance(60000)
+	failing := c.Metrics().Retried
+	if failing == 0 {
+		t.Fatalf("c2 fails every delivery and nothing was sent back")
+	}
+	mustApply(t, c, Command{Type: "stopConsumer", ID: "c2"})
+	mustApply(t, c, Command{Type: "restartConsumer", ID: "c2"})
+	c.Advance(120000)
+	restarted := c.Metrics().Retried
+	if restarted <= failing {
+		t.Errorf("retried %d after c2's restart, %d before; want its listener to keep failing", restarted, failing)
+	}
+	mustApply(t, c, Command{Type: "setFailRate", ID: "c2", FailPercent: &none})
+	c.Advance(121000) // what was handed before it is consumed
+	settled := c.Metrics().Retried
+	c.Advance(180000)
+	if m := c.Metrics(); m.Retried != settled {
+		t.Errorf("retried went from %d to %d after c2's rate was set to 0; want no more", settled, m.Retried)
+	}
+	if err := c.Apply(Command{Type: "setFailRate", ID: "c9", FailPercent: &all}); err == nil {
+		t.Errorf("setFailRate of an unknown consumer: no error")
+	}
+}
+
+// setAutoscale arms a group's autoscaler while the run goes on: each reading (every 15 s, from
+// one period after the command) starts a member while the backlog stays above the rule, never
+// beyond maxMembers; a rule given again replaces the old one rather than adding readings; and
+// maxMembers 0 turns it off.
+func TestSetAutoscaleArmsReplacesAndStops(t *testing.T) {
+	cfg := Config{Seed: 1, Brokers: []BrokerConfig{{Name: "broker-a", Queues: 8}},
+		Groups:    []GroupConfig{{Name: "G"}},
+		Consumers: []ConsumerConfig{{ID: "c1", ConsumeRate: 50}},
+		Producers: []ProducerConfig{{ID: "p1", Rate: 400}}}
+	c := mustNew(t, cfg)
+	var starts []int64
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseAutoscale && e.Arg == "start" {
+			starts = append(starts, c.Now())
+		}
+	})
+	above, most, off := 100, 3, 0
+	c.Advance(10000)
+	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most})
+	c.Advance(12000)
+	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most})
+	c.Advance(70000)
+	if len(starts) != 2 || starts[0] != 27000 || starts[1] != 42000 {
+		t.Fatalf("autoscaler started members at %v; want at 27 s and 42 s (one a reading of the rule given again at 12 s, up to 3 members)", starts)
+	}
+	more := 6
+	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &more})
+	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &off})
+	c.Advance(200000)
+	if len(starts) != 2 {
+		t.Errorf("autoscaler started members at %v after it was turned off at 70 s", starts)
+	}
+	bad := 2
+	if err := c.Apply(Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most, MinMembers: &more, InBelow: &bad}); err == nil {
+		t.Errorf("setAutoscale with minMembers above maxMembers: no error")
+	}
+}
