@@ -153,6 +153,9 @@ func busiest(s Scenario) shape {
 		brokers: int64(len(s.Brokers)), consumers: int64(len(s.Consumers)),
 		producers: int64(len(s.Producers)), t: s.Timing.WithDefaults(),
 	}
+	// The top level's strategy (format 1); with groups, each group's counts too.
+	sh.vnodes = vnodes(s.Strategy.Name, s.Params)
+	sh.steps = scriptSteps(s.Strategy)
 	queues := map[string]int64{}
 	for _, b := range s.Brokers {
 		queues[b.Name] = int64(b.Queues)
@@ -183,8 +186,6 @@ func busiest(s Scenario) shape {
 		rates[p.ID] = int64(p.Rate)
 		sh.rate += int64(p.Rate)
 	}
-	sh.vnodes = vnodes(s.Strategy.Name, s.Params)
-	sh.steps = scriptSteps(s.Strategy)
 	total := func(m map[string]int64) (n int64) {
 		for _, v := range m {
 			n += v

@@ -51,6 +51,17 @@ func TestWorkGrowsWithWhatCosts(t *testing.T) {
 	later.Timeline = []Step{{At: Duration(Minute), Command: cluster.Command{Type: "setStrategy", Strategy: src.Name, Source: src.Source}}}
 	assert.Greater(t, WorkOf(later).Units-WorkOf(def).Units, perRound, "the same through setStrategy")
 
+	// With groups (format 2), each group's strategy counts the same way, and an autoscaler
+	// armed by the timeline counts every member it may start.
+	groups := Presets()["groups"]
+	hashed := groups
+	hashed.Groups = append([]cluster.GroupConfig(nil), groups.Groups...)
+	hashed.Groups[0].Strategy, hashed.Groups[0].Params = allocate.Named("CONSISTENT_HASH"), allocate.Params{VirtualNodeCnt: &n}
+	assert.Greater(t, WorkOf(hashed).Units, WorkOf(groups).Units, "a group's ring of 1000 virtual nodes per consumer")
+	scaled := groups
+	scaled.Timeline = []Step{{At: Duration(Minute), Command: cluster.Command{Type: "setAutoscale", OutAbove: ptr(100), MaxMembers: ptr(200)}}}
+	assert.Greater(t, WorkOf(scaled).Units, WorkOf(groups).Units, "up to 200 members the autoscaler may start")
+
 	// The timeline's busiest moment counts: a rate raised tenfold, a broker added.
 	busy := def
 	busy.Timeline = []Step{{At: Duration(Minute)}}
