@@ -604,7 +604,10 @@ function mount() {
         // An optional argument without a default, left empty, is left out: the engine keeps what
         // it has (setSendMode's threads keep the producer's).
         if (a.optional && (a.default === undefined || a.default === null) && kind !== "select" && kind !== "checkbox") i18n.bind(input, "panel.unchanged", null, "placeholder");
-        fields.push(field(labelKey(a), input, i18n.has(hintKey(a)) ? hintKey(a) : null));
+        // A command's own label for an argument where the shared one does not fit it
+        // (addTopic's topic is the new topic's name, not "empty: the first").
+        const own = "panel.arg." + row.name + "." + a.name;
+        fields.push(field(i18n.has(own) ? own : labelKey(a), input, i18n.has(hintKey(a)) ? hintKey(a) : null));
       }
       inputs[a.name] = input;
     }

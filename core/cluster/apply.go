@@ -3,6 +3,8 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
@@ -210,6 +212,57 @@ func applyAddBroker(c *Cluster, cmd Command) error {
 		}
 	}
 	return nil
+}
+
+// applyAddTopic creates a topic on every broker, as mqadmin updateTopic with a cluster does:
+// the name server serves it at once, clients see it at their next route poll (spec §1.3);
+// with a rate, a producer starts sending to it.
+func applyAddTopic(c *Cluster, cmd Command) error {
+	if c.topicBy[cmd.Topic] != nil {
+		return fmt.Errorf("topic %q exists already", cmd.Topic)
+	}
+	declared := 0
+	for _, t := range c.topics {
+		if t.group == nil && !t.unsimulated {
+			declared++
+		}
+	}
+	if declared >= MaxTopics {
+		return fmt.Errorf("%d topics at most", MaxTopics)
+	}
+	n := addBrokerQueues
+	if cmd.Queues != nil {
+		n = *cmd.Queues
+	}
+	if t := c.totalQueues() + n*len(c.brokers); t > MaxQueues {
+		return fmt.Errorf("the topics would have %d queues in all; the limit is %d", t, MaxQueues)
+	}
+	var id string
+	if cmd.Rate != nil && *cmd.Rate > 0 {
+		if len(c.producers) >= MaxProducers {
+			return fmt.Errorf("%d producers at most", MaxProducers)
+		}
+		id = c.nextProducerID()
+	}
+	t := c.addTopic(cmd.Topic)
+	t.everywhere = true
+	for _, b := range c.brokers {
+		c.setQueueNums(b, t, n, n)
+	}
+	if id != "" {
+		c.startProducer(ProducerConfig{ID: id, Rate: *cmd.Rate, Topic: t.name})
+	}
+	return nil
+}
+
+// nextProducerID is p1, p2, …: the first no producer has.
+func (c *Cluster) nextProducerID() string {
+	for i := 1; ; i++ {
+		id := "p" + strconv.Itoa(i)
+		if !slices.ContainsFunc(c.producers, func(p *producer) bool { return p.id == id }) {
+			return id
+		}
+	}
 }
 
 func applySetStrategy(c *Cluster, cmd Command) error {

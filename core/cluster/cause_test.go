@@ -175,6 +175,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	mustApply(t, c, Command{Type: "setFailRate", ID: "f1", FailPercent: &half})
 	above, most := 100, 3
 	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most})
+	mustApply(t, c, Command{Type: "addTopic", Topic: "TopicNew", Rate: &above})
 	// An orderly listener that fails suspends its queue (spec §3.15).
 	oc := smallConfig(10)
 	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}

@@ -900,6 +900,34 @@ func init() {
 		Describe: func(c Command) string { return c.Broker + " joins the cluster" },
 		Words: words("Add broker", "A broker joins the cluster with its queues for the topic.", "{broker} joined the cluster",
 			"添加 Broker", "一个 Broker 带着该 Topic 的队列加入集群。", "{broker} 加入集群")})
+	Register(CommandSpec{Name: "addTopic", Target: TargetCluster,
+		Args: []Arg{nameArg("topic", &TopicName, "TopicNew"), optional(queuesArg, addBrokerQueues),
+			optional(intArg("rate", "messages/s", 0, MaxRate, "100"), 0)},
+		Apply: applyAddTopic,
+		Event: func(c Command, e *Event) { e.Arg = c.Topic },
+		Grows: func(c Command) Growth {
+			g := Growth{TopicQueues: addBrokerQueues}
+			if c.Queues != nil {
+				g.TopicQueues = *c.Queues
+			}
+			if c.Rate != nil {
+				g.AddsRate = *c.Rate
+			}
+			return g
+		},
+		Describe: func(c Command) string {
+			n := addBrokerQueues
+			if c.Queues != nil {
+				n = *c.Queues
+			}
+			text := fmt.Sprintf("topic %s is created with %d queues on every broker: clients see it at their next route refresh, members pull it once they subscribe it", c.Topic, n)
+			if c.Rate != nil && *c.Rate > 0 {
+				text += fmt.Sprintf("; a producer sends it %d messages/s", *c.Rate)
+			}
+			return text
+		},
+		Words: words("Add topic", "Creates a topic with queues on every broker (mqadmin updateTopic), and optionally a producer sending to it; members pull it once they subscribe it (Set subscription).", "topic {arg} created",
+			"添加主题", "在每个 Broker 上创建一个主题及其队列（mqadmin updateTopic），可选地加一个向它发送的生产者；成员订阅它之后才拉取（设置订阅）。", "主题 {arg} 已创建")})
 	Register(CommandSpec{Name: "setQueues", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
 		Args:  []Arg{brokerArg, queuesArg, topicArg, optional(intArg("readQueueNums", "queues", 0, MaxQueues, "8"), 0), optional(intArg("writeQueueNums", "queues", 0, MaxQueues, "4"), 0)},
 		Apply: onBroker(applySetQueues),

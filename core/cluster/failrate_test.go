@@ -1,6 +1,10 @@
 package cluster
 
-import "testing"
+import (
+	"maps"
+	"strings"
+	"testing"
+)
 
 // setFailRate changes one member's listener from the moment it is applied: a member that
 // consumed everything starts sending messages back (spec §3.15), and set back to 0 it stops,
@@ -75,5 +79,53 @@ func TestSetAutoscaleArmsReplacesAndStops(t *testing.T) {
 	bad := 2
 	if err := c.Apply(Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most, MinMembers: &more, InBelow: &bad}); err == nil {
 		t.Errorf("setAutoscale with minMembers above maxMembers: no error")
+	}
+}
+
+// addTopic creates a topic on every broker with a producer sending to it; once every member
+// subscribes it (setSubscription) its queues are shared among them (spec §1.3, §3.2) and every
+// message sent to it is consumed, while one member alone subscribing it gets only its AVG
+// share of the group's members, the rest pulled by nobody (spec §5.7). A topic of that name
+// again, or a name already taken by a retry topic, is refused.
+func TestAddTopicThenSubscribeIt(t *testing.T) {
+	cfg := smallConfig(100)
+	cfg.Topics = []TopicConfig{{Name: "TopicTest", Queues: 4}}
+	cfg.Groups = []GroupConfig{{Name: "G"}}
+	for i := range cfg.Brokers {
+		cfg.Brokers[i].Queues = 0
+	}
+	c := mustNew(t, cfg)
+	c.Advance(10000)
+	n, rate := 2, 50
+	mustApply(t, c, Command{Type: "addTopic", Topic: "TopicNew", Queues: &n, Rate: &rate})
+	mustApply(t, c, Command{Type: "setSubscription", ID: "c1", Subscription: "TopicTest;TopicNew"})
+	owners := func() map[string]string {
+		out := map[string]string{}
+		for _, q := range c.Snapshot().Queues {
+			if q.Topic == "TopicNew" {
+				out[q.Queue] = strings.Join(q.Owners, ",")
+			}
+		}
+		return out
+	}
+	c.Advance(60000)
+	if got, want := owners(), map[string]string{"TopicNew/broker-a:0": "c1", "TopicNew/broker-a:1": "c1", "TopicNew/broker-b:0": "", "TopicNew/broker-b:1": ""}; !maps.Equal(got, want) {
+		t.Errorf("c1 alone subscribing TopicNew: owners %v; want %v", got, want)
+	}
+	mustApply(t, c, Command{Type: "setSubscription", ID: "c2", Subscription: "TopicTest;TopicNew"})
+	mustApply(t, c, Command{Type: "setSubscription", ID: "c3", Subscription: "TopicTest;TopicNew"})
+	c.Advance(120000)
+	if got, want := owners(), map[string]string{"TopicNew/broker-a:0": "c1", "TopicNew/broker-a:1": "c1", "TopicNew/broker-b:0": "c2", "TopicNew/broker-b:1": "c3"}; !maps.Equal(got, want) {
+		t.Errorf("every member subscribing TopicNew: owners %v; want %v", got, want)
+	}
+	c.Advance(300000) // the backlog of the orphaned queues drains
+	m := c.Metrics()
+	if m.Produced < 100*300+50*290 || m.Lost != 0 || m.Backlog > 200 {
+		t.Errorf("produced %d, lost %d, backlog %d; want TopicNew's messages produced and consumed too", m.Produced, m.Lost, m.Backlog)
+	}
+	for _, name := range []string{"TopicNew", "%RETRY%G"} {
+		if err := c.Apply(Command{Type: "addTopic", Topic: name}); err == nil {
+			t.Errorf("addTopic %s: no error; want it refused as existing", name)
+		}
 	}
 }

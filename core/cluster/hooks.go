@@ -24,6 +24,9 @@ type Growth struct {
 	Member     string
 	// AddsMembers: an autoscaler the command arms may start up to this many members.
 	AddsMembers int
+	// TopicQueues: the command creates a topic with this many queues on every broker;
+	// AddsRate: and a producer sending it this many messages/s.
+	TopicQueues, AddsRate int
 	// SetsRate: the command sets the send rate of producer RateOf ("": of every producer) to
 	// Rate messages/s.
 	SetsRate bool

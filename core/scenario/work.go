@@ -193,7 +193,7 @@ func busiest(s Scenario) shape {
 		return n
 	}
 	sh.queues = total(queues)
-	for _, st := range s.Timeline {
+	for i, st := range s.Timeline {
 		// Each count at its most: every member added (an id added again counts again), each
 		// broker's largest queue count given, each producer's highest rate.
 		g := cluster.GrowthOf(st.Command)
@@ -201,6 +201,12 @@ func busiest(s Scenario) shape {
 			sh.consumers++
 		}
 		sh.consumers += int64(g.AddsMembers) // every member an autoscaler it arms may start
+		if g.TopicQueues > 0 || g.AddsRate > 0 {
+			// A topic created on every broker, and its producer (keyed by the step).
+			key := fmt.Sprintf("step %d", i)
+			queues[key] = int64(g.TopicQueues) * sh.brokers
+			rates[key] = int64(g.AddsRate)
+		}
 		if g.SetsQueues && !g.DefaultQueues {
 			if _, ok := queues[g.Broker]; !ok && g.AddsBroker {
 				sh.brokers++

@@ -232,6 +232,7 @@ func TestChineseEverything(t *testing.T) {
 		{Type: "setPerm", Broker: "broker-c", Perm: cluster.PermR},
 		{Type: "setSubscription", ID: "c4", Subscription: "TopicTest:TagA"},
 		{Type: "setFailRate", ID: "c4", FailPercent: &q},
+		{Type: "addTopic", Topic: "TopicNew", Queues: &q, Rate: &rate},
 		{Type: "setAutoscale", OutAbove: &rate, MaxMembers: &q},
 		{Type: "setAutoscale", OutAbove: &rate, MaxMembers: &zero},
 		{Type: "removeBroker", Broker: "broker-c"},
