@@ -585,6 +585,9 @@ func (c *Cluster) stop(cs *consumer) {
 		c.finishRunning(cs, pq)
 	}
 	c.persistAll(cs)
+	if cs.locks() {
+		c.unlockAll(cs) // after the offsets, synchronously (spec §8.5.2)
+	}
 	cs.dead = true
 	if !cs.prof.Timing.UnregisterOnShutdown {
 		c.actionText = cs.cid + " shuts down: offsets uploaded, then its connections closed (a Go client sends no UNREGISTER_CLIENT)"

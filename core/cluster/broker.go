@@ -81,6 +81,9 @@ type brokerGroup struct {
 	tableGen int
 	// offsets is the group's progress on each queue here: by topic index, then queue id.
 	offsets [][]*queueOffset
+	// locks is the group's queue locks here (RebalanceLockManager, spec §8.5.1): in memory,
+	// gone with the broker.
+	locks map[lockKey]lockEntry
 }
 
 // topicOf is the broker's part of topic t (nil: the topic has no queue config here).
@@ -219,6 +222,7 @@ func (b *broker) dropAll() {
 		}
 		bg.table = nil // the group's table goes with its connections (spec §5.7)
 		bg.tableGen++
+		bg.locks = nil
 	}
 }
 

@@ -179,13 +179,16 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	// An orderly listener that fails suspends its queue (spec §3.15).
 	oc := smallConfig(10)
 	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}
-	oc.Consumers = []ConsumerConfig{{ID: "o1", Groups: []MembershipConfig{{Group: "O", FailRate: 1}}}}
+	oc.Consumers = []ConsumerConfig{{ID: "o1", Groups: []MembershipConfig{{Group: "O", FailRate: 1}}}, {ID: "o2"}}
 	o := mustNew(t, oc)
 	o.SetObserver(func(e Event) {
 		checkCause(t, e)
 		seen[e.Cause] = true
 	})
 	o.Advance(10000)
+	// Its killed member's queues wait for their locks to expire (spec §8.5.3).
+	mustApply(t, o, Command{Type: "killConsumer", ID: "o2"})
+	o.Advance(100000)
 	mustApply(t, c, Command{Type: "setPerm", Broker: "broker-a", Perm: PermR})
 	mustApply(t, c, Command{Type: "removeBroker", Broker: "broker-b"})
 	c.Advance(90000)

@@ -129,6 +129,7 @@ func (c *Cluster) Clone() *Cluster {
 					ng.table[k] = &cp
 				}
 			}
+			ng.locks = maps.Clone(bg.locks)
 			ng.chans = make(map[int]*channel, len(bg.chans))
 			for k, ch := range bg.chans {
 				cp := *ch
@@ -202,6 +203,14 @@ func (c *Cluster) Clone() *Cluster {
 			}
 			nc.pqList[j] = &cp
 			nc.pqs[cp.mq] = &cp
+		}
+		nc.lockWait = maps.Clone(cs.lockWait)
+		nc.unlockLater = make([]*processQueue, len(cs.unlockLater))
+		for j, pq := range cs.unlockLater {
+			cp := *pq
+			cp.slow = slices.Clone(pq.slow)
+			cp.b, cp.t = n.brokers[pq.b.idx], n.topics[pq.t.idx]
+			nc.unlockLater[j] = &cp
 		}
 		nc.localRetries = slices.Clone(cs.localRetries)
 		for j, lr := range cs.localRetries {

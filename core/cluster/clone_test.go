@@ -236,7 +236,7 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 		"groupState.params":     "copied by cloneParams, checked below with every field set",
 	}
 	cfg := benchConfig(2, 4, 3, 200)
-	cfg.Groups = []GroupConfig{{Name: "G1"}, {Name: "G2", Autoscale: &AutoscaleConfig{OutAbove: 0, Max: 3}}}
+	cfg.Groups = []GroupConfig{{Name: "G1", Orderly: true}, {Name: "G2", Autoscale: &AutoscaleConfig{OutAbove: 0, Max: 3}}}
 	cfg.Consumers[1].Groups = []MembershipConfig{{Group: "G1"}, {Group: "G2"}}
 	c := mustNew(t, cfg)
 	c.Advance(90000)

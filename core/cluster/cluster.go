@@ -28,6 +28,7 @@ const (
 	evHeartbeatArrive
 	evAutoscale
 	evCleanExpired
+	evLockRenew
 )
 
 // maxLog bounds the event log kept for snapshots; observers see every event.
@@ -635,6 +636,11 @@ func (c *Cluster) dispatch(e sim.Event) {
 		if cs := c.consumers[e.A]; cs.gen[genClean] == e.B {
 			c.cleanExpired(cs)
 			c.schedule(cs, genClean, evCleanExpired, c.now+c.t.ConsumeTimeout)
+		}
+	case evLockRenew:
+		if cs := c.consumers[e.A]; cs.gen[genLock] == e.B && !cs.dead && cs.locks() {
+			c.renewLocks(cs)
+			c.schedule(cs, genLock, evLockRenew, c.now+lockRenewEvery)
 		}
 	case evAutoscale:
 		c.autoscale(c.groups[e.A], e.B)

@@ -23,12 +23,17 @@ const (
 	genRoute
 	genPersist
 	genClean
+	genLock
 	genCount
 )
 
 // consumer is one consumer process (a client instance with one push consumer). A restart
 // starts a new process with the same client id; the old one stays in the list, dead.
 type consumer struct {
+	// lockWait: when each queue's lock was first refused (lock.go); unlockLater: queues given
+	// up whose unlock waits for a busy listener.
+	lockWait    map[route.MessageQueue]int64
+	unlockLater []*processQueue
 	idx         int
 	id          string         // the name commands use: the first process's client id
 	cid         string         // this process's client id, the one brokers list (spec §1.2)
@@ -147,6 +152,10 @@ type processQueue struct {
 	suspendedUntil int64
 	headReconsumed int64
 	orderlyBudget  int64
+	// The queue's lock (a locking member's, lock.go): locked and when it was last granted;
+	// relockAt is when a failed consume check locks it again (0: none pending).
+	locked             bool
+	lastLock, relockAt int64
 	// seen is what the queue's pulls and consumption derived from its group's subscription
 	// table on its broker and its member's subscriptions: good while neither changed.
 	seen queueSeen
@@ -285,6 +294,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	cs.subscribe(subs, c.now)
 	c.consumers = append(c.consumers, cs)
 	c.current[key] = cs
+	if cs.locks() {
+		c.schedule(cs, genLock, evLockRenew, c.now+lockRenewFirst) // lockMQPeriodically (spec §8.5.2)
+	}
 	if lead != nil {
 		// It joins the running instance: its start fetches its topics' routes, sends the
 		// instance's heartbeat (now carrying its group too) and wakes the instance's
@@ -888,11 +900,19 @@ func (c *Cluster) updateProcessQueues(cs *consumer, t *topicState, target []rout
 			continue // another topic's: its own turn of the round decides (spec §3.4)
 		}
 		if !want[pq.mq] || c.now-pq.lastPull > c.t.PullMaxIdleTime {
-			c.dropQueue(cs, pq, true)
+			if cs.locks() {
+				c.giveUpLocked(cs, pq)
+			} else {
+				c.dropQueue(cs, pq, true)
+			}
 			changed = true
 		}
 	}
 	balanced = true
+	var stuck map[route.MessageQueue]bool
+	if len(cs.unlockLater) > 0 {
+		stuck = c.retryUnlocks(cs, t, want)
+	}
 	sorted := slices.Clone(target)
 	route.SortQueues(sorted)
 	for i, mq := range sorted {
@@ -902,6 +922,20 @@ func (c *Cluster) updateProcessQueues(cs *consumer, t *topicState, target []rout
 		if cs.pqs[mq] != nil {
 			continue
 		}
+		if stuck[mq] {
+			balanced = false // given up, not yet unlocked, allocated again: not working (spec §8.5.2)
+			continue
+		}
+		if cs.locks() {
+			// needLock: the queue is locked before it is taken; refused, it waits and the
+			// round is unbalanced (spec §8.5.2).
+			granted, d := c.lockQueue(cs, t, mq)
+			cost += d
+			if !granted {
+				balanced = false
+				continue
+			}
+		}
 		start, fresh, ok, d := c.computePullFromWhere(cs, t, mq)
 		cost += d
 		if !ok {
@@ -910,6 +944,9 @@ func (c *Cluster) updateProcessQueues(cs *consumer, t *topicState, target []rout
 		}
 		pq := &processQueue{mq: mq, t: t, nextPull: start, consumedUpTo: start, lastPull: c.now,
 			pullResumeAt: c.now + cost + c.firstPullDelay(cs)}
+		if cs.locks() {
+			pq.locked, pq.lastLock = true, c.now
+		}
 		pq.b = c.brokerBy[mq.BrokerName]
 		pq.bq = pq.b.queueOf(t, mq.QueueID)
 		pq.off = pq.b.offsetsOf(cs.g, t)[mq.QueueID]
@@ -1134,6 +1171,10 @@ func (c *Cluster) pull(cs *consumer, pq *processQueue) {
 		return
 	}
 	if c.now < pq.pullResumeAt {
+		return
+	}
+	if !pq.locked && cs.locks() {
+		pq.pullResumeAt = c.now + unlockedPullWait // an orderly queue is pulled only locked (spec §8.5.2)
 		return
 	}
 	pq.lastPull = c.now

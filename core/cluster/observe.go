@@ -79,6 +79,8 @@ type Event struct {
 //	suspend            info       an orderly listener failed a message: its queue waits 1 s    Consumer, Broker, Queues = [the queue], N = reconsume count, Until = the pause's end
 //	sendBack           info       a listener failed messages; a broker holds them on its delay ladder          Consumer, Broker, N = messages, Until = back on the retry topic, Arg = direct, fallback or expired (the consume-timeout clean-up)
 //	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
+//	lockRefused        info       an orderly member cannot lock a queue it is allocated: another holds it      Consumer, Broker, Queues = [the queue], Owners = [the holder's client id]
+//	lock               info       … and locks it at last: the queue, paused between owners, goes on            Consumer, Broker, Queues = [the queue], N = seconds it waited
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -104,6 +106,8 @@ const (
 	CauseSuspend          = "suspend"
 	CauseFiltered         = "filtered"
 	CauseDeadLetter       = "deadLetter"
+	CauseLockRefused      = "lockRefused"
+	CauseLock             = "lock"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -142,6 +146,8 @@ var Causes = map[string]string{
 	CauseFiltered:         EventInfo,
 	CauseSendBack:         EventInfo,
 	CauseDeadLetter:       EventInfo,
+	CauseLockRefused:      EventInfo,
+	CauseLock:             EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

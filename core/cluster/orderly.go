@@ -11,7 +11,7 @@ import (
 // reconsume count one higher; with the default limit (maxReconsumeTimes −1: Integer.MAX_VALUE)
 // a message that always fails blocks its queue forever. Past an explicit limit the message is
 // sent to the retry topic, which the broker diverts to the DLQ for an orderly group. The
-// queue locks of orderly consumers (lockBatchMQ, spec §8.5) are not modelled here.
+// queue locks of orderly consumers (lockBatchMQ, spec §8.5) are lock.go's.
 
 // suspendMs is suspendCurrentQueueTimeMillis's default.
 const suspendMs = 1000
@@ -29,6 +29,10 @@ func (c *Cluster) consumeOrderly(cs *consumer, step int64) {
 	for _, pq := range cs.pqList {
 		if pq.cached() == 0 || c.now < pq.suspendedUntil {
 			pq.orderlyBudget = 0
+			continue
+		}
+		if cs.locks() && !c.lockValid(pq) && !c.relock(cs, pq) {
+			pq.orderlyBudget = 0 // consumed only under a lock younger than 30 s (spec §8.5.2)
 			continue
 		}
 		budget := perQueue + pq.orderlyBudget

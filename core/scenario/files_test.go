@@ -30,6 +30,27 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("backlog %d of %d: c1's half should be blocked", r.Metrics.Backlog, r.Metrics.Produced)
 		}
 	},
+	"orderly-owner-killed.json": func(t *testing.T, r *Result) {
+		// c2's queues are refused to their new owner from the kill at 30 s until the brokers'
+		// locks expire 60 s after c2's renewal at 21 s, then locked (spec §8.5.3).
+		var refused, locked []int64
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CauseLockRefused:
+				refused = append(refused, e.T)
+			case cluster.CauseLock:
+				locked = append(locked, e.T)
+			}
+		}
+		if len(refused) == 0 || len(locked) != len(refused) {
+			t.Fatalf("refused at %v, locked at %v; want each refusal followed by a lock", refused, locked)
+		}
+		for i := range refused {
+			if refused[i] < 30000 || refused[i] > 31000 || locked[i] <= 81000 || locked[i] > 82000 {
+				t.Errorf("refused at %d, locked at %d; want just after the kill, and just after 81 s", refused[i], locked[i])
+			}
+		}
+	},
 	"consume-timeout.json": func(t *testing.T, r *Result) {
 		// Messages longer than consumeTimeout in their listener are sent back and removed by
 		// the clean-up, and come again from the retry topic while the first call still runs.

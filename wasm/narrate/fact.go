@@ -39,6 +39,8 @@ const (
 	factSuspend     // info: an orderly queue waits after a failure (queues = [the queue], n = failures)
 	factFiltered    // info: tags filter a member's pulls of a queue (queues = [the queue], arg = the tags that pass)
 	factAutoscale   // action: an autoscaler starts or stops a member (arg = start or stop, n = members after)
+	factLockRefused // info: an orderly member cannot lock a queue (queues = [the queue], owners = [the holder])
+	factLock        // info: … and locks it at last (queues = [the queue], n = seconds it waited)
 	factError       // session: a refused command
 )
 
@@ -89,6 +91,8 @@ var causeFacts = map[string]int{
 	cluster.CauseSuspend:          factSuspend,
 	cluster.CauseFiltered:         factFiltered,
 	cluster.CauseAutoscale:        factAutoscale,
+	cluster.CauseLockRefused:      factLockRefused,
+	cluster.CauseLock:             factLock,
 	session.CauseRefused:          factError,
 }
 

@@ -201,6 +201,10 @@ func logText(f fact, lang string) string {
 			return say(lang, "narrate.log.filteredAll", c, f.queues[0], b)
 		}
 		return say(lang, "narrate.log.filtered", c, f.queues[0], b, f.arg)
+	case factLockRefused:
+		return say(lang, "narrate.log.lockRefused", c, f.queues[0], f.owners[0], b)
+	case factLock:
+		return say(lang, "narrate.log.lock", c, f.queues[0], b, f.n)
 	case factAutoscale:
 		if f.arg == "stop" {
 			return say(lang, "narrate.log.autoscaleStop", c, f.n)

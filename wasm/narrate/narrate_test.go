@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -450,4 +451,46 @@ func hasChinese(s string) bool {
 		}
 	}
 	return false
+}
+
+var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+)$`)
+
+// The engine's causes of consume failures, tags, autoscaling and queue locks, as the scenario
+// files that show them produce them, read in Chinese with no English but identifiers.
+func TestChineseScenarioFileCauses(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm"} {
+		data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := scenario.Run(s, scenario.RunOptions{Events: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range r.Events {
+			if read(e).kind == factUnknown {
+				t.Errorf("%s: event not recognised: %s %q", name, e.Cause, e.Text)
+				continue
+			}
+			seen[e.Cause] = true
+			zh := Event(e, ZH)
+			// Besides the usual identifiers: groups, %RETRY%/%DLQ% topics and the ids an
+			// autoscaler gives.
+			bad := slices.DeleteFunc(untranslated(zh), func(w string) bool { return moreNames.MatchString(w) })
+			if len(bad) > 0 {
+				t.Errorf("%s: Event(zh) of %q = %q keeps %q", name, e.Text, zh, bad)
+			}
+		}
+	}
+	for _, c := range []string{cluster.CauseSendBack, cluster.CauseDeadLetter, cluster.CauseSuspend, cluster.CauseFiltered,
+		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock} {
+		if !seen[c] {
+			t.Errorf("no %s event in the scenario files run", c)
+		}
+	}
 }
