@@ -136,6 +136,9 @@ function mount() {
   const producerSel = h("select", { id: "producer-target" }, toption("", "panel.allProducers", true));
   const producerRows = h("div", { class: "command-rows" });
   const groupRows = h("div", { class: "command-rows" });
+  // The cluster's commands (addBroker, addTopic) create what is not there yet: no target
+  // choice, and no current value shown in their inputs.
+  const clusterRows = h("div", { class: "command-rows" });
   // Each section's target choice, the rows built in it and how to read its target's status and view.
   const SECTIONS = {
     broker: {
@@ -150,6 +153,7 @@ function mount() {
     },
     // The group's view is the state with the chosen group's strategy and message model.
     group: { sel: null, box: groupRows, rows: [], view: (st) => groupState(st), status: () => "" },
+    cluster: { sel: null, box: clusterRows, rows: [], view: () => ({}), status: () => "" },
     consumer: {
       sel: consumerSel, box: consumerRows, rows: [],
       view: (st) => memberOf(st, consumerSel.value),
@@ -222,7 +226,8 @@ function mount() {
       consumerRows),
     section("h-brokers", "panel.brokers",
       field("panel.broker", brokerSel),
-      brokerRows),
+      brokerRows,
+      clusterRows),
     section("h-allocation", "panel.allocation",
       groupField,
       h("div", { "data-row": "setStrategy" }, strategyBox, strategyMemberField, strategyBtn),

@@ -71,7 +71,7 @@ func TestBrowserPanelRowsComeFromTheCommandTable(t *testing.T) {
 	dispatch(t, ctx, `{type: "step", ms: 1000}`)
 	waitFor(t, ctx, `document.querySelector("[data-row]") !== null && document.getElementById("broker-target").value !== ""`)
 	check := `(() => {
-		const table = lbscope.commands().filter((c) => ["broker", "group", "producer"].includes(c.target) || c.target === "consumer" && !c.menu);
+		const table = lbscope.commands().filter((c) => ["broker", "group", "producer", "cluster"].includes(c.target) || c.target === "consumer" && !c.menu);
 		const b = lbscope.state().brokers.find((x) => x.name === document.getElementById("broker-target").value);
 		const out = {missing: [], unlabelled: [], wrong: [], args: [], n: table.length};
 		for (const c of table) {

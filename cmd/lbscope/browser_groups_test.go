@@ -226,3 +226,47 @@ func TestBrowserGroupsPanel(t *testing.T) {
 		})
 	}
 }
+
+// The panel changes what a scenario file sets, while the run goes on: a member's failure rate
+// (its sends back appear in the metrics), the chosen group's autoscaler (its rule in the event
+// log) and a new topic with a producer (in the state, then subscribed); in both languages.
+func TestBrowserGroupsPanelFailuresAutoscalerTopic(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := playground(t)
+			con := open(t, ctx, "?preset=groups&lang="+lang)
+			dispatch(t, ctx, `{type: "step", ms: 2000}`)
+			waitFor(t, ctx, `document.getElementById("group-target").options.length === 2 && document.getElementById("cmd-setFailRate") !== null`)
+			set := func(id, v string) {
+				t.Helper()
+				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById(%q); s.value = %q; s.dispatchEvent(new Event("change")); return true; })()`, id, v))
+			}
+			for _, id := range []string{"cmd-setFailRate", "cmd-setAutoscale", "cmd-addTopic"} {
+				assert.NotContains(t, eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[data-row="%s"]').textContent`, strings.TrimPrefix(id, "cmd-"))), "panel.", id+" is worded")
+			}
+			// c1 of GID_ORDER fails half its deliveries.
+			set("group-target", "GID_ORDER")
+			set("consumer-target", "c1")
+			require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("cmd-setFailRate-failPercent"), "50"), chromedp.Click(chromedp.ID("cmd-setFailRate"))))
+			dispatch(t, ctx, `{type: "step", ms: 5000}`)
+			waitFor(t, ctx, `lbscope.state().metrics.retried > 0`)
+			// GID_AUDIT gets an autoscaler of at most 4 members.
+			set("group-target", "GID_AUDIT")
+			require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("cmd-setAutoscale-outAbove"), "1000"),
+				chromedp.SetValue(chromedp.ID("cmd-setAutoscale-maxMembers"), "4"), chromedp.Click(chromedp.ID("cmd-setAutoscale"))))
+			waitFor(t, ctx, `[...document.querySelectorAll("#event-log li")].some(li => li.textContent.includes("4"))`)
+			want := map[string]string{"en": "autoscaler on, up to 4 members", "zh": "自动扩缩容开启，最多 4 个成员"}[lang]
+			waitFor(t, ctx, fmt.Sprintf(`[...document.querySelectorAll("#event-log li")].some(li => li.textContent.includes(%q))`, want))
+			// A new topic with a producer, which c4 then subscribes.
+			require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("cmd-addTopic-topic"), "TopicNew"),
+				chromedp.SetValue(chromedp.ID("cmd-addTopic-rate"), "50"), chromedp.Click(chromedp.ID("cmd-addTopic"))))
+			waitFor(t, ctx, `lbscope.state().queues.some(q => q.topic === "TopicNew") && lbscope.state().producers.length === 3`)
+			set("consumer-target", "c4")
+			require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("cmd-setSubscription-subscription"), "TopicPay;TopicNew"), chromedp.Click(chromedp.ID("cmd-setSubscription"))))
+			dispatch(t, ctx, `{type: "step", ms: 40000}`)
+			waitFor(t, ctx, `lbscope.state().consumers.some(c => c.id === "c4" && c.queues.some(q => q.startsWith("TopicNew/")))`)
+			screenshot(t, ctx)
+			assert.Empty(t, con.Errors())
+		})
+	}
+}
