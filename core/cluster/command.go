@@ -1038,8 +1038,8 @@ func init() {
 			groupArg},
 		Check: func(path string, c Command, _ bool) error {
 			if a := c.Autoscale(); a != nil && (a.Min > a.Max || a.InBelow > a.OutAbove) {
-				return fmt.Errorf("%s: minMembers %d, maxMembers %d, inBelow %d, outAbove %d; want minMembers ≤ maxMembers and inBelow ≤ outAbove",
-					path, a.Min, a.Max, a.InBelow, a.OutAbove)
+				return fmt.Errorf("%s %d, maxMembers %d, inBelow %d, outAbove %d; want minMembers ≤ maxMembers and inBelow ≤ outAbove",
+					join(path, "minMembers"), a.Min, a.Max, a.InBelow, a.OutAbove)
 			}
 			return nil
 		},
