@@ -88,6 +88,11 @@ type QueueView struct {
 	// engine never fills: its reader does (the playground, from a scenario's observed
 	// section). nil without a history; empty when the logs show nobody holding it.
 	Observed []string `json:"observed,omitzero"`
+	// LockedBy is the member whose lock on the queue its broker holds for an orderly group,
+	// and LockUntil when that lock expires unless renewed (spec §8.5.1); "" and 0 when none.
+	// A dead member's lock outlives it: the queue is paused until then.
+	LockedBy  string `json:"lockedBy,omitempty"`
+	LockUntil int64  `json:"lockUntil,omitempty"`
 }
 
 // Queue access when read and write queue counts differ.

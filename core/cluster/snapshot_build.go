@@ -62,6 +62,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			}
 		}
 		s.Brokers = append(s.Brokers, bv)
+		var holders lockHolders
 		for _, blk := range blocks {
 			if blk.b != b {
 				continue
@@ -90,6 +91,12 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 				}
 				if full {
 					v.Owners, v.Access = owners.of(i), bt.access(id)
+				}
+				v.LockedBy, v.LockUntil = "", 0
+				if blk.g != nil && blk.g.orderly {
+					if e, ok := b.groups[blk.g.idx].locks[lockKey{blk.t.idx, int32(id)}]; ok && c.now-e.last <= brokerLockLive {
+						v.LockedBy, v.LockUntil = holders.name(c, e.cid), e.last+brokerLockLive
+					}
 				}
 			}
 		}
@@ -369,4 +376,21 @@ func orEmpty(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// lockHolders names the members whose client ids hold queue locks, built once a snapshot
+// needs it: the latest process of each client id.
+type lockHolders map[string]string
+
+func (h *lockHolders) name(c *Cluster, cid string) string {
+	if *h == nil {
+		*h = make(lockHolders, len(c.consumers))
+		for _, cs := range c.consumers {
+			(*h)[cs.cid] = cs.id
+		}
+	}
+	if n, ok := (*h)[cid]; ok {
+		return n
+	}
+	return cid
 }

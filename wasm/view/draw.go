@@ -949,6 +949,17 @@ func TooltipLines(f Frame, kind, id string) []string {
 					}
 				}
 			}
+			if q.LockedBy != "" {
+				// An orderly group's lock on its broker: the holder's own, or a gone member's
+				// that pauses the queue until it expires (spec §8.5).
+				key := "canvas.tip.lockedAway"
+				for _, o := range q.Owners {
+					if o == q.LockedBy {
+						key = "canvas.tip.locked"
+					}
+				}
+				lines = append(lines, Word(lang, key, q.LockedBy, Clock(q.LockUntil)))
+			}
 			switch q.Access {
 			case cluster.AccessWriteOnly:
 				lines[1] = Word(lang, "canvas.tip.writeOnly")

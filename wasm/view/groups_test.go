@@ -268,3 +268,34 @@ func TestBandLabelsInNarrowBlocks(t *testing.T) {
 		t.Errorf("narrow dead letters: %q; want DLQ", got)
 	}
 }
+
+// An orderly group's queue card says who holds its lock and until when; a queue whose lock a
+// killed member still holds is shown paused until the lock expires (spec §8.5.3).
+func TestLockCards(t *testing.T) {
+	cfg := cluster.Config{Seed: 1, Brokers: []cluster.BrokerConfig{{Name: "broker-a", Queues: 2}},
+		Groups:    []cluster.GroupConfig{{Name: "G", Orderly: true}},
+		Consumers: []cluster.ConsumerConfig{{ID: "c1"}, {ID: "c2"}},
+		Producers: []cluster.ProducerConfig{{ID: "p1", Rate: 100}}}
+	c, err := cluster.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(30000)
+	if err := c.Apply(cluster.Command{Type: "killConsumer", ID: "c2"}); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(40000)
+	all := c.Snapshot()
+	s := Project(&all, "G")
+	l := ComputeShown(&s, &all, sizes[0], EN, 1)
+	for _, tc := range []struct{ queue, lang, want string }{
+		{"broker-a:0", EN, "locked by c1 on its broker until 01:21.0, renewed every 20 s"},
+		{"broker-a:1", EN, "paused: c2 still holds its lock (until 01:21.0); no one pulls it before"},
+		{"broker-a:1", ZH, "暂停：c2 仍持有它的锁（到 01:21.0 为止），此前无人拉取"},
+	} {
+		tip := strings.Join(TooltipLines(Frame{Snap: &s, All: &all, Layout: l, Lang: tc.lang}, HitQueue, tc.queue), "\n")
+		if !strings.Contains(tip, tc.want) {
+			t.Errorf("%s card (%s) %q; want %q", tc.queue, tc.lang, tip, tc.want)
+		}
+	}
+}
