@@ -218,11 +218,40 @@ var orderlyPoison = &Lesson{
 	}, {
 		Prompt: Text{"Kill c1. What happens to the message that blocked its queues?",
 			"杀死 c1。阻塞它队列的那条消息会怎样？"},
-		Explain: Text{"c2 takes c1's queues from their committed offsets, which stayed at the blocked message, and its listener does not fail: the queues flow again and c2 works through the backlog, the blocked message first (spec §3.6, §3.15).",
-			"c2 从已提交的 offset 接手 c1 的队列，这些 offset 停在被阻塞的消息处；c2 的监听器不会失败：队列重新流动，c2 从被阻塞的那条消息开始消化积压（spec §3.6、§3.15）。"},
+		Explain: Text{"c2 is given c1's queues at once, but the brokers still hold c1's queue locks, which nobody releases: c2 takes the queues only once they expire, up to 60 s after c1's last renewal (spec §8.5.3). Then it starts from their committed offsets, which stayed at the blocked message, and its listener does not fail: the queues flow again and c2 works through the backlog, the blocked message first (spec §3.6, §3.15).",
+			"c2 立即分到 c1 的队列，但 Broker 仍为 c1 保留着队列锁，没有人释放它们：c2 要等锁过期才能接手，最多在 c1 最后一次续期后 60 秒（spec §8.5.3）。然后它从已提交的 offset 开始，这些 offset 停在被阻塞的消息处；c2 的监听器不会失败：队列重新流动，c2 从被阻塞的那条消息开始消化积压（spec §3.6、§3.15）。"},
 		Acts: true,
 		Check: func(c *Context) bool {
 			return !running(c.Now, "c1") && settled(c.Now) && c.Now.Metrics.Backlog < c.StepStart.Metrics.Backlog
+		},
+	}},
+}
+
+var orderlyLocks = &Lesson{
+	ID:    "orderly-locks",
+	Title: Text{"An orderly queue pauses between owners", "顺序消费的队列在换主时会暂停"},
+	Goal: Text{"See that an orderly group's queues are locked on their brokers: a killed member's queues wait until its locks expire, a stopped member's move at once.",
+		"观察顺序消费组的队列在 Broker 上加了锁：被杀死的成员的队列要等它的锁过期，正常关闭的成员的队列则立即转移。"},
+	Scenario: fromJSON(`{"version": 2, "title": "Lesson: orderly queue locks", "seed": 1,
+		"topics": [{"name": "TopicLedger", "queues": 2}], "groups": [{"name": "GID_LEDGER", "orderly": true}],
+		"brokers": [{"name": "broker-a"}, {"name": "broker-b"}],
+		"consumers": [{"id": "c1"}, {"id": "c2"}, {"id": "c3"}],
+		"producers": [{"id": "p1", "rate": 200, "threads": 2}]}`),
+	Steps: []Step{{
+		Prompt: Text{"Kill c2, and watch its queues: who pulls them, and when?",
+			"杀死 c2，观察它的队列：谁来拉取，什么时候？"},
+		Explain: Text{"Each member of an orderly group locks a queue on its broker before it takes it, and renews its locks every 20 s. A killed member releases nothing: its new owner is refused every round until the broker's lock expires, 60 s after c2's last renewal. The queues are paused 40–60 s while every other queue goes on (spec §8.5).",
+			"顺序消费组的每个成员在接手队列前先在 Broker 上锁定它，并每 20 秒续期。被杀死的成员什么也不会释放：新的主人每轮都被拒绝，直到 Broker 上的锁在 c2 最后一次续期后 60 秒过期。这些队列暂停 40–60 秒，其他队列照常消费（spec §8.5）。"},
+		Acts:  true,
+		Check: func(c *Context) bool { return !running(c.Now, "c2") && settled(c.Now) },
+	}, {
+		Prompt: Text{"Now stop c3 gracefully (Stop), and compare.",
+			"现在正常关闭 c3（“正常关闭”），比较一下。"},
+		Explain: Text{"A graceful shutdown uploads its offsets and unlocks its queues before it leaves: the brokers notify the others, and c1 locks c3's queues at its next round, within a second or two — no lock refused. An orderly consumer should always be stopped, never killed (spec §3.11, §8.5.2).",
+			"正常关闭会先上传 offset 并解锁它的队列再离开：Broker 通知其他成员，c1 在下一轮重平衡时就锁定 c3 的队列，一两秒内完成——没有锁被拒绝。顺序消费者应当正常关闭，而不是被杀死（spec §3.11、§8.5.2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			return !running(c.Now, "c3") && settled(c.Now) && count(c.Events, cluster.CauseLockRefused) == 0
 		},
 	}},
 }
