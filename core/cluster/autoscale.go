@@ -205,7 +205,7 @@ func (c *Cluster) startScaled(g *groupState, id string) {
 		return
 	}
 	cs := c.startConsumer(id, tpl.rate, tpl.prof, g, tpl.subscriptions())
-	cs.failPPM, cs.consumeMs, cs.own, cs.from = tpl.failPPM, tpl.consumeMs, tpl.own, tpl.from
+	cs.failPPM, cs.consumeMs, cs.own, cs.from, cs.brokerSide = tpl.failPPM, tpl.consumeMs, tpl.own, tpl.from, tpl.brokerSide
 }
 
 // spanText words how long a condition has held: "15 s", "5 min 30 s", "0 s" (first seen now).

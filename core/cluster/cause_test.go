@@ -176,6 +176,10 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	above, most := 100, 3
 	mustApply(t, c, Command{Type: "setAutoscale", OutAbove: &above, MaxMembers: &most})
 	mustApply(t, c, Command{Type: "addTopic", Topic: "TopicNew", Rate: &above})
+	// Left to the brokers, a member of a CONSISTENT_HASH group gets no answer (spec §8.2).
+	off := false
+	mustApply(t, c, Command{Type: "setStrategy", Strategy: "CONSISTENT_HASH"})
+	mustApply(t, c, Command{Type: "setClientRebalance", ID: "f1", ClientRebalance: &off})
 	// An orderly listener that fails suspends its queue (spec §3.15).
 	oc := smallConfig(10)
 	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}

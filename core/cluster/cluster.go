@@ -406,6 +406,7 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
+		cs.brokerSide = cc.ClientRebalance != nil && !*cc.ClientRebalance
 		if err := CheckAttributes("consumers: "+cc.ID+": attributes", cc.Attributes); err != nil {
 			return err
 		}

@@ -57,6 +57,9 @@ type Command struct {
 	Group string `json:"group,omitempty"`
 	// Subscription is setSubscription's text, "TopicA:TagA||TagB;TopicB".
 	Subscription string `json:"subscription,omitempty"`
+	// ClientRebalance is setClientRebalance's switch: false leaves the member's allocation to
+	// the brokers (spec §8.2).
+	ClientRebalance *bool `json:"clientRebalance,omitempty"`
 	// FailPercent is setFailRate's share of deliveries the listener fails, 0…100.
 	FailPercent *int `json:"failPercent,omitempty"`
 	// OutAbove, OutForS, InBelow, InForS, MinMembers and MaxMembers are setAutoscale's rule
@@ -1019,6 +1022,29 @@ func init() {
 		},
 		Words: words("Set subscription", "One member's subscriptions change (a rolling deploy): topics and tags, written TopicA:TagA||TagB;TopicB. Its heartbeat carries them at once; its next rebalance drops the topics it left.", "{id} subscribes {arg}",
 			"设置订阅", "一个成员的订阅改变（滚动发布）：Topic 与 Tag，写作 TopicA:TagA||TagB;TopicB。心跳立即带上新订阅；下一次重平衡丢弃它不再订阅的 Topic。", "{id} 订阅 {arg}")})
+	Register(CommandSpec{Name: "setClientRebalance", Target: TargetConsumer, From: running,
+		Args: []Arg{consumerArg, {Name: "clientRebalance", Type: ArgBool, Example: "off"}},
+		Apply: func(c *Cluster, cmd Command) error {
+			return onConsumer(func(c *Cluster, cs *consumer) error {
+				cs.brokerSide, cs.warnedAssign = !*cmd.ClientRebalance, false
+				return nil
+			})(c, cmd)
+		},
+		Event: func(c Command, e *Event) {
+			e.Arg = "on"
+			if !*c.ClientRebalance {
+				e.Arg = "off"
+			}
+		},
+		Describe: func(c Command) string {
+			if *c.ClientRebalance {
+				return c.ID + " is redeployed computing its own queues again (clientRebalance true): from its next round"
+			}
+			return c.ID + " is redeployed with clientRebalance false: from its next round it asks a broker for each topic's queues (QUERY_ASSIGNMENT)"
+		},
+		Words: words("Client rebalance", "A member redeployed with setClientRebalance(false) asks a broker for its queues (QUERY_ASSIGNMENT) instead of computing them; brokers run only AVG and AVG_BY_CIRCLE. On: it computes them itself again.", "{id}: client rebalance {arg}",
+			"客户端重平衡", "以 setClientRebalance(false) 重新发布的成员不再自己计算队列，而是向 Broker 查询（QUERY_ASSIGNMENT）；Broker 只支持 AVG 和 AVG_BY_CIRCLE。打开：它重新自己计算。", "{id}：客户端重平衡 {arg}").
+			when("zh", "arg=off", "{id}：改由 Broker 分配队列").when("zh", "arg=on", "{id}：重新自己分配队列")})
 	Register(CommandSpec{Name: "setFailRate", Target: TargetConsumer, From: running,
 		Args:  []Arg{consumerArg, intArg("failPercent", "%", 0, 100, "10"), groupArg},
 		Apply: applySetFailRate,

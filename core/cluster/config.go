@@ -132,6 +132,10 @@ type ConsumerConfig struct {
 	// Otherwise a restarted ip@pid[#nanoTime] gets a new pid and nanoTime, and a plain id
 	// like c1 becomes c1#2 (spec §1.2); ids whose instance part is not a pid keep theirs.
 	FixedInstanceName bool `json:"fixedInstanceName,omitempty"`
+	// ClientRebalance false leaves its allocation to the brokers (setClientRebalance(false),
+	// spec §8.1, §8.2): a concurrent CLUSTERING member of the current Java client then asks a
+	// broker for each topic's queues. nil or true: it computes them itself (§3).
+	ClientRebalance *bool `json:"clientRebalance,omitempty"`
 	// ConsumeFromWhere is where a queue without a stored offset starts: LAST_OFFSET (the
 	// default), FIRST_OFFSET or TIMESTAMP (spec §3.6); the CONSUME_FROM_ prefix may be written.
 	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`

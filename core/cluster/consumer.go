@@ -35,23 +35,26 @@ type consumer struct {
 	lockWait    map[route.MessageQueue]int64
 	unlockLater []*processQueue
 	idx         int
-	id          string         // the name commands use: the first process's client id
-	cid         string         // this process's client id, the one brokers list (spec §1.2)
-	fixedName   bool           // a fixed instanceName: a restart keeps the client id
-	rate        int            // messages per second it can consume
-	dead        bool           // killed or stopped: the process is gone
-	attrs       map[string]any // the scenario's attributes, for strategies' views (never written)
-	pubConsumed int64          // consumed, and the time, when it last published (metrics.go)
-	pubAt       int64
-	first       bool // the first process of its id (consumerIDs' order)
-	killed      bool
-	partitioned bool   // alive but cut off: no packet in or out, no connection closes
-	hung        bool   // alive and heart-beating, listener stuck
-	closedTo    uint64 // brokers (bit = index) it closed its connection to after a timed-out call
-	rnd         *jrand.Random
-	gen         [genCount]int
-	prof        *profile.Profile // the client SDK it runs (spec §9); never nil, never written
-	g           *groupState      // the group it is a member of
+	id          string // the name commands use: the first process's client id
+	cid         string // this process's client id, the one brokers list (spec §1.2)
+	fixedName   bool   // a fixed instanceName: a restart keeps the client id
+	// brokerSide: clientRebalance false, its queues the brokers' to compute (assignment.go);
+	// warnedAssign: it was told once that the brokers do not run its strategy.
+	brokerSide, warnedAssign bool
+	rate                     int            // messages per second it can consume
+	dead                     bool           // killed or stopped: the process is gone
+	attrs                    map[string]any // the scenario's attributes, for strategies' views (never written)
+	pubConsumed              int64          // consumed, and the time, when it last published (metrics.go)
+	pubAt                    int64
+	first                    bool // the first process of its id (consumerIDs' order)
+	killed                   bool
+	partitioned              bool   // alive but cut off: no packet in or out, no connection closes
+	hung                     bool   // alive and heart-beating, listener stuck
+	closedTo                 uint64 // brokers (bit = index) it closed its connection to after a timed-out call
+	rnd                      *jrand.Random
+	gen                      [genCount]int
+	prof                     *profile.Profile // the client SDK it runs (spec §9); never nil, never written
+	g                        *groupState      // the group it is a member of
 	// lead is the member whose client instance this one runs in: itself, unless another
 	// member of its process (one client id, spec §1.2) started first. The lead's timers drive
 	// the instance: one rebalance thread for all its groups, one heartbeat, one route poll
@@ -273,7 +276,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 		if subs == nil {
 			subs = prev.subscriptions() // the same program starts again
 		}
-		cs.failPPM, cs.consumeMs, cs.own = prev.failPPM, prev.consumeMs, prev.own
+		cs.failPPM, cs.consumeMs, cs.own, cs.brokerSide = prev.failPPM, prev.consumeMs, prev.own, prev.brokerSide
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		if lead == nil {
@@ -797,6 +800,14 @@ func (c *Cluster) allocateTopic(cs *consumer, sub *subscription, start int64, co
 			return sub.mqSet, true, true, false
 		}
 		return nil, false, true, false
+	case cs.brokerAllocates():
+		// The brokers decide (spec §8.2.1): no answer leaves the topic unbalanced, its retry
+		// topic's too, and nothing changes.
+		target, ok := c.queryAssignment(cs, sub, cost)
+		if main {
+			cs.lastAsk = askRecord{at: start, answer: AnswerOK}
+		}
+		return target, ok, ok, false
 	}
 	// Ask one broker of the topic's route, drawn at random each round, for the group (spec
 	// §3.3, §3.14).

@@ -146,6 +146,7 @@ var fields = []FieldSpec{
 	{Path: "consumers[].id", Type: ArgString, Charset: &ClientIDName, Required: true, Doc: "the client id, unique"},
 	{Path: "consumers[].consumeRate", Type: ArgInt, Unit: "messages/s", Max: MaxConsumeRate, Doc: "messages per second it consumes; 0: timing.consumeRate"},
 	{Path: "consumers[].fixedInstanceName", Type: ArgBool, Doc: "a restart keeps the client id"},
+	{Path: "consumers[].clientRebalance", Type: ArgBool, Default: "true", Doc: "false: the brokers allocate its queues (QUERY_ASSIGNMENT, AVG and AVG_BY_CIRCLE only), spec §8.2"},
 	{Path: "consumers[].consumeFromWhere", Type: ArgEnum, Enum: fromWheres, Prefix: "CONSUME_FROM_", Note: " (CONSUME_FROM_ may precede them)", Default: FromLastOffset, Doc: "where a queue without an offset starts"},
 	{Path: "consumers[].slowEvery", Type: ArgInt, Unit: "messages", Max: MaxSlowEvery, Doc: "about one message in this many is slow; 0: none"},
 	{Path: "consumers[].slowMs", Type: ArgInt, Unit: "ms", Max: MaxDayMs, Note: " (24 h)", Doc: "a slow message's time in the listener"},

@@ -81,6 +81,7 @@ type Event struct {
 //	deadLetter         info       a listener failed messages the last time: they go to %DLQ%<group>            Consumer, Broker, N = messages, Arg = the DLQ topic
 //	lockRefused        info       an orderly member cannot lock a queue it is allocated: another holds it      Consumer, Broker, Queues = [the queue], Owners = [the holder's client id]
 //	lock               info       … and locks it at last: the queue, paused between owners, goes on            Consumer, Broker, Queues = [the queue], N = seconds it waited
+//	assignmentNull     info       a member asking the brokers for its queues runs a strategy they do not: no queue ever   Consumer, Broker, Arg = the strategy
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -108,6 +109,7 @@ const (
 	CauseDeadLetter       = "deadLetter"
 	CauseLockRefused      = "lockRefused"
 	CauseLock             = "lock"
+	CauseAssignmentNull   = "assignmentNull"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -148,6 +150,7 @@ var Causes = map[string]string{
 	CauseDeadLetter:       EventInfo,
 	CauseLockRefused:      EventInfo,
 	CauseLock:             EventInfo,
+	CauseAssignmentNull:   EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

@@ -30,6 +30,23 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("backlog %d of %d: c1's half should be blocked", r.Metrics.Backlog, r.Metrics.Produced)
 		}
 	},
+	"broker-side-unsupported.json": func(t *testing.T, r *Result) {
+		// The members asking the brokers get nothing under CONSISTENT_HASH and rebalance every
+		// second; c1 takes its share once it computes its own again (spec §8.2.2).
+		told := map[string]bool{}
+		for _, e := range r.Events {
+			if e.Cause == cluster.CauseAssignmentNull {
+				told[e.Consumer] = true
+			}
+		}
+		if !told["c1"] || !told["c2"] || told["c3"] {
+			t.Errorf("told %v; want c1 and c2", told)
+		}
+		if len(r.Final.Assignment["c2"]) != 0 || len(r.Final.Assignment["c1"]) == 0 || r.Metrics.Rounds < 80 {
+			t.Errorf("c1 %v, c2 %v, %d rounds; want c2 without queues, c1 with its share, rounds every second",
+				r.Final.Assignment["c1"], r.Final.Assignment["c2"], r.Metrics.Rounds)
+		}
+	},
 	"orderly-owner-killed.json": func(t *testing.T, r *Result) {
 		// c2's queues are refused to their new owner from the kill at 30 s until the brokers'
 		// locks expire 60 s after c2's renewal at 21 s, then locked (spec §8.5.3).

@@ -41,6 +41,7 @@ const (
 	factAutoscale   // action: an autoscaler starts or stops a member (arg = start or stop, n = members after)
 	factLockRefused // info: an orderly member cannot lock a queue (queues = [the queue], owners = [the holder])
 	factLock        // info: … and locks it at last (queues = [the queue], n = seconds it waited)
+	factAssignNull  // info: the brokers do not run a member's strategy (arg = the strategy)
 	factError       // session: a refused command
 )
 
@@ -93,6 +94,7 @@ var causeFacts = map[string]int{
 	cluster.CauseAutoscale:        factAutoscale,
 	cluster.CauseLockRefused:      factLockRefused,
 	cluster.CauseLock:             factLock,
+	cluster.CauseAssignmentNull:   factAssignNull,
 	session.CauseRefused:          factError,
 }
 

@@ -205,6 +205,8 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.lockRefused", c, f.queues[0], f.owners[0], b)
 	case factLock:
 		return say(lang, "narrate.log.lock", c, f.queues[0], b, f.n)
+	case factAssignNull:
+		return say(lang, "narrate.log.assignmentNull", c, b, f.arg)
 	case factAutoscale:
 		if f.arg == "stop" {
 			return say(lang, "narrate.log.autoscaleStop", c, f.n)

@@ -234,6 +234,8 @@ func TestChineseEverything(t *testing.T) {
 		{Type: "setSubscription", ID: "c4", Subscription: "TopicTest:TagA"},
 		{Type: "setFailRate", ID: "c4", FailPercent: &q},
 		{Type: "addTopic", Topic: "TopicNew", Queues: &q, Rate: &rate},
+		{Type: "setClientRebalance", ID: "c4", ClientRebalance: &off},
+		{Type: "setClientRebalance", ID: "c4", ClientRebalance: &on},
 		{Type: "setAutoscale", OutAbove: &rate, MaxMembers: &q},
 		{Type: "setAutoscale", OutAbove: &rate, MaxMembers: &zero},
 		{Type: "removeBroker", Broker: "broker-c"},
@@ -459,7 +461,7 @@ var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+)$`)
 // files that show them produce them, read in Chinese with no English but identifiers.
 func TestChineseScenarioFileCauses(t *testing.T) {
 	seen := map[string]bool{}
-	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm"} {
+	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported"} {
 		data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
 		if err != nil {
 			t.Fatal(err)
@@ -488,7 +490,7 @@ func TestChineseScenarioFileCauses(t *testing.T) {
 		}
 	}
 	for _, c := range []string{cluster.CauseSendBack, cluster.CauseDeadLetter, cluster.CauseSuspend, cluster.CauseFiltered,
-		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock} {
+		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock, cluster.CauseAssignmentNull} {
 		if !seen[c] {
 			t.Errorf("no %s event in the scenario files run", c)
 		}

@@ -1,0 +1,94 @@
+package cluster
+
+import (
+	"slices"
+	"testing"
+)
+
+// brokerSideConfig is three members of one group on two brokers of 4 queues, the first two
+// with clientRebalance false, under strategy.
+func brokerSideConfig(strategy string) Config {
+	off := false
+	cfg := Config{Seed: 1, Brokers: []BrokerConfig{{Name: "broker-a", Queues: 4}, {Name: "broker-b", Queues: 4}},
+		Topics:    []TopicConfig{{Name: "TopicTest"}},
+		Groups:    []GroupConfig{{Name: "G"}},
+		Consumers: []ConsumerConfig{{ID: "c1", ClientRebalance: &off}, {ID: "c2", ClientRebalance: &off}, {ID: "c3"}},
+		Producers: []ProducerConfig{{ID: "p1", Rate: 100}}}
+	cfg.Groups[0].Strategy.Name = strategy
+	return cfg
+}
+
+// With clientRebalance false and AVG, the brokers compute what each member would have
+// computed itself (spec §8.2.2: the same classes, the same sorting): the same queues as a
+// group allocating on the client, its retry topic's included.
+func TestBrokerSideAVGIsTheClientsAllocation(t *testing.T) {
+	owners := func(cfg Config) map[string][]string {
+		c := mustNew(t, cfg)
+		c.Advance(60000)
+		out := map[string][]string{}
+		for _, q := range c.Snapshot().Queues {
+			out[q.Queue] = q.Owners
+		}
+		return out
+	}
+	local := brokerSideConfig("AVG")
+	for i := range local.Consumers {
+		local.Consumers[i].ClientRebalance = nil
+	}
+	got, want := owners(brokerSideConfig("AVG")), owners(local)
+	if len(got) != 10 {
+		t.Fatalf("%d queues; want 8 and the retry topic's 2", len(got))
+	}
+	for q, o := range want {
+		if !slices.Equal(got[q], o) {
+			t.Errorf("%s: owners %v with the brokers allocating, %v with the client; want the same", q, got[q], o)
+		}
+	}
+}
+
+// A strategy the brokers do not run (CONSISTENT_HASH) leaves the members that ask them without
+// any queue, rebalancing every second, while the member allocating itself takes its share
+// (spec §8.2.2, inferred there): the others' shares are pulled by nobody.
+func TestBrokerSideUnsupportedStrategyTakesNothing(t *testing.T) {
+	c := mustNew(t, brokerSideConfig("CONSISTENT_HASH"))
+	var told []string
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseAssignmentNull {
+			told = append(told, e.Consumer)
+		}
+	})
+	c.Advance(60000)
+	held := map[string]int{}
+	orphans := 0
+	for _, q := range c.Snapshot().Queues {
+		for _, o := range q.Owners {
+			held[o]++
+		}
+		if len(q.Owners) == 0 {
+			orphans++
+		}
+	}
+	if held["c1"] != 0 || held["c2"] != 0 || held["c3"] == 0 || orphans == 0 {
+		t.Errorf("held %v, %d orphans; want c1 and c2 without queues, c3 with its share, the rest pulled by nobody", held, orphans)
+	}
+	slices.Sort(told)
+	if !slices.Equal(told, []string{"c1", "c2"}) {
+		t.Errorf("told %v; want c1 and c2 once each", told)
+	}
+	if m := c.Metrics(); m.Rounds < 100 {
+		t.Errorf("%d rounds in a minute; want c1's and c2's unbalanced rounds every second", m.Rounds)
+	}
+	// Back to client-side rebalance: c1 computes its own share again.
+	on := true
+	mustApply(t, c, Command{Type: "setClientRebalance", ID: "c1", ClientRebalance: &on})
+	c.Advance(90000)
+	n := 0
+	for _, q := range c.Snapshot().Queues {
+		if slices.Contains(q.Owners, "c1") {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("c1 holds nothing after clientRebalance was turned back on")
+	}
+}
