@@ -46,6 +46,7 @@ var plays = map[string][]action{
 	"retry-ladder":      {{}, {cmds: []string{`{"type":"killConsumer","id":"c1"}`}}, {cmds: []string{`{"type":"restartConsumer","id":"c1"}`}}},
 	"different-tags":    {{}, {cmds: []string{`{"type":"setSubscription","id":"c2","subscription":"TopicMall:TagA"}`}}},
 	"orderly-poison":    {{}, {cmds: []string{`{"type":"killConsumer","id":"c1"}`}}},
+	"broker-side":       {{}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG"}`}}},
 	"orderly-locks":     {{wait: 5000, cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"stopConsumer","id":"c3"}`}}},
 	"rolling-deploy": {{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","id":"c1"}`}},
 		{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","group":"GID_SHOP"}`}}},

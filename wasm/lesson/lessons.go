@@ -13,7 +13,7 @@ import (
 var lessons = []*Lesson{
 	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
 	mixedClients, goSameID, goNotInCidAll, circleVsAvg, machineRoom, slowBroker, producer49, brokerDown, offsetDuplicates, broadcasting,
-	retryTopic, severalTopics, retryLadder, differentTags, orderlyPoison, orderlyLocks, rollingDeploy, autoscaleStorm,
+	retryTopic, severalTopics, retryLadder, differentTags, orderlyPoison, orderlyLocks, brokerSide, rollingDeploy, autoscaleStorm,
 	roundingNobody, weightsDisagree,
 }
 

@@ -256,6 +256,38 @@ var orderlyLocks = &Lesson{
 	}},
 }
 
+var brokerSide = &Lesson{
+	ID:    "broker-side",
+	Title: Text{"Broker-side allocation runs only AVG and AVG_BY_CIRCLE", "Broker 端分配只支持 AVG 和 AVG_BY_CIRCLE"},
+	Goal: Text{"See that a member deployed with setClientRebalance(false) asks the brokers for its queues, and that they answer only for AVG and AVG_BY_CIRCLE.",
+		"观察以 setClientRebalance(false) 发布的成员向 Broker 查询自己的队列，而 Broker 只为 AVG 和 AVG_BY_CIRCLE 作答。"},
+	Scenario: fromJSON(`{"version": 2, "title": "Lesson: broker-side allocation", "seed": 1,
+		"topics": [{"name": "TopicOrder", "queues": 4}], "groups": [{"name": "GID_ORDER", "strategy": "CONSISTENT_HASH"}],
+		"brokers": [{"name": "broker-a"}, {"name": "broker-b"}],
+		"consumers": [{"id": "c1", "clientRebalance": false}, {"id": "c2", "clientRebalance": false}, {"id": "c3"}],
+		"producers": [{"id": "p1", "rate": 100}]}`),
+	Steps: []Step{{
+		Prompt: Text{"c1 and c2 leave their allocation to the brokers; the group uses CONSISTENT_HASH. Watch their queues.",
+			"c1 和 c2 把分配交给 Broker；消费组使用 CONSISTENT_HASH。观察它们的队列。"},
+		Explain: Text{"Each round, c1 and c2 send QUERY_ASSIGNMENT to a random broker of the topic's route. The broker allocates only with AVG or AVG_BY_CIRCLE: for CONSISTENT_HASH it answers nothing, so they never get a queue and retry every second. c3 still computes its own CONSISTENT_HASH share, counting them as members: their shares are pulled by nobody (spec §8.1, §8.2).",
+			"每一轮，c1 和 c2 都向该 Topic 路由中随机的一个 Broker 发送 QUERY_ASSIGNMENT。Broker 只用 AVG 或 AVG_BY_CIRCLE 分配：对 CONSISTENT_HASH 它什么也不返回，于是它们永远拿不到队列，每秒重试一次。c3 仍自己计算 CONSISTENT_HASH 的份额，并把它们算作成员：它们那份队列无人拉取（spec §8.1、§8.2）。"},
+		Check: func(c *Context) bool {
+			c1 := consumer(c.Now, "c1")
+			return count(c.All, cluster.CauseAssignmentNull) >= 2 && c1 != nil && len(c1.Queues) == 0 && c.Now.TimeMs > 5000
+		},
+	}, {
+		Prompt: Text{"Set the group's strategy to AVG.",
+			"把消费组的分配策略设为 AVG。"},
+		Explain: Text{"Now the brokers run the strategy: at their next round c1 and c2 get the queues AVG gives them, computed by the broker with its own list of the group's members and its own copy of the route — the same queues they would have computed themselves (spec §8.2.2).",
+			"现在 Broker 可以运行这个策略了：下一轮 c1 和 c2 拿到 AVG 分给它们的队列，由 Broker 用它自己的成员列表和路由副本计算——与它们自己计算的结果相同（spec §8.2.2）。"},
+		Acts: true,
+		Check: func(c *Context) bool {
+			c1 := consumer(c.Now, "c1")
+			return c1 != nil && len(c1.Queues) > 0 && settled(c.Now)
+		},
+	}},
+}
+
 var rollingDeploy = &Lesson{
 	ID:    "rolling-deploy",
 	Title: Text{"A rolling deploy of a new strategy", "滚动发布新的分配策略"},
