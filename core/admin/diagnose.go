@@ -125,6 +125,7 @@ func Diagnose(inputs []Input, opts Options) (*Report, error) {
 	rep.allocate()
 	rep.compare()
 	rep.findings()
+	rep.dashboardCaveats()
 	if err := rep.history(opts); err != nil {
 		return nil, err
 	}
