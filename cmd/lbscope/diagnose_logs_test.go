@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,4 +64,54 @@ func TestDiagnoseLogsScenarioReplays(t *testing.T) {
 		}
 	}
 	assert.True(t, orphaned, "the orphaned window of broker-b:2-3 after the kill is missing: %+v", after)
+}
+
+// `lbscope sim --json` of a logged scenario carries the windows in which the logs and the
+// simulation name different owners, as the text prints them, for a script to read.
+func TestSimJSONCarriesTheLoggedWindows(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "k.json")
+	_, errOut, status := lbscope(t, "", "diagnose", "--scenario", file, "../../testdata/logs/kill")
+	require.Equal(t, 0, status, errOut)
+	out, errOut, status := lbscope(t, "", "sim", "--json", file)
+	require.Equal(t, 0, status, errOut)
+	var v struct {
+		Seed     *int64 `json:"seed"`
+		Final    any    `json:"final"`
+		Observed *struct {
+			Source, Zone, Start string
+			Disagreements       []struct {
+				From, To                  int64
+				Queues, Logged, Simulated []string
+			}
+		} `json:"observed"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.NotNil(t, v.Seed, "the run's own fields are still there")
+	require.NotNil(t, v.Final)
+	require.NotNil(t, v.Observed)
+	assert.Equal(t, "3 client logs: a-java-4.9.8.log, b-java-5.1.4.log, c-go-2.1.2.log", v.Observed.Source)
+	assert.Equal(t, "+08:00", v.Observed.Zone)
+	assert.Equal(t, "2026-12-04 10:00:00.000", v.Observed.Start)
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	s, err := scenario.Parse(data)
+	require.NoError(t, err)
+	ds, err := scenario.Disagreements(s)
+	require.NoError(t, err)
+	require.Len(t, v.Observed.Disagreements, len(ds))
+	found := false
+	for _, d := range v.Observed.Disagreements {
+		if strings.Join(d.Queues, " ") == "broker-b:2 broker-b:3" && d.From >= 58310 && len(d.Logged) == 0 {
+			found = true
+			assert.Equal(t, []string{"10.0.0.2@2002#2222"}, d.Simulated)
+			assert.Equal(t, int64(58345), d.To)
+			assert.NotNil(t, d.Logged, "nobody is an empty list, not null")
+		}
+	}
+	assert.True(t, found, "the orphaned window after the kill: %+v", v.Observed.Disagreements)
+
+	// A scenario without logs keeps its JSON as it was: no observed key.
+	out, errOut, status = lbscope(t, "", "sim", "--brokers", "1", "--queues", "2", "--consumers", "1", "--until", "5s", "--json")
+	require.Equal(t, 0, status, errOut)
+	assert.NotContains(t, out, `"observed"`)
 }
