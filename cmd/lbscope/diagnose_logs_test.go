@@ -115,3 +115,57 @@ func TestSimJSONCarriesTheLoggedWindows(t *testing.T) {
 	require.Equal(t, 0, status, errOut)
 	assert.NotContains(t, out, `"observed"`)
 }
+
+// The Dashboard's tables and the members' logs given together are one report: the group and
+// its members from the CLIENT dialog, the queues' owners from the consume detail, the note on
+// the consumer list's count, and the logs' history with its windows; what is wrong first,
+// whichever part shows it.
+func TestDiagnoseTablesAndLogsTogether(t *testing.T) {
+	args := []string{"diagnose", "../../testdata/logs/kill", dashTables + "kill-list-angular-en-github.txt",
+		dashTables + "kill-client-angular-en-tabs.txt", dashTables + "kill-detail-angular-en-tabs.txt"}
+	out, errOut, status := lbscope(t, "", args...)
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "group OrderGroup · 2 members · CLUSTERING")
+	assert.Contains(t, out, "kill-client-angular-en-tabs.txt lines 2–4: Dashboard CLIENT dialog (AngularJS, tabs)")
+	assert.Contains(t, out, "a-java-4.9.8.log lines 1–94: client log")
+	assert.Contains(t, out, "rebalance history from client logs")
+	assert.Contains(t, out, "the 8 queues whose owner is observed agree")
+	assert.Contains(t, out, "[warning] orphaned-window: 3 spans in which a queue had no owner, the longest 35 ms")
+	assert.Contains(t, out, "the consumer list's Quantity for OrderGroup is 3 connections, not client ids")
+
+	js, errOut, status := lbscope(t, "", append([]string{"diagnose", "--json"}, args[1:]...)...)
+	require.Equal(t, 0, status, errOut)
+	var v diagnoseJSON
+	require.NoError(t, json.Unmarshal([]byte(js), &v))
+	assert.Equal(t, []string{"double-owned-window", "orphaned-window", "allocation-ok", "allocation-ok"}, v.Codes)
+	var h struct {
+		History struct {
+			Rounds []json.RawMessage `json:"rounds"`
+		} `json:"history"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &h))
+	assert.Len(t, h.History.Rounds, 8)
+}
+
+// The logs of a member that vanishes and comes back and of a topic that grows replay as such:
+// the scenario grows the topic at 30 s, kills the Go member at 40 s and restarts it at 50 s,
+// and `lbscope sim` runs it beside the logs.
+func TestDiagnoseLogsRejoinReplays(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "r.json")
+	out, errOut, status := lbscope(t, "", "diagnose", "--scenario", file, "../../testdata/logs/rejoin")
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "scenario written to "+file+" (topic Pay, 1 consumers, 1 joining later,")
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	s, err := scenario.Parse(data)
+	require.NoError(t, err)
+	var steps []string
+	for _, st := range s.Timeline {
+		steps = append(steps, st.At.String()+" "+st.Type)
+	}
+	assert.Equal(t, []string{"10s addConsumer", "30s setQueues", "40s killConsumer", "50s restartConsumer"}, steps)
+	out, errOut, status = lbscope(t, "", "sim", file)
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "broker-a now has 6 queues")
+	assert.Contains(t, out, "\nthe logs against the simulation (2 client logs: a-java-4.9.8.log, b-go-2.1.2.log;")
+}
