@@ -126,6 +126,10 @@ func TestDiagnoseDashboardCaveats(t *testing.T) {
 	assert.Contains(t, out, "NoticeGroup consumes BROADCASTING: each client keeps its own offsets (apache/rocketmq#1539), so the broker-side Delay and diffTotal (0 here) say nothing")
 	assert.NotContains(t, out, "the consumer list's Delay")
 	assert.NotContains(t, v.Codes, "lag-on-owned-queue")
+	// Its consume detail shows one queue 9000 behind: no finding is made of it.
+	out, v = run("broadcast-client-detail-en-tabs.txt")
+	assert.Empty(t, v.Codes)
+	assert.Contains(t, out, "broadcast-client-detail-en-tabs.txt:15  NoticeGroup consumes BROADCASTING: each client keeps its own offsets (apache/rocketmq#1539), so the broker-side Delay and diffTotal (9000 here) say nothing")
 
 	out, v = run("go-member-client-detail-en-tabs.txt")
 	assert.Equal(t, []string{"mixed-sdk", "allocation-ok"}, v.Codes, "the empty cells are no unowned queues")
