@@ -543,9 +543,12 @@ func addNew(to, qs []route.MessageQueue) []route.MessageQueue { return append(to
 // the others' lines imply: a member whose log stops without a shutdown left when another
 // member of its group next saw fewer consumers (at that member's notification, if it had one).
 func (h *History) membership() {
-	addr := map[string]string{}  // a member by its address, from the broker's join and leave lines
-	open := map[string]bool{}    // gone and not back yet
-	active := map[string]int64{} // a member's latest line about its queues so far
+	addr := map[string]string{} // a member by its address, from the broker's join and leave lines
+	open := map[string]bool{}   // gone and not back yet
+	// active is a member's latest line about the queues of a group so far: a process may start a
+	// consumer of another group after its first one's rounds, which is no restart.
+	type mg struct{ member, group string }
+	active := map[mg]int64{}
 	leave := func(id string, at int64, by string, ref Ref) {
 		if !open[id] {
 			open[id] = true
@@ -590,7 +593,7 @@ func (h *History) membership() {
 		}
 		switch e.Kind {
 		case evStart:
-			if t, ok := active[e.ID]; ok && !open[e.ID] {
+			if t, ok := active[mg{e.ID, e.Group}]; ok && !open[e.ID] {
 				// It starts again with no line saying it went (killed and restarted under the
 				// same id): gone when another member next counted fewer consumers, else since
 				// its last line about its queues.
@@ -603,12 +606,16 @@ func (h *History) membership() {
 			}
 			h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: e.ID, Kind: e.Kind, Source: "its own log", Ref: e.Ref, Group: e.Group})
 			back(e.ID, e.Local)
-			delete(active, e.ID)
+			for k := range active {
+				if k.member == e.ID {
+					delete(active, k)
+				}
+			}
 		case evStop:
 			h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: e.ID, Kind: e.Kind, Source: "its own log", Ref: e.Ref, Group: e.Group})
 			leave(e.ID, e.Local, "shutdown", e.Ref)
 		case evRound, evSource, evAdd, evRemove, evHeld, evCommit, evFix, evDropped:
-			active[e.ID] = e.Local
+			active[mg{e.ID, e.Group}] = e.Local
 		}
 	}
 	for _, m := range h.Members {

@@ -278,3 +278,22 @@ func TestHistoryExpiryNamesTheMemberByAddress(t *testing.T) {
 		t.Errorf("steps of %s %q; want %q", b, steps, want)
 	}
 }
+
+// One process that starts a consumer of a second group after its first group's rounds has not
+// restarted: no leave is inferred.
+func TestHistorySecondGroupIsNoRestart(t *testing.T) {
+	const id = "10.0.0.9@9#9"
+	log := "2026-12-04 10:00:00,000 INFO RocketmqClient - the consumer [G1] start OK.\n" +
+		"2026-12-04 10:00:00,080 INFO RocketmqClient - rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=G1, topic=T, clientId=" + id + ", mqAllSize=1, cidAllSize=1, rebalanceResultSize=1, rebalanceResultSet=[MessageQueue [topic=T, brokerName=b, queueId=0]]\n" +
+		"2026-12-04 10:00:30,000 INFO RocketmqClient - the consumer [G2] start OK.\n" +
+		"2026-12-04 10:00:30,080 INFO RocketmqClient - rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=G2, topic=U, clientId=" + id + ", mqAllSize=1, cidAllSize=1, rebalanceResultSize=1, rebalanceResultSet=[MessageQueue [topic=U, brokerName=b, queueId=0]]\n"
+	rep, err := Diagnose([]Input{{Name: "app.log", Data: []byte(log)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.History.Membership {
+		if c.Kind == "leave" {
+			t.Errorf("a leave inferred from the second group's start: %+v", c)
+		}
+	}
+}
