@@ -515,3 +515,34 @@ func TestHistoryStamp(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTablesAndLogs: Dashboard tables and client logs read together, any bytes in either,
+// give one report (its caveat notes, the history, the logged scenario) without a panic.
+func FuzzTablesAndLogs(f *testing.F) {
+	kill := logInputs(f, "kill/*.log")
+	for _, name := range []string{"kill-list-angular-en-github.txt", "kill-client-angular-en-tabs.txt", "kill-detail-angular-en-tabs.txt", "go-member-client-detail-en-tabs.txt"} {
+		table, err := os.ReadFile(filepath.Join(tables, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, in := range kill {
+			f.Add(table, in.Data[:min(len(in.Data), 3000)])
+		}
+	}
+	f.Fuzz(func(t *testing.T, table, log []byte) {
+		rep, err := Diagnose([]Input{{Name: "table.txt", Data: table}, {Name: "a.log", Data: log}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range rep.Read.Notes {
+			if n.Said.Key == "" || n.Text == "" {
+				t.Fatalf("a note without words: %+v", n)
+			}
+		}
+		if s, _, err := rep.Group.ScenarioSaid(); err == nil {
+			if err := s.Validate(); err != nil {
+				t.Fatalf("an invalid scenario: %v", err)
+			}
+		}
+	})
+}
