@@ -79,6 +79,7 @@ fuzz ./core/admin FuzzTables 10s
 
 step "fuzz the client-log reader briefly (core/admin FuzzLogs)"
 fuzz ./core/admin FuzzLogs 10s
+fuzz ./core/admin FuzzTablesAndLogs 10s
 
 step "fuzz targets, a few seconds each, from their seed corpora (testdata/fuzz and f.Add)"
 fuzz ./core/scenario FuzzDecodeShare

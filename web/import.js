@@ -32,6 +32,8 @@ function mount() {
   const runBtn = h("button", { type: "button", id: "import-run", class: "primary", t: "import.run" });
   const loadBtn = h("button", { type: "button", id: "import-open", t: "import.open", disabled: true });
   const closeBtn = h("button", { type: "button", id: "import-close", t: "import.close" });
+  // Inputs larger than one call carries are handed over in slices: this stops the handing.
+  const cancelBtn = h("button", { type: "button", id: "import-cancel", t: "import.cancel", hidden: true });
   const status = h("p", { id: "import-status", class: "hint", role: "status" });
   const report = h("div", { id: "import-report", class: "import-report" });
   const field = (key, input) => h("div", { class: "field" }, h("label", { for: input.id, t: key }), input);
@@ -45,7 +47,7 @@ function mount() {
       field("import.queues", queuesInput),
       field("import.topic", topicInput),
       field("import.group.field", groupInput),
-      h("div", { class: "row" }, runBtn, loadBtn, closeBtn),
+      h("div", { class: "row" }, runBtn, cancelBtn, loadBtn, closeBtn),
       status,
       report));
   document.body.append(dialog);
@@ -102,8 +104,9 @@ function mount() {
       return null;
     }
     lastArgs = { inputs: given, queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
-    // Inputs past what one call may carry (logs are often larger) are named with the way to read
-    // them, in the page's language, rather than as the bridge's refusal of a long argument.
+    // Inputs past what one call may carry (logs are often larger) are handed over in slices
+    // (lbscope.diagnoseStage), up to the command line's limits for logs, with the progress and
+    // a button that stops it; past those limits they are named with the way to read them.
     const limits = typeof api.limits === "function" ? api.limits() : null;
     const limit = limits && limits.methods && limits.methods.diagnose;
     const chars = limit ? JSON.stringify(lastArgs).length : 0; // as the bridge counts it
@@ -112,8 +115,19 @@ function mount() {
       loadBtn.disabled = true;
       report.replaceChildren();
       const mb = (n) => (n / (1 << 20)).toFixed(1);
-      say("import.tooLarge", { size: mb(chars), limit: mb(limit.chars), command: "lbscope diagnose FILE…" });
-      return null;
+      const stage = limits.stage;
+      const bytes = (x) => new TextEncoder().encode(x.text).length;
+      const sizes = given.map(bytes);
+      const total = sizes.reduce((a, b) => a + b, 0);
+      if (!stage || typeof api.diagnoseStage !== "function" || total > stage.total || sizes.some((n) => n > stage.input)) {
+        say("import.tooLarge", { size: mb(Math.max(chars, total)), input: mb(stage ? stage.input : limit.chars), limit: mb(stage ? stage.total : limit.chars), command: "lbscope diagnose FILE…" });
+        return null;
+      }
+      // A slice's JSON may be several times its length (escapes): an eighth of what one call
+      // carries always fits.
+      const per = (limits.methods && limits.methods.diagnoseStage) || limit;
+      if (!(await handOver(api, given, Math.floor(Math.min(per.chars, per.string) / 8), total, mb))) return null;
+      lastArgs = { inputs: [], staged: true, queues: lastArgs.queues, topic: lastArgs.topic, group: lastArgs.group };
     }
     say("import.reading");
     const res = api.diagnose(lastArgs);
@@ -130,6 +144,47 @@ function mount() {
     say(res.scenario ? null : "import.noScenario", { error: res.said.scenarioError || "" });
     return res;
   }
+
+  // handOver stages the inputs in slices of at most size characters, each slice cut at a line's
+  // end where one is near, yielding to the page between slices; false when stopped or refused.
+  let stopping = false;
+  async function handOver(api, given, size, total, mb) {
+    stopping = false;
+    cancelBtn.hidden = false;
+    runBtn.disabled = true;
+    let done = 0;
+    try {
+      api.diagnoseStage({ clear: true });
+      for (const x of given) {
+        for (let i = 0; i < x.text.length;) {
+          let end = Math.min(i + size, x.text.length);
+          const nl = x.text.lastIndexOf("\n", end - 1);
+          if (end < x.text.length && nl > i) end = nl + 1;
+          const part = x.text.slice(i, end);
+          const res = api.diagnoseStage({ name: x.name, text: part });
+          if (!res || res.error) {
+            say("import.failed", { error: res ? String(res.error).replace(/^lbscope\.diagnoseStage: /, "") : "?" });
+            api.diagnoseStage({ clear: true });
+            return false;
+          }
+          done = res.bytes;
+          i = end;
+          say("import.handing", { done: mb(done), total: mb(total) });
+          await new Promise((r) => setTimeout(r, 0));
+          if (stopping) {
+            api.diagnoseStage({ clear: true });
+            say("import.stopped");
+            return false;
+          }
+        }
+      }
+      return true;
+    } finally {
+      cancelBtn.hidden = true;
+      runBtn.disabled = false;
+    }
+  }
+  cancelBtn.addEventListener("click", () => { stopping = true; });
 
   function table(head, rows) {
     return h("table", { class: "import-table" },

@@ -83,3 +83,37 @@ func logShot(t *testing.T, ctx context.Context, name string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "import-logs-"+name+".png"), buf, 0o644))
 	}
 }
+
+// Dashboard tables and the members' logs dropped together in the Import dialog are read as
+// one report: the logs' windows and the tables' owners side by side, the consumer list's count
+// explained, in both languages.
+func TestBrowserImportTablesAndLogs(t *testing.T) {
+	ctx := playground(t)
+	var files []string
+	for _, f := range []string{logFixtures + "kill/a-java-4.9.8.log", logFixtures + "kill/b-java-5.1.4.log", logFixtures + "kill/c-go-2.1.2.log",
+		dashTables + "kill-list-angular-en-github.txt", dashTables + "kill-client-angular-en-tabs.txt", dashTables + "kill-detail-angular-en-tabs.txt"} {
+		p, err := filepath.Abs(f)
+		require.NoError(t, err)
+		files = append(files, p)
+	}
+	con := openScaled(t, ctx, "?lang=en", 1280, 900, 1)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("import"))))
+	waitFor(t, ctx, `!document.getElementById("import-dialog").hidden`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("import-files"), files)))
+	waitFor(t, ctx, `document.getElementById("import-status").textContent === LB.i18n.t("import.dropped", {n: 6})`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("import-run"))))
+	waitFor(t, ctx, `document.querySelector('#import-report [data-code="orphaned-window"]') !== null`)
+	text := eval[string](t, ctx, `document.getElementById("import-report").textContent`)
+	assert.Contains(t, text, "3 spans in which a queue had no owner, the longest 35 ms")
+	assert.Contains(t, text, "the logged rounds are what AVG gives")
+	assert.Contains(t, text, "the 8 queues whose owner is observed agree")
+	assert.Contains(t, text, "the consumer list's Quantity for OrderGroup is 3 connections, not client ids")
+	codes := eval[string](t, ctx, `[...document.querySelectorAll('#import-report [data-code]')].map(e => e.dataset.code).join(" ")`)
+	assert.Equal(t, "double-owned-window orphaned-window allocation-ok allocation-ok", codes)
+
+	eval[bool](t, ctx, `(() => { LB.i18n.set("zh"); return true; })()`)
+	waitFor(t, ctx, `document.querySelector('#import-report [data-code="orphaned-window"]').textContent.includes("无人持有")`)
+	text = eval[string](t, ctx, `document.getElementById("import-report").textContent`)
+	assert.Contains(t, text, "消费者列表中 OrderGroup 的数量为 3，统计的是连接数而非客户端 ID")
+	assert.Empty(t, con.Errors())
+}

@@ -82,3 +82,56 @@ func TestDiagnoseDashboardRealPastes(t *testing.T) {
 	assert.Contains(t, out, "line 3: Dashboard cluster page (Typora Markdown), cut")
 	assert.True(t, strings.Contains(out, "the paste ends inside this table header"))
 }
+
+// What the Dashboard's cells do not mean, said where the pastes show it (tables §10): the
+// consumer list's Quantity counts connections, so beside a CLIENT dialog whose rows share an
+// id it says why the counts differ; beside a consume detail of one broker whose diffs do not
+// add up to the list's Delay it names dashboard 2.0.0's first-broker detail; a broadcasting
+// group's Delay says nothing; a Go member leaves consumerClient cells empty whoever holds the
+// queue. None of them is a finding.
+func TestDiagnoseDashboardCaveats(t *testing.T) {
+	run := func(files ...string) (string, diagnoseJSON) {
+		t.Helper()
+		args := []string{"diagnose"}
+		for _, f := range files {
+			args = append(args, dashTables+f)
+		}
+		out, errOut, status := lbscope(t, "", args...)
+		require.Equal(t, 0, status, errOut)
+		js, errOut, status := lbscope(t, "", append([]string{"diagnose", "--json"}, args[1:]...)...)
+		require.Equal(t, 0, status, errOut)
+		var v diagnoseJSON
+		require.NoError(t, json.Unmarshal([]byte(js), &v))
+		return out, v
+	}
+	out, v := run("list-duplicate-en-tabs.txt", "client-angular-en-tabs.txt", "detail-angular-en-tabs.txt")
+	assert.Equal(t, []string{"duplicate-client-id", "unowned-queues"}, v.Codes)
+	assert.Contains(t, out, "list-duplicate-en-tabs.txt:2  the consumer list's Quantity for please_rename_unique_group_name_4 is 4 connections, not client ids: the connections pasted show 2 distinct client id(s) in 3 row(s)")
+	assert.Contains(t, out, "duplicate client ids (two processes with one id) or one client connected more than once")
+	assert.Contains(t, out, "the consumer list's Delay for please_rename_unique_group_name_4 is 3000, the consume detail's queues add up to 1500, all on broker-a: dashboard 2.0.0 lists the first broker's queues only (rocketmq-dashboard#297)")
+
+	// Without the CLIENT dialog, the consume detail's ids are fewer than the connections, but
+	// the detail cannot name every client: the note says so, and no duplicate is claimed.
+	out, v = run("list-duplicate-en-tabs.txt", "detail-angular-en-tabs.txt")
+	assert.NotContains(t, v.Codes, "duplicate-client-id")
+	assert.Contains(t, out, "is 4 connections, not client ids, and the consume detail names 2 distinct client id(s)")
+	assert.Contains(t, out, "paste the CLIENT dialog, one row per connection, to tell")
+
+	// The counts agree: nothing to say.
+	out, _ = run("client-angular-en-tabs.txt", "detail-angular-en-tabs.txt")
+	assert.NotContains(t, out, "Quantity for")
+	assert.NotContains(t, out, "the consumer list's Delay")
+
+	out, v = run("broadcast-client-list-en-tabs.txt")
+	assert.Contains(t, out, "NoticeGroup consumes BROADCASTING: each client keeps its own offsets (apache/rocketmq#1539), so the broker-side Delay and diffTotal (0 here) say nothing")
+	assert.NotContains(t, out, "the consumer list's Delay")
+	assert.NotContains(t, v.Codes, "lag-on-owned-queue")
+	// Its consume detail shows one queue 9000 behind: no finding is made of it.
+	out, v = run("broadcast-client-detail-en-tabs.txt")
+	assert.Empty(t, v.Codes)
+	assert.Contains(t, out, "broadcast-client-detail-en-tabs.txt:15  NoticeGroup consumes BROADCASTING: each client keeps its own offsets (apache/rocketmq#1539), so the broker-side Delay and diffTotal (9000 here) say nothing")
+
+	out, v = run("go-member-client-detail-en-tabs.txt")
+	assert.Equal(t, []string{"mixed-sdk", "allocation-ok"}, v.Codes, "the empty cells are no unowned queues")
+	assert.Contains(t, out, "go-member-client-detail-en-tabs.txt:4  2 queue(s) show no consumerClient, and the group has GO member(s) (1: 10.0.0.3@3003#3333): the Dashboard cannot read their running info")
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -48,7 +49,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		maxWork workFlag
 	)
 	sf.register(fs, "allocation strategy", "CONSISTENT_HASH: virtual nodes per consumer", "latency tier table: current (5.1.4+) or legacy-4x")
-	fs.BoolVar(&asJSON, "json", false, "print JSON: seed, actions, rebalances, anomalies, final assignment, metrics")
+	fs.BoolVar(&asJSON, "json", false, "print JSON: seed, actions, rebalances, anomalies, final assignment, metrics, and for a scenario of logs (diagnose --scenario) the windows where logs and simulation disagree")
 	fs.BoolVar(&events, "events", false, "with --json, include every event of the run")
 	registerWork(fs, &maxWork)
 	usage := fmt.Sprintf(simUsage, commandTable(), incidentTable())
@@ -70,17 +71,27 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "sim", err)
 	}
+	var ds []scenario.Disagreement
+	if s.Observed != nil {
+		// A history read from logs: where it and the simulation of the same steps disagree.
+		if ds, err = scenario.Disagreements(s); err != nil {
+			return fail(stderr, "sim", err)
+		}
+	}
 	if asJSON {
-		stdout.Write(r.JSON())
+		if s.Observed == nil {
+			stdout.Write(r.JSON())
+			return 0
+		}
+		b, err := json.MarshalIndent(simObservedJSON{Result: r, Observed: observedJSON(s, ds)}, "", "  ")
+		if err != nil {
+			return fail(stderr, "sim", err)
+		}
+		stdout.Write(append(b, '\n'))
 		return 0
 	}
 	text := r.Text(s)
 	if s.Observed != nil {
-		// A history read from logs: where it and the simulation of the same steps disagree.
-		ds, err := scenario.Disagreements(s)
-		if err != nil {
-			return fail(stderr, "sim", err)
-		}
 		text += scenario.ObservedText(s, ds)
 	}
 	io.WriteString(stdout, termText(text))
@@ -141,4 +152,34 @@ func commandTable() string {
 		fmt.Fprintf(&b, "  %s\n", scenario.ExampleAt(name))
 	}
 	return b.String()
+}
+
+// simObservedJSON is sim --json's output for a scenario with a logged history: the run, then
+// what the logs were and every window in which they and the simulation name different owners.
+type simObservedJSON struct {
+	*scenario.Result
+	Observed simObserved `json:"observed"`
+}
+
+type simObserved struct {
+	Source string `json:"source,omitempty"`
+	Zone   string `json:"zone,omitempty"`
+	Start  string `json:"start,omitempty"` // the wall-clock moment that is t=0
+	// Disagreements are the windows (virtual ms) in which the logged owners of some queues
+	// differ from the simulated ones; empty when the two agree all along.
+	Disagreements []scenario.Disagreement `json:"disagreements"`
+}
+
+func observedJSON(s scenario.Scenario, ds []scenario.Disagreement) simObserved {
+	o := simObserved{Source: s.Observed.Source, Zone: s.Observed.Zone, Start: s.Observed.Start, Disagreements: []scenario.Disagreement{}}
+	for _, d := range ds {
+		if d.Logged == nil {
+			d.Logged = []string{}
+		}
+		if d.Simulated == nil {
+			d.Simulated = []string{}
+		}
+		o.Disagreements = append(o.Disagreements, d)
+	}
+	return o
 }

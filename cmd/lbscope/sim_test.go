@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,7 +139,8 @@ func TestSimBadInput(t *testing.T) {
 }
 
 // A scenario with a history read from logs: sim prints the run as the golden has it, its
-// last section the windows where the logs and the simulation disagree; --json is the run's.
+// last section the windows where the logs and the simulation disagree; --json is the run's,
+// with those windows under "observed".
 func TestSimObservedDisagreements(t *testing.T) {
 	out, errOut, status := lbscope(t, "", "sim", "../../testdata/scenarios/observed-kill.json")
 	require.Equal(t, 0, status, errOut)
@@ -147,7 +149,7 @@ func TestSimObservedDisagreements(t *testing.T) {
 	assert.Equal(t, string(want), out)
 	assert.Contains(t, out, "\nthe logs against the simulation (rocketmq_client.log of 3 members; 00:00 is 2026-11-30 10:15:02.120 +08:00)\n"+
 		"  01:00–01:05  broker-a:0-2  logs: nobody · simulated: 10.0.0.2@2345 (5.0 s)\n")
-	// --json is the run alone: the same bytes as the file without its history.
+	// --json is the run as the file without its history gives it, and the windows.
 	var doc map[string]any
 	data, err := os.ReadFile("../../testdata/scenarios/observed-kill.json")
 	require.NoError(t, err)
@@ -159,7 +161,15 @@ func TestSimObservedDisagreements(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, bare, 0o644))
 	withLogs, _, _ := lbscope(t, "", "sim", "../../testdata/scenarios/observed-kill.json", "--json")
 	without, _, _ := lbscope(t, "", "sim", file, "--json")
-	assert.Equal(t, without, withLogs)
+	var a, b map[string]any
+	require.NoError(t, json.Unmarshal([]byte(withLogs), &a))
+	require.NoError(t, json.Unmarshal([]byte(without), &b))
+	obs, _ := a["observed"].(map[string]any)
+	require.NotNil(t, obs, "sim --json of a logged scenario carries the windows")
+	assert.Equal(t, "2026-11-30 10:15:02.120", obs["start"])
+	assert.Contains(t, fmt.Sprint(obs["disagreements"]), "from:60001 logged:[] queues:[broker-a:0 broker-a:1 broker-a:2] simulated:[10.0.0.2@2345] to:65000")
+	delete(a, "observed")
+	assert.Equal(t, b, a)
 	plain, _, _ := lbscope(t, "", "sim", file)
 	assert.Equal(t, plain, strings.Split(out, "\nthe logs against")[0])
 }

@@ -125,9 +125,15 @@ func Diagnose(inputs []Input, opts Options) (*Report, error) {
 	rep.allocate()
 	rep.compare()
 	rep.findings()
+	rep.dashboardCaveats()
 	if err := rep.history(opts); err != nil {
 		return nil, err
 	}
+	// Pastes and logs read together give one report: what is wrong first, whichever part of
+	// the input shows it, then what is sound.
+	sort.SliceStable(rep.Findings, func(i, j int) bool {
+		return rep.Findings[i].Severity != "ok" && rep.Findings[j].Severity == "ok"
+	})
 	return rep, nil
 }
 

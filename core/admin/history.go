@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -27,7 +28,8 @@ type History struct {
 	events     []LogEvent     // with At and member set
 	byMember   map[string]*LogMember
 	index      map[string]int // into Members
-	ends       map[string]end
+	// absent holds, per member, the spans in which it was gone (membership), in time order.
+	absent map[string][]absence
 	// leftMembers are the members beyond MaxLogMembers, whose lines are left out.
 	leftMembers map[string]bool
 	byRef       map[Ref]int      // rounds by their line
@@ -142,10 +144,52 @@ type RouteChange struct {
 	Ref    Ref                  `json:"ref"`
 }
 
-type end struct {
-	at  int64
-	by  string
-	ref Ref
+// absence is a span in which a member was gone: from its leave (by "broker line", "shutdown"
+// or "inferred", at the line ref) until it came back (to; 0 while it never did).
+type absence struct {
+	from, to int64
+	by       string
+	ref      Ref
+}
+
+// goneAt says whether member was gone at t.
+func (h *History) goneAt(member string, t int64) bool {
+	for _, a := range h.absent[member] {
+		if a.from <= t && (a.to == 0 || t < a.to) {
+			return true
+		}
+	}
+	return false
+}
+
+// leftBefore says whether member was gone at t by a leave (a broker line, or inferred) from
+// before t: what its lines show it holding then, its leave already ended.
+func (h *History) leftBefore(member string, t int64) bool {
+	for _, a := range h.absent[member] {
+		if a.by != "shutdown" && a.from < t && (a.to == 0 || t < a.to) {
+			return true
+		}
+	}
+	return false
+}
+
+// leftSince says whether member left at or after t.
+func (h *History) leftSince(member string, t int64) bool {
+	for _, a := range h.absent[member] {
+		if a.from >= t {
+			return true
+		}
+	}
+	return false
+}
+
+// gone is whether member is gone at the end of the logs, and since when.
+func (h *History) gone(member string) (absence, bool) {
+	as := h.absent[member]
+	if len(as) == 0 || as[len(as)-1].to != 0 {
+		return absence{}, false
+	}
+	return as[len(as)-1], true
 }
 
 // Tolerances of the history, from the clients' timings (spec §3, logs §1.1, §6).
@@ -225,7 +269,7 @@ func BuildHistory(rd *Read, opts Options) (*History, error) {
 		return nil, nil
 	}
 	h := &History{zone: zone, Zone: zoneText(zone), ZoneGiven: given, Members: []LogMember{}, Rounds: []HistoryRound{},
-		Queues: []QueueHistory{}, Membership: []MemberChange{}, Routes: []RouteChange{}, byMember: map[string]*LogMember{}, ends: map[string]end{}, leftMembers: map[string]bool{}}
+		Queues: []QueueHistory{}, Membership: []MemberChange{}, Routes: []RouteChange{}, byMember: map[string]*LogMember{}, absent: map[string][]absence{}, leftMembers: map[string]bool{}}
 	h.assign(rd)
 	h.rounds()
 	h.membership()
@@ -499,58 +543,131 @@ func addNew(to, qs []route.MessageQueue) []route.MessageQueue { return append(to
 // the others' lines imply: a member whose log stops without a shutdown left when another
 // member of its group next saw fewer consumers (at that member's notification, if it had one).
 func (h *History) membership() {
+	addr := map[string]string{} // a member by its address, from the broker's join and leave lines
+	open := map[string]bool{}   // gone and not back yet
+	// active is a member's latest line about the queues of a group so far: a process may start a
+	// consumer of another group after its first one's rounds, which is no restart.
+	type mg struct{ member, group string }
+	active := map[mg]int64{}
+	leave := func(id string, at int64, by string, ref Ref) {
+		if !open[id] {
+			open[id] = true
+			h.absent[id] = append(h.absent[id], absence{from: at, by: by, ref: ref})
+		}
+	}
+	back := func(id string, at int64) {
+		if open[id] {
+			open[id] = false
+			a := &h.absent[id][len(h.absent[id])-1]
+			a.to = max(at, a.from+1)
+		}
+	}
 	for ei := range h.events {
 		e := &h.events[ei]
+		if e.Client == "broker" {
+			switch e.Kind {
+			case evJoin, evLeave, evExpire, evEmpty:
+				id := e.ID
+				if id != "" && e.Addr != "" {
+					addr[e.Addr] = id
+				}
+				if e.Kind == evExpire && id == "" {
+					// B4 names the channel's address only: the member whose join or leave gave it.
+					id = addr[e.Addr]
+				}
+				h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: id, Kind: e.Kind, Source: "broker log", Ref: e.Ref, Group: e.Group})
+				if h.byMember[id] == nil {
+					continue
+				}
+				switch e.Kind {
+				case evJoin:
+					back(id, e.Local)
+				case evLeave, evExpire:
+					leave(id, e.Local, "broker line", e.Ref)
+				}
+			}
+			continue
+		}
+		if h.byMember[e.ID] == nil {
+			continue
+		}
 		switch e.Kind {
-		case evJoin, evLeave, evExpire, evEmpty:
-			if e.Client == "broker" {
-				h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: e.ID, Kind: e.Kind, Source: "broker log", Ref: e.Ref, Group: e.Group})
-				if e.Kind == evLeave && h.byMember[e.ID] != nil {
-					if _, ok := h.ends[e.ID]; !ok {
-						h.ends[e.ID] = end{e.Local, "broker line", e.Ref}
-					}
+		case evStart:
+			if t, ok := active[mg{e.ID, e.Group}]; ok && !open[e.ID] {
+				// It starts again with no line saying it went (killed and restarted under the
+				// same id): gone when another member next counted fewer consumers, else since
+				// its last line about its queues.
+				at, ref, source := t, e.Ref, "inferred: it started again with no line saying it went"
+				if seen, ok := h.sawFewer(*h.byMember[e.ID], t, e.Local); ok {
+					at, ref, source = seen.at, seen.ref, seen.by
+				}
+				h.Membership = append(h.Membership, MemberChange{At: at, Member: e.ID, Kind: "leave", Source: source, Ref: ref, Group: e.Group})
+				leave(e.ID, at, "inferred", ref)
+			}
+			h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: e.ID, Kind: e.Kind, Source: "its own log", Ref: e.Ref, Group: e.Group})
+			back(e.ID, e.Local)
+			for k := range active {
+				if k.member == e.ID {
+					delete(active, k)
 				}
 			}
-		case evStart, evStop:
-			if e.Client != "broker" {
-				h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: e.ID, Kind: e.Kind, Source: "its own log", Ref: e.Ref, Group: e.Group})
-				if e.Kind == evStop {
-					h.ends[e.ID] = end{e.Local, "shutdown", e.Ref}
-				}
-			}
+		case evStop:
+			h.Membership = append(h.Membership, MemberChange{At: e.Local, Member: e.ID, Kind: e.Kind, Source: "its own log", Ref: e.Ref, Group: e.Group})
+			leave(e.ID, e.Local, "shutdown", e.Ref)
+		case evRound, evSource, evAdd, evRemove, evHeld, evCommit, evFix, evDropped:
+			active[mg{e.ID, e.Group}] = e.Local
 		}
 	}
 	for _, m := range h.Members {
-		if _, ok := h.ends[m.ID]; ok || m.Relative {
+		if open[m.ID] || m.Relative {
 			continue
 		}
-		prev := map[string]int{} // another member's last cidAllSize, by member
-		for ri := range h.Rounds {
-			r := &h.Rounds[ri]
-			if r.Member == m.ID || r.CidAllSize < 0 || (m.Group != "" && r.Group != "" && r.Group != m.Group) {
-				continue
-			}
-			p, seen := prev[r.Member]
-			prev[r.Member] = r.CidAllSize
-			if r.At > m.Last && seen && r.CidAllSize < p {
-				at := r.At
-				if r.Cause == "notification" {
-					for ei := range h.events {
-						e := &h.events[ei]
-						if e.Kind == evNotify && e.ID == r.Member && e.Local <= r.At && r.At-e.Local <= roundSpan {
-							at = e.Local
-							break
-						}
-					}
-				}
-				at = max(at, m.Last)
-				h.ends[m.ID] = end{at, "inferred", r.Ref}
-				h.Membership = append(h.Membership, MemberChange{At: at, Member: m.ID, Kind: "leave", Source: "inferred: " + r.Member + " saw cidAllSize " + strconv.Itoa(p) + " → " + strconv.Itoa(r.CidAllSize), Ref: r.Ref, Group: r.Group})
-				break
-			}
+		if seen, ok := h.sawFewer(m, m.Last, math.MaxInt64); ok {
+			leave(m.ID, seen.at, "inferred", seen.ref)
+			h.Membership = append(h.Membership, MemberChange{At: seen.at, Member: m.ID, Kind: "leave", Source: seen.by, Ref: seen.ref, Group: seen.group})
 		}
 	}
 	sort.SliceStable(h.Membership, func(i, j int) bool { return h.Membership[i].At < h.Membership[j].At })
+}
+
+// sawFewer finds when another member of m's group first counted fewer consumers after m's line
+// at after and before before: the moment of its notification before that round, if it had one
+// (not before after); by says who saw what.
+func (h *History) sawFewer(m LogMember, after, before int64) (seen struct {
+	at    int64
+	ref   Ref
+	by    string
+	group string
+}, ok bool) {
+	prev := map[string]int{} // another member's last cidAllSize, by member
+	for ri := range h.Rounds {
+		r := &h.Rounds[ri]
+		if r.Member == m.ID || r.CidAllSize < 0 || (m.Group != "" && r.Group != "" && r.Group != m.Group) {
+			continue
+		}
+		p, had := prev[r.Member]
+		prev[r.Member] = r.CidAllSize
+		if r.At <= after || !had || r.CidAllSize >= p {
+			continue
+		}
+		if r.At >= before {
+			break
+		}
+		at := r.At
+		if r.Cause == "notification" {
+			for ei := range h.events {
+				e := &h.events[ei]
+				if e.Kind == evNotify && e.ID == r.Member && e.Local <= r.At && r.At-e.Local <= roundSpan {
+					at = e.Local
+					break
+				}
+			}
+		}
+		seen.at, seen.ref, seen.group = max(at, after), r.Ref, r.Group
+		seen.by = "inferred: " + r.Member + " saw cidAllSize " + strconv.Itoa(p) + " → " + strconv.Itoa(r.CidAllSize)
+		return seen, true
+	}
+	return seen, false
 }
 
 // intervals rebuilds who held each queue from the lines that prove ownership: a round's result
@@ -599,8 +716,52 @@ func (h *History) intervals() {
 	for ref, i := range h.byRef {
 		rounds[ref] = &h.Rounds[i]
 	}
+	// A member's leave (a broker line, or inferred) ends what it held then; its shutdown line
+	// does so itself. In time order, members by id at one moment.
+	type leaving struct {
+		member string
+		absence
+	}
+	var leaves []leaving
+	for _, m := range h.Members {
+		for _, a := range h.absent[m.ID] {
+			if a.by != "shutdown" {
+				leaves = append(leaves, leaving{m.ID, a})
+			}
+		}
+	}
+	sort.SliceStable(leaves, func(i, j int) bool {
+		if leaves[i].from != leaves[j].from {
+			return leaves[i].from < leaves[j].from
+		}
+		return leaves[i].member < leaves[j].member
+	})
+	left := func(upTo int64) {
+		for len(leaves) > 0 && leaves[0].from <= upTo {
+			l := leaves[0]
+			leaves = leaves[1:]
+			var qs []route.MessageQueue
+			for k, set := range openBy {
+				if k.member == l.member {
+					for q := range set {
+						qs = append(qs, q)
+					}
+				}
+			}
+			route.SortQueues(qs)
+			for _, q := range qs {
+				k := mk{l.member, q}
+				iv := openIv[k]
+				iv.To, iv.ToBy, iv.ToRef = l.from, l.by, l.ref
+				done = append(done, *iv)
+				delete(openIv, k)
+				delete(openBy[mt{l.member, q.Topic}], q)
+			}
+		}
+	}
 	for ei := range h.events {
 		e := &h.events[ei]
+		left(e.Local)
 		if e.Client == "broker" {
 			continue
 		}
@@ -611,6 +772,9 @@ func (h *History) intervals() {
 		case evStart:
 			known[e.ID] = true
 		case evHeld:
+			if h.leftBefore(e.ID, e.Local) {
+				continue // a snapshot of what its leave already ended
+			}
 			for _, q := range e.Queues {
 				start(e.ID, q, e.Local, e.Ref, false, e.Group, precOf(e))
 				if iv := openIv[mk{e.ID, q}]; iv != nil && e.until > iv.last {
@@ -669,6 +833,7 @@ func (h *History) intervals() {
 			}
 		}
 	}
+	left(math.MaxInt64)
 	for _, k := range order {
 		iv := openIv[k]
 		if iv == nil {
@@ -678,12 +843,6 @@ func (h *History) intervals() {
 		iv.To, iv.ToRef = iv.last, iv.lastRef
 		if m := h.member(k.member); m != nil {
 			iv.To = max(iv.To, m.Last)
-		}
-		if e, ok := h.ends[k.member]; ok && e.at >= iv.From {
-			iv.To, iv.ToBy, iv.ToRef = e.at, e.by, e.ref
-			if e.by == "shutdown" {
-				iv.ToKnown = true
-			}
 		}
 		done = append(done, *iv)
 	}
@@ -815,13 +974,12 @@ func (h *History) cidAllAt(r *HistoryRound) ([]string, string) {
 		if m.Relative || m.Group != "" && r.Group != "" && m.Group != r.Group {
 			continue
 		}
-		e, ended := h.ends[m.ID]
 		switch {
 		case m.First > r.At+roundSpan:
 			continue // not yet in its log
-		case ended && e.at <= r.At:
-			continue // left
-		case m.Last < r.At-roundSpan && !ended:
+		case h.goneAt(m.ID, r.At):
+			continue // left (and not back)
+		case m.Last < r.At-roundSpan && !h.leftSince(m.ID, m.Last):
 			return nil, "" // its log stops before: whether it is still there is not known
 		}
 		ids = append(ids, m.ID)

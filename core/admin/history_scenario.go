@@ -3,8 +3,10 @@ package admin
 import (
 	"fmt"
 	"maps"
+	"math"
 	"path"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +15,7 @@ import (
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
+	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
 )
 
@@ -57,30 +60,6 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 		return s, nil, sayErr("scenario.no-topic", FieldQueues)
 	}
 	simTopic, group, left := g.scenarioNames(topic)
-	// Brokers and their read queues: every queue of the topic a route line or a holding names
-	// (a round's result set is held, so it is among the holdings).
-	var counts queueCounts
-	for _, r := range h.Routes {
-		for _, q := range r.Queues {
-			if q.Topic == topic {
-				counts.add(q)
-			}
-		}
-	}
-	for _, q := range h.Queues {
-		if q.Queue.Topic == topic {
-			counts.add(q.Queue)
-		}
-	}
-	brokers := counts.brokers
-	slices.Sort(brokers)
-	cfg := cluster.Config{Seed: 1, Topic: simTopic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
-	for _, b := range brokers {
-		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: b, Queues: min(counts.n[b], scenario.MaxQueues)})
-	}
-	var strategy string
-	strategy, left = g.scenarioStrategy(left)
-	cfg.Strategy = allocate.Named(strategy)
 	// The end: a little past the last line.
 	last := h.To
 	for _, m := range h.Members {
@@ -88,9 +67,21 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 	}
 	until := rel(last) + historyTail
 	until = (until + scenario.Second - 1) / scenario.Second * scenario.Second
-	// Members: running at t=0, or joining; stopping or vanishing.
+	// Brokers and their read queues: the topic's route as its first route line gives it (or,
+	// before that line, as the queues held name it), each later route line that changes a
+	// broker's count a setQueues at its time (a broker new to the route an addBroker), logs
+	// §1.2 M6, §2.2; the queues held and never in a route line are there from the start.
+	initial, timeline := g.historyRoutes(h, topic, rel, until)
+	brokers := slices.Sorted(maps.Keys(initial))
+	cfg := cluster.Config{Seed: 1, Topic: simTopic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
+	for _, b := range brokers {
+		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: b, Queues: initial[b]})
+	}
+	var strategy string
+	strategy, left = g.scenarioStrategy(left)
+	cfg.Strategy = allocate.Named(strategy)
+	// Members: running at t=0, or joining; stopping or vanishing, and starting again.
 	members := map[string]bool{}
-	var timeline []scenario.Step
 	var names []string
 	for _, m := range h.Members {
 		if m.Relative {
@@ -121,13 +112,17 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 				break
 			}
 		}
+		prev := rel(start)
 		if start <= h.From {
 			cfg.Consumers = append(cfg.Consumers, cluster.ConsumerConfig{ID: m.ID, Client: client})
 		} else {
-			timeline = append(timeline, scenario.Step{At: rel(start), Command: cluster.Command{Type: "addConsumer", ID: m.ID, Client: client}})
+			timeline = append(timeline, scenario.Step{At: prev, Command: cluster.Command{Type: "addConsumer", ID: m.ID, Client: client}})
 		}
-		// Its first leave, if any: a graceful shutdown unregisters and notifies (stopConsumer);
-		// a member that vanished is noticed when its channel closes or expires (killConsumer).
+		// Its leaves and returns: a graceful shutdown unregisters and notifies (stopConsumer); a
+		// member that vanished is noticed when its channel closes or expires (killConsumer); one
+		// that comes back under its id (a start or a broker's join after a leave) is the same
+		// process started again (restartConsumer), not a second member.
+		running := true
 		for _, c := range h.Membership {
 			if c.Member != m.ID || c.At < start {
 				continue
@@ -138,14 +133,24 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 				typ = "stopConsumer"
 			case "leave", "expire":
 				typ = "killConsumer"
+			case "start", "join":
+				typ = "restartConsumer"
 			default:
 				continue
 			}
-			at := max(rel(c.At), rel(start)+1)
-			if at < until {
-				timeline = append(timeline, scenario.Step{At: at, Command: cluster.Command{Type: typ, ID: m.ID}})
+			if running == (typ == "restartConsumer") {
+				continue // already running, or already gone
 			}
-			break
+			at := max(rel(c.At), prev+1)
+			if at >= until {
+				break
+			}
+			cmd := cluster.Command{Type: typ, ID: m.ID}
+			if typ == "restartConsumer" {
+				cmd.Client = client
+			}
+			timeline = append(timeline, scenario.Step{At: at, Command: cmd})
+			running, prev = typ == "restartConsumer", at
 		}
 	}
 	// In time order, the steps of one moment as the members come (an insertion sort: few steps).
@@ -230,4 +235,110 @@ func (g *Group) historyScenario(h *History) (s scenario.Scenario, left []Said, e
 // line is (Escape), its newlines too.
 func fileName(p string) string {
 	return strings.ReplaceAll(Escape(path.Base(p)), "\n", `\x0a`)
+}
+
+// historyRoutes gives the brokers of topic with their read queues at t=0 and the steps that
+// change them at the times of the route lines (logs §1.2 M6, §2.2 "the topic route info
+// changed"): the first route line's counts hold from the start unless queues held before it
+// name others (its route then was another, which no line gives: those queues' brokers and
+// counts hold until it); each later line that changes a broker's count is a setQueues (an
+// addBroker for a broker new to the route, setQueues 0 for one gone from it). Every member
+// prints the same change: only a change is a step. Queues held but in no route line's broker
+// are there from the start.
+func (g *Group) historyRoutes(h *History, topic string, rel func(int64) scenario.Duration, until scenario.Duration) (map[string]int, []scenario.Step) {
+	countOf := func(qs []route.MessageQueue) map[string]int {
+		n := map[string]int{}
+		for _, q := range qs {
+			if q.Topic == topic {
+				n[q.BrokerName] = max(n[q.BrokerName], min(int(q.QueueID)+1, scenario.MaxQueues))
+			}
+		}
+		return n
+	}
+	var routes []RouteChange
+	for _, r := range h.Routes {
+		if r.Topic == topic {
+			routes = append(routes, r)
+		}
+	}
+	sort.SliceStable(routes, func(i, j int) bool { return routes[i].At < routes[j].At })
+	held := func(before int64) map[string]int {
+		n := map[string]int{}
+		for _, q := range h.Queues {
+			if q.Queue.Topic != topic {
+				continue
+			}
+			for _, iv := range q.Held {
+				if iv.From < before {
+					n[q.Queue.BrokerName] = max(n[q.Queue.BrokerName], min(int(q.Queue.QueueID)+1, scenario.MaxQueues))
+				}
+			}
+		}
+		return n
+	}
+	if len(routes) == 0 {
+		return held(math.MaxInt64), nil
+	}
+	cur := countOf(routes[0].Queues)
+	if before := held(routes[0].At); rel(routes[0].At) > 0 && len(before) > 0 {
+		cur = before
+	}
+	initial := maps.Clone(cur)
+	known := maps.Clone(cur) // brokers the scenario has, at the start or added
+	var steps []scenario.Step
+	for i, r := range routes {
+		n := countOf(r.Queues)
+		at := rel(r.At)
+		if i == 0 && maps.Equal(n, cur) || at >= until {
+			continue
+		}
+		if at <= 0 {
+			// A route line at the logs' first moment: it is the start's.
+			for b, c := range n {
+				initial[b], known[b] = c, c
+			}
+			cur = maps.Clone(n)
+			continue
+		}
+		for _, b := range slices.Sorted(maps.Keys(mergeKeys(cur, n))) {
+			if n[b] == cur[b] || len(steps) >= scenario.MaxSteps/2 {
+				continue
+			}
+			c := n[b]
+			if _, ok := known[b]; !ok {
+				if c == 0 {
+					continue
+				}
+				steps = append(steps, scenario.Step{At: at, Command: cluster.Command{Type: "addBroker", Broker: b, Queues: &c}})
+				known[b] = c
+				continue
+			}
+			steps = append(steps, scenario.Step{At: at, Command: cluster.Command{Type: "setQueues", Broker: b, Queues: &c}})
+		}
+		cur = n
+	}
+	// Queues held on brokers no route line gives: there from the start.
+	for b, c := range held(math.MaxInt64) {
+		if _, ok := known[b]; !ok {
+			initial[b] = c
+		}
+	}
+	for b, c := range initial {
+		if c == 0 {
+			delete(initial, b) // a broker with none of the topic's queues at the start joins later
+		}
+	}
+	return initial, steps
+}
+
+// mergeKeys is a map with the keys of a and b.
+func mergeKeys(a, b map[string]int) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }

@@ -175,3 +175,125 @@ func TestHistoryScenarioOddFileNames(t *testing.T) {
 		t.Errorf("ref %q; want the escaped name", ref)
 	}
 }
+
+// A member that vanishes and comes back, and a route that grows (testdata/logs/rejoin: a Java
+// 4.9.8 member alone on 4 queues; a Go member joining at 10 s; the topic grown to 6 queues at
+// 30 s, as both members' route lines say; the Go member's channel removed by the broker at 40 s
+// and the same id connected and started again at 50 s). The history ends the Go member's
+// queues at the broker's line and gives it new ones from its round after the restart; its
+// "pull was expired" line re-creates a process queue and moves nothing. The scenario grows the
+// topic at 30 s (setQueues), kills the Go member at 40 s and restarts it at 50 s: one member,
+// not two.
+func TestHistoryScenarioRejoinAndRouteChange(t *testing.T) {
+	rep := diagnoseLogs(t, Options{}, "rejoin/*")
+	h := rep.History
+	const a, b = "10.0.0.1@1001#1111", "10.0.0.2@pay-b"
+	if len(h.Members) != 2 {
+		t.Fatalf("members %+v; want the two, the restarted one once", h.Members)
+	}
+	var held []string
+	for _, qh := range h.Queues {
+		if qh.Queue.QueueID != 4 {
+			continue
+		}
+		for _, iv := range qh.Held {
+			held = append(held, iv.Member+" "+h.Stamp(iv.From)[17:]+"→"+h.Stamp(iv.To)[17:]+" "+iv.ToBy)
+		}
+	}
+	want := []string{b + " 30.000→40.000 broker line", a + " 40.050→50.050 ", b + " 50.000→55.000 "}
+	if !slices.Equal(held, want) {
+		t.Errorf("broker-a:4 held\n%q\nwant\n%q", held, want)
+	}
+	for _, r := range h.Rounds {
+		if r.Member == b && len(r.Dropped) > 0 && (len(r.Added) > 0 || len(r.Removed) > 0) {
+			t.Errorf("the expired pull moved queues: %+v", r)
+		}
+	}
+	if f := finding(rep, CodeDoubleOwnedWindow); f != nil {
+		t.Errorf("double-owned-window after the rejoin: %+v", f)
+	}
+	s, left, err := rep.Group.ScenarioSaid()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("left out %v", english(left))
+	}
+	if len(s.Brokers) != 1 || s.Brokers[0].Name != "broker-a" || s.Brokers[0].Queues != 4 {
+		t.Errorf("brokers %+v; want broker-a with the 4 queues of the first route line", s.Brokers)
+	}
+	var steps []string
+	for _, st := range s.Timeline {
+		n := ""
+		if st.Queues != nil {
+			n = strconv.Itoa(*st.Queues)
+		}
+		steps = append(steps, st.At.String()+" "+st.Type+" "+st.ID+st.Broker+" "+n)
+	}
+	wantSteps := []string{"10s addConsumer " + b + " ", "30s setQueues broker-a 6", "40s killConsumer " + b + " ", "50s restartConsumer " + b + " "}
+	if !slices.Equal(steps, wantSteps) {
+		t.Errorf("timeline\n%q\nwant\n%q", steps, wantSteps)
+	}
+	if _, err := scenario.Disagreements(s); err != nil {
+		t.Errorf("the scenario does not run: %v", err)
+	}
+}
+
+// The broker's expiry line names the channel's address only (logs §1.3 B4): the member is the
+// one whose join line gave that address, and its queues end there as at a removed channel.
+func TestHistoryExpiryNamesTheMemberByAddress(t *testing.T) {
+	in := logInputs(t, "rejoin/*")
+	for i := range in {
+		if strings.HasSuffix(in[i].Name, "broker.log") {
+			lines := strings.Split(string(in[i].Data), "\n")
+			lines[1] = "2026-12-04 10:00:40 WARN ClientHousekeepingScheduledThread - SCAN: remove expired channel from ConsumerManager consumerTable. channel=10.0.0.2:56222, consumerGroup=PayGroup"
+			in[i].Data = []byte(strings.Join(lines, "\n"))
+		}
+	}
+	rep, err := Diagnose(in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const b = "10.0.0.2@pay-b"
+	var expiry *MemberChange
+	for i, c := range rep.History.Membership {
+		if c.Kind == "expire" {
+			expiry = &rep.History.Membership[i]
+		}
+	}
+	if expiry == nil || expiry.Member != b {
+		t.Fatalf("expiry %+v; want it to name %s", expiry, b)
+	}
+	s, _, err := rep.Group.ScenarioSaid()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, st := range s.Timeline {
+		if st.ID == b {
+			steps = append(steps, st.At.String()+" "+st.Type)
+		}
+	}
+	if want := []string{"10s addConsumer", "40s killConsumer", "50s restartConsumer"}; !slices.Equal(steps, want) {
+		t.Errorf("steps of %s %q; want %q", b, steps, want)
+	}
+}
+
+// One process that starts a consumer of a second group after its first group's rounds has not
+// restarted: no leave is inferred.
+func TestHistorySecondGroupIsNoRestart(t *testing.T) {
+	const id = "10.0.0.9@9#9"
+	log := "2026-12-04 10:00:00,000 INFO RocketmqClient - the consumer [G1] start OK.\n" +
+		"2026-12-04 10:00:00,080 INFO RocketmqClient - rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=G1, topic=T, clientId=" + id + ", mqAllSize=1, cidAllSize=1, rebalanceResultSize=1, rebalanceResultSet=[MessageQueue [topic=T, brokerName=b, queueId=0]]\n" +
+		"2026-12-04 10:00:30,000 INFO RocketmqClient - the consumer [G2] start OK.\n" +
+		"2026-12-04 10:00:30,080 INFO RocketmqClient - rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=G2, topic=U, clientId=" + id + ", mqAllSize=1, cidAllSize=1, rebalanceResultSize=1, rebalanceResultSet=[MessageQueue [topic=U, brokerName=b, queueId=0]]\n"
+	rep, err := Diagnose([]Input{{Name: "app.log", Data: []byte(log)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.History.Membership {
+		if c.Kind == "leave" {
+			t.Errorf("a leave inferred from the second group's start: %+v", c)
+		}
+	}
+}

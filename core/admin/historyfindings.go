@@ -305,9 +305,8 @@ func (h *History) covered(group string, from int64, next Interval) bool {
 		if m.Relative {
 			return false
 		}
-		e, ended := h.ends[m.ID]
 		switch {
-		case ended && e.at <= next.From:
+		case h.goneAt(m.ID, next.From):
 			continue // gone before the window ends
 		case m.First <= from && m.Last >= next.From:
 			n++

@@ -677,6 +677,19 @@ func channelID(s string) string {
 	return v
 }
 
+// remoteAddr is the client's address in a ClientChannelInfo ("… R:/10.0.0.2:56222] …"), by
+// which a broker's expiry line (B4, address only) names the member it ends.
+func remoteAddr(s string) string {
+	_, v, ok := strings.Cut(s, "R:/")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(v, ", ]"); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
 // javaEvent reads the message of a Java client's, a gRPC Java client's or the broker's line
 // (logs §1.2, §1.3, §3.1); false when it is not about rebalancing.
 func (e *LogEvent) javaEvent(msg string) bool {
@@ -801,23 +814,24 @@ func (e *LogEvent) javaEvent(msg string) bool {
 	}
 	// The broker (logs §1.3).
 	if v, ok := cut("new consumer connected, group: "); ok {
-		e.Client, e.Kind, e.ID = "broker", evJoin, channelID(v)
+		e.Client, e.Kind, e.ID, e.Addr = "broker", evJoin, channelID(v), remoteAddr(v)
 		e.Group, _, _ = strings.Cut(v, " ")
 		return e.ID != ""
 	}
 	if v, ok := cut("unregister a consumer["); ok {
-		e.Client, e.Kind, e.ID = "broker", evLeave, channelID(v)
+		e.Client, e.Kind, e.ID, e.Addr = "broker", evLeave, channelID(v), remoteAddr(v)
 		e.Group, _, _ = strings.Cut(v, "]")
 		return e.ID != ""
 	}
 	if v, ok := cut("NETTY EVENT: remove not active channel["); ok {
-		e.Client, e.Kind, e.ID = "broker", evLeave, channelID(v)
+		e.Client, e.Kind, e.ID, e.Addr = "broker", evLeave, channelID(v), remoteAddr(v)
 		_, e.Group, _ = strings.Cut(v, "consumer group: ")
 		return e.ID != ""
 	}
 	if v, ok := cut("SCAN: remove expired channel from ConsumerManager consumerTable. channel="); ok {
 		e.Client, e.Kind = "broker", evExpire
 		e.Addr, e.Group, _ = strings.Cut(v, ", consumerGroup=")
+		e.Addr = strings.TrimPrefix(e.Addr, "/")
 		return true
 	}
 	if v, ok := cut("unregister consumer ok, no any connection, and remove consumer group, "); ok {

@@ -465,6 +465,9 @@ func FuzzLogs(f *testing.F) {
 	f.Add([]byte("2026-12-04 10:00:00,000 INFO RocketmqClient - doRebalance, G, add a new mq, MessageQueue [topic=T, brokerName=b, queueId=1]\n\tat x\n["))
 	f.Add([]byte(`{"level":"info","msg":"MessageQueue do balance done","time":"2026-12-04T03:32:59+08:00","rebalanceResultSet":[{"queueId":1e99,"brokerName":"b"}]}`))
 	f.Add([]byte(`time="2026-12-04T03:32:59Z" level=info msg="the topic route info changed" topic=T changeTo="{\"queueDatas\":[{\"brokerName\":\"b\",\"readQueueNums\":99999999,\"perm\":6}]}"`))
+	f.Add([]byte("2026-12-04 10:00:10 INFO H - new consumer connected, group: G X Y channel: ClientChannelInfo [channel=[id: 0x1, L:/a:1 - R:/10.0.0.2:5], clientId=c@1, language=GO]\n" +
+		"2026-12-04 10:00:11 WARN S - SCAN: remove expired channel from ConsumerManager consumerTable. channel=/10.0.0.2:5, consumerGroup=G\n" +
+		"2026-12-04 10:00:12,000 INFO RocketmqClient - the topic[T] route info changed, old[] ,new[QueueData [brokerName=b, readQueueNums=0, perm=6]]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep, err := Diagnose([]Input{{Name: "a.log", Data: data}, {Name: "b.log", Data: data}}, Options{})
 		if err != nil {
@@ -482,6 +485,15 @@ func FuzzLogs(f *testing.F) {
 						t.Fatalf("interval %+v of %v runs backwards", iv, qh.Queue)
 					}
 				}
+			}
+			// The logged group as a scenario (its route changes, leaves and returns as steps):
+			// one that is made is valid; one that is not says why.
+			if s, _, err := rep.Group.ScenarioSaid(); err == nil {
+				if err := s.Validate(); err != nil {
+					t.Fatalf("an invalid scenario of the logs: %v", err)
+				}
+			} else if _, ok := Sentence(err); !ok {
+				t.Fatalf("the scenario's error is not a sentence: %v", err)
 			}
 		}
 	})
@@ -502,4 +514,35 @@ func TestHistoryStamp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzTablesAndLogs: Dashboard tables and client logs read together, any bytes in either,
+// give one report (its caveat notes, the history, the logged scenario) without a panic.
+func FuzzTablesAndLogs(f *testing.F) {
+	kill := logInputs(f, "kill/*.log")
+	for _, name := range []string{"kill-list-angular-en-github.txt", "kill-client-angular-en-tabs.txt", "kill-detail-angular-en-tabs.txt", "go-member-client-detail-en-tabs.txt"} {
+		table, err := os.ReadFile(filepath.Join(tables, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, in := range kill {
+			f.Add(table, in.Data[:min(len(in.Data), 3000)])
+		}
+	}
+	f.Fuzz(func(t *testing.T, table, log []byte) {
+		rep, err := Diagnose([]Input{{Name: "table.txt", Data: table}, {Name: "a.log", Data: log}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range rep.Read.Notes {
+			if n.Said.Key == "" || n.Text == "" {
+				t.Fatalf("a note without words: %+v", n)
+			}
+		}
+		if s, _, err := rep.Group.ScenarioSaid(); err == nil {
+			if err := s.Validate(); err != nil {
+				t.Fatalf("an invalid scenario: %v", err)
+			}
+		}
+	})
 }

@@ -132,6 +132,10 @@ type GroupSummary struct {
 	Model     string `json:"model,omitempty"`
 	DiffTotal int64  `json:"diffTotal"`
 	Truncated bool   `json:"truncated,omitempty"`
+	// Dashboard: a row of the Dashboard's consumer list, whose Quantity counts connections
+	// (tables §3); HasDelay: its Delay cell held a count (-1 when consumeStats failed does not).
+	Dashboard bool `json:"-"`
+	HasDelay  bool `json:"-"`
 }
 
 // StatusClient is one row of consumerStatus in group mode (formats §4).

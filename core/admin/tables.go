@@ -1112,12 +1112,12 @@ func rowSummary(r *reader, ln int, v *rowVals) bool {
 		return false
 	}
 	s := GroupSummary{Ref: r.ref(ln), Group: v.get(cGroup), Count: int(n), Version: versionText(v.get(cVersion)),
-		Type: v.get(cType), Model: v.get(cMode)}
+		Type: v.get(cType), Model: v.get(cMode), Dashboard: true}
 	if t := listedAs(consumeTypes, s.Type); t != "" {
 		s.Type = t
 	}
 	if d, ok := count(v.get(cDelay)); ok {
-		s.DiffTotal = d
+		s.DiffTotal, s.HasDelay = d, d >= 0
 	}
 	r.out.Summaries = append(r.out.Summaries, s)
 	return true
@@ -1166,6 +1166,7 @@ func (rep *Report) unprovenOwners(unproven map[string]int) {
 			rep.Group.Missing[len(rep.Group.Missing)-1].Read = "#Consumer MQ Detail#"
 		}
 	}
+	rep.emptyCellsSDK(unproven)
 }
 
 // trackTypes are the message-detail page's track types (TrackType in apache/rocketmq).

@@ -181,7 +181,7 @@ func TestDashboardTables(t *testing.T) {
 			}
 		}},
 		{"list-react-zh-tabs.txt", []string{KindDashList + " (React 2.1.0 or master 2025, tabs)"}, func(t *testing.T, rd *Read) {
-			want := GroupSummary{Ref: rd.Summaries[0].Ref, Group: "default%consumerA", Count: 2, Version: "V4_5_2", Type: "PUSH", Model: "CLUSTERING", DiffTotal: 1}
+			want := GroupSummary{Ref: rd.Summaries[0].Ref, Group: "default%consumerA", Count: 2, Version: "V4_5_2", Type: "PUSH", Model: "CLUSTERING", DiffTotal: 1, Dashboard: true, HasDelay: true}
 			if len(rd.Summaries) != 2 || rd.Summaries[0] != want || rd.Summaries[1].Group != "consumerB" || rd.Summaries[1].Count != 0 {
 				t.Errorf("summaries %+v", rd.Summaries)
 			}
@@ -279,7 +279,7 @@ func TestDashboardRealPastes(t *testing.T) {
 			t.Fatalf("summaries %+v\nnotes:\n%s", rd.Summaries, notesOf(rd))
 		}
 		want := GroupSummary{Ref: Ref{Input: "real-9.5-consumer-list-rocketmq3323.txt", Line: 4}, Group: "default%consumerA", Count: 1,
-			Version: "V4_5_2", Type: "PUSH", Model: "CLUSTERING", DiffTotal: 1}
+			Version: "V4_5_2", Type: "PUSH", Model: "CLUSTERING", DiffTotal: 1, Dashboard: true, HasDelay: true}
 		if rd.Summaries[0] != want {
 			t.Errorf("summary %+v", rd.Summaries[0])
 		}

@@ -11,10 +11,11 @@ import (
 // Disagreement is a stretch of time in which the logs and the simulation name different
 // owners for some queues: the same two lists all along, for each of its queues.
 type Disagreement struct {
-	From, To  int64    // virtual ms
-	Queues    []string // "broker-a:0" forms, in the snapshot's order
-	Logged    []string // who held them per the logs, sorted (none: nobody)
-	Simulated []string // who pulled them in the simulation, sorted (none: nobody)
+	From      int64    `json:"from"`      // virtual ms
+	To        int64    `json:"to"`        // virtual ms
+	Queues    []string `json:"queues"`    // "broker-a:0" forms, in the snapshot's order
+	Logged    []string `json:"logged"`    // who held them per the logs, sorted (none: nobody)
+	Simulated []string `json:"simulated"` // who pulled them in the simulation, sorted (none: nobody)
 }
 
 // maxDisagreementLines bounds the windows ObservedText lists.

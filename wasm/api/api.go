@@ -34,6 +34,7 @@ type API struct {
 	cmp     *comparing  // compare.go: the comparison running, if any
 	narr    narrState   // narration.go
 	out     outState    // frame.go
+	stage   stageState  // diagnose.go: inputs handed over in slices
 }
 
 // method is one registered method: args is the caller's JSON argument ("null" when none).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/scenario"
@@ -30,6 +31,29 @@ type diagnoseArgs struct {
 	SDK      string          `json:"sdk"`
 	Group    string          `json:"group"`
 	LogZone  string          `json:"logZone"` // the zone of log stamps without one ("+08:00")
+	// Staged: read the inputs handed over by diagnoseStage first, then these.
+	Staged bool `json:"staged"`
+}
+
+// stageState holds the inputs a page hands over in slices (lbscope.diagnoseStage), larger
+// together than one call may carry, up to the command line's limits for logs; a diagnose with
+// staged reads them, as often as it is called (a change of language reads them again), until
+// the page clears them.
+type stageState struct {
+	inputs []admin.Input
+	bytes  int
+}
+
+// The stage's limits are the command line's for logs: one input, all together.
+const (
+	MaxStageInput = admin.MaxLogBytes
+	MaxStageTotal = admin.MaxLogTotal
+)
+
+type stageArgs struct {
+	Name  string `json:"name"`
+	Text  string `json:"text"`
+	Clear bool   `json:"clear"`
 }
 
 // DiagnoseResult is what lbscope.diagnose returns.
@@ -172,16 +196,19 @@ func init() {
 		if err := decode(args, &in, want); err != nil {
 			return nil, err
 		}
-		if len(in.Inputs) == 0 {
+		var inputs []admin.Input
+		if in.Staged {
+			inputs = append(inputs, a.stage.inputs...)
+		}
+		if len(in.Inputs) == 0 && len(inputs) == 0 {
 			return nil, errors.New("needs inputs: " + want)
 		}
-		inputs := make([]admin.Input, len(in.Inputs))
 		for i, x := range in.Inputs {
 			name := x.Name
 			if name == "" {
 				name = fmt.Sprintf("paste %d", i+1)
 			}
-			inputs[i] = admin.Input{Name: name, Data: []byte(x.Text)}
+			inputs = append(inputs, admin.Input{Name: name, Data: []byte(x.Text)})
 		}
 		lang := a.Lang()
 		rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group, LogZone: in.LogZone})
@@ -211,5 +238,44 @@ func init() {
 		}
 		out.Said = sayAll(lang, rep, left, serr)
 		return out, nil
+	})
+}
+
+func init() {
+	// lbscope.diagnoseStage({name, text}) appends text to the staged input name (a new one at
+	// the end when no input has that name yet); ({clear: true}) drops every staged input. It
+	// answers what the stage holds: {inputs, bytes}.
+	register("diagnoseStage", func(a *API, args json.RawMessage) (any, error) {
+		const want = `{name: "rocketmq_client.log", text: "…the next slice of the log…"} or {clear: true}`
+		var in stageArgs
+		if err := decode(args, &in, want); err != nil {
+			return nil, err
+		}
+		st := &a.stage
+		if in.Clear {
+			*st = stageState{}
+		} else {
+			if in.Name == "" {
+				return nil, errors.New("needs a name: " + want)
+			}
+			i := slices.IndexFunc(st.inputs, func(x admin.Input) bool { return x.Name == in.Name })
+			have := 0
+			if i >= 0 {
+				have = len(st.inputs[i].Data)
+			}
+			switch {
+			case have+len(in.Text) > MaxStageInput:
+				return nil, fmt.Errorf("%s goes past %d MiB, the limit of one log; cut it to the window of interest", in.Name, MaxStageInput>>20)
+			case st.bytes+len(in.Text) > MaxStageTotal:
+				return nil, fmt.Errorf("the staged inputs go past %d MiB together, the limit of one reading; cut the logs to the window of interest", MaxStageTotal>>20)
+			}
+			if i < 0 {
+				st.inputs = append(st.inputs, admin.Input{Name: in.Name})
+				i = len(st.inputs) - 1
+			}
+			st.inputs[i].Data = append(st.inputs[i].Data, in.Text...)
+			st.bytes += len(in.Text)
+		}
+		return map[string]int{"inputs": len(st.inputs), "bytes": st.bytes}, nil
 	})
 }

@@ -20,14 +20,14 @@ type ArgLimit struct {
 }
 
 // ArgLimits is the limit of method name's argument ("dispatch" for lbscope.dispatch): the
-// same for every method but dispatch, which carries a scenario file, and diagnose, whose
-// pasted admin output is one long string each.
+// same for every method but dispatch, which carries a scenario file, and diagnose and
+// diagnoseStage, whose pasted admin output (a log's slice) is one long string each.
 func ArgLimits(name string) ArgLimit {
 	l := ArgLimit{Chars: MaxArgBytes, Depth: cluster.MaxArgDepth, String: cluster.MaxArgString}
 	switch name {
 	case "dispatch":
 		l.Chars = session.MaxCommandBytes
-	case "diagnose":
+	case "diagnose", "diagnoseStage":
 		l.String = MaxArgBytes
 	}
 	return l
@@ -43,6 +43,8 @@ type Limits struct {
 	// Fields are the limits of a scenario's settings, by path ("brokers[].queues"), from the
 	// field table (cluster.Fields).
 	Fields map[string]FieldLimit `json:"fields"`
+	// Stage is what diagnoseStage holds at most, in bytes: one input, all together.
+	Stage map[string]int `json:"stage"`
 }
 
 // FieldLimit is one setting's limits: a number's min…max (each entry's, for a list of
@@ -77,7 +79,8 @@ func fieldLimits() map[string]FieldLimit {
 func limits() Limits {
 	return Limits{
 		Args:    ArgLimits(""),
-		Methods: map[string]ArgLimit{"dispatch": ArgLimits("dispatch"), "diagnose": ArgLimits("diagnose")},
+		Methods: map[string]ArgLimit{"dispatch": ArgLimits("dispatch"), "diagnose": ArgLimits("diagnose"), "diagnoseStage": ArgLimits("diagnoseStage")},
+		Stage:   map[string]int{"input": MaxStageInput, "total": MaxStageTotal},
 		Cluster: map[string]int{
 			"brokers": cluster.MaxBrokers, "queues": cluster.MaxQueues, "consumers": cluster.MaxConsumers,
 			"producers": cluster.MaxProducers, "rate": cluster.MaxRate, "consumeRate": cluster.MaxConsumeRate,
