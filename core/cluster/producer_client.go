@@ -191,6 +191,34 @@ func (p *producer) keyedQueue(h int32, key []byte) (route.MessageQueue, bool) {
 	return mqs[selector.HashIndex(h, len(mqs))], true
 }
 
+// customQueue is a keyed send's queue from the producer's own selector: select(list, msg,
+// key) over the list the client passes, the publish list (spec §2.11). When the selector
+// throws (an error, a budget run out, a queue not in the list) sendSelectImpl throws
+// MQClientException("select message queue threw exception.") to the caller before sending:
+// the send fails, and the log says why, at most once a second per producer unless the
+// message changes.
+func (c *Cluster) customQueue(p *producer, key string, t int64) (route.MessageQueue, bool) {
+	mqs := p.tp.MessageQueueList()
+	if p.prof.Name == profile.Go212 {
+		mqs = p.goList // Go's selectors get the producer's own list (spec §9.1.8)
+	}
+	if len(mqs) == 0 {
+		return route.MessageQueue{}, false
+	}
+	msg := selector.Message{Key: key, Tags: p.customTags, Seq: p.customSeq}
+	p.customSeq++
+	mq, err := selector.SelectChecked(p.custom, mqs, msg, key)
+	if err == nil {
+		return mq, true
+	}
+	if msg := err.Error(); msg != p.customErr || t >= p.customErrAt+1000 {
+		p.customErr, p.customErrAt = msg, t
+		c.emit(Event{T: t, Kind: EventInfo, Cause: CauseSelectorThrew, Arg: p.id, Error: msg,
+			Text: fmt.Sprintf("producer %s: its selector %s threw %s; the send fails (MQClientException: select message queue threw exception.)", p.id, p.customName, msg)})
+	}
+	return route.MessageQueue{}, false
+}
+
 // faultItem is the producer's fault item for a broker: its deadline and the latency it
 // recorded.
 func (p *producer) faultItem(broker string) (until, latency int64, ok bool) {
