@@ -66,7 +66,7 @@ type producer struct {
 	customTags   string // the tag every message of the producer carries, "" when it has none or a mix
 	customErr    string // the last selector failure logged, and when
 	customErrAt  int64
-	customSeq    int64 // keyed sends so far: message.seq
+	customSeq    int64            // keyed sends so far: message.seq
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
 	isolation    map[string]int   // index in Cluster.isolations of the current interval
