@@ -44,11 +44,13 @@ type Choice struct {
 	Steps int `json:"steps,omitempty"`
 }
 
-// Bounds of a selector's source and of its step budget per call (one call per send).
+// Bounds of a selector's source and of its step budget per call. A selector runs once a
+// send, and the work estimate counts its whole budget for each, so the default is what a
+// selector needs (the composite key takes about 30 steps), far below a strategy's.
 const (
 	MaxSource    = 64 << 10
-	DefaultSteps = 20_000
-	MinSteps     = 1_000
+	DefaultSteps = 1_000
+	MinSteps     = 100
 	MaxSteps     = 10_000_000
 )
 

@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"time"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -17,6 +18,36 @@ type thread struct {
 	at syntax.Position // where the step budget ran out
 }
 
+// The wall-clock watchdog. Steps do not bound time: a dict or set whose keys all share a hash
+// (ints that differ by a multiple of 2³², say) makes each insert compare the key with every
+// entry, so n inserts in n steps take n² comparisons, and one set(l) of such keys is a
+// single step. Measured natively, 16,000 colliding ints take 13 s to insert; under the step
+// budget of the command line (10,000,000) a loop could run for hours. So a call also stops
+// once it has run WallLimit: the thread checks the clock every wallChunk steps (a check in
+// the interpreter's own loop, which works in js/wasm, where no other goroutine runs while a
+// call does), and the guard's builtins that insert many keys at once (set(), dict(),
+// update, union, |) insert them first into a scratch table, checking the clock as they go.
+// A call stopped so says so; unlike the budgets it depends on the machine's speed, so it is
+// set far above what a strategy within its step budget needs (MaxSteps is about a tenth of
+// a second natively).
+const (
+	WallLimit = 2 * time.Second
+	wallChunk = 256
+)
+
+const deadlineKey = "lbscope.deadline"
+
+// wallError is the message of a call stopped by the watchdog.
+func wallError() string {
+	return fmt.Sprintf("the strategy ran for more than %v of wall time, far beyond its step budget's worth: a dict or set whose keys share one hash (each insert then compares with every entry), or a search of a long list repeated?", WallLimit)
+}
+
+// pastDeadline reports whether the call on t has run past WallLimit.
+func pastDeadline(t *starlark.Thread) bool {
+	d, ok := t.Local(deadlineKey).(time.Time)
+	return ok && time.Now().After(d)
+}
+
 // newThread is a thread for one call of at most steps steps.
 func newThread(file string, steps int) *thread {
 	th := &thread{t: &starlark.Thread{Name: file, Print: func(*starlark.Thread, string) {}}}
@@ -24,9 +55,20 @@ func newThread(file string, steps int) *thread {
 		return nil, fmt.Errorf("load is not available: a strategy is one file")
 	}
 	th.t.SetLocal(budgetKey, &budget{limit: MaxAlloc})
+	th.t.SetLocal(deadlineKey, time.Now().Add(WallLimit))
 	budget := uint64(steps)
-	th.t.SetMaxExecutionSteps(budget)
+	th.t.SetMaxExecutionSteps(min(budget, wallChunk))
 	th.t.OnMaxSteps = func(t *starlark.Thread) {
+		if t.Steps < budget {
+			// A chunk's end, not the budget's: the watchdog looks at the clock.
+			if pastDeadline(t) {
+				th.at = t.CallFrame(0).Pos
+				t.Cancel(wallError())
+				return
+			}
+			t.SetMaxExecutionSteps(min(budget, t.Steps+wallChunk))
+			return
+		}
 		// A few more steps to find a line inside the loop: the instruction a budget runs
 		// out on often has no line of its own and reads as the function's start.
 		if f := t.CallFrame(0); th.at.Line == 0 || f.Pos.Line > th.at.Line {
@@ -57,4 +99,43 @@ func run(th *thread, f func() (starlark.StringDict, error)) (out starlark.String
 		return nil, err
 	}
 	return out, nil
+}
+
+// insertsInTime inserts the keys that building a table from srcs would insert (each src's
+// elements, a dict's keys, or with pairs the first item of each pair) into a scratch set,
+// in order, looking at the clock every few inserts: a bulk build is one step, which the
+// thread's own checks cannot interrupt, so the watchdog runs it first here. An unhashable
+// key or a pair that is none is left for the real builtin to refuse.
+func insertsInTime(t *starlark.Thread, pairs bool, srcs ...starlark.Value) error {
+	scratch := new(starlark.Set)
+	n := 0
+	for _, src := range srcs {
+		it, ok := src.(starlark.Iterable)
+		if !ok {
+			continue
+		}
+		_, isDict := src.(*starlark.Dict)
+		iter := it.Iterate()
+		var x starlark.Value
+		for iter.Next(&x) {
+			k := x
+			if pairs && !isDict {
+				p, ok := x.(starlark.Indexable)
+				if !ok || p.Len() != 2 {
+					continue
+				}
+				k = p.Index(0)
+			}
+			if _, err := k.Hash(); err != nil {
+				continue
+			}
+			_ = scratch.Insert(k)
+			if n++; n%8 == 0 && pastDeadline(t) {
+				iter.Done()
+				return fmt.Errorf("%s", wallError())
+			}
+		}
+		iter.Done()
+	}
+	return nil
 }
