@@ -196,6 +196,8 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 		seen[e.Cause] = true
 	})
 	s.Advance(2000)
+	mustApply(t, s, Command{Type: "setSelector", Selector: "FAKE", Source: "last"})
+	s.Advance(3000)
 
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {

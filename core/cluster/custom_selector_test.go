@@ -144,3 +144,40 @@ func TestCustomSelectorSurvivesAClone(t *testing.T) {
 		t.Errorf("produced %d and %d by the clone; want the same", a.Produced, b.Produced)
 	}
 }
+
+// setSelector changes the selector of the keyed sends while the run goes on, and without a
+// source brings the hash back; a producer without keys is refused.
+func TestSetSelectorCommand(t *testing.T) {
+	withFakeSelectors(t, nil)
+	cfg := keyedConfig("fail")
+	cfg.Producers = append(cfg.Producers, ProducerConfig{ID: "p2", Rate: 10})
+	c := mustNew(t, cfg)
+	c.Advance(5000)
+	failed := c.Metrics().SendFailures
+	if failed == 0 {
+		t.Fatal("the failing selector failed no send")
+	}
+	mustApply(t, c, Command{Type: "setSelector", Selector: "LAST", Source: "last"})
+	c.Advance(10000)
+	if m := c.Metrics(); m.SendFailures != failed {
+		t.Errorf("failures went from %d to %d under a selector that never fails", failed, m.SendFailures)
+	}
+	before := c.Snapshot()
+	mustApply(t, c, Command{Type: "setSelector", Selector: "HASH"})
+	c.Advance(20000)
+	spread := 0
+	for i, q := range c.Snapshot().Queues {
+		if q.MaxOffset > before.Queues[i].MaxOffset {
+			spread++
+		}
+	}
+	if spread < 4 {
+		t.Errorf("after the hash came back, %d queues grew; want the keys spread again", spread)
+	}
+	if err := c.Apply(Command{Type: "setSelector", Selector: "LAST", Source: "last", ID: "p2"}); err == nil || !strings.Contains(err.Error(), "p2 sends without keys") {
+		t.Errorf("a producer without keys: %v", err)
+	}
+	if err := c.Apply(Command{Type: "setSelector", Selector: "BAD", Source: "syntax"}); err == nil || !strings.Contains(err.Error(), "source: bad.star:1:1: syntax error") {
+		t.Errorf("a syntax error: %v", err)
+	}
+}

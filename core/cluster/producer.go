@@ -199,10 +199,10 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 		if pc.Selector != nil {
 			p.custom, _ = selector.New(*pc.Selector) // checkProducer compiled it
 			p.customName = pc.Selector.Name
-			if len(pc.Tags) == 1 {
-				for tag := range pc.Tags {
-					p.customTags = tag
-				}
+		}
+		if len(pc.Tags) == 1 {
+			for tag := range pc.Tags {
+				p.customTags = tag // what a selector sees of its messages' tags
 			}
 		}
 	}

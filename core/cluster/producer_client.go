@@ -219,6 +219,42 @@ func (c *Cluster) customQueue(p *producer, key string, t int64) (route.MessageQu
 	return route.MessageQueue{}, false
 }
 
+// applySetSelector sets the producers' (or one producer's) selector of their keyed sends:
+// the user's, compiled from its source, or the hash again. A producer without keys makes no
+// keyed sends: naming one is an error, and so is a run where none has keys.
+func applySetSelector(c *Cluster, cmd Command) error {
+	ps, err := c.producersFor(cmd.ID)
+	if err != nil {
+		return err
+	}
+	var set []*producer
+	for _, p := range ps {
+		if p.keys != nil {
+			set = append(set, p)
+		} else if cmd.ID != "" {
+			return fmt.Errorf("%s sends without keys, so no send of it calls a selector (give it keys in the scenario)", p.id)
+		}
+	}
+	if len(set) == 0 {
+		return fmt.Errorf("no producer sends with keys, so no send calls a selector (give a producer keys in the scenario)")
+	}
+	var custom selector.Custom
+	ch := cmd.SelectorChoice()
+	if ch != nil {
+		if custom, err = selector.New(*ch); err != nil {
+			return fmt.Errorf("source: %v", err)
+		}
+	}
+	for _, p := range set {
+		p.custom, p.customErr = custom, ""
+		p.customName = ""
+		if ch != nil {
+			p.customName = ch.Name
+		}
+	}
+	return nil
+}
+
 // faultItem is the producer's fault item for a broker: its deadline and the latency it
 // recorded.
 func (p *producer) faultItem(broker string) (until, latency int64, ok bool) {
