@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
-	"github.com/lbscope/lbscope/core/selector"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Command is one action of the shared vocabulary: scenario timelines, the command line, the
