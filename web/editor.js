@@ -21,6 +21,8 @@
 //   LB.editor.set(source, name)   put a source (and its name) in the editor
 //   LB.editor.check()             Promise: press Check
 //   LB.editor.apply()             Promise: press Apply
+//   LB.editor.get()               {name, source}: what the editor holds (the Compare tab's
+//                                 "your strategy" variant)
 // (window.LB.editor: for the page's tests and the console.)
 import { i18n, h } from "./i18n.js";
 import { panelTabs } from "./tabs.js";
@@ -328,7 +330,7 @@ function mount() {
   });
   renumber();
 
-  window.LB.editor = { set, check, apply };
+  window.LB.editor = { set, check, apply, get: () => ({ name: nameInput.value.trim(), source: text.value }) };
 }
 
 mount();

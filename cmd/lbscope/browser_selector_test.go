@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -105,4 +106,37 @@ func TestBrowserSelectorEditorErrors(t *testing.T) {
 	dispatch(t, ctx, `{type: "step", ms: 5000}`)
 	assert.Greater(t, eval[int64](t, ctx, `lbscope.state().metrics.sendFailures`), int64(500))
 	assert.Empty(t, con.Errors())
+}
+
+// The Compare tab takes the Strategy tab's source as a variant, "your strategy": the port of
+// AVG beside AVG, the comparison names it and finds it moving the queues AVG moves.
+func TestBrowserCompareOwnStrategy(t *testing.T) {
+	for _, c := range []struct{ lang, own string }{{"en", "Your strategy"}, {"zh", "你的策略"}} {
+		t.Run(c.lang, func(t *testing.T) {
+			ctx, con := openEditor(t, c.lang, "light")
+			eval[bool](t, ctx, `LB.editor.set(lbscope.gallery().find(g => g.id === "avg").source, "AVG_PORT"), true`)
+			dispatch(t, ctx, `{type: "step", ms: 20000}`)
+			dispatch(t, ctx, `{type: "killConsumer", id: "c2"}`)
+			dispatch(t, ctx, `{type: "step", ms: 30000}`)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("tab-button-compare"))))
+			waitFor(t, ctx, `!document.getElementById("tab-compare").hidden && document.getElementById("compare-b-strategy") !== null`)
+			assert.Contains(t, eval[string](t, ctx, `document.querySelector('#compare-b-strategy option[value="@own"]').textContent`), c.own)
+			eval[bool](t, ctx, `(() => {
+				const set = (id, v) => { const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); };
+				set("compare-by", "strategy");
+				set("compare-a-strategy", "AVG");
+				set("compare-b-strategy", "@own");
+				return true; })()`)
+			eval[bool](t, ctx, `document.getElementById("compare-run").click(), true`)
+			waitFor(t, ctx, `document.querySelector("#compare-table tbody tr[data-key=movedTotal]")`)
+			labels := eval[[]string](t, ctx, `[...document.querySelectorAll("#compare-table thead th")].slice(1).map(th => th.textContent)`)
+			require.Len(t, labels, 2)
+			assert.Contains(t, labels[1], "AVG_PORT", "the comparison names your strategy")
+			moved := eval[[]float64](t, ctx, `[...document.querySelector("#compare-table tr[data-key=movedTotal]").querySelectorAll("td")].map(td => Number(td.dataset.value))`)
+			require.Len(t, moved, 2)
+			assert.Equal(t, moved[0], moved[1], "the port of AVG moves what AVG moves")
+			assert.Greater(t, moved[0], float64(0))
+			assert.Empty(t, con.Errors())
+		})
+	}
 }
