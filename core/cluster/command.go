@@ -1077,6 +1077,12 @@ func init() {
 		},
 		Apply: applySetSelector,
 		Event: func(c Command, e *Event) { e.Arg = c.Selector },
+		Grows: func(c Command) Growth {
+			if ch := c.SelectorChoice(); ch != nil {
+				return Growth{SelectorSteps: ch.StepBudget(), SelectorOf: c.ID}
+			}
+			return Growth{}
+		},
 		Describe: func(c Command) string {
 			who := "producers' keyed sends"
 			if c.ID != "" {

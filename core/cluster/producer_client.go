@@ -198,9 +198,11 @@ func (p *producer) keyedQueue(h int32, key []byte) (route.MessageQueue, bool) {
 // the send fails, and the log says why, at most once a second per producer unless the
 // message changes.
 func (c *Cluster) customQueue(p *producer, key string, t int64) (route.MessageQueue, bool) {
-	mqs := p.tp.MessageQueueList()
+	var mqs []route.MessageQueue
 	if p.prof.Name == profile.Go212 {
 		mqs = p.goList // Go's selectors get the producer's own list (spec §9.1.8)
+	} else {
+		mqs = p.tp.MessageQueueList()
 	}
 	if len(mqs) == 0 {
 		return route.MessageQueue{}, false

@@ -224,10 +224,21 @@ func busiest(s Scenario) shape {
 		sh.rate = max(sh.rate, total(rates))
 	}
 	for _, p := range s.Producers {
-		// A selector of the user's runs once a keyed send, its whole budget counted.
-		if p.Selector != nil && p.Keys != nil {
-			sh.selectorSteps = sat(sh.selectorSteps, mul(rates[p.ID], int64(p.Selector.StepBudget())))
+		// A selector of the user's runs once a keyed send, its whole budget counted: the
+		// largest a producer's file or timeline gives it, at its highest rate.
+		if p.Keys == nil {
+			continue
 		}
+		steps := 0
+		if p.Selector != nil {
+			steps = p.Selector.StepBudget()
+		}
+		for _, st := range s.Timeline {
+			if g := cluster.GrowthOf(st.Command); g.SelectorOf == "" || g.SelectorOf == p.ID {
+				steps = max(steps, g.SelectorSteps)
+			}
+		}
+		sh.selectorSteps = sat(sh.selectorSteps, mul(rates[p.ID], int64(steps)))
 	}
 	return sh
 }

@@ -23,29 +23,41 @@ type thread struct {
 // entry, so n inserts in n steps take n² comparisons, and one set(l) of such keys is a
 // single step. Measured natively, 16,000 colliding ints take 13 s to insert; under the step
 // budget of the command line (10,000,000) a loop could run for hours. So a call also stops
-// once it has run WallLimit: the thread checks the clock every wallChunk steps (a check in
-// the interpreter's own loop, which works in js/wasm, where no other goroutine runs while a
-// call does), and the guard's builtins that insert many keys at once (set(), dict(),
-// update, union, |) insert them first into a scratch table, checking the clock as they go.
-// A call stopped so says so; unlike the budgets it depends on the machine's speed, so it is
-// set far above what a strategy within its step budget needs (MaxSteps is about a tenth of
-// a second natively).
+// once it has run WallLimit and longer than its steps and the bytes it built account for, at
+// slowStep a step and slowByte a byte: its steps and its memory no longer measure its work.
+// An interpreter runs a step in well under a microsecond (natively about 0.03 µs, under
+// Node a few tenths) and copies a byte in far less than slowByte (a call that builds its
+// whole 64 MiB may take seconds under Node, in its collector), so a call within its budgets
+// that does a step's ordinary work is never stopped, whatever the platform; a collision bomb
+// is, about WallLimit after it starts. The thread checks every wallChunk steps (a check in the
+// interpreter's own loop, which works in js/wasm, where no other goroutine runs while a call
+// does), and the guard's builtins that insert many keys at once (set(), dict(), update,
+// union, |, -, &) insert them first into a scratch table, checking as they go. A call
+// stopped so says so; unlike the budgets it depends on the machine's speed, but only for a
+// call whose steps each do far more than a step's work.
 const (
 	WallLimit = 2 * time.Second
+	slowStep  = 5 * time.Microsecond
+	slowByte  = 200 * time.Nanosecond
 	wallChunk = 256
 )
 
-const deadlineKey = "lbscope.deadline"
+const startKey = "lbscope.start"
 
 // wallError is the message of a call stopped by the watchdog.
 func wallError() string {
-	return fmt.Sprintf("the strategy ran for more than %v of wall time, far beyond its step budget's worth: a dict or set whose keys share one hash (each insert then compares with every entry), or a search of a long list repeated?", WallLimit)
+	return fmt.Sprintf("the strategy ran for more than %v of wall time, far longer than its steps and its memory account for: a dict or set whose keys share one hash (each insert then compares with every entry), or a search of a long list repeated?", WallLimit)
 }
 
-// pastDeadline reports whether the call on t has run past WallLimit.
+// pastDeadline reports whether the call on t has run past WallLimit, and past what its steps
+// and the bytes it built account for.
 func pastDeadline(t *starlark.Thread) bool {
-	d, ok := t.Local(deadlineKey).(time.Time)
-	return ok && time.Now().After(d)
+	start, ok := t.Local(startKey).(time.Time)
+	if !ok {
+		return false
+	}
+	elapsed := time.Since(start)
+	return elapsed > WallLimit && elapsed > time.Duration(t.Steps)*slowStep+time.Duration(budgetOf(t).used)*slowByte
 }
 
 // newThread is a thread for one call of at most steps steps.
@@ -55,7 +67,7 @@ func newThread(file string, steps int) *thread {
 		return nil, fmt.Errorf("load is not available: a strategy is one file")
 	}
 	th.t.SetLocal(budgetKey, &budget{limit: MaxAlloc})
-	th.t.SetLocal(deadlineKey, time.Now().Add(WallLimit))
+	th.t.SetLocal(startKey, time.Now())
 	budget := uint64(steps)
 	th.t.SetMaxExecutionSteps(min(budget, wallChunk))
 	th.t.OnMaxSteps = func(t *starlark.Thread) {
