@@ -27,13 +27,14 @@ export function startsConsumer(row) {
 // rowsFor are the rows of the target's commands, in the table's order: {name, command, args,
 // instant}. args are the arguments the row has inputs for (all but the target's and the
 // group's); instant rows (a lone switch or choice) send on change and have no button. A
-// command with an object argument has a form of its own (setStrategy's, strategies.mjs) and
-// no row here; so have the playground's own commands, and the consumer commands of the
-// canvas's menu (the consumer section's buttons).
+// command with an object or a source argument has a form of its own (setStrategy's,
+// strategies.mjs; setSelector's, the Strategy tab's editor) and no row here; so have the
+// playground's own commands, and the consumer commands of the canvas's menu (the consumer
+// section's buttons).
 export function rowsFor(list, target) {
   const rows = [];
   for (const c of list) {
-    if (c.target !== target || c.session || c.args.some((a) => a.type === "object") || (target === "consumer" && c.menu)) continue;
+    if (c.target !== target || c.session || c.args.some((a) => a.type === "object" || a.type === "source") || (target === "consumer" && c.menu)) continue;
     const args = c.args.filter((a) => a.name !== TARGET_ARG[target] && a.name !== GROUP_ARG);
     const instant = args.length === 1 && !args[0].optional && (args[0].type === "bool" || args[0].type === "enum");
     rows.push({ name: c.name, command: c, args, instant });

@@ -36,6 +36,9 @@ function mount() {
 
   // ---- The variant pickers ----
 
+  // OWN is the strategy choice of your own strategy, the Strategy tab's source.
+  const OWN = "@own";
+
   const bySel = h("select", { id: "compare-by" },
     option("strategy", "", "compare.by.strategy"), option("fault", "", "compare.by.fault"),
     option("client", "", "compare.by.client"));
@@ -54,6 +57,8 @@ function mount() {
     function useStrategies(list) {
       strategy = strategyForm({ h, i18n, list, prefix: p, selected: defaults.strategy,
         field: (key, control) => field(key, control) });
+      // Your own strategy: the source in the Strategy tab's editor, under its name there.
+      strategy.select.append(option(OWN, "", "compare.own"));
       strategyBox.append(field("compare.strategy", strategy.select), ...strategy.fields);
       strategy.show();
     }
@@ -77,6 +82,10 @@ function mount() {
     function variant() {
       if (bySel.value === "fault") return { faultTable: table.value, latencyFault: fault.checked };
       if (bySel.value === "client") return { client: client.value };
+      if (strategy && strategy.select.value === OWN) {
+        const own = window.LB.editor ? window.LB.editor.get() : { name: "", source: "" };
+        return { strategy: { name: own.name, source: own.source } };
+      }
       return strategy ? strategy.value() : { strategy: defaults.strategy };
     }
     return { el, show, variant, useStrategies };
@@ -292,6 +301,8 @@ function mount() {
     }
     await api.ready;
     const variants = [pickA.variant(), pickB.variant()];
+    // Your own strategy runs in the interpreter's wasm: loaded first, when not yet here.
+    if (window.LB.starlark) await window.LB.starlark.ensure(variants);
     const now = api.state().timeMs;
     say("compare.running", { n: variants.length, t: clock(now) });
     runBtn.disabled = true;

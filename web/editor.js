@@ -9,6 +9,11 @@
 //   Apply  sets it on the live group (setStrategy with its source): each member uses it from
 //          its next rebalance, and the canvas shows the result.
 //
+// A source that defines select(queues, message, arg) and no allocate is a producer's
+// MessageQueueSelector: Check (lbscope.checkSelector) shows where each keyed producer's
+// messages go under it beside SelectMessageQueueByHash, per queue and for the hot key, and the
+// hottest queue before and after; Apply sets it on the producers' keyed sends (setSelector).
+//
 // A syntax error, a runtime error, a budget overrun or a wrong return shows under the editor
 // with the Starlark message, and its line is marked beside the text. The interpreter is a
 // second wasm that starlark.js loads when the tab is first shown.
@@ -16,6 +21,8 @@
 //   LB.editor.set(source, name)   put a source (and its name) in the editor
 //   LB.editor.check()             Promise: press Check
 //   LB.editor.apply()             Promise: press Apply
+//   LB.editor.get()               {name, source}: what the editor holds (the Compare tab's
+//                                 "your strategy" variant)
 // (window.LB.editor: for the page's tests and the console.)
 import { i18n, h } from "./i18n.js";
 import { panelTabs } from "./tabs.js";
@@ -141,6 +148,16 @@ function mount() {
     return { strategy: nameInput.value.trim(), source: text.value };
   }
 
+  // A source that defines select and no allocate is a producer's MessageQueueSelector:
+  // Check shows where the keyed producers' messages go, Apply sets it on their keyed sends.
+  function isSelector(src) {
+    return /^def\s+select\s*\(/m.test(src) && !/^def\s+allocate\s*\(/m.test(src);
+  }
+
+  function selectorChoice() {
+    return { selector: nameInput.value.trim(), source: text.value };
+  }
+
   // ---- Check ----
 
   function queueList(list) {
@@ -191,16 +208,56 @@ function mount() {
     report.append(rows);
   }
 
+  // renderSelectorReport shows checkSelector's report: for each keyed producer, the hottest
+  // queue under the hash and under the selector, and every queue's messages under both.
+  function renderSelectorReport(r) {
+    report.textContent = "";
+    if (r.noKeys) report.append(h("p", { id: "selector-nokeys", class: "editor-why", text: i18n.t("editor.selector.noKeys", { hot: r.producers[0].hotKey }) }));
+    for (const p of r.producers) {
+      const who = p.id ? i18n.t("editor.selector.producer", { id: p.id }) : "";
+      report.append(h("p", { class: "selector-mix", text: who + i18n.t("editor.selector.mix", { messages: p.messages, keys: p.keys.count, hot: p.hotKey, share: p.keys.hotShare }) }));
+      report.append(h("p", { class: "selector-hot", "data-producer": p.id, text: i18n.t("editor.selector.hot", {
+        before: p.hot.before, beforeShare: p.hot.beforeShare, after: p.hot.after, afterShare: p.hot.afterShare, name: r.selector }) }));
+      const table = h("table", { class: "editor-moves selector-queues", "data-producer": p.id },
+        h("thead", null, h("tr", null,
+          h("th", { t: "editor.selector.queue" }), h("th", { t: "editor.selector.hash" }), h("th", { text: r.selector }),
+          h("th", { text: i18n.t("editor.selector.hotBy", { hot: p.hotKey, by: i18n.t("editor.selector.hash") }) }),
+          h("th", { text: i18n.t("editor.selector.hotBy", { hot: p.hotKey, by: r.selector }) }))));
+      const body = h("tbody");
+      p.queues.forEach((q, i) => {
+        body.append(h("tr", { "data-queue": q }, h("td", null, h("code", { text: q })),
+          h("td", { text: String(p.hash[i]) }), h("td", { text: String(p.custom[i]) }),
+          h("td", { text: String(p.hotHash[i]) }), h("td", { text: String(p.hotCustom[i]) })));
+      });
+      table.append(body);
+      report.append(table);
+      if (p.failed) {
+        report.append(h("p", { class: "editor-bad selector-failed", text: i18n.t("editor.selector.failed", { name: r.selector, n: p.failed }) }));
+        showError(p.error);
+      }
+    }
+  }
+
   let lastReport = null;
+  let lastSelector = null;
   function check() {
     clearError();
     report.textContent = "";
+    const selector = isSelector(text.value);
     return ready().then(() => {
-      const res = api().checkStrategy(choice());
+      const res = selector ? api().checkSelector(selectorChoice()) : api().checkStrategy(choice());
       if (res && res.error) {
         showError(res.error);
         return res;
       }
+      if (selector) {
+        lastReport = null;
+        lastSelector = res;
+        renderSelectorReport(res);
+        report.scrollIntoView({ block: "nearest" });
+        return res;
+      }
+      lastSelector = null;
       lastReport = res;
       renderReport(res);
       report.scrollIntoView({ block: "nearest" });
@@ -215,12 +272,14 @@ function mount() {
 
   function apply() {
     clearError();
-    return ready().then(() => api().dispatch(Object.assign({ type: "setStrategy" }, choice()))).then((res) => {
+    const selector = isSelector(text.value);
+    const cmd = selector ? Object.assign({ type: "setSelector" }, selectorChoice()) : Object.assign({ type: "setStrategy" }, choice());
+    return ready().then(() => api().dispatch(cmd)).then((res) => {
       if (res && res.error) {
         showError(res.error);
         return res;
       }
-      status.textContent = i18n.t("editor.applied", { name: choice().strategy });
+      status.textContent = i18n.t(selector ? "editor.selector.applied" : "editor.applied", { name: nameInput.value.trim() });
       return res;
     }, (err) => {
       showError(String(err && err.message ? err.message : err));
@@ -232,6 +291,7 @@ function mount() {
   applyBtn.addEventListener("click", () => apply());
   i18n.onChange(() => {
     if (lastReport && report.firstChild) renderReport(lastReport);
+    if (lastSelector && report.firstChild) renderSelectorReport(lastSelector);
     renumber();
   });
 
@@ -243,6 +303,7 @@ function mount() {
     clearError();
     report.textContent = "";
     lastReport = null;
+    lastSelector = null;
   }
 
   function fillGallery() {
@@ -269,7 +330,7 @@ function mount() {
   });
   renumber();
 
-  window.LB.editor = { set, check, apply };
+  window.LB.editor = { set, check, apply, get: () => ({ name: nameInput.value.trim(), source: text.value }) };
 }
 
 mount();

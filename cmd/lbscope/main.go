@@ -27,6 +27,7 @@ var commands = []command{
 	{"conform", "check the core against vectors recorded from the real clients", runConform},
 	{"serve", "build the browser playground and serve it on 127.0.0.1:8080", runServe},
 	{"build", "write the browser playground as a static site (--out DIR)", runBuild},
+	{"select", "where a producer's keyed messages go under your own queue selector, against the hash", runSelect},
 	{"sim", "run a cluster and consumer group in virtual time and tell what happened", runSim},
 	{"compare", "run one scenario under two to four strategies or fault tables and compare the costs", runCompare},
 	{"diagnose", "read what mqadmin or the Dashboard printed: the group, what each member gets, what is wrong", runDiagnose},

@@ -20,6 +20,7 @@ type scenarioFlags struct {
 	ids, preset  string
 	file         string
 	strategyFile string
+	selectorFile string
 	at           atList
 	virtualNodes int
 	until        scenario.Duration
@@ -111,6 +112,7 @@ func (sf *scenarioFlags) register(fs *flag.FlagSet, strategyHelp, virtualNodesHe
 	}
 	fs.StringVar(&sf.ids, "consumer-ids", "", "client ids instead of c1…cN, comma-separated, each optionally with the SDK it runs (e.g. 10.0.0.1@4012,10.0.0.2@4013:go; clients java, java-4.9, go-2.1.2)")
 	fs.StringVar(&sf.strategyFile, "strategy-file", "", "a strategy written in Starlark instead of --strategy: a file that defines allocate(group, current, queues, consumers)")
+	fs.StringVar(&sf.selectorFile, "selector-file", "", "a MessageQueueSelector written in Starlark for every producer that sends with keys, in place of SelectMessageQueueByHash: a file that defines select(queues, message, arg)")
 	fs.IntVar(&sf.virtualNodes, "virtual-nodes", allocate.DefaultVirtualNodeCnt, virtualNodesHelp)
 	fs.Var(&sf.until, "until", "how long to run, e.g. 90s, 5m, 1h (default 5m)")
 	fs.Var(&sf.at, "at", "an action at a time, TIME:TYPE[:ARG…], e.g. 60s:killConsumer:c1 (repeatable)")
@@ -164,7 +166,11 @@ func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
 			f.Params.VirtualNodeCnt = &vn
 		}
 		f.Until, f.At = sf.until, sf.at
-		return scenario.FromFlags(f)
+		s, err := scenario.FromFlags(f)
+		if err != nil {
+			return s, err
+		}
+		return sf.withSelector(s, set)
 	}
 	for _, name := range shapeFlags() {
 		if set[name] {
@@ -189,6 +195,33 @@ func (sf *scenarioFlags) scenario(fs *flag.FlagSet) (scenario.Scenario, error) {
 		s.Timeline = append(s.Timeline, st)
 	}
 	sortSteps(s.Timeline)
+	if err := s.Validate(); err != nil {
+		return scenario.Scenario{}, err
+	}
+	return sf.withSelector(s, set)
+}
+
+// withSelector gives every producer of s that sends with keys the selector of --selector-file
+// (the file's select; a file may define allocate too, which --strategy-file uses), checked
+// under the file's own name first so that its errors name it.
+func (sf *scenarioFlags) withSelector(s scenario.Scenario, set map[string]bool) (scenario.Scenario, error) {
+	if !set["selector-file"] {
+		return s, nil
+	}
+	c, err := loadSelectorFile(sf.selectorFile)
+	if err != nil {
+		return scenario.Scenario{}, fmt.Errorf("--selector-file: %w", err)
+	}
+	n := 0
+	for i := range s.Config.Producers {
+		if s.Config.Producers[i].Keys != nil {
+			s.Config.Producers[i].Selector = &c
+			n++
+		}
+	}
+	if n == 0 {
+		return scenario.Scenario{}, errors.New("--selector-file: no producer sends with keys, so no send calls a selector; give a scenario whose producers have keys (producers[].keys, e.g. testdata/scenarios/hot-key.json)")
+	}
 	if err := s.Validate(); err != nil {
 		return scenario.Scenario{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/selector"
 	"github.com/lbscope/lbscope/wasm/script"
 )
 
@@ -33,6 +34,21 @@ func loadStrategyFile(path string) (string, error) {
 	}
 	loaded[name] = path
 	return name, nil
+}
+
+// loadSelectorFile reads a queue selector written in Starlark: the file must define
+// select(queues, message, arg). Its name is the one its file gives (composite.star is
+// COMPOSITE).
+func loadSelectorFile(path string) (selector.Choice, error) {
+	src, err := readLimited(path, script.MaxSource, "a selector file")
+	if err != nil {
+		return selector.Choice{}, err
+	}
+	c := selector.Choice{Name: script.NameOf(path), Source: string(src)}
+	if _, err := script.CompileSelector(c.Name, path, src, c.StepBudget()); err != nil {
+		return selector.Choice{}, err
+	}
+	return c, nil
 }
 
 // loaded are the strategy files this command has registered, by strategy name.

@@ -67,6 +67,9 @@ func checkCause(t *testing.T, e Event) {
 	if e.Cause == CauseExpiryAhead && e.Until <= e.T {
 		bad = "no expected expiry"
 	}
+	if e.Cause == CauseSelectorThrew && (e.Arg == "" || e.Error == "") {
+		bad = "no producer or message"
+	}
 	if (e.Cause == CauseStrategyThrew || e.Cause == CauseConsumerCrashed) && e.Arg == "" {
 		bad = "no strategy or client"
 	}
@@ -196,6 +199,17 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	mustApply(t, c, Command{Type: "setPerm", Broker: "broker-a", Perm: PermR})
 	mustApply(t, c, Command{Type: "removeBroker", Broker: "broker-b"})
 	c.Advance(90000)
+
+	// A producer's own selector that throws fails its keyed sends (spec §2.11).
+	withFakeSelectors(t, nil)
+	s := mustNew(t, keyedConfig("fail"))
+	s.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	s.Advance(2000)
+	mustApply(t, s, Command{Type: "setSelector", Selector: "FAKE", Source: "last"})
+	s.Advance(3000)
 
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {

@@ -10,6 +10,7 @@ import (
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
 	"github.com/lbscope/lbscope/core/profile"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Command is one action of the shared vocabulary: scenario timelines, the command line, the
@@ -70,6 +71,9 @@ type Command struct {
 	InForS     *int `json:"inForS,omitempty"`
 	MinMembers *int `json:"minMembers,omitempty"`
 	MaxMembers *int `json:"maxMembers,omitempty"`
+	// Selector is setSelector's selector name: with Source, the producers' own
+	// MessageQueueSelector (Steps its step budget); without, SelectMessageQueueByHash again.
+	Selector string `json:"selector,omitempty"`
 }
 
 // Autoscale is setAutoscale's rule as a group's AutoscaleConfig (nil: off).
@@ -85,6 +89,18 @@ func (c Command) Autoscale() *AutoscaleConfig {
 	}
 	return &AutoscaleConfig{OutAbove: int64(v(c.OutAbove)), OutForMs: int64(v(c.OutForS)) * 1000,
 		InBelow: int64(v(c.InBelow)), InForMs: int64(v(c.InForS)) * 1000, Min: v(c.MinMembers), Max: v(c.MaxMembers)}
+}
+
+// SelectorChoice is the selector setSelector sets, nil for the hash.
+func (c Command) SelectorChoice() *selector.Choice {
+	if c.Source == "" {
+		return nil
+	}
+	ch := &selector.Choice{Name: c.Selector, Source: c.Source}
+	if c.Steps != nil {
+		ch.Steps = *c.Steps
+	}
+	return ch
 }
 
 // Choice is the strategy setStrategy sets: its name, with its source when it has one.
@@ -1173,6 +1189,48 @@ func init() {
 		},
 		Words: words("Set latency tiers", "Sets the producers' own latency tiers, setLatencyMax and setNotAvailableDuration, in ms (one producer's with id): a send that took at least latencyMax[i] ms isolates its broker for notAvailableDuration[i] ms. Like the client, nothing checks them: the highest index whose threshold is reached wins, and a shorter notAvailableDuration throws in latency mode. A Go producer has no tiers.", "latency tiers set",
 			"设置延迟分级", "设置生产者自己的延迟分级 setLatencyMax 与 setNotAvailableDuration，单位毫秒（给出 id 时只设置该生产者）：耗时不少于 latencyMax[i] 毫秒的发送让其 Broker 被规避 notAvailableDuration[i] 毫秒。与客户端一样不做任何检查：取达到阈值的最大下标；notAvailableDuration 较短时，延迟容错模式下会抛出异常。Go 生产者没有分级。", "延迟分级已设置")})
+	Register(CommandSpec{Name: "setSelector", Target: TargetProducer,
+		Args: []Arg{
+			nameArg("selector", &PlainName, "COMPOSITE"),
+			{Name: "source", Type: ArgSource, Optional: true, Example: "def select(queues, message, arg): …"},
+			fileOnly(optional(intArg("steps", "steps", selector.MinSteps, selector.MaxSteps, "1000"), "")),
+			producerID,
+		},
+		Check: func(path string, c Command, _ bool) error {
+			if c.Source == "" {
+				if c.Steps != nil {
+					return fmt.Errorf("%s: a step budget goes with a source", join(path, "steps"))
+				}
+				return nil
+			}
+			err := CheckSelector(strings.TrimSuffix(join(path, "selector"), ".selector"), ProducerConfig{Keys: &KeysConfig{Count: 1}, Selector: c.SelectorChoice()})
+			if err != nil {
+				// CheckSelector says selector.name and selector.source; the command's
+				// arguments are flat.
+				return fmt.Errorf("%s", strings.Replace(strings.Replace(err.Error(), "selector.source:", "source:", 1), "selector.name:", "selector:", 1))
+			}
+			return nil
+		},
+		Apply: applySetSelector,
+		Event: func(c Command, e *Event) { e.Arg = c.Selector },
+		Grows: func(c Command) Growth {
+			if ch := c.SelectorChoice(); ch != nil {
+				return Growth{SelectorSteps: ch.StepBudget(), SelectorOf: c.ID}
+			}
+			return Growth{}
+		},
+		Describe: func(c Command) string {
+			who := "producers' keyed sends"
+			if c.ID != "" {
+				who = c.ID + "'s keyed sends"
+			}
+			if c.Source == "" {
+				return who + " use SelectMessageQueueByHash"
+			}
+			return who + " use the selector " + c.Selector
+		},
+		Words: words("Set selector", "Sets the MessageQueueSelector of the producers' keyed sends (one producer's with id): your own, selector and its Starlark source, def select(queues, message, arg), or without a source SelectMessageQueueByHash again. A select that fails fails the send, as the client's MQClientException does.", "keyed sends use {arg}",
+			"设置队列选择器", "设置生产者带键发送所用的 MessageQueueSelector（给出 id 时只设置该生产者）：你自己的选择器（名称及其 Starlark 源码 def select(queues, message, arg)），不给源码则恢复 SelectMessageQueueByHash。select 出错时这次发送失败，与客户端的 MQClientException 一样。", "带键发送改用 {arg}")})
 	Register(CommandSpec{Name: "setProducerThreads", Target: TargetProducer,
 		Args:  []Arg{intArg("threads", "threads", 1, MaxSendThreads, "16"), producerID},
 		Apply: applySetProducerThreads,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Message models.
@@ -217,6 +218,11 @@ type ProducerConfig struct {
 	// queue is the key's Java hash over the publish list, with no fault tolerance and, when
 	// synchronous, no retry (spec §2.11).
 	Keys *KeysConfig `json:"keys,omitempty"`
+	// Selector is the producer's own MessageQueueSelector for its keyed sends, in place of
+	// SelectMessageQueueByHash: send(msg, selector, key) calls its select(queues, message,
+	// arg) with the publish list, the message's key and tags, and the key as arg; a selector
+	// that throws fails the send (spec §2.11). It needs Keys.
+	Selector *selector.Choice `json:"selector,omitempty"`
 	// LatencyMax and NotAvailableDuration are the producer's own latency tiers
 	// (setLatencyMax / setNotAvailableDuration); either alone keeps the other's default.
 	// Like Java, nothing checks them: a notAvailableDuration shorter than latencyMax makes a

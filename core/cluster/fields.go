@@ -173,6 +173,7 @@ var fields = []FieldSpec{
 	{Path: "producers[].keys.count", Type: ArgInt, Unit: "keys", Min: 1, Max: MaxKeys, Doc: "distinct keys"},
 	{Path: "producers[].keys.hotShare", Type: ArgInt, Unit: "%", Max: 100, Doc: "share of the sends that carry key 0"},
 	{Path: "producers[].keys.prefix", Type: ArgString, Default: "key-", Doc: "the keys' prefix"},
+	{Path: "producers[].selector", Type: ArgObject, Doc: "your own MessageQueueSelector for the keyed sends, {\"name\", \"source\"}: Starlark that defines select(queues, message, arg)"},
 	{Path: "producers[].client", Type: ArgEnum, Enum: clients, Loose: true, Default: string(profile.Default), Flag: "producer-client", Doc: "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance"},
 	{Path: "producers[].topic", Type: ArgString, Charset: &TopicName, Doc: "the topic it sends to; unset: the first"},
 	{Path: "producers[].tags", Type: ArgShares, Charset: &TagName, Len: MaxTags, FMin: 0, FMax: 1, Doc: "the mix of tags its messages carry, each tag's share"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbscope/lbscope/core/allocate"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // unlisted is every setting under the struct type t (the fields a scenario file gives, by
@@ -71,6 +72,9 @@ func unlisted(scope string, t reflect.Type) []string {
 			}
 			if ft == reflect.TypeFor[allocate.Choice]() {
 				continue // a strategy's name (its entry), or its name and source: CheckChoice
+			}
+			if ft == reflect.TypeFor[selector.Choice]() {
+				continue // a selector's name and source: CheckSelector
 			}
 			if f.Type != ArgObject {
 				out = append(out, path+": an object that is not ArgObject")

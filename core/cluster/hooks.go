@@ -38,6 +38,10 @@ type Growth struct {
 	Strategy     string
 	Params       allocate.Params
 	Steps        int
+	// SelectorSteps: the keyed sends of producer SelectorOf ("": of every producer) call a
+	// selector of the user's with this step budget per call from the command on.
+	SelectorSteps int
+	SelectorOf    string
 }
 
 // GrowthOf is what cmd adds to the cluster's size: its Grows hook's answer, nothing for a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Limits of a cluster and of the commands that change it: one set, read by the command table's
@@ -278,6 +279,29 @@ func CheckChoice(path, paramsPath string, c allocate.Choice, p allocate.Params) 
 		}
 	}
 	if _, err := allocate.NewChoice(c, p); err != nil {
+		return fmt.Errorf("%s.source: %v", path, err)
+	}
+	return nil
+}
+
+// CheckSelector checks a producer's own selector (path names it, "producers[0].selector"): its
+// name as a strategy's, its source within its limits and compiled by the driver's compiler
+// (a source that defines no select is refused), and keys for it to route.
+func CheckSelector(path string, pc ProducerConfig) error {
+	c := pc.Selector
+	if c == nil {
+		return nil
+	}
+	if err := c.Check(); err != nil {
+		return fmt.Errorf("%s.%v", path, err)
+	}
+	if err := allocate.CheckName(c.Name, MaxNameLen); err != nil {
+		return fmt.Errorf("%s.name: %v", path, err)
+	}
+	if pc.Keys == nil {
+		return fmt.Errorf("%s: a selector places keyed sends; give the producer keys too ({\"count\": …})", path)
+	}
+	if _, err := selector.New(*c); err != nil {
 		return fmt.Errorf("%s.source: %v", path, err)
 	}
 	return nil

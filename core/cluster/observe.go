@@ -28,6 +28,7 @@ type Event struct {
 	LatencyMs int64    `json:"latencyMs,omitempty"` // a latency the cause names: a broker's added one, a slow send's
 	Until     int64    `json:"until,omitempty"`     // a virtual time the cause names: a deadline, an expected expiry
 	Arg       string   `json:"arg,omitempty"`       // a word the cause names: strategy, table, model, producer
+	Error     string   `json:"error,omitempty"`     // what failed, in the failing code's words: a selector's message with its file and line
 	Text      string   `json:"text"`
 }
 
@@ -70,6 +71,7 @@ type Event struct {
 //	overlap            anomaly    a queue is pulled by several consumers at once       Broker, Queues = [the queue], Owners
 //	expiryAhead        info       after a partition: when brokers will expire it       Consumer, Until = the expected expiry
 //	strategyThrew      info       the strategy threw; the consumer keeps its queues    Consumer, Arg = strategy name
+//	selectorThrew      info       a producer's own selector threw: the keyed send fails  Arg = producer, Error = the selector's message
 //	consumerCrashed    info       a Go client's strategy panicked: the process exits   Consumer, Arg = client profile
 //	subscription       change     a heartbeat with another topic replaces the group's  Consumer, Broker, Arg = the topic now
 //	                              subscription on a broker: CHANGE (spec §5.7)
@@ -99,6 +101,7 @@ const (
 	CauseOverlap          = "overlap"
 	CauseExpiryAhead      = "expiryAhead"
 	CauseStrategyThrew    = "strategyThrew"
+	CauseSelectorThrew    = "selectorThrew"
 	CauseConsumerCrashed  = "consumerCrashed"
 	CauseSubscription     = "subscription"
 	CauseNotInCidAll      = "notInCidAll"
@@ -140,6 +143,7 @@ var Causes = map[string]string{
 	CauseOverlap:          EventAnomaly,
 	CauseExpiryAhead:      EventInfo,
 	CauseStrategyThrew:    EventInfo,
+	CauseSelectorThrew:    EventInfo,
 	CauseConsumerCrashed:  EventInfo,
 	CauseSubscription:     EventChange,
 	CauseNotInCidAll:      EventInfo,

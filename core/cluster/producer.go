@@ -61,6 +61,12 @@ type producer struct {
 	keyRnd       *jrand.Random // draws the keys
 	keyPrefix    int32         // String.hashCode of the keys' prefix
 	keyBuf       []byte
+	custom       selector.Custom // the producer's own selector of its keyed sends; nil: the hash
+	customName   string
+	customTags   string // the tag every message of the producer carries, "" when it has none or a mix
+	customErr    string // the last selector failure logged, and when
+	customErrAt  int64
+	customSeq    int64            // keyed sends so far: message.seq
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
 	isolation    map[string]int   // index in Cluster.isolations of the current interval
@@ -153,6 +159,9 @@ func checkProducer(pc ProducerConfig) error {
 	if pc.Mode == SendAsync && pc.Threads > 1 {
 		return fmt.Errorf("threads %d: an async producer's sends do not block; threads applies to mode %q", pc.Threads, SendSync)
 	}
+	if err := CheckSelector("selector", pc); err != nil {
+		return err
+	}
 	return checkProducerClient(pc)
 }
 
@@ -187,6 +196,15 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 			k.Prefix = "key-"
 		}
 		p.keys, p.keyRnd, p.keyPrefix = &k, sim.Stream(c.cfg.Seed, "keys/"+pc.ID), selector.StringHashCode(k.Prefix)
+		if pc.Selector != nil {
+			p.custom, _ = selector.New(*pc.Selector) // checkProducer compiled it
+			p.customName = pc.Selector.Name
+		}
+		if len(pc.Tags) == 1 {
+			for tag := range pc.Tags {
+				p.customTags = tag // what a selector sees of its messages' tags
+			}
+		}
 	}
 	c.initClient(p, pc)
 	if mode == SendSync {
@@ -237,7 +255,7 @@ func (p *producer) tpFor(j int) *selector.TopicPublishInfo {
 
 // keyedPick is a selector send's queue: the next message's key, hashed over the publish list
 // as SelectMessageQueueByHash does (spec §2.11).
-func (p *producer) keyedPick() (route.MessageQueue, bool) {
+func (c *Cluster) keyedPick(p *producer, t int64) (route.MessageQueue, bool) {
 	k := int64(0)
 	if p.keys.HotShare == 0 || p.keyRnd.NextIntn(100) >= int32(p.keys.HotShare) {
 		k = int64(p.keyRnd.NextIntn(int32(p.keys.Count)))
@@ -245,6 +263,10 @@ func (p *producer) keyedPick() (route.MessageQueue, bool) {
 	// String.hashCode of prefix + decimal k, continued from the prefix's hash; a Go
 	// producer hashes the whole key's bytes.
 	h := p.keyPrefix
+	if p.custom != nil {
+		p.keyBuf = strconv.AppendInt(append(p.keyBuf[:0], p.keys.Prefix...), k, 10)
+		return c.customQueue(p, string(p.keyBuf), t)
+	}
 	if p.prof.Name == profile.Go212 {
 		p.keyBuf = strconv.AppendInt(append(p.keyBuf[:0], p.keys.Prefix...), k, 10)
 		return p.keyedQueue(h, p.keyBuf)
@@ -412,7 +434,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			mq.BrokerName, mq.QueueID = b.name, p.pubQueue[pos]
 		} else if p.keys != nil {
 			var ok bool
-			if mq, ok = p.keyedPick(); !ok {
+			if mq, ok = c.keyedPick(p, t); !ok {
 				c.sendFailed(p, j, t)
 				return
 			}
@@ -690,7 +712,7 @@ func (c *Cluster) flowAsync(p *producer) {
 			continue
 		}
 		if p.keys != nil {
-			mq, ok := p.keyedPick()
+			mq, ok := c.keyedPick(p, c.now)
 			if !ok {
 				c.sendsFailed(p, 1)
 				continue

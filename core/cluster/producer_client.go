@@ -191,6 +191,72 @@ func (p *producer) keyedQueue(h int32, key []byte) (route.MessageQueue, bool) {
 	return mqs[selector.HashIndex(h, len(mqs))], true
 }
 
+// customQueue is a keyed send's queue from the producer's own selector: select(list, msg,
+// key) over the list the client passes, the publish list (spec §2.11). When the selector
+// throws (an error, a budget run out, a queue not in the list) sendSelectImpl throws
+// MQClientException("select message queue threw exception.") to the caller before sending:
+// the send fails, and the log says why, at most once a second per producer unless the
+// message changes.
+func (c *Cluster) customQueue(p *producer, key string, t int64) (route.MessageQueue, bool) {
+	var mqs []route.MessageQueue
+	if p.prof.Name == profile.Go212 {
+		mqs = p.goList // Go's selectors get the producer's own list (spec §9.1.8)
+	} else {
+		mqs = p.tp.MessageQueueList()
+	}
+	if len(mqs) == 0 {
+		return route.MessageQueue{}, false
+	}
+	msg := selector.Message{Key: key, Tags: p.customTags, Seq: p.customSeq}
+	p.customSeq++
+	mq, err := selector.SelectChecked(p.custom, mqs, msg, key)
+	if err == nil {
+		return mq, true
+	}
+	if msg := err.Error(); msg != p.customErr || t >= p.customErrAt+1000 {
+		p.customErr, p.customErrAt = msg, t
+		c.emit(Event{T: t, Kind: EventInfo, Cause: CauseSelectorThrew, Arg: p.id, Error: msg,
+			Text: fmt.Sprintf("producer %s: its selector %s threw %s; the send fails (MQClientException: select message queue threw exception.)", p.id, p.customName, msg)})
+	}
+	return route.MessageQueue{}, false
+}
+
+// applySetSelector sets the producers' (or one producer's) selector of their keyed sends:
+// the user's, compiled from its source, or the hash again. A producer without keys makes no
+// keyed sends: naming one is an error, and so is a run where none has keys.
+func applySetSelector(c *Cluster, cmd Command) error {
+	ps, err := c.producersFor(cmd.ID)
+	if err != nil {
+		return err
+	}
+	var set []*producer
+	for _, p := range ps {
+		if p.keys != nil {
+			set = append(set, p)
+		} else if cmd.ID != "" {
+			return fmt.Errorf("%s sends without keys, so no send of it calls a selector (give it keys in the scenario)", p.id)
+		}
+	}
+	if len(set) == 0 {
+		return fmt.Errorf("no producer sends with keys, so no send calls a selector (give a producer keys in the scenario)")
+	}
+	var custom selector.Custom
+	ch := cmd.SelectorChoice()
+	if ch != nil {
+		if custom, err = selector.New(*ch); err != nil {
+			return fmt.Errorf("source: %v", err)
+		}
+	}
+	for _, p := range set {
+		p.custom, p.customErr = custom, ""
+		p.customName = ""
+		if ch != nil {
+			p.customName = ch.Name
+		}
+	}
+	return nil
+}
+
 // faultItem is the producer's fault item for a broker: its deadline and the latency it
 // recorded.
 func (p *producer) faultItem(broker string) (until, latency int64, ok bool) {

@@ -164,6 +164,8 @@ type ProducerView struct {
 	ClientMark string `json:"clientMark"` // its short label: J, J4, Go
 	Mode       string `json:"mode"`       // sync or async
 	Threads    int    `json:"threads"`    // sending threads (sync; 0 for async)
+	// Selector is the name of its own selector of its keyed sends ("": the hash, or no keys).
+	Selector string `json:"selector,omitempty"`
 	// LatencyMax and NotAvailableDuration are the latency tiers it uses (absent for Go,
 	// which has none).
 	LatencyMax           []int64 `json:"latencyMax,omitempty"`

@@ -165,7 +165,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		lm, nad := p.tiers()
 		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent,
 			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: p.active,
-			LatencyMax: lm, NotAvailableDuration: nad})
+			LatencyMax: lm, NotAvailableDuration: nad, Selector: p.customName})
 	}
 	if plural {
 		s.Groups = make([]GroupView, len(c.groups))

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -33,6 +35,43 @@ type Variant struct {
 	// Client is the profile (java, java-4.9, go-2.1.2 or an alias) of every consumer of the
 	// run: those of the scenario and those its timeline adds or restarts (spec §9).
 	Client string `json:"client,omitempty"`
+	// Source is the strategy's Starlark source when the variant is the user's own strategy,
+	// Strategy its name and Steps its step budget per call (0: the default). In JSON the
+	// variant's strategy is then {"name", "source", "steps"}, as a scenario gives one.
+	Source string `json:"-"`
+	Steps  int    `json:"-"`
+}
+
+// variantJSON is Variant's JSON form: its strategy a name, or a Choice with its source.
+type variantJSON struct {
+	Label        string           `json:"label,omitempty"`
+	Strategy     allocate.Choice  `json:"strategy,omitzero"`
+	Params       *allocate.Params `json:"params,omitempty"`
+	FaultTable   string           `json:"faultTable,omitempty"`
+	LatencyFault *bool            `json:"latencyFault,omitempty"`
+	Client       string           `json:"client,omitempty"`
+}
+
+func (v Variant) MarshalJSON() ([]byte, error) {
+	return json.Marshal(variantJSON{Label: v.Label, Strategy: v.Choice(), Params: v.Params, FaultTable: v.FaultTable,
+		LatencyFault: v.LatencyFault, Client: v.Client})
+}
+
+func (v *Variant) UnmarshalJSON(b []byte) error {
+	var j variantJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return err
+	}
+	*v = Variant{Label: j.Label, Strategy: j.Strategy.Name, Source: j.Strategy.Source, Steps: j.Strategy.Steps,
+		Params: j.Params, FaultTable: j.FaultTable, LatencyFault: j.LatencyFault, Client: j.Client}
+	return nil
+}
+
+// Choice is the variant's strategy: its name, with its source when it is the user's own.
+func (v Variant) Choice() allocate.Choice {
+	return allocate.Choice{Name: v.Strategy, Source: v.Source, Steps: v.Steps}
 }
 
 // Fault reports whether v changes the producers' fault settings (rather than the strategy).
@@ -109,12 +148,18 @@ func validateVariants(vs []Variant) error {
 			return fmt.Errorf("%s: a variant changes the strategy or the fault settings, not both", p)
 		case v.Strategy == "" && v.Params != nil:
 			return fmt.Errorf("%s.params: given without strategy", p)
+		case v.Strategy == "" && v.Source != "":
+			return fmt.Errorf("%s.strategy: a source without a name", p)
 		case v.Strategy != "":
 			params := allocate.Params{}
 			if v.Params != nil {
 				params = *v.Params
 			}
-			if err := checkStrategy(p+".strategy", p+".params", v.Strategy, params); err != nil {
+			if v.Source != "" {
+				if err := cluster.CheckChoice(p+".strategy", p+".params", v.Choice(), params); err != nil {
+					return err
+				}
+			} else if err := checkStrategy(p+".strategy", p+".params", v.Strategy, params); err != nil {
 				return err
 			}
 		case v.FaultTable != "":
@@ -146,10 +191,10 @@ func (v Variant) apply(s Scenario) Scenario {
 			// Several groups (format 2): the variant's strategy is every group's.
 			s.Groups = slices.Clone(s.Groups)
 			for i := range s.Groups {
-				s.Groups[i].Strategy, s.Groups[i].Params = allocate.Named(v.Strategy), params
+				s.Groups[i].Strategy, s.Groups[i].Params = v.Choice(), params
 			}
 		} else {
-			s.Strategy, s.Params = allocate.Named(v.Strategy), params
+			s.Strategy, s.Params = v.Choice(), params
 		}
 	}
 	if v.FaultTable != "" {

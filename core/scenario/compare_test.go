@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -360,5 +361,44 @@ func TestCompareByClient(t *testing.T) {
 	}
 	if cmp.Fault {
 		t.Error("client variants put the producers' fault lines in the table")
+	}
+}
+
+// A variant may be the user's own strategy, {"strategy": {"name", "source"}}: it runs as the
+// scenario's strategy would, and the row names it. The port of AVG compares equal to AVG.
+func TestCompareOwnStrategyVariant(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/strategies/avg_port.star")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal([]map[string]any{{"strategy": "AVG"}, {"strategy": map[string]any{"name": "AVG_PORT", "source": string(src)}}})
+	var vs []Variant
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if vs[1].Strategy != "AVG_PORT" || vs[1].Source != string(src) {
+		t.Fatalf("variant read as %+v", vs[1])
+	}
+	s := Presets()["small"]
+	s.Until = Duration(90000)
+	s.Timeline = []Step{{At: Duration(30000), Command: cluster.Command{Type: "killConsumer", ID: "c1"}}}
+	cmp, err := Compare(s, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Rows[1].Label != "AVG_PORT" {
+		t.Errorf("row label %q; want the strategy's name", cmp.Rows[1].Label)
+	}
+	a, p := cmp.Rows[0], cmp.Rows[1]
+	if a.MovedTotal != p.MovedTotal || a.SpreadEnd != p.SpreadEnd || a.Duplicates != p.Duplicates {
+		t.Errorf("AVG moved %d, spread %d, %d duplicates; its port %d, %d, %d", a.MovedTotal, a.SpreadEnd, a.Duplicates, p.MovedTotal, p.SpreadEnd, p.Duplicates)
+	}
+	out, _ := json.Marshal(p.Variant)
+	if !strings.Contains(string(out), `"strategy":{"name":"AVG_PORT","source":`) {
+		t.Errorf("the row's variant in JSON: %.80s", out)
+	}
+	vs[1].Source = "def allocate(g, c, q, cs):\n    return [\n"
+	if _, err := Compare(s, vs); err == nil || !strings.Contains(err.Error(), "variants[1].strategy") || !strings.Contains(err.Error(), "syntax error") {
+		t.Errorf("a syntax error in a variant: %v", err)
 	}
 }

@@ -416,6 +416,20 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("duplicates after the kill: %d with slow messages, %d without; want many more with them, at most 30 s of c1's two queues", d, f)
 		}
 	},
+	"hot-key-composite.json": func(t *testing.T, r *Result) {
+		// The hot key's half spreads over four queues of broker-a: none holds more than
+		// an eighth of the rest plus a quarter of the hot half (~19%), and the backlog that
+		// hot-key.json piles up on broker-a:0 is gone.
+		m := r.Metrics
+		for _, q := range r.Snapshot.Queues {
+			if q.MaxOffset*100 > m.Produced*22 {
+				t.Errorf("%s stored %d of %d; want at most ~19%%", q.Queue, q.MaxOffset, m.Produced)
+			}
+		}
+		if m.Backlog > 1000 || m.SendFailures != 0 {
+			t.Errorf("backlog %d, send failures %d; want the consumers keeping up, no failure", m.Backlog, m.SendFailures)
+		}
+	},
 	"hot-key.json": func(t *testing.T, r *Result) {
 		// "streamer-0".hashCode() = -1194251632, |h rem 8| = 0: broker-a:0 gets the hot half
 		// plus its share of the rest, and holds almost all the backlog.

@@ -38,10 +38,18 @@ type shareJSON struct {
 // EncodeShare writes the fragment value (without "#s="). Compact JSON, deflated at the best
 // level, base64url without padding: a default playground session with a few dozen actions
 // stays well under 2,000 characters.
-// sourceBytes is the length of the strategy sources s carries, its own and its setStrategy
-// steps'.
+// sourceBytes is the length of the sources s carries: its strategy's, its groups' and its
+// setStrategy steps', and its producers' selectors'.
 func sourceBytes(s Scenario) int {
 	n := len(s.Strategy.Source)
+	for _, g := range s.Groups {
+		n += len(g.Strategy.Source)
+	}
+	for _, p := range s.Producers {
+		if p.Selector != nil {
+			n += len(p.Selector.Source)
+		}
+	}
 	for _, st := range s.Timeline {
 		n += len(st.Source)
 	}
@@ -74,7 +82,7 @@ func EncodeShare(sh Share) (string, error) {
 		if o := sh.Scenario.Observed; o != nil {
 			msg += fmt.Sprintf(": the history read from logs (%d holdings, %d rounds) is too large for a link; share the scenario file instead", len(o.Holdings), len(o.Rounds))
 		} else if n := sourceBytes(sh.Scenario); n > 0 {
-			msg += fmt.Sprintf(": the strategies' sources (%d bytes) are too large for a link; share the scenario file instead", n)
+			msg += fmt.Sprintf(": the strategies' and selectors' sources (%d bytes) are too large for a link; share the scenario file instead", n)
 		}
 		return "", errors.New(msg)
 	}

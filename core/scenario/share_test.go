@@ -217,7 +217,35 @@ func TestShareCarriesStrategySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = EncodeShare(Share{Scenario: s, TimeMs: 0})
-	if err == nil || !strings.Contains(err.Error(), "a share link is at most 65536") || !strings.Contains(err.Error(), "the strategies' sources (") || !strings.Contains(err.Error(), "share the scenario file instead") {
+	if err == nil || !strings.Contains(err.Error(), "a share link is at most 65536") || !strings.Contains(err.Error(), "the strategies' and selectors' sources (") || !strings.Contains(err.Error(), "share the scenario file instead") {
 		t.Errorf("sources too large for a link: %v", err)
+	}
+}
+
+// A share link carries a producer's selector's source, and the scenario it opens runs the same.
+func TestShareCarriesSelectorSources(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/scenarios/hot-key-composite.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := EncodeShare(Share{Scenario: s, TimeMs: 30000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := DecodeShare(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sh.Scenario.Producers[0].Selector; got == nil || *got != *s.Producers[0].Selector {
+		t.Fatalf("the link lost the selector: %+v", got)
+	}
+	a, _ := Run(s, RunOptions{})
+	b, _ := Run(sh.Scenario, RunOptions{})
+	if a.Digest() != b.Digest() {
+		t.Error("the scenario read back from the link runs differently")
 	}
 }

@@ -160,6 +160,8 @@ func (r *configRules) check(field, p string, i int) error {
 		if n := len(c.Producers[i].Keys.Prefix); n > MaxNameLen {
 			return fmt.Errorf("%s.prefix: %d bytes; the limit is %d", p, n, MaxNameLen)
 		}
+	case "producers[].selector":
+		return cluster.CheckSelector(p+".selector", c.Producers[i])
 	case "producers[].client":
 		// How it sends, once its own fields are checked: threads go with sync sends only.
 		if pr := c.Producers[i]; pr.Mode == cluster.SendAsync && pr.Threads > 1 {

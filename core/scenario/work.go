@@ -19,7 +19,8 @@ import (
 // queues, consumers and the highest rate its timeline reaches), its timings and its strategy,
 // and it grows linearly with the virtual time covered:
 //
-//   - messages: the producers' summed rate, per second;
+//   - messages: the producers' summed rate, per second, and a producer's own selector's
+//     whole step budget for each of its keyed sends;
 //   - queues: the message flow steps over every queue (spec §3.8), QueueWork per queue every
 //     50 ms of flow step, and the pulls that long polling holds and resumes;
 //   - each consumer's timers: a rebalance (spec §3.3) every rebalanceWaitInterval over all
@@ -145,6 +146,7 @@ type shape struct {
 	brokers, queues, consumers, producers, rate int64
 	vnodes                                      int64 // CONSISTENT_HASH virtual nodes per consumer, at most
 	steps                                       int64 // a script's step budget per call, at most
+	selectorSteps                               int64 // the producers' selectors' step budgets a second: rate × steps, summed
 	t                                           cluster.Timing
 }
 
@@ -229,6 +231,23 @@ func busiest(s Scenario) shape {
 		sh.queues = max(sh.queues, total(queues))
 		sh.rate = max(sh.rate, total(rates))
 	}
+	for _, p := range s.Producers {
+		// A selector of the user's runs once a keyed send, its whole budget counted: the
+		// largest a producer's file or timeline gives it, at its highest rate.
+		if p.Keys == nil {
+			continue
+		}
+		steps := 0
+		if p.Selector != nil {
+			steps = p.Selector.StepBudget()
+		}
+		for _, st := range s.Timeline {
+			if g := cluster.GrowthOf(st.Command); g.SelectorOf == "" || g.SelectorOf == p.ID {
+				steps = max(steps, g.SelectorSteps)
+			}
+		}
+		sh.selectorSteps = sat(sh.selectorSteps, mul(rates[p.ID], int64(steps)))
+	}
 	return sh
 }
 
@@ -266,7 +285,7 @@ func per(ms int64) float64 { return 1000 / float64(max(ms, 1)) }
 func (sh shape) perSecond() int64 {
 	t := sh.t
 	b, q, c, p := float64(sh.brokers), float64(sh.queues), float64(sh.consumers), float64(sh.producers)
-	n := 2 * float64(sh.rate)
+	n := 2*float64(sh.rate) + float64(sh.selectorSteps)/StepsPerUnit
 	n += QueueWork * q * per(t.FlowStepMs) / 20
 	n += q * per(min(t.LongPollHold, t.HoldCheckInterval, t.PullDelayOnException))
 	n += c * sh.rebalance() * per(min(t.RebalanceWaitInterval, t.PullMaxIdleTime))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
+	"github.com/lbscope/lbscope/core/selector"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -127,4 +128,22 @@ func TestWorkWithinEqualsWorkSpan(t *testing.T) {
 			t.Errorf("Within(%d, %d) = %d; WorkSpan gives %d", span[0], span[1], got, want)
 		}
 	}
+}
+
+// A producer's own selector runs once a keyed send: the estimate counts its step budget for
+// each, from the scenario's producers[].selector or from a setSelector step.
+func TestWorkCountsSelectors(t *testing.T) {
+	s := Presets()["small"]
+	s.Producers[0].Keys = &cluster.KeysConfig{Count: 10}
+	base := WorkOf(s).PerSecond
+	withFile := s
+	withFile.Producers = append([]cluster.ProducerConfig(nil), s.Producers...)
+	withFile.Producers[0].Selector = &selector.Choice{Name: "S", Source: "def select(queues, message, arg):\n    return queues[0]\n", Steps: 5000}
+	rate := int64(s.Producers[0].Rate)
+	assert.GreaterOrEqual(t, WorkOf(withFile).PerSecond-base, rate*5000/StepsPerUnit)
+	steps := 5000
+	withStep := s
+	withStep.Timeline = append(append([]Step(nil), s.Timeline...), Step{At: Duration(1000), Command: cluster.Command{Type: "setSelector",
+		Selector: "S", Source: "def select(queues, message, arg):\n    return queues[0]\n", Steps: &steps}})
+	assert.Equal(t, WorkOf(withFile).PerSecond, WorkOf(withStep).PerSecond)
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // lbscope.compare({variants: [{strategy: "AVG"}, {strategy: "CONSISTENT_HASH", params:
-// {virtualNodeCnt: 10}}]}) runs the session's recorded scenario — the loaded one with
+// {virtualNodeCnt: 10}}]}; a variant may be your own strategy, {strategy: {name, source}})
+// runs the session's recorded scenario — the loaded one with
 // everything done so far, up to the published time — once per variant and gives (a Promise
 // of) scenario.Comparison's JSON plus, per variant, the final assignment as a grid to draw.
 //
@@ -99,7 +100,7 @@ type GridConsumer struct {
 
 func init() {
 	registerJob("compare", func(a *API, args json.RawMessage) (any, error) {
-		const want = `{variants: [{strategy: "AVG"}, {strategy: "CONSISTENT_HASH", params: {virtualNodeCnt: 10}}]}, faultTable/latencyFault variants or client variants ({client: "go-2.1.2"})`
+		const want = `{variants: [{strategy: "AVG"}, {strategy: "CONSISTENT_HASH", params: {virtualNodeCnt: 10}}]}, your own strategy ({strategy: {name: "WEIGHTED", source: "def allocate(…)…"}}), faultTable/latencyFault variants or client variants ({client: "go-2.1.2"})`
 		var in compareArgs
 		if err := decode(args, &in, want); err != nil {
 			return nil, err

@@ -10,7 +10,7 @@ import (
 
 // galleryOrder is the editor's examples in the order the page lists them: each is
 // assets/strategies/<id>.star, its words the page's editor.gallery.<id>.
-var galleryOrder = []string{"avg", "weighted", "rounding", "region", "sticky"}
+var galleryOrder = []string{"avg", "weighted", "rounding", "region", "sticky", "composite"}
 
 // galleryEntry is one example: its id, the strategy name it runs under and its source.
 type galleryEntry struct {

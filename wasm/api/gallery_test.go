@@ -10,16 +10,24 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // The editor's examples do what the page says of them: the port of AVG gives AVG's queues on
 // any group; the floored weights leave queues to nobody; the sticky allocation pulls every
-// queue once and moves fewer queues than AVG when a member joins or leaves.
+// queue once and moves fewer queues than AVG when a member joins or leaves; the composite key
+// is a selector (checkselector_test.go shows it against the hash).
 func TestGalleryExamples(t *testing.T) {
 	list, err := Gallery()
 	require.NoError(t, err)
 	byID := map[string]allocate.Strategy{}
 	for _, g := range list {
+		if g.ID == "composite" {
+			_, err := selector.New(selector.Choice{Name: g.Name, Source: g.Source})
+			require.NoError(t, err, g.ID)
+			byID[g.ID] = nil
+			continue
+		}
 		s, err := allocate.NewChoice(allocate.Choice{Name: g.Name, Source: g.Source}, allocate.Params{})
 		require.NoError(t, err, g.ID)
 		byID[g.ID] = s

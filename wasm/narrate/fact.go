@@ -14,35 +14,36 @@ const (
 	// Actions (EventAction): the engine's commands, worded by the command table's Done words,
 	// then the session's own.
 	factCommand
-	factPaused      // session: pause
-	factPlaying     // session: play, arg = speed ("2×")
-	factSpeed       // session: setSpeed, arg = speed
-	factReset       // session: reset, arg = title
-	factLoaded      // session: load, arg = title
-	factOpenedLink  // session: a share link, arg = title, clock = its moment
-	factMoved       // session: a seek, clock = the moment now shown
-	factContinued   // session: the future discarded, clock = from when, n = steps, arg = the action that asked ("" for continue)
-	factRebalance   // EventRebalance: queues = the consumer's new set
-	factRegister    // a broker registers a consumer (heartbeat)
-	factSubscribe   // a heartbeat replaces the group's subscription on a broker (arg = topic)
-	factUnregister  // a broker unregisters a stopping consumer
-	factDropClosed  // a broker drops a consumer whose connection closed
-	factDropIdle    // a broker closes an idle channel (n = idle seconds)
-	factExpire      // a broker's scan expires a consumer (n = seconds; notify says whether CHANGE fires)
-	factIsolation   // a producer avoids a broker (n = tier seconds, latency or failed)
-	factOverlap     // a queue pulled by several consumers (owners)
-	factExpiryAhead // info after a partition: when brokers will expire it (clock)
-	factThrew       // info: the strategy threw (arg = strategy)
-	factNotInCidAll // info: a Go consumer missing from the asked broker's list takes nothing (n = ids listed)
-	factSendBack    // info: a listener failed messages, a broker holds them (n = messages, clock = back, arg = how)
-	factDeadLetter  // info: messages failed for the last time go to the DLQ (n = messages, arg = the DLQ)
-	factSuspend     // info: an orderly queue waits after a failure (queues = [the queue], n = failures)
-	factFiltered    // info: tags filter a member's pulls of a queue (queues = [the queue], arg = the tags that pass)
-	factAutoscale   // action: an autoscaler starts or stops a member (arg = start or stop, n = members after)
-	factLockRefused // info: an orderly member cannot lock a queue (queues = [the queue], owners = [the holder])
-	factLock        // info: … and locks it at last (queues = [the queue], n = seconds it waited)
-	factAssignNull  // info: the brokers do not run a member's strategy (arg = the strategy)
-	factError       // session: a refused command
+	factPaused        // session: pause
+	factPlaying       // session: play, arg = speed ("2×")
+	factSpeed         // session: setSpeed, arg = speed
+	factReset         // session: reset, arg = title
+	factLoaded        // session: load, arg = title
+	factOpenedLink    // session: a share link, arg = title, clock = its moment
+	factMoved         // session: a seek, clock = the moment now shown
+	factContinued     // session: the future discarded, clock = from when, n = steps, arg = the action that asked ("" for continue)
+	factRebalance     // EventRebalance: queues = the consumer's new set
+	factRegister      // a broker registers a consumer (heartbeat)
+	factSubscribe     // a heartbeat replaces the group's subscription on a broker (arg = topic)
+	factUnregister    // a broker unregisters a stopping consumer
+	factDropClosed    // a broker drops a consumer whose connection closed
+	factDropIdle      // a broker closes an idle channel (n = idle seconds)
+	factExpire        // a broker's scan expires a consumer (n = seconds; notify says whether CHANGE fires)
+	factIsolation     // a producer avoids a broker (n = tier seconds, latency or failed)
+	factOverlap       // a queue pulled by several consumers (owners)
+	factExpiryAhead   // info after a partition: when brokers will expire it (clock)
+	factThrew         // info: the strategy threw (arg = strategy)
+	factNotInCidAll   // info: a Go consumer missing from the asked broker's list takes nothing (n = ids listed)
+	factSendBack      // info: a listener failed messages, a broker holds them (n = messages, clock = back, arg = how)
+	factDeadLetter    // info: messages failed for the last time go to the DLQ (n = messages, arg = the DLQ)
+	factSuspend       // info: an orderly queue waits after a failure (queues = [the queue], n = failures)
+	factFiltered      // info: tags filter a member's pulls of a queue (queues = [the queue], arg = the tags that pass)
+	factAutoscale     // action: an autoscaler starts or stops a member (arg = start or stop, n = members after)
+	factLockRefused   // info: an orderly member cannot lock a queue (queues = [the queue], owners = [the holder])
+	factLock          // info: … and locks it at last (queues = [the queue], n = seconds it waited)
+	factAssignNull    // info: the brokers do not run a member's strategy (arg = the strategy)
+	factSelectorThrew // info: a producer's own selector threw, its keyed send fails (producer, err = the message)
+	factError         // session: a refused command
 )
 
 // fact is an event's meaning.
@@ -60,6 +61,7 @@ type fact struct {
 	latency  int  // factIsolation: the slow send's ms; 0 when a send failed
 	notify   bool // factExpire
 	text     string
+	err      string // what failed, in the failing code's words (a selector's message)
 }
 
 // causeFacts maps the engine's and the session's causes to the facts they tell; a command of
@@ -86,6 +88,7 @@ var causeFacts = map[string]int{
 	cluster.CauseOverlap:          factOverlap,
 	cluster.CauseExpiryAhead:      factExpiryAhead,
 	cluster.CauseStrategyThrew:    factThrew,
+	cluster.CauseSelectorThrew:    factSelectorThrew,
 	cluster.CauseNotInCidAll:      factNotInCidAll,
 	cluster.CauseSendBack:         factSendBack,
 	cluster.CauseDeadLetter:       factDeadLetter,
@@ -101,7 +104,10 @@ var causeFacts = map[string]int{
 // read tells what an event means.
 func read(e cluster.Event) fact {
 	f := fact{kind: causeFacts[e.Cause], cause: e.Cause, consumer: e.Consumer, broker: e.Broker, queues: e.Queues, owners: e.Owners,
-		arg: e.Arg, n: int(e.N), text: e.Text}
+		arg: e.Arg, n: int(e.N), text: e.Text, err: e.Error}
+	if e.Cause == cluster.CauseSelectorThrew {
+		f.producer = e.Arg
+	}
 	// Two kinds have one meaning each, whatever the cause says (the page's own refusals carry
 	// none).
 	if _, ok := cluster.Lookup(e.Cause); ok && f.kind == factUnknown && e.Kind == cluster.EventAction {

@@ -93,6 +93,8 @@ func Frame(events []cluster.Event, lang string) []string {
 			o.queues = append(o.queues, f.queues...)
 		case f.kind == factThrew:
 			threw = append(threw, threwText(f, lang))
+		case f.kind == factSelectorThrew:
+			threw = append(threw, say(lang, "narrate.selectorThrew", f.producer, f.err))
 		case f.kind == factNotInCidAll:
 			missing = append(missing, say(lang, "narrate.notInCidAll", f.consumer, goclient.NotInCidAllLog, f.broker))
 		case f.kind == factError:
@@ -184,6 +186,8 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.expiryAhead", f.clock, c)
 	case factThrew:
 		return threwText(f, lang)
+	case factSelectorThrew:
+		return say(lang, "narrate.log.selectorThrew", f.producer, f.err)
 	case factNotInCidAll:
 		return say(lang, "narrate.log.notInCidAll", c, goclient.NotInCidAllLog, b, f.n)
 	case factSendBack:

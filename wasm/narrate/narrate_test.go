@@ -10,7 +10,9 @@ import (
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/fault"
+	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/core/selector"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
@@ -193,7 +195,7 @@ func TestFrameBounded(t *testing.T) {
 // names, permissions as setPerm takes them, a subscription as setSubscription takes it
 // (TopicTest:TagA), and "Broker" as RocketMQ's Chinese documentation writes it.
 var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
-	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|Small|cluster)$`)
+	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|COMPOSITE|Small|cluster)$`) // COMPOSITE: a selector named as its author named it
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
 
@@ -256,6 +258,23 @@ func TestChineseEverything(t *testing.T) {
 		w.run(20000)
 	}
 	w.run(200000)
+	// setSelector needs a producer that sends with keys, and a compiler of selectors: one
+	// written in Go here.
+	selector.SetCompiler(func(name, file string, src []byte, steps int) (selector.Custom, error) { return lastQueue{}, nil })
+	defer selector.SetCompiler(nil)
+	kcfg := scenario.Presets()["small"].Config
+	kcfg.Producers[0].Keys = &cluster.KeysConfig{Count: 10}
+	kc, err := cluster.New(kcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc.SetObserver(func(e cluster.Event) { w.all = append(w.all, e) })
+	kc.Advance(5000)
+	if err := kc.Apply(cluster.Command{Type: "setSelector", Selector: "COMPOSITE", Source: "def select(queues, message, arg): …"}); err != nil {
+		t.Fatal(err)
+	}
+	seen["setSelector"] = true
+	kc.Advance(10000)
 	for _, typ := range cluster.CommandNames() {
 		if !seen[typ] {
 			t.Errorf("command %s is not exercised", typ)
@@ -336,6 +355,13 @@ func TestChineseEverything(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// lastQueue is a selector written in Go: the last queue of the list.
+type lastQueue struct{}
+
+func (lastQueue) Select(mqs []route.MessageQueue, _ selector.Message, _ any) (route.MessageQueue, error) {
+	return mqs[len(mqs)-1], nil
+}
 
 var restartNumber = regexp.MustCompile(`#\d+\b`)
 

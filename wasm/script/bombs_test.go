@@ -1,6 +1,11 @@
 package script
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
 
 // Memory bombs, one after another in one process: each is stopped before it builds what it
 // asks for, with the memory budget's message and its line, on every platform (the guard
@@ -36,5 +41,34 @@ func TestMemoryBombs(t *testing.T) {
 		{"fail message", "    a = [1]\n    for i in range(40): a = [a, a]\n    fail(a)\n", "test.star:4:", "more than 4 MiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkBad(t, head+c.body, c.pos, c.msg) })
+	}
+}
+
+// Time bombs: keys that share one hash make every insert into a dict or set compare with
+// every entry, so the step budget alone lets a call run for hours (ints that differ by a
+// multiple of 2³² share Starlark's hash). The watchdog stops each within its wall limit,
+// with its message and line; the bound asserted here is a coarse one, not the machine's
+// speed.
+func TestCollisionBombs(t *testing.T) {
+	const wall = "of wall time"
+	head := "def allocate(g, cur, qs, cs):\n"
+	for _, c := range []struct {
+		name, body, pos string
+	}{
+		{"dict, a key at a time", "    d = {}\n    for i in range(1000000): d[i << 32] = 0\n    return []\n", "test.star:3:"},
+		{"set, a key at a time", "    s = set()\n    for i in range(1000000): s.add(i << 32)\n    return []\n", "test.star:3:"},
+		// The list is built in under a second natively; a slow machine may stop while building
+		// it (line 2), past the wall limit all the same.
+		{"set of a list, one step", "    l = [i << 32 for i in range(100000)]\n    return list(set(l))\n", "test.star:"},
+		{"dict of pairs, one step", "    l = [(i << 32, 0) for i in range(100000)]\n    return list(dict(l))\n", "test.star:"},
+		{"update, one step", "    l = [(i << 32, 0) for i in range(100000)]\n    d = {}\n    d.update(l)\n    return []\n", "test.star:"},
+		{"union, one step", "    l = [i << 32 for i in range(100000)]\n    return list(set().union(l))\n", "test.star:"},
+		{"differences", "    a = set([i << 32 for i in range(12000)])\n    for i in range(100000): b = a - set()\n    return []\n", "test.star:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			checkBad(t, head+c.body, c.pos, wall)
+			assert.Less(t, time.Since(start), 30*time.Second, "the watchdog stops the call near its limit of %v", WallLimit)
+		})
 	}
 }

@@ -245,6 +245,7 @@ func init() {
 	}{
 		{"$add", binary(syntax.PLUS)}, {"$mul", binary(syntax.STAR)}, {"$mod", binary(syntax.PERCENT)},
 		{"$or", binary(syntax.PIPE)}, {"$xor", binary(syntax.CIRCUMFLEX)}, {"$shl", binary(syntax.LTLT)},
+		{"$sub", binary(syntax.MINUS)}, {"$and", binary(syntax.AMP)},
 		{"$iadd", inplaceAdd}, {"$ior", inplaceOr}, {"$setindex", setIndex}, {"$augindex", augIndex},
 		{"$lit", built}, {"$elem", charge(slotSize)}, {"$entry", charge(entrySize)}, {"$grow", grow},
 		{"$star", star}, {"$call", callMethod}, {"$attr", attr},
@@ -261,6 +262,9 @@ func binary(op syntax.Token) func(*starlark.Thread, *starlark.Builtin, starlark.
 	return func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		x, y := args[0], args[1]
 		if err := payBinary(t, op, x, y); err != nil {
+			return nil, err
+		}
+		if err := tablesInTime(t, x, y); err != nil {
 			return nil, err
 		}
 		return starlark.Binary(op, x, y)
@@ -445,6 +449,9 @@ func extend(t *starlark.Thread, l *starlark.List, it starlark.Iterable, verb str
 // inplaceOr is x |= y: a dict is updated in place, as the interpreter does.
 func inplaceOr(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, y := args[0], args[1]
+	if err := tablesInTime(t, x, y); err != nil {
+		return nil, err
+	}
 	if xd, ok := x.(*starlark.Dict); ok {
 		if yd, ok := y.(*starlark.Dict); ok {
 			if err := pay(t, int64(yd.Len())*entrySize, items(int64(xd.Len()+yd.Len()), "dict")); err != nil {
@@ -613,6 +620,9 @@ func method(t *starlark.Thread, x starlark.Value, name string, args starlark.Tup
 		return nil, err
 	}
 	if err := payMethod(t, x, name, args, kwargs); err != nil {
+		return nil, err
+	}
+	if err := tableMethodInTime(t, x, name, args); err != nil {
 		return nil, err
 	}
 	if l, ok := x.(*starlark.List); ok && name == "extend" && len(args) == 1 && len(kwargs) == 0 {
@@ -824,7 +834,9 @@ func universal(orig *starlark.Builtin) func(*starlark.Thread, *starlark.Builtin,
 			err = pay(t, mul(n, 2*slotSize)+listSize, items(n, "list"))
 		case "set", "dict":
 			n += int64(len(kwargs))
-			err = pay(t, mul(n, entrySize)+listSize, items(n, name))
+			if err = pay(t, mul(n, entrySize)+listSize, items(n, name)); err == nil {
+				err = insertsInTime(t, name == "dict", args...)
+			}
 		case "enumerate":
 			err = pay(t, mul(n, slotSize+tupleSize+2*slotSize)+listSize, items(n, "list"))
 		case "zip":
@@ -875,4 +887,34 @@ func universal(orig *starlark.Builtin) func(*starlark.Thread, *starlark.Builtin,
 		}
 		return starlark.Call(t, orig, args, kwargs)
 	}
+}
+
+// tablesInTime runs the watchdog over x op y when both are dicts or sets: the result is
+// built by inserting their keys.
+func tablesInTime(t *starlark.Thread, x, y starlark.Value) error {
+	switch x.(type) {
+	case *starlark.Dict, *starlark.Set:
+		if sameType(x, y) {
+			return insertsInTime(t, false, x, y)
+		}
+	}
+	return nil
+}
+
+// tableMethodInTime runs the watchdog over the methods of a dict or set that insert many
+// keys in one call (update, union and the set algebra, which build or probe a table of
+// their arguments' keys).
+func tableMethodInTime(t *starlark.Thread, x starlark.Value, name string, args starlark.Tuple) error {
+	switch x.(type) {
+	case *starlark.Dict:
+		if name == "update" {
+			return insertsInTime(t, true, args...)
+		}
+	case *starlark.Set:
+		switch name {
+		case "union", "update", "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "intersection_update", "difference_update", "symmetric_difference_update":
+			return insertsInTime(t, false, append(starlark.Tuple{x}, args...)...)
+		}
+	}
+	return nil
 }

@@ -32,10 +32,12 @@ func (r *rewriter) fail(pos syntax.Position, format string, args ...any) {
 	}
 }
 
-// guarded are the operators whose result can be larger than both operands together.
+// guarded are the operators whose result can be larger than both operands together, and
+// those that build a set from sets (- and &), which the watchdog times (bounds.go).
 var guarded = map[syntax.Token]string{
 	syntax.PLUS: "$add", syntax.STAR: "$mul", syntax.PERCENT: "$mod",
 	syntax.PIPE: "$or", syntax.CIRCUMFLEX: "$xor", syntax.LTLT: "$shl",
+	syntax.MINUS: "$sub", syntax.AMP: "$and",
 }
 
 // augmented are the augmented assignments of the guarded operators, with their builtin
@@ -43,6 +45,7 @@ var guarded = map[syntax.Token]string{
 var augmented = map[syntax.Token]string{
 	syntax.PLUS_EQ: "$iadd", syntax.STAR_EQ: "$mul", syntax.PERCENT_EQ: "$mod",
 	syntax.PIPE_EQ: "$ior", syntax.CIRCUMFLEX_EQ: "$xor", syntax.LTLT_EQ: "$shl",
+	syntax.MINUS_EQ: "$sub", syntax.AMP_EQ: "$and",
 }
 
 func call(pos syntax.Position, fn string, args ...syntax.Expr) *syntax.CallExpr {

@@ -14,7 +14,8 @@
 //
 //	def select(queues, message, arg)
 //
-// for a producer's MessageQueueSelector (message has key and tags), returning one of queues.
+// for a producer's MessageQueueSelector (message has key, tags and seq, the producer's count
+// of keyed sends before it), returning one of queues.
 // Predeclared helpers a Java port needs: java.hash_code (String.hashCode), java.div and
 // java.mod (integer division and remainder with Java's signs), java.abs (Math.abs on an
 // int), md5 (the digest as 16 ints, 0…255) and crc32 (CRC32.getValue()).
@@ -42,6 +43,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Bounds of a strategy file and of each call into it.
@@ -78,9 +80,10 @@ type Program struct {
 	view       bool               // allocate takes the fifth parameter
 	sel        *starlark.Function // nil when the file defines no select
 
-	mu     sync.Mutex
-	queues queueCache
-	ids    idCache
+	mu      sync.Mutex
+	queues  queueCache
+	ids     idCache
+	publish queueCache // select's lists: a producer's publish list, apart from allocate's
 }
 
 // options are the dialect: while loops for Java ports, sets; no recursion (a runaway one
@@ -226,10 +229,8 @@ func (p *Program) queuesOf(v starlark.Value, mqAll []route.MessageQueue, index m
 	return out, nil
 }
 
-// Message is what select sees of a message.
-type Message struct {
-	Key, Tags string
-}
+// Message is what select sees of a message: its key and tags.
+type Message = selector.Message
 
 // Select calls the file's select: which of mqs the message goes to. arg is the send's
 // argument: nil, a bool, an int, a string, or a list or map of those.
@@ -242,9 +243,10 @@ func (p *Program) Select(mqs []route.MessageQueue, msg Message, arg any) (route.
 		return route.MessageQueue{}, &Error{Pos: p.file, Msg: "select's arg: " + err.Error()}
 	}
 	p.mu.Lock()
-	queues, index := p.queues.get(mqs)
+	queues, index := p.publish.get(mqs)
 	p.mu.Unlock()
-	m := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"key": starlark.String(msg.Key), "tags": starlark.String(msg.Tags)})
+	m := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"key": starlark.String(msg.Key), "tags": starlark.String(msg.Tags),
+		"seq": starlark.MakeInt64(msg.Seq)})
 	thread := newThread(p.file, p.steps)
 	v, err := run(thread, func() (starlark.StringDict, error) {
 		v, err := starlark.Call(thread.t, p.sel, starlark.Tuple{queues, m, a}, nil)
@@ -426,9 +428,26 @@ func Compile(name, file string, src []byte, steps int) (allocate.Strategy, error
 	return p, nil
 }
 
-// Enable makes the strategies that scenarios and commands give with their source run here,
-// in Starlark: drivers call it once, at start (the core reads no source itself).
-func Enable() { allocate.SetCompiler(Compile) }
+// CompileSelector is the selector.Compiler of Starlark selectors: the source as Load reads
+// it, which must define select(queues, message, arg).
+func CompileSelector(name, file string, src []byte, steps int) (selector.Custom, error) {
+	p, err := LoadSteps(name, file, src, steps)
+	if err != nil {
+		return nil, err
+	}
+	if p.sel == nil {
+		return nil, &Error{Pos: file, Msg: "the source defines no select(queues, message, arg), so it is no queue selector"}
+	}
+	return p, nil
+}
+
+// Enable makes the strategies and selectors that scenarios and commands give with their
+// source run here, in Starlark: drivers call it once, at start (the core reads no source
+// itself).
+func Enable() {
+	allocate.SetCompiler(Compile)
+	selector.SetCompiler(CompileSelector)
+}
 
 // Register loads nothing: it adds p to the strategy table under its name, so that every door
 // that takes a strategy name (--strategy, --variants, a scenario's strategy) takes it. A name

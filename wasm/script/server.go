@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/selector"
 	"github.com/lbscope/lbscope/wasm/script/wire"
 )
 
@@ -36,6 +37,11 @@ func (s *Server) Compile(name, file, src string, steps int) string {
 	if err != nil {
 		return reply(wire.Reply{Error: err.Error()})
 	}
+	return reply(wire.Reply{ID: s.keep(p), View: p.view})
+}
+
+// keep stores a compiled program under a new id, dropping the oldest past maxPrograms.
+func (s *Server) keep(p *Program) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.progs == nil {
@@ -48,7 +54,7 @@ func (s *Server) Compile(name, file, src string, steps int) string {
 		delete(s.progs, s.order[0])
 		s.order = slices.Delete(s.order, 0, 1)
 	}
-	return reply(wire.Reply{ID: s.next, View: p.view})
+	return s.next
 }
 
 // Allocate runs program id's allocate on a Request: a Reply with the queues' indexes, or the
@@ -82,6 +88,43 @@ func (s *Server) Allocate(id int, req string) string {
 		out.Queues[i] = at[q]
 	}
 	return reply(out)
+}
+
+// CompileSelector compiles a selector's source: a Reply with the program's ID, or the error
+// (a source without select is one).
+func (s *Server) CompileSelector(name, file, src string, steps int) string {
+	if steps < selector.MinSteps || steps > selector.MaxSteps {
+		return reply(wire.Reply{Error: fmt.Sprintf("steps %d; want %d…%d", steps, selector.MinSteps, selector.MaxSteps)})
+	}
+	p, err := LoadSteps(name, file, []byte(src), steps)
+	if err == nil && p.sel == nil {
+		err = &Error{Pos: file, Msg: "the source defines no select(queues, message, arg), so it is no queue selector"}
+	}
+	if err != nil {
+		return reply(wire.Reply{Error: err.Error()})
+	}
+	return reply(wire.Reply{ID: s.keep(p)})
+}
+
+// Select runs program id's select on a SelectRequest: a Reply whose one queue is the index
+// of the queue chosen, or the error.
+func (s *Server) Select(id int, req string) string {
+	s.mu.Lock()
+	p := s.progs[id]
+	s.mu.Unlock()
+	if p == nil {
+		return reply(wire.Reply{Error: "the selector's compiled program is gone; load it again"})
+	}
+	var r wire.SelectRequest
+	if err := json.Unmarshal([]byte(req), &r); err != nil {
+		return reply(wire.Reply{Error: "a request the interpreter cannot read: " + err.Error()})
+	}
+	mqs := wire.Request{Queues: r.Queues}.MessageQueues()
+	mq, err := p.Select(mqs, Message{Key: r.Key, Tags: r.Tags, Seq: r.Seq}, r.Arg)
+	if err != nil {
+		return reply(wire.Reply{Error: err.Error()})
+	}
+	return reply(wire.Reply{Queues: []int{slices.Index(mqs, mq)}})
 }
 
 func reply(r wire.Reply) string {

@@ -54,3 +54,36 @@ func TestWireEqualsInPlace(t *testing.T) {
 	_, err = gone("X", "x.star", []byte("x = 1"), MaxSteps)
 	assert.ErrorIs(t, err, wire.ErrNotLoaded)
 }
+
+// A selector compiled and called through the wire answers what it answers in place: the
+// same queue for every key, the same errors; a source without select is refused.
+func TestWireSelectorEqualsInPlace(t *testing.T) {
+	srv := &Server{}
+	compile := wire.SelectorCompiler(func(method string, args ...any) (string, bool) {
+		switch method {
+		case "compileSelector":
+			return srv.CompileSelector(args[0].(string), args[1].(string), args[2].(string), args[3].(int)), true
+		case "select":
+			return srv.Select(args[0].(int), args[1].(string)), true
+		}
+		return "", false
+	})
+	file := "../../assets/strategies/composite.star"
+	direct := loadFile(t, file)
+	remote, err := compile("COMPOSITE", file, mustRead(t, file), 1000)
+	require.NoError(t, err)
+	mqs := queuesOf(t, "broker-a:4,broker-b:3")
+	for seq, key := range []string{"key-0", "key-0", "key-0", "key-0", "key-1", "key-77", "streamer-0", "x"} {
+		msg := Message{Key: key, Seq: int64(seq)}
+		want, _ := direct.Select(mqs, msg, key)
+		got, err := remote.Select(mqs, msg, key)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, key)
+	}
+	picky, err := compile("PICKY", "picky.star", []byte("def select(queues, message, arg):\n    fail('no ' + arg)\n"), 1000)
+	require.NoError(t, err)
+	_, err = picky.Select(mqs, Message{Key: "k"}, "k")
+	assert.EqualError(t, err, "picky.star:2:9: fail: no k")
+	_, err = compile("ALLOC", "alloc.star", []byte("def allocate(g, c, q, cs):\n    return q\n"), 1000)
+	assert.ErrorContains(t, err, "alloc.star: the source defines no select(queues, message, arg)")
+}

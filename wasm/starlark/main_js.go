@@ -6,6 +6,8 @@
 //
 //	LBStarlark.compile(name, file, source, steps) → '{"id": 1}' or '{"error": "file:line:col: …"}'
 //	LBStarlark.allocate(id, request)       → '{"queues": [0, 3]}' or '{"error": …}'
+//	LBStarlark.compileSelector(name, file, source, steps) → '{"id": 2}' or '{"error": …}'
+//	LBStarlark.select(id, request)         → '{"queues": [5]}' (the queue chosen) or '{"error": …}'
 package main
 
 import (
@@ -28,6 +30,18 @@ func main() {
 			return `{"error": "allocate takes a program's id and a request"}`
 		}
 		return srv.Allocate(args[0].Int(), args[1].String())
+	}))
+	api.Set("compileSelector", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 4 || args[3].Type() != js.TypeNumber {
+			return `{"error": "compileSelector takes a name, a file, a source and a step budget"}`
+		}
+		return srv.CompileSelector(args[0].String(), args[1].String(), args[2].String(), args[3].Int())
+	}))
+	api.Set("select", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 2 || args[0].Type() != js.TypeNumber {
+			return `{"error": "select takes a program's id and a request"}`
+		}
+		return srv.Select(args[0].Int(), args[1].String())
 	}))
 	js.Global().Set("LBStarlark", api)
 	select {} // answer calls until the page goes

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/route"
+	"github.com/lbscope/lbscope/core/selector"
 )
 
 // Queue is a message queue on the wire.
@@ -130,4 +131,67 @@ func (r Request) MessageQueues() []route.MessageQueue {
 		out[i] = route.MessageQueue{Topic: q.Topic, BrokerName: q.Broker, QueueID: q.QueueID}
 	}
 	return out
+}
+
+// SelectRequest is one select call: the publish list, the message and the send's arg (the
+// key, a string).
+type SelectRequest struct {
+	Queues []Queue `json:"queues"`
+	Key    string  `json:"key"`
+	Tags   string  `json:"tags"`
+	Seq    int64   `json:"seq"`
+	Arg    string  `json:"arg"`
+}
+
+// SelectorCompiler is the selector.Compiler that compiles ("compileSelector") and calls
+// ("select": a program's id and a SelectRequest's JSON, answered with the chosen queue's
+// index as the Reply's only queue) through call.
+func SelectorCompiler(call Call) selector.Compiler {
+	return func(name, file string, src []byte, steps int) (selector.Custom, error) {
+		out, ok := call("compileSelector", name, file, string(src), steps)
+		if !ok {
+			return nil, ErrNotLoaded
+		}
+		var r Reply
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			return nil, fmt.Errorf("the interpreter's answer: %v", err)
+		}
+		if r.Error != "" {
+			return nil, errors.New(r.Error)
+		}
+		return &remoteSelector{id: r.ID, call: call}, nil
+	}
+}
+
+// remoteSelector is a selector compiled in the interpreter's wasm.
+type remoteSelector struct {
+	id   int
+	call Call
+}
+
+func (r *remoteSelector) Select(mqs []route.MessageQueue, msg selector.Message, arg any) (route.MessageQueue, error) {
+	req := SelectRequest{Queues: make([]Queue, len(mqs)), Key: msg.Key, Tags: msg.Tags, Seq: msg.Seq}
+	req.Arg, _ = arg.(string)
+	for i, q := range mqs {
+		req.Queues[i] = Queue{q.Topic, q.BrokerName, q.QueueID}
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return route.MessageQueue{}, err
+	}
+	out, ok := r.call("select", r.id, string(b))
+	if !ok {
+		return route.MessageQueue{}, ErrNotLoaded
+	}
+	var rep Reply
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		return route.MessageQueue{}, fmt.Errorf("the interpreter's answer: %v", err)
+	}
+	if rep.Error != "" {
+		return route.MessageQueue{}, errors.New(rep.Error)
+	}
+	if len(rep.Queues) != 1 || rep.Queues[0] < 0 || rep.Queues[0] >= len(mqs) {
+		return route.MessageQueue{}, fmt.Errorf("the interpreter's answer names queues %v of %d", rep.Queues, len(mqs))
+	}
+	return mqs[rep.Queues[0]], nil
 }
