@@ -69,29 +69,13 @@ func (g *Group) ScenarioSaid() (s scenario.Scenario, left []Said, err error) {
 		return s, nil, sayErr("scenario.no-topic", FieldQueues)
 	}
 	topic, group, left := g.scenarioNames(main.Name)
-	var counts queueCounts
-	for _, q := range main.Queues {
-		counts.add(q)
-	}
-	brokers := counts.brokers
 	cfg := cluster.Config{Seed: 1, Topic: topic, Group: group, MessageModel: g.MessageModel, FaultTable: fault.TableCurrent}
 	// The route's read and write counts where the paste gives them: producers publish to the
 	// write queues, consumers rebalance over the read queues (spec §1.3).
-	rw := map[string]QueueCount{}
-	for _, q := range main.Counts {
-		if _, ok := rw[q.Broker]; !ok {
-			rw[q.Broker] = q
-		}
-	}
-	for _, b := range brokers {
-		bc := cluster.BrokerConfig{Name: b, Queues: counts.n[b]}
-		if q, ok := rw[b]; ok && q.Read > 0 && q.Write > 0 && q.Read != q.Write {
-			if q.Perm&int(route.PermWrite) == 0 {
-				left = append(left, say("left.perm", main.Name, b, q.Perm))
-			}
-			bc.Queues, bc.ReadQueueNums, bc.WriteQueueNums = max(q.Read, q.Write), q.Read, q.Write
-		}
-		cfg.Brokers = append(cfg.Brokers, bc)
+	layout, l := topicLayout(main)
+	left = append(left, l...)
+	for _, tb := range layout.Brokers {
+		cfg.Brokers = append(cfg.Brokers, cluster.BrokerConfig{Name: tb.Name, Queues: tb.Queues, ReadQueueNums: tb.ReadQueueNums, WriteQueueNums: tb.WriteQueueNums})
 	}
 	var strategy string
 	strategy, left = g.scenarioStrategy(left)

@@ -112,9 +112,8 @@ func (g *Group) pluralize(cfg *cluster.Config, main *Topic, ids []string) (left 
 		byName[t.name] = len(topics)
 		topics = append(topics, t)
 	}
-	mainCfg, l := topicLayout(main)
+	mainCfg, _ := topicLayout(main) // what it leaves out is said already, for the format-1 scenario
 	mainCfg.Name = cfg.Topic
-	left = append(left, l...)
 	add(pluralTopic{name: main.Name, cfg: mainCfg})
 	for i := range g.Topics {
 		t := &g.Topics[i]
