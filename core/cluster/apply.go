@@ -218,6 +218,9 @@ func applyAddBroker(c *Cluster, cmd Command) error {
 // the name server serves it at once, clients see it at their next route poll (spec §1.3);
 // with a rate, a producer starts sending to it.
 func applyAddTopic(c *Cluster, cmd Command) error {
+	if cmd.Topic == "" {
+		return errors.New("needs topic, the new topic's name")
+	}
 	if c.topicBy[cmd.Topic] != nil {
 		return fmt.Errorf("topic %q exists already", cmd.Topic)
 	}

@@ -123,6 +123,9 @@ func TestAddTopicThenSubscribeIt(t *testing.T) {
 	if m.Produced < 100*300+50*290 || m.Lost != 0 || m.Backlog > 200 {
 		t.Errorf("produced %d, lost %d, backlog %d; want TopicNew's messages produced and consumed too", m.Produced, m.Lost, m.Backlog)
 	}
+	if err := c.Apply(Command{Type: "addTopic"}); err == nil || c.topicBy[""] != nil {
+		t.Errorf("addTopic without a name: %v; want it refused, no topic made", err)
+	}
 	for _, name := range []string{"TopicNew", "%RETRY%G"} {
 		if err := c.Apply(Command{Type: "addTopic", Topic: name}); err == nil {
 			t.Errorf("addTopic %s: no error; want it refused as existing", name)
