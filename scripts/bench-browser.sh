@@ -78,7 +78,7 @@ END {
 	printf "%-48s %11.3f\n", "browser CPU cores, large preset at 10x", v["cpu-large-10x-cores"]
 	printf "%-48s %11.3f\n", "browser CPU cores, embed poster", v["cpu-poster-cores"]
 	printf "%-48s %11.0f ms  <= 100 ms %s (%d long tasks in 5 s)\n", "longest main-thread block, large preset at 10x", v["longtask-max-ms"], (v["longtask-max-ms"] <= 100 ? "met" : "MISSED"), v["longtasks"]
-	split("link:replaying a 30-minute large-preset link,compare:the biggest comparison the page runs,cancel:a cancelled comparison,hostile:3,000 hostile API calls", phases, ",")
+	split("link:replaying a 30-minute large-preset link;compare:the biggest comparison the page runs;cancel:a cancelled comparison;hostile:3,000 hostile API calls", phases, ";")
 	for (i = 1; i <= 4; i++) {
 		n = index(phases[i], ":"); k = "longtask-" substr(phases[i], 1, n - 1) "-ms"
 		printf "%-48s %11.0f ms  <= 100 ms %s\n", "longest main-thread block, " substr(phases[i], n + 1), v[k], (v[k] <= 100 ? "met" : "MISSED")

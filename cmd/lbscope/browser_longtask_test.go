@@ -111,6 +111,7 @@ func BenchmarkBrowserLongTasks(b *testing.B) {
 		worst, _ := worstLongTask(b, ctx, from, pastAll)
 		b.ReportMetric(worst, "longtask-hostile-ms")
 		b.ReportMetric(res["slowest"].(float64), "hostile-slowest-call-ms")
+		b.Logf("the slowest hostile call (%.0f ms): %v", res["slowest"], res["slowestWhat"])
 	}
 }
 
