@@ -24,7 +24,7 @@ func (cs *consumer) brokerAllocates() bool {
 }
 
 // brokerStrategies are the strategies QueryAssignmentProcessor registers (spec §8.2.2).
-var brokerStrategies = map[string]bool{"AVG": true, "AVG_BY_CIRCLE": true}
+var brokerStrategies = map[string]allocate.Strategy{"AVG": allocate.Averagely{}, "AVG_BY_CIRCLE": allocate.AveragelyByCircle{}}
 
 // queryAssignment is getRebalanceResultFromBroker for one topic (spec §8.2.1): the queues the
 // broker assigns, and whether there is an answer at all (no route, an unreachable broker, a
@@ -47,7 +47,8 @@ func (c *Cluster) queryAssignment(cs *consumer, sub *subscription, cost *int64) 
 		g = cs.own
 	}
 	name := g.strategy.Name()
-	if !brokerStrategies[name] {
+	s, ok := brokerStrategies[name]
+	if !ok {
 		if !cs.warnedAssign {
 			cs.warnedAssign = true
 			c.emit(Event{Kind: EventInfo, Cause: CauseAssignmentNull, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: asked, Arg: name,
@@ -65,10 +66,6 @@ func (c *Cluster) queryAssignment(cs *consumer, sub *subscription, cost *int64) 
 	}
 	java, _ := profile.Lookup(string(profile.Default))
 	mqAll, cidAll := java.SortInputs(mqAll, lv.sortedBy(java)) // the broker sorts as the client does (§8.2.2 step 4)
-	s, err := allocate.New(name, allocate.Params{})
-	if err != nil {
-		return nil, false
-	}
 	out, err := s.Allocate(g.name, cs.cid, mqAll, cidAll)
 	if err != nil {
 		return nil, false

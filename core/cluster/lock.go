@@ -141,23 +141,21 @@ func (c *Cluster) lockValid(pq *processQueue) bool {
 
 // relock is tryLockLaterAndReconsume for a queue whose lock failed the consume check: 100 ms
 // later the queue is locked again; granted, it is consumed 10 ms after, refused, 3 s after.
-// It reports whether the queue may be consumed now.
-func (c *Cluster) relock(cs *consumer, pq *processQueue) bool {
+// The queue is not consumed in the step that calls it either way.
+func (c *Cluster) relock(cs *consumer, pq *processQueue) {
 	if pq.relockAt == 0 {
 		pq.relockAt = c.now + relockDelay
 	}
 	if c.now < pq.relockAt {
-		return false
+		return
 	}
-	granted, _ := c.lockQueue(cs, pq.t, pq.mq)
-	if granted {
+	if granted, _ := c.lockQueue(cs, pq.t, pq.mq); granted {
 		pq.locked, pq.lastLock, pq.relockAt = true, c.now, 0
 		pq.suspendedUntil = max(pq.suspendedUntil, c.now+relockGranted)
-		return false
+		return
 	}
 	pq.locked = false
 	pq.relockAt = c.now + relockRefused + relockDelay
-	return false
 }
 
 // giveUpLocked is tryRemoveOrderMessageQueue for a queue leaving a locking member (spec

@@ -31,7 +31,8 @@ func (c *Cluster) consumeOrderly(cs *consumer, step int64) {
 			pq.orderlyBudget = 0
 			continue
 		}
-		if cs.locks() && !c.lockValid(pq) && !c.relock(cs, pq) {
+		if cs.locks() && !c.lockValid(pq) {
+			c.relock(cs, pq)
 			pq.orderlyBudget = 0 // consumed only under a lock younger than 30 s (spec §8.5.2)
 			continue
 		}

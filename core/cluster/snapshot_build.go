@@ -40,6 +40,7 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 	}
 	several := len(c.groups) > 1
 	plural := c.Plural()
+	var holders lockHolders // built once, when an orderly group's lock is first shown
 	for _, b := range c.brokers {
 		bv := BrokerView{Name: b.name, LatencyMs: b.latencyMs, Down: b.down,
 			Sends: b.sends, Failures: b.failures, SendLatencyMs: b.lastResponse}
@@ -62,7 +63,6 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 			}
 		}
 		s.Brokers = append(s.Brokers, bv)
-		var holders lockHolders
 		for _, blk := range blocks {
 			if blk.b != b {
 				continue
