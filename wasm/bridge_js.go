@@ -171,7 +171,7 @@ func (b *bridge) callNow(name string) func(js.Value, []js.Value) any {
 		if err != nil {
 			return errorObject(err.Error())
 		}
-		return js.Global().Get("JSON").Call("parse", string(out))
+		return parseJSON(out)
 	}
 }
 
@@ -213,7 +213,7 @@ func (b *bridge) answerJob(job *api.Job, resolve js.Value) {
 		resolve.Invoke(errorObject(err.Error()))
 		return
 	}
-	resolve.Invoke(js.Global().Get("JSON").Call("parse", string(out)))
+	resolve.Invoke(parseJSON(out))
 }
 
 func (b *bridge) dispatch(_ js.Value, args []js.Value) any {

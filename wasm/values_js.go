@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+	"unsafe"
 
 	"github.com/lbscope/lbscope/wasm/api"
 )
@@ -83,7 +84,16 @@ func jsonParse(v any) js.Value {
 	if err != nil {
 		panic(err)
 	}
-	return js.Global().Get("JSON").Call("parse", string(data))
+	return parseJSON(data)
+}
+
+// parseJSON is JSON.parse of data, which JS reads straight from the wasm memory: no Go string
+// copy of what may be megabytes (a large preset's series()). data must not change after.
+func parseJSON(data []byte) js.Value {
+	if len(data) == 0 {
+		return js.Null()
+	}
+	return js.Global().Get("JSON").Call("parse", unsafe.String(&data[0], len(data)))
 }
 
 func errorObject(msg string) js.Value {

@@ -51,7 +51,7 @@ func init() {
 			}
 			from = *opt.FromMs
 		}
-		return a.Sess.Series().Data(from), nil
+		return rawJSON(a.Sess.Series().AppendJSON(nil, from)), nil
 	})
 	register("exportMetrics", func(a *API, args json.RawMessage) (any, error) {
 		var opt struct {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -452,5 +453,102 @@ func TestSeveralGroups(t *testing.T) {
 	}
 	if head := recs[0]; !slices.Contains(head, "retried") || !slices.Contains(head, "dead_lettered") || !slices.Contains(head, "filtered") {
 		t.Errorf("CSV columns %v", head)
+	}
+}
+
+// Data's direct JSON is, byte for byte, what encoding/json writes for the same value through
+// reflection: the charts and the exports read one or the other.
+func TestDataJSONIsEncodingJSONs(t *testing.T) {
+	type plain Data // without Data's MarshalJSON
+	r := NewRecorder()
+	run(t, r, "large", 40_000, action{12_000, kill("c3")}, action{30_000, kill("c5")})
+	r.Mark(41_000, `restart "c3" <b>&</b> 🙂 \ ü`)
+	for _, from := range []int64{0, 20_000, 41_000, 90_000} {
+		d := r.Data(from)
+		want, err := json.Marshal(plain(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.AppendJSON(nil, from); !bytes.Equal(got, want) {
+			t.Fatalf("from %d: AppendJSON differs from encoding/json:\n%.400s\n%.400s", from, got, want)
+		}
+	}
+	d := r.Data(0)
+	d.Marks, d.Consumers[0].MsgsPerS, d.Produced = nil, nil, nil
+	want, _ := json.Marshal(plain(d))
+	if got, _ := json.Marshal(d); !bytes.Equal(got, want) {
+		t.Fatalf("nil lists: %.300s\nwant %.300s", got, want)
+	}
+}
+
+// BenchmarkDataJSON is lbscope.series() of the large preset's first half hour, every sample.
+func BenchmarkDataJSON(b *testing.B) {
+	r := NewRecorder()
+	c, err := cluster.New(scenario.Presets()["large"].Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for ms := int64(0); ms <= 1_800_000; ms += 1000 {
+		c.Advance(ms)
+		s := c.Snapshot()
+		r.Sample(&s)
+	}
+	for b.Loop() {
+		out := r.AppendJSON(nil, 0)
+		b.SetBytes(int64(len(out)))
+	}
+}
+
+// The fast number writers write strconv's digits.
+func TestNumbersAsStrconvWritesThem(t *testing.T) {
+	ints := []int64{0, 1, 9, 10, 99, 100, 101, 999, 1000, 12345, 1<<31 - 1, 1 << 53, math.MaxInt64, -1, -10, -12345, math.MinInt64}
+	for x := int64(1); x < math.MaxInt64/7; x = x*7 + 3 {
+		ints = append(ints, x, -x)
+	}
+	for _, x := range ints {
+		if got, want := string(appendInt(nil, x)), strconv.FormatInt(x, 10); got != want {
+			t.Errorf("appendInt(%d) = %s", x, got)
+		}
+	}
+	rates := []float64{0, 0.5, 1, 0.001, 0.01, 0.1, 0.25, 1.125, 12.3, 999999999.999, 1e9, 1.0 / 3, 2.0 / 3, 0.1 + 0.2, 1e-7, 123456.789, 1e20}
+	for k := int64(0); k < 2_000_000; k += 997 {
+		rates = append(rates, math.Round(float64(k)/7*1000)/1000, float64(k)/1000)
+	}
+	for _, x := range rates {
+		if got, want := string(appendRate(nil, x, "null")), strconv.FormatFloat(x, 'f', -1, 64); got != want {
+			t.Errorf("appendRate(%v) = %s; want %s", x, got, want)
+		}
+	}
+}
+
+// A large cluster is thinned by its values, not only its samples: the large preset's 500-odd
+// series keep at most MaxValues values, at consecutive multiples of the doubled interval, and
+// the small preset's few series keep every second up to MaxSamples.
+func TestLargeClusterThinsByValues(t *testing.T) {
+	r := NewRecorder()
+	run(t, r, "large", 1_500_000, action{600_500, kill("c3")})
+	d := r.Data(0)
+	cols := 8 + 2*len(d.Consumers) + len(d.Queues) + 2*len(d.Brokers)
+	if cols < 400 {
+		t.Fatalf("the large preset records %d series; the test wants several hundred", cols)
+	}
+	if len(d.T)*cols > MaxValues || len(d.T) < MinSamples {
+		t.Errorf("%d samples × %d series kept; want at most %d values and at least %d samples", len(d.T), cols, MaxValues, MinSamples)
+	}
+	if r.IntervalMs() < 2*BaseIntervalMs {
+		t.Errorf("interval %d ms after 1,500 s of the large preset; want it doubled", r.IntervalMs())
+	}
+	for i, ts := range d.T {
+		if ts%r.IntervalMs() != 0 || (i > 0 && ts-d.T[i-1] != r.IntervalMs()) {
+			t.Fatalf("sample %d at %d ms; want consecutive multiples of %d", i, ts, r.IntervalMs())
+		}
+	}
+	if c3 := consumerOf(t, d, "c3"); c3.Queues[len(d.T)-1] != 0 || c3.Queues[1] == 0 {
+		t.Errorf("killed c3 holds %d queues at the second sample and %d at the end; want some, then 0", c3.Queues[1], c3.Queues[len(d.T)-1])
+	}
+	small := NewRecorder()
+	run(t, small, "small", 1_500_000)
+	if small.IntervalMs() != BaseIntervalMs || small.Len() != 1501 {
+		t.Errorf("the small preset keeps %d samples every %d ms; want 1,501 every second", small.Len(), small.IntervalMs())
 	}
 }
