@@ -102,7 +102,21 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		}
 	}
 	for _, g := range groups {
+		// Deployed as the group's first member is, unless told (a restart: as it was).
+		brokerSide := false
+		if i := slices.IndexFunc(c.consumers, func(o *consumer) bool { return o.g == g }); i >= 0 {
+			brokerSide = c.consumers[i].brokerSide
+		}
+		for _, o := range prev {
+			if o.g == g {
+				brokerSide = o.brokerSide
+			}
+		}
+		if cmd.ClientRebalance != nil {
+			brokerSide = !*cmd.ClientRebalance
+		}
 		cs := c.startConsumer(cmd.ID, rate, p, g, nil)
+		cs.brokerSide = brokerSide
 		if from != "" {
 			cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
 		}
@@ -458,6 +472,20 @@ func applySetFaultTable(c *Cluster, cmd Command) error {
 		if !p.customTable && p.prof.Name == profile.Java { // a producer's own tiers stay (spec §2.12); 4.9 and Go keep their client's
 			p.fs.SetTable(t)
 		}
+	}
+	return nil
+}
+
+// applySetConsumeMode is mqadmin setConsumeMode -c for the group's topics (spec §8.1 item 2):
+// read by each QUERY_ASSIGNMENT from then on.
+func applySetConsumeMode(c *Cluster, cmd Command) error {
+	g, err := c.commandGroup(cmd.Group)
+	if err != nil {
+		return err
+	}
+	g.mode, g.popShare = strings.ToUpper(cmd.ConsumeMode), 0
+	if cmd.PopShareQueueNum != nil {
+		g.popShare = *cmd.PopShareQueueNum
 	}
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 // the current Java client with clientRebalance false computes nothing itself. For each topic
 // it subscribes, its retry topic included, it sends QUERY_ASSIGNMENT to a broker of the
 // topic's route drawn at random, and the broker allocates with its own list of the group's
-// members and its own copy of the route, in PULL mode (the broker's default; POP is not
-// modelled here). The broker runs only AVG and AVG_BY_CIRCLE: for any other strategy it
+// members and its own copy of the route, in PULL mode (the broker's default) or, for a group
+// set to POP, with allocate4Pop (pop.go). The broker runs only AVG and AVG_BY_CIRCLE: for any other strategy it
 // answers null, and the consumer never gets a queue, its rounds unbalanced, one a second.
 // The broker's copy of the route (refreshed every 30 s) is taken as the name server's.
 
@@ -61,11 +61,22 @@ func (c *Cluster) queryAssignment(cs *consumer, sub *subscription, cost *int64) 
 		return nil, false // the broker does not know the group
 	}
 	mqAll := c.routeLists(sub.t).subscribe
+	pop := c.pops(cs, sub.t)
 	if len(mqAll) == 0 {
+		if pop && (g.popShare <= 0 || g.popShare >= len(lv.ids)-1) {
+			return []route.MessageQueue{}, true // allocate4Pop answers an empty list without a check (§8.2.2)
+		}
 		return nil, false // allocate throws on an empty mqAll: a null answer
 	}
 	java, _ := profile.Lookup(string(profile.Default))
 	mqAll, cidAll := java.SortInputs(mqAll, lv.sortedBy(java)) // the broker sorts as the client does (§8.2.2 step 4)
+	if pop {
+		out, err := allocate4Pop(s, g.name, cs.cid, mqAll, cidAll, cs.g.popShare)
+		if err != nil {
+			return nil, false
+		}
+		return out, true
+	}
 	out, err := s.Allocate(g.name, cs.cid, mqAll, cidAll)
 	if err != nil {
 		return nil, false

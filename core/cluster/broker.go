@@ -37,6 +37,12 @@ type broker struct {
 
 	delayed []delayed // its delay ladder: sent-back messages waiting, by the time they are due
 
+	// POP (pop.go): its checkpoints by id, the pops it holds in expiry order, and their
+	// counters.
+	cks            []popCK
+	parked         []parkedPop
+	ckSeq, parkSeq int64
+
 	logCount int64 // messages written to its commit log, history included
 	memory   int64 // the newest this many are in memory; 0: all
 	flushGen int   // generation of its offset-flush timer (a restart starts a new one)
@@ -134,6 +140,8 @@ type brokerQueue struct {
 	// runs are a retry queue's messages' reconsume counts from runsFrom on (see retryRun).
 	runs     []retryRun
 	runsFrom int64
+	// segs are a POP retry queue's runs of reconsume counts and kinds (pop.go).
+	segs []popSeg
 }
 
 // queueOffset is the group's progress on one queue.

@@ -61,6 +61,9 @@ func checkCause(t *testing.T, e Event) {
 			bad = "arg neither on nor off"
 		}
 	}
+	if (e.Cause == CauseRevive || e.Cause == CauseChangeInvisible) && (e.Consumer == "" || e.Broker == "" || e.N <= 0 || e.Arg == "") {
+		bad = "no consumer, broker, count or kind"
+	}
 	if e.Cause == CauseOverlap && (len(e.Queues) != 1 || len(e.Owners) < 2) {
 		bad = "not one queue and several owners"
 	}
@@ -210,6 +213,21 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	s.Advance(2000)
 	mustApply(t, s, Command{Type: "setSelector", Selector: "FAKE", Source: "last"})
 	s.Advance(3000)
+
+	// POP (spec §8.3): a member failing half its messages changes their invisible time, a
+	// killed one's popped messages are revived.
+	pc := smallConfig(200)
+	pc.Groups = []GroupConfig{{Name: "P"}}
+	pc.Consumers = []ConsumerConfig{{ID: "p1", ClientRebalance: &off, Groups: []MembershipConfig{{Group: "P", FailRate: 0.5}}}, {ID: "p2", ClientRebalance: &off}}
+	p := mustNew(t, pc)
+	p.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	mustApply(t, p, Command{Type: "setConsumeMode", ConsumeMode: ModePop})
+	p.Advance(30000)
+	mustApply(t, p, Command{Type: "killConsumer", ID: "p2"})
+	p.Advance(120000)
 
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {

@@ -100,6 +100,7 @@ func (c *Cluster) Clone() *Cluster {
 			for j, q := range bt.qs {
 				cp := *q
 				cp.runs = slices.Clone(q.runs)
+				cp.segs = slices.Clone(q.segs)
 				nt.qs[j] = &cp
 				bqs[q] = &cp
 			}
@@ -144,6 +145,8 @@ func (c *Cluster) Clone() *Cluster {
 			nb.delayed[j].t = n.topics[b.delayed[j].t.idx]
 		}
 		nb.stepCount = slices.Clone(b.stepCount)
+		nb.cks = slices.Clone(b.cks)
+		nb.parked = slices.Clone(b.parked)
 		n.brokers[i] = &nb
 		n.brokerBy[nb.name] = &nb
 	}
@@ -211,6 +214,10 @@ func (c *Cluster) Clone() *Cluster {
 			cp.slow = slices.Clone(pq.slow)
 			cp.b, cp.t = n.brokers[pq.b.idx], n.topics[pq.t.idx]
 			nc.unlockLater[j] = &cp
+		}
+		nc.pops = slices.Clone(cs.pops)
+		for j := range nc.pops {
+			nc.pops[j].items = slices.Clone(cs.pops[j].items)
 		}
 		nc.localRetries = slices.Clone(cs.localRetries)
 		for j, lr := range cs.localRetries {
@@ -289,6 +296,7 @@ func (t *topicState) clone() *topicState {
 func (g *groupState) clone() *groupState {
 	cp := *g
 	cp.params = cloneParams(g.params)
+	cp.popRetry = maps.Clone(g.popRetry)
 	return &cp
 }
 

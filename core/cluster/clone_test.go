@@ -241,6 +241,7 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 	c := mustNew(t, cfg)
 	c.Advance(90000)
 	c.deadLetterTopic(c.groups[1])
+	c.ensurePopRetry(c.brokers[0], c.groups[1], c.topics[0])
 	c.Snapshot() // fills the registered lists and the queue names
 	n := c.Clone()
 

@@ -99,6 +99,9 @@ type topicState struct {
 	everywhere bool
 	// tags is its messages' mix of tags (nil: no message has a tag); immutable once built.
 	tags *tagPattern
+	// popFor is, for a POP retry topic %RETRY%<group>_<topic>, 1 + its topic's index (0: not
+	// one; pop.go).
+	popFor int
 }
 
 // isRetry reports whether t is a group's retry topic.
@@ -124,7 +127,13 @@ type groupState struct {
 	orderly      bool        // its members consume orderly (MessageListenerOrderly)
 	orderlyLimit bool        // an orderly group's maxReconsumeTimes was given (else Integer.MAX_VALUE)
 	scaler       *autoscaler // its autoscaler (nil: none)
-	scalerGen    int         // setAutoscale's replacements: a reading of an earlier one is dropped
+	// mode is its topics' message request mode on the brokers (ModePull or ModePop; "": PULL),
+	// popShare its popShareQueueNum, popRetry its POP retry topics by their topic's index
+	// (pop.go, spec §8.1 item 2).
+	mode      string
+	popShare  int
+	popRetry  map[int]int
+	scalerGen int // setAutoscale's replacements: a reading of an earlier one is dropped
 }
 
 // New builds the cluster at time 0: brokers up and registered, consumers and producers
@@ -257,7 +266,10 @@ func (c *Cluster) declareGroup(gc GroupConfig) (*groupState, error) {
 		return nil, err
 	}
 	g := c.addGroup(&groupState{name: gc.Name, model: model, strategy: s, params: gc.Params, choice: name, from: from, maxReconsume: gc.MaxReconsumeTimes,
-		orderly: gc.Orderly, orderlyLimit: gc.MaxReconsumeTimes > 0})
+		orderly: gc.Orderly, orderlyLimit: gc.MaxReconsumeTimes > 0, mode: gc.ConsumeMode, popShare: -1})
+	if gc.PopShareQueueNum != nil {
+		g.popShare = *gc.PopShareQueueNum
+	}
 	if g.maxReconsume == 0 {
 		g.maxReconsume = 16
 	}

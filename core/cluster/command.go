@@ -71,6 +71,10 @@ type Command struct {
 	InForS     *int `json:"inForS,omitempty"`
 	MinMembers *int `json:"minMembers,omitempty"`
 	MaxMembers *int `json:"maxMembers,omitempty"`
+	// ConsumeMode and PopShareQueueNum are setConsumeMode's message request mode (PULL or
+	// POP) and popShareQueueNum (omitted: 0), spec §8.1 item 2.
+	ConsumeMode      string `json:"consumeMode,omitempty"`
+	PopShareQueueNum *int   `json:"popShareQueueNum,omitempty"`
 	// Selector is setSelector's selector name: with Source, the producers' own
 	// MessageQueueSelector (Steps its step budget); without, SelectMessageQueueByHash again.
 	Selector string `json:"selector,omitempty"`
@@ -844,7 +848,8 @@ func init() {
 	Register(CommandSpec{Name: "addConsumer", Target: TargetGroup,
 		Args: []Arg{consumerArg, optional(intArg("consumeRate", "messages/s", 0, MaxConsumeRate, "500"), 0),
 			optional(Arg{Name: "consumeFromWhere", Type: ArgEnum, Enum: []string{FromLastOffset, FromFirstOffset, FromTimestamp},
-				Fold: true, Example: FromFirstOffset}, FromLastOffset), clientArg},
+				Fold: true, Example: FromFirstOffset}, FromLastOffset), clientArg,
+			optional(Arg{Name: "clientRebalance", Type: ArgBool, Example: "off"}, "as the group's first member")},
 		Check: checkClientArg,
 		Fill: func(c *Cluster, cmd *Command) {
 			if cmd.ID == "" {
@@ -857,8 +862,8 @@ func init() {
 		Overrides: func(c Command) (Override, bool) {
 			return clientOverride(c), true // the default client, when none is named
 		},
-		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default).", "{id} joined",
-			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java）。", "消费者 {id} 加入")})
+		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default; clientRebalance: false leaves its allocation to the brokers, by default as the group's first member does).", "{id} joined",
+			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java；clientRebalance：false 表示交由 Broker 分配队列，默认与组内第一个成员相同）。", "消费者 {id} 加入")})
 	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
 	latency.Choices = BrokerLatencies
 	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,
@@ -1268,6 +1273,19 @@ func init() {
 		Words: words("Set send mode", "Switches the producers (one producer with id) between sync, send(msg), whose thread blocks for the whole send, and async, send(msg, callback), where nothing blocks (threads: the sync threads, 1 by default). Sends in progress finish as they began.", "send mode {arg}",
 			"设置发送方式", "在同步 send(msg)（线程在整个发送期间阻塞）与异步 send(msg, callback)（不阻塞）之间切换生产者（给出 id 时只切换该生产者；threads：同步线程数，默认 1）。进行中的发送按原方式完成。", "发送方式改为同步").
 			when("zh", "arg=async", "发送方式改为异步")})
+	Register(CommandSpec{Name: "setConsumeMode", Target: TargetGroup,
+		Args: []Arg{{Name: "consumeMode", Type: ArgEnum, Enum: []string{ModePull, ModePop}, Fold: true, Example: ModePop},
+			optional(intArg("popShareQueueNum", "members", -1, MaxConsumers, "1"), 0), groupArg},
+		Apply: applySetConsumeMode,
+		Event: func(c Command, e *Event) { e.Arg = strings.ToUpper(c.ConsumeMode) },
+		Describe: func(c Command) string {
+			if strings.EqualFold(c.ConsumeMode, ModePop) {
+				return "the brokers serve the group's topics by POP (mqadmin setConsumeMode -m POP): its members that let the brokers allocate (clientRebalance false) pop messages from shared queues from their next round"
+			}
+			return "the brokers serve the group's topics by PULL again: its members that let the brokers allocate get exclusive queues from their next round"
+		},
+		Words: words("Set consume mode", "mqadmin setConsumeMode: the brokers' message request mode for the group's topics. POP: members that let the brokers allocate (clientRebalance false) share every queue and pop messages, each invisible until acked or revived; popShareQueueNum k gives each member its block and the next k members'. PULL: exclusive queues.", "consume mode {arg}",
+			"设置消费模式", "mqadmin setConsumeMode：Broker 为该组的 Topic 采用的消息请求模式。POP：交由 Broker 分配的成员（clientRebalance false）共享所有队列并逐条 Pop 消息，消息在确认或复活前不可见；popShareQueueNum k 让每个成员拿到自己和后 k 个成员的分块。PULL：独占队列。", "消费模式改为 {arg}")})
 	Register(CommandSpec{Name: "setMessageModel", Target: TargetGroup,
 		Args:     []Arg{{Name: "model", Type: ArgEnum, Enum: []string{Clustering, Broadcasting}, Example: Broadcasting}, groupArg},
 		Apply:    applySetMessageModel,

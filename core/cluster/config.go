@@ -83,6 +83,12 @@ type GroupConfig struct {
 	Orderly bool `json:"orderly,omitempty"`
 	// Autoscale scales its members on its backlog (nil: nothing does).
 	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
+	// ConsumeMode is the brokers' message request mode for its topics, PULL (default) or POP
+	// (mqadmin setConsumeMode), and PopShareQueueNum POP's popShareQueueNum (nil: the
+	// broker default −1), spec §8.1 item 2, §8.2.2. Only members with clientRebalance false
+	// ask the brokers.
+	ConsumeMode      string `json:"consumeMode,omitempty"`
+	PopShareQueueNum *int   `json:"popShareQueueNum,omitempty"`
 }
 
 // MembershipConfig is a consumer process's membership of one group: what it subscribes there

@@ -112,6 +112,11 @@ type consumer struct {
 	// clone has its own).
 	stale equalMemo
 
+	// pops are its PopProcessQueues, in queue order (pop.go); popTurn rotates which of them
+	// its listener serves first.
+	pops    []popQueue
+	popTurn int
+
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
 	frontier     map[route.MessageQueue]int64 // broadcasting: this consumer's delivered prefix
@@ -201,15 +206,18 @@ type slowCall struct {
 
 // queues lists the queues of the process-queue table, sorted.
 func (cs *consumer) queues() []route.MessageQueue {
-	out := make([]route.MessageQueue, len(cs.pqList))
+	out := make([]route.MessageQueue, len(cs.pqList), len(cs.pqList)+len(cs.pops))
 	for i, pq := range cs.pqList {
 		out[i] = pq.mq
+	}
+	for _, p := range cs.pops {
+		out = append(out, p.mq)
 	}
 	return out
 }
 
 func (cs *consumer) clearQueues() {
-	cs.pqs, cs.pqList, cs.queueNames = map[route.MessageQueue]*processQueue{}, nil, nil
+	cs.pqs, cs.pqList, cs.queueNames, cs.pops = map[route.MessageQueue]*processQueue{}, nil, nil, nil
 }
 
 func (cs *consumer) running() bool { return !cs.dead }
@@ -227,7 +235,7 @@ func (c *Cluster) status(cs *consumer) string {
 		return StatusPartitioned
 	case cs.hung:
 		return StatusHung
-	case len(cs.pqList) == 0:
+	case len(cs.pqList) == 0 && len(cs.pops) == 0:
 		return StatusIdle
 	}
 	return StatusAlive
@@ -722,7 +730,20 @@ func (c *Cluster) rebalanceGroup(cs *consumer, start int64, cost *int64) (balanc
 		}
 		balanced = balanced && (ok || sub.t.isRetry()) // a retry topic's failure leaves the round balanced (spec §3.2)
 		if decided {
-			changed, ok, d := c.updateProcessQueues(cs, sub.t, target)
+			var changed, ok bool
+			var d int64
+			if c.pops(cs, sub.t) {
+				// POP queues (spec §8.2.3): its pulled queues of the topic go, its pop queues follow
+				// the answer.
+				changed, _, d = c.updateProcessQueues(cs, sub.t, nil)
+				changed = c.updatePopQueues(cs, sub.t, target, *cost+d) || changed
+				ok = true
+			} else {
+				changed, ok, d = c.updateProcessQueues(cs, sub.t, target)
+				if len(cs.pops) > 0 {
+					changed = c.updatePopQueues(cs, sub.t, nil, 0) || changed
+				}
+			}
 			*cost += d
 			balanced = balanced && ok
 			if changed {
@@ -736,6 +757,12 @@ func (c *Cluster) rebalanceGroup(cs *consumer, start int64, cost *int64) (balanc
 	for _, pq := range slices.Clone(cs.pqList) {
 		if !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t == pq.t }) {
 			c.dropQueue(cs, pq, false)
+		}
+	}
+	for i := 0; i < len(cs.pops); i++ {
+		if t := c.topics[cs.pops[i].t]; !slices.ContainsFunc(cs.subs, func(s *subscription) bool { return s.t == t }) {
+			c.updatePopQueues(cs, t, nil, 0) // dropped, no ack (spec §8.2.3)
+			i = -1
 		}
 	}
 	return balanced, false
@@ -1151,6 +1178,9 @@ func (c *Cluster) flowConsumer(cs *consumer, step int64) {
 	for _, pq := range cs.pqList {
 		c.pull(cs, pq)
 	}
+	if len(cs.pops) > 0 {
+		c.flowPops(cs)
+	}
 	if cs.hung {
 		return
 	}
@@ -1265,6 +1295,9 @@ func (c *Cluster) consume(cs *consumer, step int64) {
 	budget := int64(cs.rate)*step*free/int64(c.t.ConsumeThreads) + cs.budgetRemain
 	n := budget / 1000
 	cs.budgetRemain = budget % 1000
+	if len(cs.pops) > 0 {
+		n = c.consumePops(cs, n) // its pops' messages, then its pulled queues' (the %RETRY% topic's)
+	}
 	for n > 0 {
 		busy := int64(0)
 		for _, pq := range cs.pqList {

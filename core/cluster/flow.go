@@ -21,6 +21,12 @@ func (c *Cluster) flow() {
 		if len(b.delayed) > 0 {
 			c.deliverDelayed(b)
 		}
+		if len(b.cks) > 0 {
+			c.revive(b)
+		}
+		if len(b.parked) > 0 {
+			c.wakeParked(b)
+		}
 	}
 	for _, cs := range c.consumers {
 		c.flowConsumer(cs, c.t.FlowStepMs)
@@ -38,7 +44,7 @@ type anomalyKey struct {
 // for every topic a group subscribes. A consumer that is cut off or gone does not pull,
 // whatever it believes.
 func (c *Cluster) noteOwnership() {
-	owners := c.owners()
+	owners, popped := c.owners(), c.popped()
 	seen := map[anomalyKey]bool{}
 	for _, g := range c.groups {
 		if g.model == Broadcasting {
@@ -53,6 +59,7 @@ func (c *Cluster) noteOwnership() {
 				who := owners[k]
 				kind := ""
 				switch {
+				case popped[k]:
 				case len(who) == 0:
 					kind = "orphan"
 				case len(who) > 1:
@@ -107,6 +114,32 @@ func (c *Cluster) owners() map[anomalyKey][]string {
 		for _, pq := range cs.pqList {
 			k := anomalyKey{cs.g.idx, pq.mq}
 			m[k] = append(m[k], cs.id)
+		}
+	}
+	return m
+}
+
+// popped is the queues some live member of a group pops (pop.go): shared by design, never an
+// orphan or an overlap.
+func (c *Cluster) popped() map[anomalyKey]bool {
+	var m map[anomalyKey]bool
+	for _, cs := range c.consumers {
+		if cs.dead || cs.partitioned || len(cs.pops) == 0 {
+			continue
+		}
+		if m == nil {
+			m = map[anomalyKey]bool{}
+		}
+		for _, p := range cs.pops {
+			bt := c.brokers[p.b].topicOf(c.topics[p.t])
+			if bt == nil {
+				continue
+			}
+			for id := range bt.readQ {
+				if p.mq.QueueID < 0 || int32(id) == p.mq.QueueID {
+					m[anomalyKey{cs.g.idx, route.MessageQueue{Topic: p.mq.Topic, BrokerName: p.mq.BrokerName, QueueID: int32(id)}}] = true
+				}
+			}
 		}
 	}
 	return m
@@ -188,6 +221,10 @@ func (c *Cluster) Metrics() Metrics {
 						m.Backlog += q.maxOffset - offs[id].frontier
 					}
 				}
+			}
+			if bt.t.popFor > 0 {
+				// A POP retry topic (pop.go): its group's, which pops rather than subscribes it.
+				m.RetryBacklog += bt.qs[0].maxOffset - max(b.offsetsOf(bt.t.group, bt.t)[0].frontier, 0)
 			}
 			for id, q := range bt.qs {
 				if id >= bt.readQ && id < bt.queues {

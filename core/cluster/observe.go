@@ -55,6 +55,7 @@ type Event struct {
 //	setLatencyFault    action     latency fault tolerance turned on or off             Arg = "on" or "off"
 //	setFaultTable      action     the fault table is set                               Arg = table name
 //	setMessageModel    action     the message model is set                             Arg = CLUSTERING or BROADCASTING
+//	setConsumeMode     action     the brokers' message request mode of a group is set  Arg = PULL or POP
 //	setPerm            action     a broker's permission is set                         Broker, Arg = RW, R, W or none
 //	removeBroker       action     a broker leaves the name server's routes             Broker
 //	rebalance          rebalance  a consumer's set of queues changed                   Consumer, Queues = the new set
@@ -84,6 +85,8 @@ type Event struct {
 //	lockRefused        info       an orderly member cannot lock a queue it is allocated: another holds it      Consumer, Broker, Queues = [the queue], Owners = [the holder's client id]
 //	lock               info       … and locks it at last: the queue, paused between owners, goes on            Consumer, Broker, Queues = [the queue], N = seconds it waited
 //	assignmentNull     info       a member asking the brokers for its queues runs a strategy they do not: no queue ever   Consumer, Broker, Arg = the strategy
+//	changeInvisible    info       a POP member's listener failed popped messages: invisible again for the retry delay, or, at the 17th, dropped   Consumer, Broker, N = messages, Arg = retry or drop, Until = the end of the new invisible time (retry)
+//	revive             info       a broker revives messages a POP member popped and never acked: onto %RETRY%<group>_<topic>   Consumer (who popped them), Broker, N = messages, Arg = the POP retry topic
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -113,6 +116,8 @@ const (
 	CauseLockRefused      = "lockRefused"
 	CauseLock             = "lock"
 	CauseAssignmentNull   = "assignmentNull"
+	CauseChangeInvisible  = "changeInvisible"
+	CauseRevive           = "revive"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -155,6 +160,8 @@ var Causes = map[string]string{
 	CauseLockRefused:      EventInfo,
 	CauseLock:             EventInfo,
 	CauseAssignmentNull:   EventInfo,
+	CauseChangeInvisible:  EventInfo,
+	CauseRevive:           EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)
@@ -220,4 +227,14 @@ type Metrics struct {
 	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one
 	// of that group (spec §5.7).
 	Filtered int64 `json:"filtered,omitempty"`
+	// POP (spec §8.3): messages popped, acked, made invisible again by a failure
+	// (CHANGE_MESSAGE_INVISIBLETIME), revived onto a POP retry topic after their invisible
+	// time, dropped by the client after their last failure (no DLQ), and invisible now (popped,
+	// not yet acked or revived).
+	Popped           int64 `json:"popped,omitempty"`
+	Acked            int64 `json:"acked,omitempty"`
+	ChangedInvisible int64 `json:"changedInvisible,omitempty"`
+	Revived          int64 `json:"revived,omitempty"`
+	PopDropped       int64 `json:"popDropped,omitempty"`
+	Invisible        int64 `json:"invisible,omitempty"`
 }

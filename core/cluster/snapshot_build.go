@@ -325,6 +325,28 @@ func (c *Cluster) queueOwners(blocks []queueBlock, n int) queueOwners {
 		}
 		return start + int(pq.mq.QueueID)
 	}
+	// visit calls fn with the position of each queue cs pulls or pops: a POP queue of id −1
+	// is every read queue of its broker (spec §8.2.2).
+	visit := func(cs *consumer, fn func(i int)) {
+		for _, pq := range cs.pqList {
+			if i := at(cs, pq); i >= 0 {
+				fn(i)
+			}
+		}
+		for _, p := range cs.pops {
+			b, t := c.brokers[p.b], c.topics[p.t]
+			bt := b.topicOf(t)
+			start := base[(b.idx*nt+t.idx)*ng+cs.g.idx]
+			if bt == nil || start < 0 {
+				continue
+			}
+			for id := range bt.readQ {
+				if p.mq.QueueID < 0 || int32(id) == p.mq.QueueID {
+					fn(start + id)
+				}
+			}
+		}
+	}
 	// Count each queue's owners, turn the counts into starts, then fill each queue's part in
 	// process order; filling moves every start to its queue's end.
 	total := 0
@@ -332,12 +354,10 @@ func (c *Cluster) queueOwners(blocks []queueBlock, n int) queueOwners {
 		if cs.dead || cs.partitioned {
 			continue
 		}
-		for _, pq := range cs.pqList {
-			if i := at(cs, pq); i >= 0 {
-				end[i]++
-				total++
-			}
-		}
+		visit(cs, func(i int) {
+			end[i]++
+			total++
+		})
 	}
 	start := 0
 	for i, m := range end {
@@ -349,12 +369,10 @@ func (c *Cluster) queueOwners(blocks []queueBlock, n int) queueOwners {
 		if cs.dead || cs.partitioned {
 			continue
 		}
-		for _, pq := range cs.pqList {
-			if i := at(cs, pq); i >= 0 {
-				o.ids[end[i]] = cs.id
-				end[i]++
-			}
-		}
+		visit(cs, func(i int) {
+			o.ids[end[i]] = cs.id
+			end[i]++
+		})
 	}
 	return o
 }
@@ -363,9 +381,12 @@ func (c *Cluster) queueOwners(blocks []queueBlock, n int) queueOwners {
 // change of pqList and shared by every snapshot until the next: read-only.
 func (cs *consumer) shortQueues() []string {
 	if cs.queueNames == nil {
-		names := make([]string, len(cs.pqList))
+		names := make([]string, len(cs.pqList), len(cs.pqList)+len(cs.pops))
 		for i, pq := range cs.pqList {
 			names[i] = pq.b.short(pq.t, pq.mq.QueueID) // pq.b is the broker pq.mq names
+		}
+		for _, p := range cs.pops {
+			names = append(names, queueName(p.mq, p.t == 0)) // "broker-a:-1": a POP queue
 		}
 		cs.queueNames = names
 	}

@@ -20,6 +20,74 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"pop-fourth-consumer.json": func(t *testing.T, r *Result) {
+		// Four members on three queues all pop broker-a:-1; c2's unconsumed messages come
+		// back 62–64 s after their pop, on the POP retry topic (spec §8.2.2, §8.6.3).
+		for _, id := range []string{"c1", "c3", "c4"} {
+			if a := r.Final.Assignment[id]; !slices.Contains(a, "broker-a:-1") {
+				t.Errorf("%s holds %v; want broker-a:-1", id, a)
+			}
+		}
+		for _, s := range r.Snapshot.Consumers {
+			if s.Consumed == 0 {
+				t.Errorf("%s consumed nothing: under POP every member consumes", s.ID)
+			}
+		}
+		var revived int64
+		for _, e := range r.Events {
+			if e.Cause != cluster.CauseRevive {
+				continue
+			}
+			revived += e.N
+			if e.Consumer != "c2" || e.Arg != "%RETRY%GID_POP_TopicPop" || e.T < 60000+62000-5000 {
+				t.Errorf("revive %+v; want c2's messages, popped before the kill at 1:00, 62 s or more after their pop", e)
+			}
+		}
+		if m := r.Metrics; revived == 0 || m.Revived != revived || m.Lost != 0 || m.Duplicates != 0 || m.Backlog != 0 {
+			t.Errorf("revived %d (metrics %d), lost %d, duplicates %d, backlog %d", revived, m.Revived, m.Lost, m.Duplicates, m.Backlog)
+		}
+	},
+	"pop-retry.json": func(t *testing.T, r *Result) {
+		// One message, failed at every delivery: 16 changes of its invisible time on the POP
+		// retry delays, revived 2–3 s after each, then acked and dropped at the 17th (spec
+		// §8.2.4 step 7, §8.6.5).
+		var fails, revives []cluster.Event
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CauseChangeInvisible:
+				fails = append(fails, e)
+			case cluster.CauseRevive:
+				revives = append(revives, e)
+			}
+		}
+		if len(fails) != 17 || len(revives) != 16 || fails[16].Arg != "drop" {
+			t.Fatalf("%d failures and %d revives; want 17 and 16, the last failure a drop", len(fails), len(revives))
+		}
+		delays := []int64{10, 30, 60, 120, 180, 240, 300, 360, 420, 480, 540, 600, 1200, 1800, 3600, 7200}
+		for k, f := range fails[:16] {
+			if got := revives[k].T - f.T; got < delays[k]*1000+2000 || got >= delays[k]*1000+3000 {
+				t.Errorf("failure %d revived %d ms later; want %d s + 2–3 s", k+1, got, delays[k])
+			}
+		}
+		if m := r.Metrics; m.Produced != 1 || m.Consumed != 1 || m.Reconsumed != 16 || m.PopDropped != 1 || m.DeadLettered != 0 {
+			t.Errorf("metrics %+v; want one message consumed, reconsumed 16 times, dropped, never dead-lettered", m)
+		}
+	},
+	"pop-share-queue-num.json": func(t *testing.T, r *Result) {
+		// popShareQueueNum 1 (spec §8.6.7): each member pops its block and the next's; after
+		// c4 joins, blocks of two.
+		want := map[string]string{"c1": "broker-a:0,broker-a:1,broker-a:2,broker-a:3", "c2": "broker-a:2,broker-a:3,broker-b:0,broker-b:1",
+			"c3": "broker-b:0,broker-b:1,broker-b:2,broker-b:3", "c4": "broker-a:0,broker-a:1,broker-b:2,broker-b:3"}
+		for id, w := range want {
+			got := slices.DeleteFunc(slices.Clone(r.Final.Assignment[id]), func(q string) bool { return strings.HasPrefix(q, "%") })
+			if strings.Join(got, ",") != w {
+				t.Errorf("%s pops %v; want %s", id, got, w)
+			}
+		}
+		if r.Metrics.Revived == 0 {
+			t.Error("the queues c2 lost were dropped without an ack: their messages must come back")
+		}
+	},
 	"orderly-poison.json": func(t *testing.T, r *Result) {
 		// c1's two queues stop at their first message, suspended every second for the whole
 		// run; c2's flow. What c1's queues received stays unconsumed.

@@ -207,6 +207,10 @@ func (r *Result) Text(s Scenario) string {
 			fmt.Fprintf(&b, "  of them sent back by the consume-timeout clean-up, their listener still running %d\n", m.Expired)
 		}
 	}
+	if m.Popped > 0 {
+		fmt.Fprintf(&b, "  POP: popped %d · acked %d · invisible now %d · made invisible again after a failure %d · revived %d · dropped after their last failure %d\n",
+			m.Popped, m.Acked, m.Invisible, m.ChangedInvisible, m.Revived, m.PopDropped)
+	}
 	if m.Filtered > 0 {
 		fmt.Fprintf(&b, "  filtered %d (consumed by no one of their group: the tags of the member that pulled them, or of the subscription its broker holds, excluded them)\n", m.Filtered)
 	}

@@ -42,6 +42,8 @@ const (
 	factLockRefused   // info: an orderly member cannot lock a queue (queues = [the queue], owners = [the holder])
 	factLock          // info: … and locks it at last (queues = [the queue], n = seconds it waited)
 	factAssignNull    // info: the brokers do not run a member's strategy (arg = the strategy)
+	factChangeInvis   // info: a POP member's listener failed n messages (arg retry: invisible until clock; drop: dropped)
+	factRevive        // info: a broker revived n messages a POP member left unacked (arg = the retry topic)
 	factSelectorThrew // info: a producer's own selector threw, its keyed send fails (producer, err = the message)
 	factError         // session: a refused command
 )
@@ -98,6 +100,8 @@ var causeFacts = map[string]int{
 	cluster.CauseLockRefused:      factLockRefused,
 	cluster.CauseLock:             factLock,
 	cluster.CauseAssignmentNull:   factAssignNull,
+	cluster.CauseChangeInvisible:  factChangeInvis,
+	cluster.CauseRevive:           factRevive,
 	session.CauseRefused:          factError,
 }
 
@@ -132,7 +136,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

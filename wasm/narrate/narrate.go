@@ -211,6 +211,13 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.lock", c, f.queues[0], b, f.n)
 	case factAssignNull:
 		return say(lang, "narrate.log.assignmentNull", c, b, f.arg)
+	case factChangeInvis:
+		if f.arg == "drop" {
+			return say(lang, "narrate.log.popDrop", c, f.n)
+		}
+		return say(lang, "narrate.log.changeInvisible", c, f.n, b, f.clock)
+	case factRevive:
+		return say(lang, "narrate.log.revive", b, f.n, c, f.arg)
 	case factAutoscale:
 		if f.arg == "stop" {
 			return say(lang, "narrate.log.autoscaleStop", c, f.n)

@@ -194,8 +194,8 @@ func TestFrameBounded(t *testing.T) {
 // identifiers are the ASCII words a Chinese sentence may keep: ids, names, strategy and model
 // names, permissions as setPerm takes them, a subscription as setSubscription takes it
 // (TopicTest:TagA), and "Broker" as RocketMQ's Chinese documentation writes it.
-var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
-	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|COMPOSITE|Small|cluster)$`) // COMPOSITE: a selector named as its author named it
+var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:-?\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
+	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|COMPOSITE|Small|cluster|PULL|POP)$`) // PULL, POP: mqadmin setConsumeMode's modes; COMPOSITE: a selector named as its author named it
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
 
@@ -238,6 +238,7 @@ func TestChineseEverything(t *testing.T) {
 		{Type: "addTopic", Topic: "TopicNew", Queues: &q, Rate: &rate},
 		{Type: "setClientRebalance", ID: "c4", ClientRebalance: &off},
 		{Type: "setClientRebalance", ID: "c4", ClientRebalance: &on},
+		{Type: "setConsumeMode", ConsumeMode: "POP"},
 		{Type: "setAutoscale", OutAbove: &rate, MaxMembers: &q},
 		{Type: "setAutoscale", OutAbove: &rate, MaxMembers: &zero},
 		{Type: "removeBroker", Broker: "broker-c"},
@@ -481,13 +482,13 @@ func hasChinese(s string) bool {
 	return false
 }
 
-var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+)$`)
+var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+|GID_\w+_Topic\w+)$`)
 
 // The engine's causes of consume failures, tags, autoscaling and queue locks, as the scenario
 // files that show them produce them, read in Chinese with no English but identifiers.
 func TestChineseScenarioFileCauses(t *testing.T) {
 	seen := map[string]bool{}
-	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported"} {
+	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported", "pop-fourth-consumer", "pop-retry"} {
 		data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
 		if err != nil {
 			t.Fatal(err)
@@ -516,7 +517,7 @@ func TestChineseScenarioFileCauses(t *testing.T) {
 		}
 	}
 	for _, c := range []string{cluster.CauseSendBack, cluster.CauseDeadLetter, cluster.CauseSuspend, cluster.CauseFiltered,
-		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock, cluster.CauseAssignmentNull} {
+		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock, cluster.CauseAssignmentNull, cluster.CauseChangeInvisible, cluster.CauseRevive} {
 		if !seen[c] {
 			t.Errorf("no %s event in the scenario files run", c)
 		}
