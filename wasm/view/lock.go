@@ -116,3 +116,14 @@ func drawLockIn(c *Canvas, layer Layer, box Rect, padlock bool, state int, ink, 
 		c.Rect(layer, Rect{math.Round(cx - t/2), body.Y + math.Round(bodyH/3), t, math.Max(1, math.Round(bodyH/3))}, fill)
 	}
 }
+
+// hasLocks reports whether a queue of the snapshot is locked: the legend then explains the
+// lock marks.
+func hasLocks(s *cluster.Snapshot) bool {
+	for i := range s.Queues {
+		if s.Queues[i].LockedBy != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbscope/lbscope/core/cluster"
@@ -193,5 +194,39 @@ func TestLockCornerInSmallCells(t *testing.T) {
 				t.Errorf("locked by %s: pixel (%d, %d) inked %v; want %v", tc.q.LockedBy, p.x, p.y, got, p.want)
 			}
 		}
+	}
+}
+
+// The legend explains the two lock marks, in both languages, where a queue is locked, and
+// only there; on a phone too, ahead of the marks every run has.
+func TestLegendExplainsLocks(t *testing.T) {
+	all, s := lockedGroup(t)
+	plain := presetSnap(t, "default", 30000)
+	for _, lang := range []string{EN, ZH} {
+		for _, size := range []Rect{{0, 0, 1280, 720}, {0, 0, 375, 560}} {
+			for _, snap := range []*cluster.Snapshot{&s, &plain} {
+				f := Frame{Snap: snap, Layout: ComputeShown(snap, &all, size, lang, 1), Speed: 1, Lang: lang, Legend: true}
+				if snap == &plain {
+					f.Layout = ComputeZoom(snap, size, lang, 1)
+				}
+				lg := LegendCard(f)
+				if lg == nil {
+					t.Fatalf("%s %gx%g: no legend", lang, size.W, size.H)
+				}
+				rows := map[int]string{}
+				for _, r := range lg.Rows {
+					rows[r.Sample] = strings.Join(r.Lines, " ")
+				}
+				for i, key := range lockKeys {
+					_, ok := rows[SampleLocked+i]
+					if want := snap == &s; ok != want {
+						t.Errorf("%s %gx%g: %s in the legend %v; want %v", lang, size.W, size.H, key, ok, want)
+					}
+				}
+			}
+		}
+	}
+	if w := Word(ZH, "canvas.legend.lockedAway"); w == Word(EN, "canvas.legend.lockedAway") {
+		t.Errorf("no Chinese for the lock's legend: %q", w)
 	}
 }
