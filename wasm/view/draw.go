@@ -102,6 +102,11 @@ func Draw(c *Canvas, f Frame) {
 		if LoggedDiffers(q) {
 			drawLogged(c, l, cell.Rect, q, f.Lang)
 		}
+		if q.LockedBy != "" {
+			if bv := brokers[q.Broker]; bv == nil || !bv.Down {
+				drawLock(c, l, cell.Rect, q)
+			}
+		}
 	}
 	for _, r := range runs {
 		m := l.Marks[r.owner]

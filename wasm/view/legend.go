@@ -39,10 +39,16 @@ const (
 	SampleRetry    // the retry topic's band, set apart
 	SampleDLQ      // a dead-letter cell
 	SampleFiltered // a cell whose owner filters by tag
+	// With an orderly group's locks (lock.go):
+	SampleLocked     // its owner's lock: a padlock in the owner's ink
+	SampleLockedAway // another or a gone member's lock: a red padlock, its colour inside
 )
 
 // groupKeys are the dictionary's words for the samples of a run with several topics or groups.
 var groupKeys = [...]string{"canvas.legend.group", "canvas.legend.band", "canvas.legend.retry", "canvas.legend.dlq", "canvas.legend.filtered"}
+
+// lockKeys are the dictionary's words for the samples of an orderly group's locks.
+var lockKeys = [...]string{"canvas.legend.locked", "canvas.legend.lockedAway"}
 
 // loggedKeys are the dictionary's words for the samples of a history read from logs.
 var loggedKeys = [...]string{"canvas.legend.logged", "canvas.legend.loggedTwice", "canvas.legend.loggedNobody"}
@@ -129,14 +135,19 @@ func LegendCard(f Frame) *Legend {
 			lg.Rows = append(lg.Rows, LegendRow{Sample: SampleLogged + i, Lines: wrapText(Word(lang, key), textW)})
 		}
 	}
+	// The group's marks first, then its locks': rows that do not fit go from the end.
+	var rows []LegendRow
 	if len(f.Snap.Groups) > 0 {
-		// The group's marks first: rows that do not fit go from the end.
-		var rows []LegendRow
 		for i, key := range groupKeys {
 			rows = append(rows, LegendRow{Sample: SampleGroup + i, Lines: wrapText(Word(lang, key), textW)})
 		}
-		lg.Rows = append(rows, lg.Rows...)
 	}
+	if hasLocks(f.Snap) {
+		for i, key := range lockKeys {
+			rows = append(rows, LegendRow{Sample: SampleLocked + i, Lines: wrapText(Word(lang, key), textW)})
+		}
+	}
+	lg.Rows = append(rows, lg.Rows...)
 	// The consumers' whole ids, where their boxes carry a label and a part of it.
 	ids := ConsumerOrder(f.Snap.Consumers)
 	var marks []LegendRow
@@ -337,6 +348,15 @@ func drawSample(c *Canvas, f Frame, row LegendRow, r Rect) {
 	case SampleFiltered:
 		c.Rect(L, cell, Palette[1])
 		drawFiltered(c, L, cell, inkOn(Palette[1]))
+	case SampleLocked:
+		c.Rect(L, cell, Palette[2])
+		box, padlock := lockMark(cell)
+		drawLockIn(c, L, box, padlock, LockHeld, inkOn(Palette[2]), Palette[2])
+	case SampleLockedAway:
+		c.Rect(L, cell, Empty)
+		c.Frame(L, cell, 2, Warn)
+		box, padlock := lockMark(cell)
+		drawLockIn(c, L, box, padlock, LockAway, Warn, Palette[1])
 	case SampleMark:
 		m := f.Layout.Marks[row.Consumer]
 		w := math.Max(TextWidth(m.Label)+6, 18)
