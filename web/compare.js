@@ -41,7 +41,7 @@ function mount() {
 
   const bySel = h("select", { id: "compare-by" },
     option("strategy", "", "compare.by.strategy"), option("fault", "", "compare.by.fault"),
-    option("client", "", "compare.by.client"));
+    option("client", "", "compare.by.client"), option("consumeMode", "", "compare.by.consumeMode"));
 
   function picker(name, defaults) {
     const p = "compare-" + name.toLowerCase() + "-";
@@ -69,19 +69,25 @@ function mount() {
       option("java", "", "panel.client.java"), option("java-4.9", "Java 4.9"), option("go-2.1.2", "Go 2.1.2"));
     client.value = defaults.client;
     const clientBox = h("div", { class: "compare-client" }, field("compare.client", client));
+    // By consume mode: the brokers' PULL or POP for every group, every member asking them.
+    const mode = h("select", { id: p + "mode" }, option("PULL", "PULL"), option("POP", "POP"));
+    mode.value = defaults.mode;
+    const modeBox = h("div", { class: "compare-mode" }, field("compare.mode", mode));
     const legend = h("legend");
     i18n.bind(legend, "compare.variant", { name });
-    const el = h("fieldset", { class: "compare-variant" }, legend, strategyBox, faultBox, clientBox);
+    const el = h("fieldset", { class: "compare-variant" }, legend, strategyBox, faultBox, clientBox, modeBox);
     function show() {
       const byStrategy = bySel.value === "strategy";
       strategyBox.hidden = !byStrategy;
       faultBox.hidden = bySel.value !== "fault";
       clientBox.hidden = bySel.value !== "client";
+      modeBox.hidden = bySel.value !== "consumeMode";
       if (strategy) strategy.show();
     }
     function variant() {
       if (bySel.value === "fault") return { faultTable: table.value, latencyFault: fault.checked };
       if (bySel.value === "client") return { client: client.value };
+      if (bySel.value === "consumeMode") return { consumeMode: mode.value };
       if (strategy && strategy.select.value === OWN) {
         const own = window.LB.editor ? window.LB.editor.get() : { name: "", source: "" };
         return { strategy: { name: own.name, source: own.source } };
@@ -91,8 +97,8 @@ function mount() {
     return { el, show, variant, useStrategies };
   }
 
-  const pickA = picker("A", { strategy: "AVG", table: "current", client: "java" });
-  const pickB = picker("B", { strategy: "CONSISTENT_HASH", table: "legacy-4x", client: "go-2.1.2" });
+  const pickA = picker("A", { strategy: "AVG", table: "current", client: "java", mode: "PULL" });
+  const pickB = picker("B", { strategy: "CONSISTENT_HASH", table: "legacy-4x", client: "go-2.1.2", mode: "POP" });
   bySel.addEventListener("change", () => {
     pickA.show();
     pickB.show();

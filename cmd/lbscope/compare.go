@@ -24,8 +24,10 @@ Runs the same scenario — cluster, seed and timeline — once per variant, each
 changing only the initial configuration, and prints what each one cost side by side:
 queues moved by each action, the spread of queues per consumer, duplicates and lost
 messages, time to converge, idle consumers, and with fault-table variants the producers'
-send failures, isolations and each broker's share of the sends. Lower is better on every
-line but the isolations and shares; the best value of a line is marked with *.
+send failures, isolations and each broker's share of the sends, and with consume-mode
+variants the messages consumed, left to consume and revived. Lower is better on every
+line but the isolations, shares and messages consumed; the best value of a line is marked
+with *.
 
 Variants (2 to 4, comma-separated), by what --by names (default strategy):
   strategy       a strategy name: ` + "%s" + `
@@ -35,6 +37,8 @@ Variants (2 to 4, comma-separated), by what --by names (default strategy):
   latencyFault   on or off (sendLatencyFaultEnable)
   client         the client profile every consumer runs: java, java-4.9 or go-2.1.2
                  (go for short); the scenario's consumers and those its timeline adds
+  consumeMode    PULL or POP: the brokers' message request mode of every group, every
+                 member letting the brokers allocate (clientRebalance false, spec §8.1)
 
 Examples:
   lbscope compare --variants AVG,CONSISTENT_HASH --at 60s:killConsumer:c1
@@ -44,6 +48,7 @@ Examples:
   lbscope compare --variants AVG,CONSISTENT_HASH --preset large --at 2m:killConsumer:c7 --json
   lbscope compare --variants AVG,CONSISTENT_HASH testdata/scenarios/partition.json
   lbscope compare --by client --variants java,go-2.1.2,java-4.9 --strategy CONSISTENT_HASH --at 60s:killConsumer:c1
+  lbscope compare --by consumeMode --variants PULL,POP --brokers 1 --queues 3 --consumers 4
 
 The scenario flags are sim's (lbscope sim --help); with a scenario file or preset, --seed
 and --until replace its values and --at steps are added to its timeline.
@@ -60,7 +65,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		maxWork  workFlag
 	)
 	fs.StringVar(&list, "variants", "", "the variants, comma-separated, e.g. AVG,CONSISTENT_HASH (2 to 4)")
-	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable, latencyFault or client")
+	fs.StringVar(&by, "by", "strategy", "what the variants change: strategy, faultTable, latencyFault, client or consumeMode")
 	sf.register(fs, "allocation strategy of fault-table variants", "CONSISTENT_HASH: virtual nodes per consumer (with --strategy)",
 		"latency tier table of strategy variants: current or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print the comparison as JSON")
@@ -132,6 +137,9 @@ var metricNames = map[string]string{
 	"retried":        "messages sent back (retried)",
 	"deadLettered":   "messages dead-lettered",
 	"filtered":       "messages filtered by tags",
+	"consumed":       "messages consumed",
+	"backlog":        "messages left to consume at the end",
+	"revived":        "messages revived (POP)",
 	"sendFailures":   "send failures",
 	"isolations":     "isolations",
 	"sendShare":      "share of sends",
@@ -147,6 +155,9 @@ func compareText(s scenario.Scenario, c *scenario.Comparison) string {
 	}
 	if len(c.Rows) > 0 && c.Rows[0].Variant.Client != "" {
 		b.WriteString("each column runs every consumer under its client, in place of the scenario's own\n")
+	}
+	if len(c.Rows) > 0 && c.Rows[0].Variant.ConsumeMode != "" {
+		b.WriteString("each column lets the brokers allocate for every member (clientRebalance false) and serves the group's topics in its mode: PULL exclusive queues, POP messages from shared queues\n")
 	}
 	b.WriteString("\n")
 
@@ -211,7 +222,7 @@ func compareText(s scenario.Scenario, c *scenario.Comparison) string {
 	if len(c.Notes) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("\n* best of the line (lower is better; isolations and shares of sends have no better)\n")
+	b.WriteString("\n* best of the line (lower is better; isolations, shares of sends and messages consumed have no better)\n")
 	// Right-aligned cells leave padding at the ends of lines.
 	out := strings.Split(b.String(), "\n")
 	for i, l := range out {

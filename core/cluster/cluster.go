@@ -222,7 +222,7 @@ func (c *Cluster) newTopicsAndGroups(cfg Config) error {
 		c.addTopic(tc.Name).everywhere = len(tc.Brokers) == 0
 	}
 	if len(cfg.Groups) == 0 {
-		gc := GroupConfig{Name: cfg.Group, Strategy: cfg.Strategy, Params: cfg.Params, MessageModel: cfg.MessageModel, NoRetryTopic: true}
+		gc := GroupConfig{Name: cfg.Group, Strategy: cfg.Strategy, Params: cfg.Params, MessageModel: cfg.MessageModel, NoRetryTopic: true, ConsumeMode: cfg.ConsumeMode}
 		if gc.Name == "" {
 			gc.Name = DefaultOf("group")
 		}

@@ -31,9 +31,11 @@ type Config struct {
 	Strategy     allocate.Choice  `json:"strategy,omitzero"`
 	Params       allocate.Params  `json:"params,omitempty"`
 	MessageModel string           `json:"messageModel,omitempty"`
-	LatencyFault bool             `json:"latencyFault,omitempty"`
-	FaultTable   string           `json:"faultTable,omitempty"` // "current" or "legacy-4x"
-	Timing       Timing           `json:"timing,omitempty"`
+	// ConsumeMode is format 1's group's consumeMode (GroupConfig.ConsumeMode).
+	ConsumeMode  string `json:"consumeMode,omitempty"`
+	LatencyFault bool   `json:"latencyFault,omitempty"`
+	FaultTable   string `json:"faultTable,omitempty"` // "current" or "legacy-4x"
+	Timing       Timing `json:"timing,omitempty"`
 	// Metrics is how often members publish the metrics strategies' views read (metrics.go).
 	Metrics *MetricsConfig `json:"metrics,omitempty"`
 	// History makes the topic older than the run: messages stored before 00:00 (spec §3.6).

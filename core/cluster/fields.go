@@ -189,6 +189,7 @@ var fields = []FieldSpec{
 	{Path: "strategy", Type: ArgEnum, Loose: true, Default: "AVG", Flag: "strategy", Doc: "the allocation strategy: a name, or your own as {\"name\", \"source\"} (Starlark)"},
 	{Path: "params", Type: ArgObject, Doc: "the strategy's parameters"},
 	{Path: "messageModel", Type: ArgEnum, Enum: models, Default: Clustering, Flag: "model", Doc: "message model: CLUSTERING or BROADCASTING"},
+	{Path: "consumeMode", Type: ArgEnum, Enum: []string{ModePull, ModePop}, Default: ModePull, Doc: "the brokers' message request mode for the group's topic (format 1's groups[].consumeMode)"},
 	{Path: "latencyFault", Type: ArgBool, Flag: "latency-fault", Doc: "turn the producers' latency fault tolerance on (sendLatencyFaultEnable)"},
 	{Path: "faultTable", Type: ArgEnum, Enum: faultTables, Default: fault.TableCurrent, Flag: "fault-table", Doc: "the producers' latency fault table"},
 	{Path: "timing", Type: ArgObject, Doc: "RocketMQ's timing constants; 0: the default"},

@@ -35,6 +35,10 @@ type Variant struct {
 	// Client is the profile (java, java-4.9, go-2.1.2 or an alias) of every consumer of the
 	// run: those of the scenario and those its timeline adds or restarts (spec §9).
 	Client string `json:"client,omitempty"`
+	// ConsumeMode is the brokers' message request mode (PULL or POP) of every group of the
+	// run, every member letting the brokers allocate (clientRebalance false), so that PULL
+	// against POP is queue-level against message-level balancing (spec §8.1).
+	ConsumeMode string `json:"consumeMode,omitempty"`
 	// Source is the strategy's Starlark source when the variant is the user's own strategy,
 	// Strategy its name and Steps its step budget per call (0: the default). In JSON the
 	// variant's strategy is then {"name", "source", "steps"}, as a scenario gives one.
@@ -50,11 +54,12 @@ type variantJSON struct {
 	FaultTable   string           `json:"faultTable,omitempty"`
 	LatencyFault *bool            `json:"latencyFault,omitempty"`
 	Client       string           `json:"client,omitempty"`
+	ConsumeMode  string           `json:"consumeMode,omitempty"`
 }
 
 func (v Variant) MarshalJSON() ([]byte, error) {
 	return json.Marshal(variantJSON{Label: v.Label, Strategy: v.Choice(), Params: v.Params, FaultTable: v.FaultTable,
-		LatencyFault: v.LatencyFault, Client: v.Client})
+		LatencyFault: v.LatencyFault, Client: v.Client, ConsumeMode: v.ConsumeMode})
 }
 
 func (v *Variant) UnmarshalJSON(b []byte) error {
@@ -65,7 +70,7 @@ func (v *Variant) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*v = Variant{Label: j.Label, Strategy: j.Strategy.Name, Source: j.Strategy.Source, Steps: j.Strategy.Steps,
-		Params: j.Params, FaultTable: j.FaultTable, LatencyFault: j.LatencyFault, Client: j.Client}
+		Params: j.Params, FaultTable: j.FaultTable, LatencyFault: j.LatencyFault, Client: j.Client, ConsumeMode: j.ConsumeMode}
 	return nil
 }
 
@@ -120,6 +125,9 @@ func (v Variant) Name() string {
 		}
 		parts = append(parts, name)
 	}
+	if v.ConsumeMode != "" {
+		parts = append(parts, strings.ToUpper(v.ConsumeMode))
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -142,6 +150,13 @@ func validateVariants(vs []Variant) error {
 			return fmt.Errorf("%s.label: %d characters long; the limit is %d", p, len(v.Label), MaxNameLen)
 		}
 		switch {
+		case v.ConsumeMode != "" && (v.Client != "" || v.Strategy != "" || v.Fault()):
+			return fmt.Errorf("%s: a variant changes the consume mode, the client, the strategy or the fault settings, one of them", p)
+		case v.ConsumeMode != "":
+			if m := strings.ToUpper(v.ConsumeMode); m != cluster.ModePull && m != cluster.ModePop {
+				return fmt.Errorf("%s.consumeMode: %q; want PULL or POP", p, v.ConsumeMode)
+			}
+			continue
 		case v.Client != "" && (v.Strategy != "" || v.Fault()):
 			return fmt.Errorf("%s: a variant changes the client, the strategy or the fault settings, one of them", p)
 		case v.Strategy != "" && v.Fault():
@@ -174,7 +189,7 @@ func validateVariants(vs []Variant) error {
 				return fmt.Errorf("%s.client: %w", p, err)
 			}
 		case v.LatencyFault == nil:
-			return fmt.Errorf("%s: empty; set strategy (with params), faultTable, latencyFault or client", p)
+			return fmt.Errorf("%s: empty; set strategy (with params), faultTable, latencyFault, client or consumeMode", p)
 		}
 	}
 	return nil
@@ -202,6 +217,24 @@ func (v Variant) apply(s Scenario) Scenario {
 	}
 	if v.LatencyFault != nil {
 		s.LatencyFault = *v.LatencyFault
+	}
+	if v.ConsumeMode != "" {
+		// The brokers serve every group in the variant's mode, and every member asks them:
+		// the scenario's, and those its timeline adds (addConsumer copies the group's first).
+		mode := strings.ToUpper(v.ConsumeMode)
+		if len(s.Groups) > 0 {
+			s.Groups = slices.Clone(s.Groups)
+			for i := range s.Groups {
+				s.Groups[i].ConsumeMode = mode
+			}
+		} else {
+			s.ConsumeMode = mode
+		}
+		off := false
+		s.Consumers = slices.Clone(s.Consumers)
+		for i := range s.Consumers {
+			s.Consumers[i].ClientRebalance = &off
+		}
 	}
 	if v.Client != "" {
 		// Every member runs the variant's client: the scenario's consumers and those its
@@ -281,9 +314,16 @@ type Row struct {
 	IdleEnd        int     `json:"idleEnd"`
 	// Retried, DeadLettered and Filtered are the consume failures and filters of the run
 	// (spec §3.15, §5.7): shown when a variant has any.
-	Retried      int64              `json:"retried"`
-	DeadLettered int64              `json:"deadLettered"`
-	Filtered     int64              `json:"filtered"`
+	Retried      int64 `json:"retried"`
+	DeadLettered int64 `json:"deadLettered"`
+	Filtered     int64 `json:"filtered"`
+	// Consumed, Backlog and Revived are the run's messages consumed (distinct), left to
+	// consume at the end, and revived after their invisible time (POP, spec §8.3): shown when
+	// a variant pops.
+	Consumed     int64              `json:"consumed"`
+	Backlog      int64              `json:"backlog"`
+	Popped       int64              `json:"popped"`
+	Revived      int64              `json:"revived"`
 	SendFailures int64              `json:"sendFailures"`
 	Isolations   int                `json:"isolations"`
 	Sends        map[string]int64   `json:"sends"`
@@ -306,7 +346,7 @@ type Moved struct {
 
 // Metric is one line of the cost table: a value per variant, in row order. Better is
 // "lower" when a smaller value is better, "" when neither is (isolations: more of them means
-// a slow broker is avoided more; shares of sends); Best lists the variants with the best
+// a slow broker is avoided more; shares of sends; messages consumed, read with the backlog); Best lists the variants with the best
 // value, empty when all are equal. Absent lists the variants the line has no value for
 // (times to converge when no action moved a queue and settled); their Values are 0.
 type Metric struct {
@@ -481,6 +521,7 @@ func runVariant(s Scenario, opts RunOptions) (*Row, error) {
 
 	row.Duplicates, row.Lost = r.Metrics.Duplicates, r.Metrics.Lost
 	row.Retried, row.DeadLettered, row.Filtered = r.Metrics.Retried, r.Metrics.DeadLettered, r.Metrics.Filtered
+	row.Consumed, row.Backlog, row.Popped, row.Revived = r.Metrics.Consumed, r.Metrics.Backlog+r.Metrics.Invisible, r.Metrics.Popped, r.Metrics.Revived
 	var sum int64
 	for _, a := range r.Actions {
 		switch {
@@ -612,6 +653,13 @@ func table(c *Comparison) []Metric {
 			lower("filtered", func(r Row) float64 { return float64(r.Filtered) }),
 		)
 	}
+	if slices.ContainsFunc(c.Rows, func(r Row) bool { return r.Popped > 0 }) {
+		t = append(t,
+			info("consumed", func(r Row) float64 { return float64(r.Consumed) }), // read beside the backlog
+			lower("backlog", func(r Row) float64 { return float64(r.Backlog) }),
+			lower("revived", func(r Row) float64 { return float64(r.Revived) }),
+		)
+	}
 	if c.Fault {
 		t = append(t,
 			lower("sendFailures", func(r Row) float64 { return float64(r.SendFailures) }),
@@ -703,8 +751,10 @@ func ParseVariants(list, by string) ([]Variant, error) {
 			}
 		case "client":
 			v.Client = it
+		case "consumeMode":
+			v.ConsumeMode = strings.ToUpper(it)
 		default:
-			return nil, fmt.Errorf("--by %q: want strategy, faultTable, latencyFault or client", by)
+			return nil, fmt.Errorf("--by %q: want strategy, faultTable, latencyFault, client or consumeMode", by)
 		}
 		out = append(out, v)
 	}

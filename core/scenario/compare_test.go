@@ -402,3 +402,50 @@ func TestCompareOwnStrategyVariant(t *testing.T) {
 		t.Errorf("a syntax error in a variant: %v", err)
 	}
 }
+
+// PULL against POP (spec §8.1, §8.2.2): four members on three queues, every member asking the
+// brokers. By PULL one of them holds nothing; by POP each pops broker-a:-1 and none is idle,
+// the table gaining the POP lines. The scenario's own members compute their queues: the
+// variant makes them ask the brokers, and a member its timeline adds copies them.
+func TestCompareByConsumeMode(t *testing.T) {
+	s := Scenario{Version: Version, Config: cluster.Config{
+		Seed: 1, Topic: DefaultTopic, Group: DefaultGroup, Brokers: brokerConfigs(1, 3),
+		Consumers: []cluster.ConsumerConfig{{ID: "c1"}, {ID: "c2"}, {ID: "c3"}},
+		Producers: []cluster.ProducerConfig{{ID: "p1", Rate: 300}},
+	}, Until: Duration(90000), Timeline: []Step{{At: Duration(30000), Command: cluster.Command{Type: "addConsumer", ID: "c4"}}}}
+	vs, err := ParseVariants("PULL,pop", "consumeMode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := Compare(s, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pull, pop := cmp.Rows[0], cmp.Rows[1]
+	if pull.Label != "PULL" || pop.Label != "POP" {
+		t.Errorf("labels %q, %q", pull.Label, pop.Label)
+	}
+	if pull.IdleEnd != 1 || pop.IdleEnd != 0 || pull.Popped != 0 || pop.Popped == 0 {
+		t.Errorf("PULL idle %d popped %d, POP idle %d popped %d; want 1 idle by PULL, none by POP", pull.IdleEnd, pull.Popped, pop.IdleEnd, pop.Popped)
+	}
+	for q, owners := range pop.Assignment {
+		if len(owners) != 4 {
+			t.Errorf("POP: %s popped by %v; want all four", q, owners)
+		}
+	}
+	keys := []string{}
+	for _, m := range cmp.Table {
+		keys = append(keys, m.Key)
+	}
+	if !slices.Contains(keys, "consumed") || !slices.Contains(keys, "revived") {
+		t.Errorf("table %v lacks the POP lines", keys)
+	}
+	for _, bad := range []string{"PUSH,POP", "POP"} {
+		if _, err := ParseVariants(bad, "consumeMode"); err == nil {
+			t.Errorf("ParseVariants(%q) accepted", bad)
+		}
+	}
+	if _, err := Compare(s, []Variant{{ConsumeMode: "POP", Strategy: "AVG"}, {ConsumeMode: "PULL"}}); err == nil || !strings.Contains(err.Error(), "one of them") {
+		t.Errorf("a variant changing the mode and the strategy: %v", err)
+	}
+}
