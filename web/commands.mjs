@@ -42,10 +42,12 @@ export function rowsFor(list, target) {
   return rows;
 }
 
-// controlOf is the kind of input an argument gets: "checkbox", "select" (an enum, or whole
-// numbers offered as choices), "number", "list" (comma-separated whole numbers) or "text".
+// controlOf is the kind of input an argument gets: "checkbox", "select" (an enum, whole
+// numbers offered as choices, or a switch whose default is not a value: addConsumer's
+// clientRebalance, "as the group's first member" — left at it, it is left out), "number",
+// "list" (comma-separated whole numbers) or "text".
 export function controlOf(arg) {
-  if (arg.type === "bool") return "checkbox";
+  if (arg.type === "bool") return triState(arg) ? "select" : "checkbox";
   if (arg.type === "enum" || (arg.choices && arg.choices.length)) return "select";
   if (arg.type === "int") return "number";
   if (arg.type === "ints") return "list";
@@ -72,6 +74,12 @@ export function hintKey(arg) {
 // otherwise), or the whole numbers an argument offers as choices, worded from its unit
 // ("panel.unit.<unit>", its zero "panel.unit.<unit>.zero").
 export function optionsOf(arg) {
+  if (arg.type === "bool") {
+    // A three-way switch: its default (left out), on, off; worded "panel.enum.<arg>.<value>".
+    return [{ value: "", key: "panel.enum." + arg.name + ".default", text: String(arg.default) },
+      { value: "true", key: "panel.enum." + arg.name + ".true", text: "on" },
+      { value: "false", key: "panel.enum." + arg.name + ".false", text: "off" }];
+  }
   if (arg.type === "enum") {
     return arg.enum.map((v) => ({ value: v, key: "panel.enum." + arg.name + "." + v, text: v }));
   }
@@ -84,6 +92,12 @@ export function optionsOf(arg) {
 // or it names none (any).
 export function enabled(command, status) {
   return !command.from || command.from.length === 0 || command.from.includes(status);
+}
+
+// triState says whether a switch is optional with a default that is not on or off: it gets
+// a select of three, its default left out.
+function triState(arg) {
+  return arg.type === "bool" && arg.optional && typeof arg.default === "string";
 }
 
 // WHOLE is one whole number as an input holds it.
@@ -105,6 +119,10 @@ export function payloadOf(row, values, target, group) {
   for (const a of row.args) {
     const v = values[a.name];
     if (a.type === "bool") {
+      if (typeof v === "string") { // a three-way switch's select: "" is its default, left out
+        if (v !== "") cmd[a.name] = v === "true";
+        continue;
+      }
       if (v || !a.optional) cmd[a.name] = !!v; // an optional switch left off is left out
       continue;
     }

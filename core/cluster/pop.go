@@ -639,3 +639,34 @@ func (c *Cluster) ensurePopRetry(b *broker, g *groupState, t *topicState) *topic
 	}
 	return rt
 }
+
+// popKey is a group's queue of a topic on a broker, for the snapshot's counts.
+type popKey struct {
+	g, t int
+	q    int32
+}
+
+// invisibleCount is a queue's messages popped and not yet acked or revived, and the earliest
+// end of their invisible time.
+type invisibleCount struct{ n, until int64 }
+
+// invisibleByQueue counts b's invisible messages by group and queue (nil: none).
+func (b *broker) invisibleByQueue(c *Cluster) map[popKey]invisibleCount {
+	var m map[popKey]invisibleCount
+	for _, ck := range b.cks {
+		if ck.revived || ck.acked >= ck.n {
+			continue
+		}
+		if m == nil {
+			m = map[popKey]invisibleCount{}
+		}
+		k := popKey{c.consumers[ck.cons].g.idx, ck.t, ck.q}
+		x := m[k]
+		if x.n == 0 || ck.reviveAt < x.until {
+			x.until = ck.reviveAt
+		}
+		x.n += ck.n - ck.acked
+		m[k] = x
+	}
+	return m
+}

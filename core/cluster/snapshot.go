@@ -93,6 +93,12 @@ type QueueView struct {
 	// A dead member's lock outlives it: the queue is paused until then.
 	LockedBy  string `json:"lockedBy,omitempty"`
 	LockUntil int64  `json:"lockUntil,omitempty"`
+	// Popped is set when its owners pop it (POP, spec §8.2.2): shared by design, never an
+	// overlap. Invisible is how many of its messages a pop returned and nobody acked yet,
+	// and InvisibleUntil the earliest end of their invisible time (0: none), spec §8.3.3.
+	Popped         bool  `json:"popped,omitempty"`
+	Invisible      int64 `json:"invisible,omitempty"`
+	InvisibleUntil int64 `json:"invisibleUntil,omitempty"`
 }
 
 // Queue access when read and write queue counts differ.

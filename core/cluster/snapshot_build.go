@@ -3,6 +3,8 @@ package cluster
 import (
 	"slices"
 	"strings"
+
+	"github.com/lbscope/lbscope/core/route"
 )
 
 // maxSendSamples bounds the in-flight sample a snapshot carries for animation.
@@ -41,7 +43,9 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 	several := len(c.groups) > 1
 	plural := c.Plural()
 	var holders lockHolders // built once, when an orderly group's lock is first shown
+	popped := c.popped()    // nil unless a member pops
 	for _, b := range c.brokers {
+		inv := b.invisibleByQueue(c)
 		bv := BrokerView{Name: b.name, LatencyMs: b.latencyMs, Down: b.down,
 			Sends: b.sends, Failures: b.failures, SendLatencyMs: b.lastResponse}
 		if bt := b.topicOf(t0); bt != nil {
@@ -93,6 +97,15 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 					v.Owners, v.Access = owners.of(i), bt.access(id)
 				}
 				v.LockedBy, v.LockUntil = "", 0
+				v.Popped, v.Invisible, v.InvisibleUntil = false, 0, 0
+				if popped != nil && blk.g != nil {
+					v.Popped = popped[anomalyKey{blk.g.idx, route.MessageQueue{Topic: blk.t.name, BrokerName: b.name, QueueID: int32(id)}}]
+				}
+				if inv != nil && blk.g != nil {
+					if x, ok := inv[popKey{blk.g.idx, blk.t.idx, int32(id)}]; ok {
+						v.Invisible, v.InvisibleUntil = x.n, x.until
+					}
+				}
 				if blk.g != nil && blk.g.orderly {
 					if e, ok := b.groups[blk.g.idx].locks[lockKey{blk.t.idx, int32(id)}]; ok && c.now-e.last <= brokerLockLive {
 						v.LockedBy, v.LockUntil = holders.name(c, e.cid), e.last+brokerLockLive
@@ -126,6 +139,11 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		var cached int64
 		for _, pq := range cs.pqList {
 			cached += pq.cached()
+		}
+		for _, p := range cs.pops {
+			for _, it := range p.items {
+				cached += it.n // popped, waiting for its listener
+			}
 		}
 		next := cs.next
 		if cs.dead {

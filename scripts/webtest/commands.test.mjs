@@ -137,3 +137,16 @@ test("a new table entry gets a row with its arguments and enablement", () => {
   assert.equal(enabled(r.command, "down"), false);
   assert.deepEqual(payloadOf(r, { afterMs: "500", dirty: true }, "broker-c"), { cmd: { type: "crashBroker", broker: "broker-c", afterMs: 500, dirty: true } });
 });
+
+test("a switch whose default is not a value is a select of three, its default left out", () => {
+  const arg = { name: "clientRebalance", type: "bool", optional: true, default: "as the group's first member", example: "off" };
+  const r = { name: "addConsumer", command: { name: "addConsumer", target: "group", args: [{ name: "id", type: "string" }, arg] }, args: [arg] };
+  assert.equal(controlOf(arg), "select");
+  assert.deepEqual(optionsOf(arg).map((o) => [o.value, o.key]), [["", "panel.enum.clientRebalance.default"],
+    ["true", "panel.enum.clientRebalance.true"], ["false", "panel.enum.clientRebalance.false"]]);
+  assert.deepEqual(payloadOf(r, { clientRebalance: "" }).cmd, { type: "addConsumer" });
+  assert.deepEqual(payloadOf(r, { clientRebalance: "false" }).cmd, { type: "addConsumer", clientRebalance: false });
+  assert.deepEqual(payloadOf(r, { clientRebalance: "true" }).cmd, { type: "addConsumer", clientRebalance: true });
+  // A plain optional switch stays a checkbox.
+  assert.equal(controlOf({ name: "dirty", type: "bool", optional: true, example: "on" }), "checkbox");
+});

@@ -506,6 +506,9 @@ func ownerRuns(s *cluster.Snapshot, l *Layout, brokers map[string]*cluster.Broke
 	return runs, in
 }
 
+// popLabel marks a queue its owners pop (POP): they share it.
+const popLabel = "POP"
+
 func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster.BrokerView, consumers map[string]*cluster.ConsumerView, anomaly string, inRun, waiting, tagged bool) {
 	r := cell.Rect
 	down := bv != nil && bv.Down
@@ -533,7 +536,15 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 		bh := math.Max(2, math.Round(r.H*0.18))
 		c.Rect(LayerCells, Rect{r.X, r.Bottom() - bh, r.W * frac, bh}, Ink.Alpha(0.7))
 	}
-	overlap := anomaly == "overlap" || len(q.Owners) > 1
+	if q.Invisible > 0 && !down {
+		// Popped and not yet acked: invisible to every pop until acked or revived (spec §8.3.3),
+		// a bar along the top as the backlog's along the bottom.
+		frac := clamp(math.Log10(1+float64(q.Invisible))/math.Log10(1+fullBacklog), 0.08, 1)
+		bh := math.Max(2, math.Round(r.H*0.18))
+		c.Rect(LayerCells, Rect{r.X, r.Y, r.W * frac, bh}, Bright.Alpha(0.85))
+	}
+	// A queue its owners pop is shared by design (POP, spec §8.2.2): no overlap.
+	overlap := !q.Popped && (anomaly == "overlap" || len(q.Owners) > 1)
 	orphan := anomaly == "orphan" || (len(q.Owners) == 0 && !down)
 	if orphan && waiting {
 		// Not yet assigned: the first rebalance is on its way.
@@ -548,6 +559,8 @@ func drawCell(c *Canvas, l *Layout, cell Cell, q *cluster.QueueView, bv *cluster
 	case down:
 	case overlap && l.CellText:
 		drawCentered(c, r, "x"+strconv.Itoa(len(q.Owners)), White, Ink.Alpha(0.6))
+	case q.Popped && l.CellText && TextWidth(popLabel)+2 <= r.W:
+		drawCentered(c, r, popLabel, White, Ink.Alpha(0.6))
 	case orphan && l.CellText && q.Access == cluster.AccessWriteOnly:
 		drawCentered(c, r, "W", Warn, Color{}) // written, and beyond the read count: nobody can pull it
 	case orphan && l.CellText:
@@ -932,9 +945,11 @@ func TooltipLines(f Frame, kind, id string) []string {
 				continue
 			}
 			owner := Word(lang, "canvas.tip.orphan")
-			switch len(q.Owners) {
-			case 0:
-			case 1:
+			switch {
+			case len(q.Owners) == 0:
+			case q.Popped:
+				owner = Word(lang, "canvas.tip.popped", joinList(lang, q.Owners))
+			case len(q.Owners) == 1:
 				owner = Word(lang, "canvas.tip.pulledBy", q.Owners[0])
 			default:
 				owner = Word(lang, "canvas.tip.overlap", joinList(lang, q.Owners))
@@ -953,6 +968,9 @@ func TooltipLines(f Frame, kind, id string) []string {
 						lines = append(lines, Word(lang, "canvas.tip.filters", o, cv.Tags[q.Topic]))
 					}
 				}
+			}
+			if q.Invisible > 0 {
+				lines = append(lines, Word(lang, "canvas.tip.invisible", q.Invisible, Clock(q.InvisibleUntil)))
 			}
 			if q.LockedBy != "" {
 				// An orderly group's lock on its broker: the holder's own, or a gone member's

@@ -21,7 +21,7 @@ func TestRenderGroupsPNG(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"two-groups", "several-topics", "retry-topic", "different-tags", "retry-ladder", "autoscale-storm", "rolling-strategy", "drain-broker", "orderly-owner-killed", "large"} {
+	for _, name := range []string{"two-groups", "several-topics", "retry-topic", "different-tags", "retry-ladder", "autoscale-storm", "rolling-strategy", "drain-broker", "orderly-owner-killed", "pop-fourth-consumer", "pop-share-queue-num", "large"} {
 		var sc scenario.Scenario
 		if name == "large" {
 			sc = largeGroups()
@@ -44,6 +44,8 @@ func TestRenderGroupsPNG(t *testing.T) {
 			at = 5 * 3600 * 1000
 		case "orderly-owner-killed":
 			at = 60000 // c2's locks outlive it until 81 s: its queues are paused
+		case "pop-fourth-consumer":
+			at = 90000 // c2 killed, its popped messages still invisible
 		}
 		for _, st := range sc.Timeline {
 			if int64(st.At) <= at {

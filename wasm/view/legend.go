@@ -42,7 +42,23 @@ const (
 	// With an orderly group's locks (lock.go):
 	SampleLocked     // its owner's lock: a padlock in the owner's ink
 	SampleLockedAway // another or a gone member's lock: a red padlock, its colour inside
+	// With a group that pops (POP, pop marks in draw.go):
+	SamplePop       // a queue its members pop, shared: strips and "POP"
+	SampleInvisible // messages popped and not acked: a bar along the top
 )
+
+// popKeys are the dictionary's words for the samples of a group that pops.
+var popKeys = [...]string{"canvas.legend.pop", "canvas.legend.invisible"}
+
+// hasPops reports whether a queue of the snapshot is popped.
+func hasPops(s *cluster.Snapshot) bool {
+	for i := range s.Queues {
+		if s.Queues[i].Popped {
+			return true
+		}
+	}
+	return false
+}
 
 // groupKeys are the dictionary's words for the samples of a run with several topics or groups.
 var groupKeys = [...]string{"canvas.legend.group", "canvas.legend.band", "canvas.legend.retry", "canvas.legend.dlq", "canvas.legend.filtered"}
@@ -145,6 +161,11 @@ func LegendCard(f Frame) *Legend {
 	if hasLocks(f.Snap) {
 		for i, key := range lockKeys {
 			rows = append(rows, LegendRow{Sample: SampleLocked + i, Lines: wrapText(Word(lang, key), textW)})
+		}
+	}
+	if hasPops(f.Snap) {
+		for i, key := range popKeys {
+			rows = append(rows, LegendRow{Sample: SamplePop + i, Lines: wrapText(Word(lang, key), textW)})
 		}
 	}
 	lg.Rows = append(rows, lg.Rows...)
@@ -357,6 +378,17 @@ func drawSample(c *Canvas, f Frame, row LegendRow, r Rect) {
 		c.Frame(L, cell, 2, Warn)
 		box, padlock := lockMark(cell)
 		drawLockIn(c, L, box, padlock, LockAway, Warn, Palette[1])
+	case SamplePop:
+		w := cell.W / 3
+		for i := range 3 {
+			c.Rect(L, Rect{cell.X + float64(i)*w, cell.Y, w, cell.H}, Palette[i])
+		}
+		tx := cell.X + (cell.W-TextWidth(popLabel))/2
+		c.Rect(L, Rect{math.Round(tx) - 1, cell.Y, TextWidth(popLabel) + 2, GlyphH}, Ink.Alpha(0.6))
+		c.Text(L, tx, cell.Y, popLabel, White)
+	case SampleInvisible:
+		c.Rect(L, cell, Palette[1])
+		c.Rect(L, Rect{cell.X, cell.Y, cell.W * 0.6, 3}, Bright.Alpha(0.85))
 	case SampleMark:
 		m := f.Layout.Marks[row.Consumer]
 		w := math.Max(TextWidth(m.Label)+6, 18)
