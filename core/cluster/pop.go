@@ -161,8 +161,9 @@ func allocate4Pop(s allocate.Strategy, group, cid string, mqAll []route.MessageQ
 			out = append(out, mqAll[i%len(mqAll)])
 		}
 	}
-	// The answer is a HashSet: each queue once.
-	slices.SortFunc(out, route.Compare)
+	// The answer is a HashSet: each queue once. (route.SortQueues rather than a new
+	// slices.SortFunc instantiation: each costs the wasm some 20 KB.)
+	route.SortQueues(out)
 	return slices.Compact(out), nil
 }
 
@@ -191,7 +192,13 @@ func (c *Cluster) updatePopQueues(cs *consumer, t *topicState, target []route.Me
 		cs.pops = append(cs.pops, popQueue{mq: mq, t: t.idx, b: b.idx, nextPop: c.now + cost + popFirstDelayMs, lastPop: c.now})
 		changed = true
 	}
-	slices.SortFunc(cs.pops, func(a, b popQueue) int { return route.Compare(a.mq, b.mq) })
+	// Kept in queue order: the kept ones are in order already and a round adds few, so an
+	// insertion sort (each queue is there once, so any sort gives this order).
+	for i := 1; i < len(cs.pops); i++ {
+		for j := i; j > 0 && route.Compare(cs.pops[j-1].mq, cs.pops[j].mq) > 0; j-- {
+			cs.pops[j-1], cs.pops[j] = cs.pops[j], cs.pops[j-1]
+		}
+	}
 	if changed {
 		cs.queueNames = nil
 	}
@@ -269,7 +276,9 @@ func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
 		}
 		return int(a.seq - p.seq)
 	})
-	b.parked = slices.Insert(b.parked, i, p)
+	b.parked = append(b.parked, parkedPop{})
+	copy(b.parked[i+1:], b.parked[i:])
+	b.parked[i] = p
 }
 
 // wakeParked is the broker's message-arrival notification (spec §8.3.4): while a group's
