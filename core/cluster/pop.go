@@ -412,6 +412,12 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 		if t.isRetry() {
 			end, r, kind = bq.segAt(from, end)
 		}
+		if from < o.frontier {
+			// Delivered before: the offset went back (a crash restored an older flush, or a
+			// member that pulls this queue itself committed what it had consumed), so the pop
+			// returns them again, duplicates (inferred: one offset serves both, §8.3.3).
+			end, kind = min(end, o.frontier), kindDelivered
+		}
 		b.ckSeq++
 		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + popInvisibleMs, r: r, kind: kind}
 		b.cks = append(b.cks, ck)
@@ -419,7 +425,7 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 		from = end
 	}
 	o.committed += n
-	o.frontier = o.committed // the offset moves at pop time: the lag reads 0 (spec §8.3.3)
+	o.frontier = max(o.frontier, o.committed) // the offset moves at pop time: the lag reads 0 (spec §8.3.3)
 	return n
 }
 
