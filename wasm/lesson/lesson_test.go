@@ -48,6 +48,8 @@ var plays = map[string][]action{
 	"orderly-poison":    {{}, {cmds: []string{`{"type":"killConsumer","id":"c1"}`}}},
 	"pop-fourth-consumer": {{cmds: []string{`{"type":"addConsumer"}`}}, {cmds: []string{`{"type":"setConsumeMode","consumeMode":"POP"}`}},
 		{cmds: []string{`{"type":"killConsumer","id":"c2"}`}}},
+	"pop-share-queue-num": {{}, {cmds: []string{`{"type":"addConsumer"}`}}, {},
+		{cmds: []string{`{"type":"setConsumeMode","consumeMode":"POP","popShareQueueNum":-1}`}}, {cmds: []string{`{"type":"addConsumer"}`}}},
 	"broker-side":   {{}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG"}`}}},
 	"orderly-locks": {{wait: 5000, cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"stopConsumer","id":"c3"}`}}},
 	"rolling-deploy": {{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","id":"c1"}`}},
