@@ -115,7 +115,28 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		if cmd.ClientRebalance != nil {
 			brokerSide = !*cmd.ClientRebalance
 		}
-		cs := c.startConsumer(cmd.ID, rate, p, g, nil)
+		// Its kind: as told, else as the group's first member's (a restart: as it was).
+		var px *proxyState
+		if i := slices.IndexFunc(c.consumers, func(o *consumer) bool { return o.g == g }); i >= 0 && len(prev) == 0 && c.consumers[i].grpc {
+			px = c.proxies[c.consumers[i].px]
+		}
+		switch cmd.Kind {
+		case KindGrpcPush:
+			if px == nil {
+				var err error
+				if px, err = c.proxyFor(""); err != nil {
+					return err
+				}
+			}
+		case KindPush:
+			px = nil
+		}
+		if px != nil {
+			if err := checkGrpcGroup(g); err != nil {
+				return err
+			}
+		}
+		cs := c.startConsumer(cmd.ID, rate, p, g, nil, px)
 		cs.brokerSide = brokerSide
 		if from != "" {
 			cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
@@ -571,7 +592,7 @@ func applyRestart(c *Cluster, cs *consumer, client string) error {
 		cs.dead = true
 		cs.clearQueues()
 	}
-	n := c.startConsumer(cs.id, cs.rate, p, cs.g, nil)
+	n := c.startConsumer(cs.id, cs.rate, p, cs.g, nil, nil)
 	if p.RestartKeepsID() && !cs.fixedName {
 		c.actionText = cs.id + " restarts: a new process, with the same client id " + n.cid + " (a Go client's IP@PID)"
 	}
@@ -599,7 +620,8 @@ func applyResume(c *Cluster, cs *consumer) error {
 func (c *Cluster) kill(cs *consumer) {
 	cs.dead, cs.killed = true, true
 	cs.clearQueues()
-	if cs.partitioned {
+	if cs.partitioned || cs.grpc {
+		// A gRPC client is on no broker; its proxy notices when its channel expires.
 		return // its FIN never reaches anyone: the brokers find out by expiry or idle close
 	}
 	for _, b := range c.brokers {
@@ -612,6 +634,18 @@ func (c *Cluster) kill(cs *consumer) {
 // stop is a graceful shutdown (spec §3.11): consumption stops (running listener calls finish
 // unrecorded), offsets are uploaded, the client unregisters from every broker.
 func (c *Cluster) stop(cs *consumer) {
+	if cs.grpc {
+		// NotifyClientTermination: the proxy unregisters it and clears what it held at once
+		// (spec §8.4.6, §8.6.4 item 6; the client's drain before it, up to 23 s for its
+		// receives in flight and 1 s of sleep, is not modelled: it stops consuming at once).
+		cs.dead = true
+		cs.clearQueues()
+		c.actionText = cs.cid + " shuts down gracefully: it stops receiving and tells its proxy (NotifyClientTermination)"
+		px := c.proxies[cs.px]
+		px.chans = slices.DeleteFunc(px.chans, func(ch proxyChan) bool { return ch.cons == cs.idx })
+		c.clearHandles(px, cs, -1)
+		return
+	}
 	for _, pq := range cs.pqList {
 		c.finishRunning(cs, pq)
 	}

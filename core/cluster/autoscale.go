@@ -201,10 +201,14 @@ func (c *Cluster) startScaled(g *groupState, id string) {
 		}
 	}
 	if tpl == nil {
-		c.startConsumer(id, 0, nil, g, nil)
+		c.startConsumer(id, 0, nil, g, nil, nil)
 		return
 	}
-	cs := c.startConsumer(id, tpl.rate, tpl.prof, g, tpl.subscriptions())
+	var px *proxyState // the same client as the template: a gRPC consumer through its proxy
+	if tpl.grpc {
+		px = c.proxies[tpl.px]
+	}
+	cs := c.startConsumer(id, tpl.rate, tpl.prof, g, tpl.subscriptions(), px)
 	cs.failPPM, cs.consumeMs, cs.own, cs.from, cs.brokerSide = tpl.failPPM, tpl.consumeMs, tpl.own, tpl.from, tpl.brokerSide
 }
 

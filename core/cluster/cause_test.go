@@ -229,6 +229,20 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	mustApply(t, p, Command{Type: "killConsumer", ID: "p2"})
 	p.Advance(120000)
 
+	// gRPC (spec §8.4.6): a killed PushConsumer's messages are cleared by its proxy when its
+	// channel expires.
+	gc := smallConfig(200)
+	gc.Proxies = []ProxyConfig{{Name: "proxy-1"}}
+	gc.Consumers = []ConsumerConfig{{ID: "g1", Kind: KindGrpcPush, ConsumeRate: 20}, {ID: "g2", Kind: KindGrpcPush}}
+	gp := mustNew(t, gc)
+	gp.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	gp.Advance(30000)
+	mustApply(t, gp, Command{Type: "killConsumer", ID: "g1"})
+	gp.Advance(200000)
+
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {
 		if !seen[cause] {

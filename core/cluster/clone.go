@@ -150,6 +150,12 @@ func (c *Cluster) Clone() *Cluster {
 		n.brokers[i] = &nb
 		n.brokerBy[nb.name] = &nb
 	}
+	n.proxies = make([]*proxyState, len(c.proxies))
+	for i, px := range c.proxies {
+		np := *px
+		np.chans = slices.Clone(px.chans)
+		n.proxies[i] = &np
+	}
 
 	// Consumers. Every process of one client id shares one broadcasting offset file (a restart
 	// takes its predecessor's), so the copy shares one copied map per id as well.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lbscope/lbscope/core/allocate"
 	"github.com/lbscope/lbscope/core/fault"
@@ -28,6 +29,8 @@ const (
 	evHeartbeatArrive
 	evAutoscale
 	evCleanExpired
+	evProxyRenew
+	evProxyScan
 	evLockRenew
 )
 
@@ -57,6 +60,7 @@ type Cluster struct {
 
 	brokers   []*broker
 	brokerBy  map[string]*broker
+	proxies   []*proxyState           // the scenario's proxies (grpc.go)
 	consumers []*consumer             // every member ever started (a process's in each group), in start order
 	current   map[memberKey]*consumer // the latest member of each client id in each group
 	producers []*producer
@@ -173,6 +177,9 @@ func New(cfg Config) (*Cluster, error) {
 	}
 	if err := c.addHistory(cfg.History); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
+	}
+	if err := c.addProxies(cfg); err != nil {
+		return nil, err
 	}
 	c.starting = true
 	defer func() { c.starting = false }()
@@ -382,6 +389,25 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 	if err != nil {
 		return fmt.Errorf("consumers: %s: %w", cc.ID, err)
 	}
+	var px *proxyState
+	switch cc.Kind {
+	case "", KindPush:
+		if cc.Proxy != "" {
+			return fmt.Errorf("consumers: %s: proxy: only a gRPC consumer (kind grpc-push) reaches the brokers through a proxy", cc.ID)
+		}
+	case KindGrpcPush:
+		if px, err = c.proxyFor(cc.Proxy); err != nil {
+			return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+		}
+		if len(cc.Groups) > 1 {
+			return fmt.Errorf("consumers: %s: a gRPC consumer is a member of one group; give each group its own consumer", cc.ID)
+		}
+		if cc.ClientRebalance != nil {
+			return fmt.Errorf("consumers: %s: clientRebalance: a gRPC consumer does no rebalance; the proxy assigns every broker to everyone", cc.ID)
+		}
+	default:
+		return fmt.Errorf("consumers: %s: kind: %q is none of %s", cc.ID, cc.Kind, strings.Join(ConsumerKinds, ", "))
+	}
 	members := cc.Groups
 	if len(members) == 0 {
 		m := MembershipConfig{Group: c.groups[0].name}
@@ -415,7 +441,12 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		if err != nil {
 			return fmt.Errorf("consumers: %s: %w", cc.ID, err)
 		}
-		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs)
+		if px != nil {
+			if err := checkGrpcGroup(g); err != nil {
+				return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+			}
+		}
+		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs, px)
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
 		cs.brokerSide = cc.ClientRebalance != nil && !*cc.ClientRebalance
@@ -611,11 +642,17 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.flow()
 		c.events.Push(sim.Event{At: c.now + c.t.FlowStepMs, Kind: evFlow})
 	case evRebalance:
-		if cs := c.consumers[e.A]; cs.gen[genRebalance] == e.B {
+		if cs := c.consumers[e.A]; cs.gen[genRebalance] == e.B && cs.grpc {
+			c.scanAssignments(cs)
+			c.schedule(cs, genRebalance, evRebalance, c.now+grpcScanEveryMs)
+		} else if cs.gen[genRebalance] == e.B {
 			c.rebalance(cs)
 		}
 	case evHeartbeat:
-		if cs := c.consumers[e.A]; cs.gen[genHeartbeat] == e.B {
+		if cs := c.consumers[e.A]; cs.gen[genHeartbeat] == e.B && cs.grpc {
+			c.grpcHeartbeat(cs)
+			c.schedule(cs, genHeartbeat, evHeartbeat, c.now+grpcHeartbeatMs)
+		} else if cs.gen[genHeartbeat] == e.B {
 			c.heartbeatAll(cs, 0)
 			c.schedule(cs, genHeartbeat, evHeartbeat, c.now+c.t.HeartbeatInterval)
 		}
@@ -668,6 +705,12 @@ func (c *Cluster) dispatch(e sim.Event) {
 			b.flushOffsets()
 			c.events.Push(sim.Event{At: c.now + c.t.PersistOffsetInterval, Kind: evBrokerFlush, A: e.A, B: e.B})
 		}
+	case evProxyRenew:
+		c.proxyRenewHandles(c.proxies[e.A])
+		c.events.Push(sim.Event{At: c.now + proxyRenewEveryMs, Kind: evProxyRenew, A: e.A})
+	case evProxyScan:
+		c.proxyExpire(c.proxies[e.A])
+		c.events.Push(sim.Event{At: c.now + proxyScanEveryMs, Kind: evProxyScan, A: e.A})
 	case evProducerRoute:
 		p := c.producers[e.A]
 		c.refreshProducerRoute(p)

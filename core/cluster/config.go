@@ -23,10 +23,12 @@ type Config struct {
 	// Topics and Groups are the cluster's topics and consumer groups (scenario format 2). Left
 	// out, the cluster has one of each: Topic on every broker with brokers[].queues, and Group
 	// with Strategy, Params and MessageModel, without its retry topic, as format 1 described it.
-	Topics       []TopicConfig    `json:"topics,omitempty"`
-	Groups       []GroupConfig    `json:"groups,omitempty"`
-	Brokers      []BrokerConfig   `json:"brokers"`
-	Consumers    []ConsumerConfig `json:"consumers,omitempty"`
+	Topics    []TopicConfig    `json:"topics,omitempty"`
+	Groups    []GroupConfig    `json:"groups,omitempty"`
+	Brokers   []BrokerConfig   `json:"brokers"`
+	Consumers []ConsumerConfig `json:"consumers,omitempty"`
+	// Proxies are RocketMQ 5 proxies, through which gRPC consumers reach the brokers (§8.4).
+	Proxies      []ProxyConfig    `json:"proxies,omitempty"`
 	Producers    []ProducerConfig `json:"producers,omitempty"`
 	Strategy     allocate.Choice  `json:"strategy,omitzero"`
 	Params       allocate.Params  `json:"params,omitempty"`
@@ -145,6 +147,11 @@ type ConsumerConfig struct {
 	// spec §8.1, §8.2): a concurrent CLUSTERING member of the current Java client then asks a
 	// broker for each topic's queues. nil or true: it computes them itself (§3).
 	ClientRebalance *bool `json:"clientRebalance,omitempty"`
+	// Kind is the client: push (the classic remoting push consumer, the default) or
+	// grpc-push (the gRPC PushConsumer, through Proxy, the proxy it connects to: by
+	// default the first of proxies), spec §8.4.
+	Kind  string `json:"kind,omitempty"`
+	Proxy string `json:"proxy,omitempty"`
 	// ConsumeFromWhere is where a queue without a stored offset starts: LAST_OFFSET (the
 	// default), FIRST_OFFSET or TIMESTAMP (spec §3.6); the CONSUME_FROM_ prefix may be written.
 	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`

@@ -116,6 +116,9 @@ type consumer struct {
 	// its listener serves first.
 	pops    []popQueue
 	popTurn int
+	// grpc: a gRPC PushConsumer registered on proxy px (grpc.go), not on the brokers.
+	grpc bool
+	px   int
 
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
@@ -254,7 +257,9 @@ type memberKey struct {
 // creation (the current Java client; 4.9 and Go run it at once). p is the client it runs;
 // nil: the one the member's previous process ran, or the default. subs is what it subscribes;
 // nil: what its previous process subscribed, or what the group's first member did.
-func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *groupState, subs []subscription) *consumer {
+//
+// px is the proxy of a gRPC PushConsumer (nil: a classic client; a restart is what it was).
+func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *groupState, subs []subscription, px *proxyState) *consumer {
 	key := memberKey{id, g.idx}
 	if rate <= 0 {
 		rate = c.t.ConsumeRate
@@ -285,6 +290,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 			subs = prev.subscriptions() // the same program starts again
 		}
 		cs.failPPM, cs.consumeMs, cs.own, cs.brokerSide = prev.failPPM, prev.consumeMs, prev.own, prev.brokerSide
+		if px == nil && prev.grpc {
+			px = c.proxies[prev.px] // the same program starts again
+		}
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		if lead == nil {
@@ -305,6 +313,10 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	cs.subscribe(subs, c.now)
 	c.consumers = append(c.consumers, cs)
 	c.current[key] = cs
+	if px != nil {
+		c.startGrpc(cs, px)
+		return cs
+	}
 	if cs.locks() {
 		c.schedule(cs, genLock, evLockRenew, c.now+lockRenewFirst) // lockMQPeriodically (spec §8.5.2)
 	}
@@ -463,7 +475,7 @@ func (c *Cluster) schedule(cs *consumer, timer, kind int, at int64) {
 // do not: each is one more full round, back to back, with no spacing (spec §9.1.5).
 func (c *Cluster) wakeUp(cs *consumer) {
 	cs = cs.lead // the instance's one rebalance service (spec §3.14)
-	if cs.dead {
+	if cs.dead || cs.grpc {
 		return
 	}
 	if !cs.prof.Timing.CoalesceWakeups {
@@ -500,6 +512,9 @@ func (c *Cluster) rpc(cs *consumer, b *broker, timeout int64) (ok bool, cost int
 // to it, the notification it sends right then, which the client's host answers with a reset
 // (CHANGE again, spec §5.6).
 func (c *Cluster) reconnect(cs *consumer) {
+	if cs.grpc {
+		return // its next heartbeat registers it on its proxy again
+	}
 	woke := false
 	for _, name := range cs.brokers {
 		b := c.brokerBy[name]
@@ -571,8 +586,8 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 // registered at 00:00: the run starts with them in place.
 func (c *Cluster) heartbeatAll(cs *consumer, after int64) int64 {
 	cs = cs.lead // one heartbeat for the instance, carrying every group of it (spec §3.14)
-	if cs.dead {
-		return 0
+	if cs.dead || cs.grpc {
+		return 0 // a gRPC client heartbeats its proxy (grpc.go)
 	}
 	var cost int64
 	for _, name := range c.instanceBrokers(cs) {

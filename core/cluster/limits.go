@@ -17,6 +17,7 @@ import (
 // input (a file, a link, a page's script) can ask for.
 const (
 	MaxBrokers        = 64
+	MaxProxies        = 16
 	MaxQueues         = 4096 // per broker and for the whole topic
 	MaxConsumers      = 512  // distinct client ids of the group
 	MaxProducers      = 64

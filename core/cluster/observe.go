@@ -87,6 +87,7 @@ type Event struct {
 //	assignmentNull     info       a member asking the brokers for its queues runs a strategy they do not: no queue ever   Consumer, Broker, Arg = the strategy
 //	changeInvisible    info       a POP member's listener failed popped messages: invisible again for the retry delay, or, at the 17th, dropped   Consumer, Broker, N = messages, Arg = retry or drop, Until = the end of the new invisible time (retry)
 //	revive             info       a broker revives messages a POP member popped and never acked: onto %RETRY%<group>_<topic>   Consumer (who popped them), Broker, N = messages, Arg = the POP retry topic
+//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -118,6 +119,7 @@ const (
 	CauseAssignmentNull   = "assignmentNull"
 	CauseChangeInvisible  = "changeInvisible"
 	CauseRevive           = "revive"
+	CauseProxyClear       = "proxyClear"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -162,6 +164,7 @@ var Causes = map[string]string{
 	CauseAssignmentNull:   EventInfo,
 	CauseChangeInvisible:  EventInfo,
 	CauseRevive:           EventInfo,
+	CauseProxyClear:       EventInfo,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)
@@ -237,4 +240,6 @@ type Metrics struct {
 	Revived          int64 `json:"revived,omitempty"`
 	PopDropped       int64 `json:"popDropped,omitempty"`
 	Invisible        int64 `json:"invisible,omitempty"`
+	// Renewed counts the messages a proxy renewed for its gRPC clients (spec §8.4.6).
+	Renewed int64 `json:"renewed,omitempty"`
 }

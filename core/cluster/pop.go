@@ -96,6 +96,12 @@ type popCK struct {
 	r                 int32 // their reconsume count
 	kind              msgKind
 	revived           bool
+	// A gRPC consumer's pop (grpc.go): renew while the proxy renews its handles, renews how
+	// often it did, firstPop when the messages were first received by that client (the 3 h
+	// limit); quiet: its revive waits 2 s whatever was acked (one-message checkpoints).
+	renew, quiet bool
+	renews       int8
+	firstPop     int64
 }
 
 // parkedPop is a pop the broker holds (spec §8.3.4), in expiry then arrival order.
@@ -173,7 +179,7 @@ func allocate4Pop(s allocate.Strategy, group, cid string, mqAll []route.MessageQ
 func (c *Cluster) updatePopQueues(cs *consumer, t *topicState, target []route.MessageQueue, cost int64) (changed bool) {
 	keep := cs.pops[:0]
 	for _, pq := range cs.pops {
-		if pq.t == t.idx && (!slices.Contains(target, pq.mq) || c.now-pq.lastPop > c.t.PullMaxIdleTime) {
+		if pq.t == t.idx && (!slices.Contains(target, pq.mq) || (!cs.grpc && c.now-pq.lastPop > c.t.PullMaxIdleTime)) {
 			c.unpark(cs, &pq)
 			changed = true
 			continue
@@ -189,7 +195,11 @@ func (c *Cluster) updatePopQueues(cs *consumer, t *topicState, target []route.Me
 		if b == nil {
 			continue
 		}
-		cs.pops = append(cs.pops, popQueue{mq: mq, t: t.idx, b: b.idx, nextPop: c.now + cost + popFirstDelayMs, lastPop: c.now})
+		first := int64(popFirstDelayMs)
+		if cs.grpc {
+			first = 0 // a gRPC process queue starts receiving at once (spec §8.4.4 step 4)
+		}
+		cs.pops = append(cs.pops, popQueue{mq: mq, t: t.idx, b: b.idx, nextPop: c.now + cost + first, lastPop: c.now})
 		changed = true
 	}
 	// Kept in queue order: the kept ones are in order already and a round adds few, so an
@@ -240,7 +250,14 @@ func (c *Cluster) flowPops(cs *consumer) {
 				c.unpark(cs, pq)
 			}
 			b := c.brokers[pq.b]
-			if pq.waitAck > popThreshold {
+			want := int64(popBatchNums)
+			if cs.grpc {
+				// The cache's share of this process queue (spec §8.4.4).
+				if want = cs.grpcBatch(pq); want == 0 {
+					pq.nextPop = c.now + grpcCacheFullMs
+					break
+				}
+			} else if pq.waitAck > popThreshold {
 				pq.nextPop = c.now + popFlowWaitMs
 				break
 			}
@@ -248,7 +265,7 @@ func (c *Cluster) flowPops(cs *consumer) {
 				pq.nextPop = c.now + popErrorWaitMs
 				break
 			}
-			found, ok := c.pop(cs, pq)
+			found, ok := c.pop(cs, pq, want)
 			pq.lastPop = c.now
 			if !ok {
 				pq.nextPop = c.now + popErrorWaitMs
@@ -266,7 +283,11 @@ func (c *Cluster) flowPops(cs *consumer) {
 // park has the broker hold pq's empty pop: answered POLLING_TIMEOUT 14.95–14.97 s after it
 // left (pollTime − 50 ms, at the checker's next pass), unless a message wakes it first.
 func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
-	due := c.now + popPollMs - popParkMarginMs
+	poll := int64(popPollMs)
+	if cs.grpc {
+		poll = grpcPollMs // the proxy's pollTime (spec §8.4.5 step 1)
+	}
+	due := c.now + poll - popParkMarginMs
 	pq.parked, pq.nextPop = true, (due/popCheckMs+1)*popCheckMs
 	b.parkSeq++
 	p := parkedPop{cons: cs.idx, mq: pq.mq, g: cs.g.idx, t: pq.t, until: pq.nextPop, seq: b.parkSeq, parked: c.now}
@@ -299,7 +320,11 @@ func (c *Cluster) wakeParked(b *broker) {
 		}
 		b.parked = slices.Delete(b.parked, i, i+1)
 		pq.parked = false
-		found, _ := c.pop(cs, pq)
+		want := int64(popBatchNums)
+		if cs.grpc {
+			want = max(cs.grpcBatch(pq), 1)
+		}
+		found, _ := c.pop(cs, pq, want)
 		pq.lastPop = c.now
 		if found == 0 {
 			c.park(cs, pq, b)
@@ -350,7 +375,7 @@ func (c *Cluster) popAvailable(b *broker, g *groupState, t *topicState, q int32)
 // topic first one time in five, then the topic's read queues from a random start, then the
 // retry topic if the batch is not full; each queue read is a checkpoint. ok is false when the
 // broker or the topic may not be read (NO_PERMISSION).
-func (c *Cluster) pop(cs *consumer, pq *popQueue) (found int64, ok bool) {
+func (c *Cluster) pop(cs *consumer, pq *popQueue, want int64) (found int64, ok bool) {
 	b, t, g := c.brokers[pq.b], c.topics[pq.t], cs.g
 	bt := b.topicOf(t)
 	if bt == nil || b.permOf(bt)&route.PermRead == 0 {
@@ -360,17 +385,17 @@ func (c *Cluster) pop(cs *consumer, pq *popQueue) (found int64, ok bool) {
 	needRetry := randomQ < popRetryPercent
 	rt := c.popRetryOf(g, t)
 	if needRetry && rt != nil {
-		found += c.popRead(cs, pq, b, rt, 0, popBatchNums-found)
+		found += c.popRead(cs, pq, b, rt, 0, want-found)
 	}
 	if pq.mq.QueueID < 0 {
 		for i := range bt.readQ {
-			found += c.popRead(cs, pq, b, t, int32((randomQ+i)%bt.readQ), popBatchNums-found)
+			found += c.popRead(cs, pq, b, t, int32((randomQ+i)%bt.readQ), want-found)
 		}
 	} else if int(pq.mq.QueueID) < bt.readQ {
-		found += c.popRead(cs, pq, b, t, pq.mq.QueueID, popBatchNums-found)
+		found += c.popRead(cs, pq, b, t, pq.mq.QueueID, want-found)
 	}
-	if !needRetry && rt != nil && found < popBatchNums {
-		found += c.popRead(cs, pq, b, rt, 0, popBatchNums-found)
+	if !needRetry && rt != nil && found < want {
+		found += c.popRead(cs, pq, b, rt, 0, want-found)
 	}
 	if found > 0 {
 		pq.waitAck += found
@@ -419,10 +444,18 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 			end, kind = min(end, o.frontier), kindDelivered
 		}
 		b.ckSeq++
-		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + popInvisibleMs, r: r, kind: kind}
+		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + popInvisibleMs, r: r, kind: kind,
+			renew: cs.grpc, firstPop: c.now}
 		b.cks = append(b.cks, ck)
-		pq.items = append(pq.items, popItem{ck: ck.id, n: ck.n})
 		from = end
+		if cs.grpc && int(r) >= cs.g.maxReconsume+grpcMaxAttemptsAdd {
+			// Popped (pop counts them), then the proxy's filter dead-letters them: they
+			// never reach the client's cache.
+			pq.waitAck -= ck.n
+			c.grpcDeadLetter(cs, b, &b.cks[len(b.cks)-1])
+			continue
+		}
+		pq.items = append(pq.items, popItem{ck: ck.id, n: ck.n})
 	}
 	o.committed += n
 	o.frontier = max(o.frontier, o.committed) // the offset moves at pop time: the lag reads 0 (spec §8.3.3)
@@ -494,7 +527,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 				it := &pq.items[0]
 				b := c.brokers[pq.b]
 				ck := b.ck(it.ck)
-				if ck == nil || ck.revived || c.now-ck.popTime >= popInvisibleMs {
+				if ck == nil || ck.revived || c.now >= ck.reviveAt { // popTime + 60 s, or later once a proxy renewed it
 					pq.waitAck -= it.n
 					pq.items = pq.items[1:]
 					continue
@@ -550,6 +583,18 @@ func (c *Cluster) consumePopped(cs *consumer, b *broker, ck *popCK, m int64) {
 // older than 4 h by then: dropped, never on a DLQ.
 func (c *Cluster) changeInvisible(cs *consumer, b *broker, ck *popCK, n int64) {
 	ck.acked += n
+	if cs.grpc {
+		// The gRPC PushConsumer nacks with its retry policy's next delay; the proxy's
+		// filter dead-letters the message at its 17th reconsume count (spec §8.3.8).
+		delay := grpcRetryDelay(ck.r)
+		b.ckSeq++
+		nc := popCK{id: b.ckSeq, cons: cs.idx, t: ck.t, q: ck.q, n: n, popTime: c.now, reviveAt: c.now + delay, r: ck.r, kind: kindFailed, quiet: true}
+		b.cks = append(b.cks, nc)
+		c.metrics.ChangedInvisible += n
+		c.emit(Event{Kind: EventInfo, Cause: CauseChangeInvisible, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: n, Until: nc.reviveAt, Arg: "retry",
+			Text: fmt.Sprintf("%s's listener failed %s (delivery attempt %d): it sets the invisible duration of %s to %s, revived at about %s", c.who(cs), messages(n), ck.r+1, them(n), durationText(delay), clockMs(nc.reviveAt+reviveQuietMs))})
+		return
+	}
 	if int(ck.r) >= cs.g.maxReconsume {
 		c.metrics.Acked += n
 		c.metrics.Invisible -= n
@@ -596,7 +641,7 @@ func (c *Cluster) revive(b *broker) {
 			continue
 		}
 		wait := int64(reviveQuietMs)
-		if ck.acked > 0 {
+		if ck.acked > 0 && !ck.quiet {
 			wait = reviveAckedMs
 		}
 		if c.now < ck.reviveAt+wait {

@@ -8,11 +8,13 @@ import (
 )
 
 // randomPopConfig draws a cluster whose group the brokers serve by POP: one to three brokers,
-// members that let the brokers allocate (now and then one that computes its own queues),
+// members that let the brokers allocate (now and then one that computes its own queues, or a
+// gRPC PushConsumer through a proxy),
 // popShareQueueNum in and out of range, slow members, listeners that fail a share of their
 // deliveries.
 func randomPopConfig(r *rand.Rand, seed int64) Config {
-	cfg := Config{Seed: seed, Producers: []ProducerConfig{{ID: "p1", Rate: 20 + r.IntN(600), Threads: 4}}}
+	cfg := Config{Seed: seed, Producers: []ProducerConfig{{ID: "p1", Rate: 20 + r.IntN(600), Threads: 4}},
+		Proxies: []ProxyConfig{{Name: "proxy-1"}}}
 	for i := range 1 + r.IntN(3) {
 		cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: fmt.Sprintf("broker-%c", 'a'+i), Queues: 1 + r.IntN(6)})
 	}
@@ -24,8 +26,11 @@ func randomPopConfig(r *rand.Rand, seed int64) Config {
 	off := false
 	for i := range 1 + r.IntN(5) {
 		cc := ConsumerConfig{ID: fmt.Sprintf("c%d", i+1), ConsumeRate: []int{20, 100, 400}[r.IntN(3)], ClientRebalance: &off}
-		if r.IntN(6) == 0 {
+		switch r.IntN(6) {
+		case 0:
 			cc.ClientRebalance = nil // one that pulls its own queues beside the poppers
+		case 1:
+			cc.ClientRebalance, cc.Kind = nil, KindGrpcPush // a gRPC PushConsumer through the proxy
 		}
 		if r.IntN(3) == 0 {
 			cc.Groups = []MembershipConfig{{Group: "G", FailRate: []float64{0.1, 0.5, 1}[r.IntN(3)]}}

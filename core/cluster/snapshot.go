@@ -125,9 +125,13 @@ type ConsumerView struct {
 	Cached          int      `json:"cached"`
 	ConsumeRate     int      `json:"consumeRate"`
 	// ClientRebalance is false for a member whose queues the brokers compute (spec §8.2).
-	ClientRebalance bool   `json:"clientRebalance"`
-	Client          string `json:"client"`     // the SDK profile it runs: java, java-4.9, go-2.1.2 (spec §9)
-	ClientMark      string `json:"clientMark"` // its short label on the canvas: J, J4, Go
+	ClientRebalance bool `json:"clientRebalance"`
+	// Kind is grpc-push for a gRPC PushConsumer, with the Proxy it connects to (empty: the
+	// classic push consumer), spec §8.4.
+	Kind       string `json:"kind,omitempty"`
+	Proxy      string `json:"proxy,omitempty"`
+	Client     string `json:"client"`     // the SDK profile it runs: java, java-4.9, go-2.1.2 (spec §9)
+	ClientMark string `json:"clientMark"` // its short label on the canvas: J, J4, Go
 	// View is the client list its last decided rebalance used, what it computed and what it
 	// pulls (absent: no decided round yet, broadcasting, or the process is gone).
 	View RebalanceView `json:"view,omitzero"`

@@ -164,6 +164,9 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		v.Tags = cs.tagExprs()
 		v.ClientID, v.NextRebalanceMs, v.Cached, v.ConsumeRate = cs.cid, next, int(cached), cs.rate
 		v.ClientRebalance = !cs.brokerSide
+		if cs.grpc {
+			v.Kind, v.Proxy, v.ClientRebalance = KindGrpcPush, c.proxies[cs.px].name, false
+		}
 		v.Client, v.ClientMark = string(cs.prof.Name), cs.prof.Mark
 		if cs.own != nil && cs.own.strategy.Name() != cs.g.strategy.Name() {
 			v.Strategy = cs.own.strategy.Name()

@@ -20,6 +20,69 @@ var rewrite = flag.Bool("rewrite", false, "rewrite testdata/scenarios/*.golden f
 // checks states, for each scenario file, the behaviour of the specification it shows. The
 // golden timeline beside each file pins everything else; these are the facts a reader relies on.
 var checks = map[string]func(t *testing.T, r *Result){
+	"grpc-push-proxy.json": func(t *testing.T, r *Result) {
+		// Every gRPC consumer gets every broker's acting queue from the proxy, with no
+		// rebalance round; P2's messages, renewed while its channel lived, are cleared at the
+		// proxy's scan 120–130 s after its last heartbeat, i.e. 110–130 s after the kill at
+		// 1:00, and revived about 3 s later (spec §8.4.3, §8.4.6, §8.6.4).
+		for _, s := range r.Snapshot.Consumers {
+			if s.Kind != cluster.KindGrpcPush || s.Proxy != "proxy-1" {
+				t.Errorf("%s: kind %q, proxy %q; want grpc-push through proxy-1", s.ID, s.Kind, s.Proxy)
+			}
+		}
+		if a := r.Final.Assignment["P1"]; strings.Join(a, " ") != "broker-a:-1 broker-b:-1" {
+			t.Errorf("P1 holds %v; want broker-a:-1 broker-b:-1", a)
+		}
+		var cleared, revived int64
+		var clearedAt, revivedAt int64
+		for _, e := range r.Events {
+			switch {
+			case e.Cause == cluster.CauseProxyClear && e.Consumer == "P2":
+				cleared, clearedAt = e.N, e.T
+			case e.Cause == cluster.CauseRevive && e.Consumer == "P2":
+				revived += e.N
+				revivedAt = e.T
+			}
+		}
+		if cleared == 0 || clearedAt < 60000+110000 || clearedAt > 60000+130000 {
+			t.Errorf("P2's %d messages cleared at %d ms; want some, 110–130 s after the kill at 1:00", cleared, clearedAt)
+		}
+		if revived != cleared || revivedAt < clearedAt+3000 || revivedAt > clearedAt+4100 {
+			t.Errorf("%d of P2's messages revived at %d ms; want all %d, 3.0–4.1 s after the clear at %d", revived, revivedAt, cleared, clearedAt)
+		}
+		if m := r.Metrics; m.Lost != 0 || m.Backlog != 0 || m.Consumed != m.Produced || m.Renewed == 0 {
+			t.Errorf("metrics %+v; want every message consumed once, none lost, renewals counted", m)
+		}
+	},
+	"grpc-retry.json": func(t *testing.T, r *Result) {
+		// One message failed at every delivery: the retry policy's delays, each revived 2–3 s
+		// after it ends (the revive rounds of the model, spec §8.3.7), then the proxy dead-letters it when it is
+		// popped with reconsume count 17 (spec §8.3.8).
+		var fails, revives []cluster.Event
+		dead := 0
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CauseChangeInvisible:
+				fails = append(fails, e)
+			case cluster.CauseRevive:
+				revives = append(revives, e)
+			case cluster.CauseDeadLetter:
+				dead++
+			}
+		}
+		if len(fails) != 17 || len(revives) != 17 || dead != 1 {
+			t.Fatalf("%d failures, %d revives, %d dead letters; want 17, 17 and 1", len(fails), len(revives), dead)
+		}
+		delays := []int64{1, 5, 10, 30, 60, 120, 180, 240, 300, 360, 420, 480, 540, 600, 1200, 1800, 3600}
+		for k, f := range fails {
+			if got := revives[k].T - f.T; got < delays[k]*1000+2000 || got >= delays[k]*1000+3000 {
+				t.Errorf("failure %d revived %d ms later; want %d s + 2–3 s", k+1, got, delays[k])
+			}
+		}
+		if m := r.Metrics; m.Consumed != 1 || m.Reconsumed != 16 || m.DeadLettered != 1 || m.PopDropped != 0 {
+			t.Errorf("metrics %+v; want one message consumed, reconsumed 16 times, dead-lettered once", m)
+		}
+	},
 	"pop-fourth-consumer.json": func(t *testing.T, r *Result) {
 		// Four members on three queues all pop broker-a:-1; c2's unconsumed messages come
 		// back 62–64 s after their pop, on the POP retry topic (spec §8.2.2, §8.6.3).

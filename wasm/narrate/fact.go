@@ -44,6 +44,7 @@ const (
 	factAssignNull    // info: the brokers do not run a member's strategy (arg = the strategy)
 	factChangeInvis   // info: a POP member's listener failed n messages (arg retry: invisible until clock; drop: dropped)
 	factRevive        // info: a broker revived n messages a POP member left unacked (arg = the retry topic)
+	factProxyClear    // info: a proxy cleared a gRPC client's n messages (arg = the proxy, clock = revived)
 	factSelectorThrew // info: a producer's own selector threw, its keyed send fails (producer, err = the message)
 	factError         // session: a refused command
 )
@@ -102,6 +103,7 @@ var causeFacts = map[string]int{
 	cluster.CauseAssignmentNull:   factAssignNull,
 	cluster.CauseChangeInvisible:  factChangeInvis,
 	cluster.CauseRevive:           factRevive,
+	cluster.CauseProxyClear:       factProxyClear,
 	session.CauseRefused:          factError,
 }
 
@@ -136,7 +138,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

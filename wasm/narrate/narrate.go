@@ -218,6 +218,11 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.changeInvisible", c, f.n, b, f.clock)
 	case factRevive:
 		return say(lang, "narrate.log.revive", b, f.n, c, f.arg)
+	case factProxyClear:
+		if f.n == 0 {
+			return say(lang, "narrate.log.proxyClearNone", f.arg, c)
+		}
+		return say(lang, "narrate.log.proxyClear", f.arg, c, f.n, f.clock)
 	case factAutoscale:
 		if f.arg == "stop" {
 			return say(lang, "narrate.log.autoscaleStop", c, f.n)

@@ -482,13 +482,13 @@ func hasChinese(s string) bool {
 	return false
 }
 
-var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+|GID_\w+_Topic\w+)$`)
+var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+|GID_\w+_Topic\w+|P\d|G\d|proxy-\d)$`)
 
 // The engine's causes of consume failures, tags, autoscaling and queue locks, as the scenario
 // files that show them produce them, read in Chinese with no English but identifiers.
 func TestChineseScenarioFileCauses(t *testing.T) {
 	seen := map[string]bool{}
-	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported", "pop-fourth-consumer", "pop-retry"} {
+	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported", "pop-fourth-consumer", "pop-retry", "grpc-push-proxy", "grpc-retry"} {
 		data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
 		if err != nil {
 			t.Fatal(err)
@@ -517,7 +517,7 @@ func TestChineseScenarioFileCauses(t *testing.T) {
 		}
 	}
 	for _, c := range []string{cluster.CauseSendBack, cluster.CauseDeadLetter, cluster.CauseSuspend, cluster.CauseFiltered,
-		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock, cluster.CauseAssignmentNull, cluster.CauseChangeInvisible, cluster.CauseRevive} {
+		cluster.CauseAutoscale, cluster.CauseLockRefused, cluster.CauseLock, cluster.CauseAssignmentNull, cluster.CauseChangeInvisible, cluster.CauseRevive, cluster.CauseProxyClear} {
 		if !seen[c] {
 			t.Errorf("no %s event in the scenario files run", c)
 		}
