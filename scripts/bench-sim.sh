@@ -9,6 +9,9 @@
 # - BenchmarkRetainedHeap: live heap after 10 and 60 virtual minutes (must not grow).
 # - BenchmarkPluralHour: the hour on three topics and three groups (retry topics, a failing
 #   listener, tags), reported beside BenchmarkHour as a ratio measured in the same run.
+# - BenchmarkPopHour: BenchmarkHour's hour with the group consuming by POP (setConsumeMode -m
+#   POP, every member clientRebalance false: message-level pops from shared queues), reported
+#   beside BenchmarkHour as a ratio measured in the same run.
 # - BenchmarkBigGroupHour: one virtual hour of 1000 members on 64 brokers x 64 queues, once
 #   (target <= 60 s on one core).
 # - BenchmarkSimulation (wasm/script): two virtual minutes of 16 members on 8 x 16 queues with
@@ -17,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${COUNT:-3}"
-cmd="go test -run '^\$' -bench '^Benchmark(Hour|PluralHour|Frame|RetainedHeap)\$' -benchmem -count $count -cpu 1 ./core/cluster"
+cmd="go test -run '^\$' -bench '^Benchmark(Hour|PluralHour|PopHour|Frame|RetainedHeap)\$' -benchmem -count $count -cpu 1 ./core/cluster"
 big="go test -run '^\$' -bench '^BenchmarkBigGroupHour\$' -benchtime 1x -count 1 -cpu 1 -timeout 30m ./core/cluster"
 star="go test -run '^\$' -bench '^BenchmarkSimulation\$' -count $count -cpu 1 ./wasm/script"
 echo "reproduce: $cmd"
@@ -38,6 +41,7 @@ function median(a, n,    i, j, t) {
 }
 /^BenchmarkHour/ { for (i = 1; i <= NF; i++) if ($(i+1) == "x-realtime") xr[++nx] = $i }
 /^BenchmarkPluralHour/ { for (i = 1; i <= NF; i++) if ($(i+1) == "x-realtime") pr[++np] = $i }
+/^BenchmarkPopHour/ { for (i = 1; i <= NF; i++) if ($(i+1) == "x-realtime") po[++npo] = $i }
 /^BenchmarkBigGroupHour/ { for (i = 1; i <= NF; i++) if ($(i+1) == "s/hour") bigs = $i }
 /^BenchmarkSimulation\/builtin/ { for (i = 1; i <= NF; i++) if ($(i+1) == "x-realtime") sb[++nsb] = $i }
 /^BenchmarkSimulation\/starlark/ { for (i = 1; i <= NF; i++) if ($(i+1) == "x-realtime") ss[++nss] = $i }
@@ -51,6 +55,9 @@ END {
 	delete a; for (i = 1; i <= np; i++) a[i] = pr[i]
 	pm = median(a, np)
 	printf "%-34s %11.0fx  (%.2f of the hour above)\n", "three topics, three groups, x real", pm, (m > 0 ? pm / m : 0)
+	delete a; for (i = 1; i <= npo; i++) a[i] = po[i]
+	om = median(a, npo)
+	printf "%-34s %11.0fx  (%.2f of the hour above)\n", "POP (message-level), x real", om, (m > 0 ? om / m : 0)
 	printf "%-34s %10.1f s  <= 60 s %s\n", "1000 members, 64 x 64 queues, 1 h", bigs, (bigs <= 60 ? "met" : "MISSED")
 	delete a; for (i = 1; i <= nsb; i++) a[i] = sb[i]
 	bm = median(a, nsb)

@@ -34,6 +34,37 @@ func BenchmarkHour(b *testing.B) {
 	b.ReportMetric(3600/(b.Elapsed().Seconds()/float64(b.N)), "x-realtime")
 }
 
+// popHourConfig is BenchmarkHour's cluster with its group served by POP (mqadmin
+// setConsumeMode -m POP, the default popShareQueueNum) and every member letting the brokers
+// allocate (clientRebalance false): each pops from all 16 queues of every broker.
+func popHourConfig() Config {
+	cfg := benchConfig(8, 16, 64, 2000)
+	cfg.ConsumeMode = ModePop
+	off := false
+	for i := range cfg.Consumers {
+		cfg.Consumers[i].ClientRebalance = &off
+	}
+	return cfg
+}
+
+// BenchmarkPopHour is BenchmarkHour's hour with the group consuming by POP (popHourConfig),
+// reported beside it. After the timed hours, the last one's counts must show that its members
+// popped and kept up, so the benchmark cannot measure a PULL hour instead.
+func BenchmarkPopHour(b *testing.B) {
+	var c *Cluster
+	for b.Loop() {
+		var err error
+		if c, err = New(popHourConfig()); err != nil {
+			b.Fatal(err)
+		}
+		c.Advance(3600 * 1000)
+	}
+	b.ReportMetric(3600/(b.Elapsed().Seconds()/float64(b.N)), "x-realtime")
+	if m := c.Metrics(); m.Popped == 0 || m.Consumed < m.Produced*99/100 {
+		b.Fatalf("not a POP hour that keeps up: produced %d, consumed %d, popped %d", m.Produced, m.Consumed, m.Popped)
+	}
+}
+
 // BenchmarkFrame is one browser frame's step of the large preset (16 brokers × 16 queues, 64
 // consumers, 2000 msg/s) once it is running: 16 ms of virtual time at 1×, 1.6 s at 100×.
 func BenchmarkFrame(b *testing.B) {

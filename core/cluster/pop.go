@@ -104,10 +104,12 @@ type popCK struct {
 	firstPop     int64
 }
 
-// parkedPop is a pop the broker holds (spec §8.3.4), in expiry then arrival order.
+// parkedPop is a pop the broker holds (spec §8.3.4), in expiry then arrival order: member
+// cons's PopProcessQueue of topic t and queue id q (−1: the broker-acting queue) on that
+// broker. It holds no pointer (no queue names): the list is shifted every flow step.
 type parkedPop struct {
 	cons   int
-	mq     route.MessageQueue
+	q      int32
 	g, t   int
 	until  int64
 	seq    int64
@@ -231,7 +233,7 @@ func (c *Cluster) unpark(cs *consumer, pq *popQueue) {
 	}
 	pq.parked = false
 	b := c.brokers[pq.b]
-	b.parked = slices.DeleteFunc(b.parked, func(p parkedPop) bool { return p.cons == cs.idx && p.mq == pq.mq })
+	b.parked = slices.DeleteFunc(b.parked, func(p parkedPop) bool { return p.cons == cs.idx && p.t == pq.t && p.q == pq.mq.QueueID })
 }
 
 // flowPops is one step of cs's pop loops (spec §8.2.4): each queue pops while it finds
@@ -290,13 +292,13 @@ func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
 	due := c.now + poll - popParkMarginMs
 	pq.parked, pq.nextPop = true, (due/popCheckMs+1)*popCheckMs
 	b.parkSeq++
-	p := parkedPop{cons: cs.idx, mq: pq.mq, g: cs.g.idx, t: pq.t, until: pq.nextPop, seq: b.parkSeq, parked: c.now}
-	i, _ := slices.BinarySearchFunc(b.parked, p, func(a, p parkedPop) int {
-		if a.until != p.until {
-			return int(a.until - p.until)
-		}
-		return int(a.seq - p.seq)
-	})
+	p := parkedPop{cons: cs.idx, q: pq.mq.QueueID, g: cs.g.idx, t: pq.t, until: pq.nextPop, seq: b.parkSeq, parked: c.now}
+	// In expiry then arrival order: after every pop that expires no later. Pops park in time
+	// order, so this one almost always goes last; the list is searched from its end.
+	i := len(b.parked)
+	for i > 0 && (b.parked[i-1].until > p.until || (b.parked[i-1].until == p.until && b.parked[i-1].seq > p.seq)) {
+		i--
+	}
 	b.parked = append(b.parked, parkedPop{})
 	copy(b.parked[i+1:], b.parked[i:])
 	b.parked[i] = p
@@ -305,21 +307,42 @@ func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
 // wakeParked is the broker's message-arrival notification (spec §8.3.4): while a group's
 // topic has messages to pop, its earliest parked pop is woken and runs again at once (a pop
 // that leaves messages behind wakes the next). Pops of a dead process are dropped.
+//
+// This loop runs every flow step on every broker, so it does little for a pop that stays
+// parked. A live member's parked pop is always its PopProcessQueue's, parked: park adds it,
+// unpark and this take it off with the flag, updatePopQueues unparks what it drops, and only
+// a dead process loses its queues otherwise (clearQueues); so the queue is looked up only for
+// a pop that is woken. popAvailable's answer for one group, topic and queue holds until the
+// next pop here moves an offset, and the parked pops of a group's topic mostly ask the same:
+// the last answer is kept until then.
 func (c *Cluster) wakeParked(b *broker) {
+	type availKey struct {
+		g, t int
+		q    int32
+	}
+	var last availKey
+	lastOK, known := false, false
 	for i := 0; i < len(b.parked); {
-		p := b.parked[i]
+		p := &b.parked[i]
 		cs := c.consumers[p.cons]
-		pq := cs.popQueue(p.mq)
-		if cs.dead || pq == nil || !pq.parked {
+		if cs.dead {
 			b.parked = slices.Delete(b.parked, i, i+1)
 			continue
 		}
-		if !c.popAvailable(b, c.groups[p.g], c.topics[p.t], p.mq.QueueID) || cs.partitioned {
+		if k := (availKey{p.g, p.t, p.q}); !known || k != last {
+			last, lastOK, known = k, c.popAvailable(b, c.groups[p.g], c.topics[p.t], p.q), true
+		}
+		if !lastOK || cs.partitioned {
 			i++
 			continue
 		}
+		pq := cs.popQueueOn(b.idx, p.t, p.q)
 		b.parked = slices.Delete(b.parked, i, i+1)
+		if pq == nil || !pq.parked {
+			continue // not the case (see above); dropped as a dead process's would be
+		}
 		pq.parked = false
+		known = false
 		want := int64(popBatchNums)
 		if cs.grpc {
 			want = max(cs.grpcBatch(pq), 1)
@@ -335,11 +358,12 @@ func (c *Cluster) wakeParked(b *broker) {
 	}
 }
 
-// popQueue is cs's PopProcessQueue of mq (nil: none).
-func (cs *consumer) popQueue(mq route.MessageQueue) *popQueue {
+// popQueueOn is cs's PopProcessQueue of topic t's queue id q on broker b (nil: none): its
+// queue's topic is t's name and its broker b's, so this is its queue.
+func (cs *consumer) popQueueOn(b, t int, q int32) *popQueue {
 	for i := range cs.pops {
-		if cs.pops[i].mq == mq {
-			return &cs.pops[i]
+		if pq := &cs.pops[i]; pq.b == b && pq.t == t && pq.mq.QueueID == q {
+			return pq
 		}
 	}
 	return nil
@@ -493,13 +517,23 @@ func (c *Cluster) popRetryOf(g *groupState, t *topicState) *topicState {
 	return nil
 }
 
-// ck is b's checkpoint id (nil: done and gone).
+// ck is b's checkpoint id (nil: done and gone). The checkpoints are in id order: a binary
+// search, written out (the listener looks one up for each batch it takes, and
+// slices.BinarySearchFunc's callback took each checkpoint by value).
 func (b *broker) ck(id int64) *popCK {
-	i, ok := slices.BinarySearchFunc(b.cks, id, func(ck popCK, id int64) int { return int(ck.id - id) })
-	if !ok {
-		return nil
+	lo, hi := 0, len(b.cks)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if b.cks[h].id < id {
+			lo = h + 1
+		} else {
+			hi = h
+		}
 	}
-	return &b.cks[i]
+	if lo < len(b.cks) && b.cks[lo].id == id {
+		return &b.cks[lo]
+	}
+	return nil
 }
 
 // consumePops spends up to n of cs's capacity on the messages its pops returned, queue by
@@ -529,7 +563,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 				ck := b.ck(it.ck)
 				if ck == nil || ck.revived || c.now >= ck.reviveAt { // popTime + 60 s, or later once a proxy renewed it
 					pq.waitAck -= it.n
-					pq.items = pq.items[1:]
+					pq.items = slices.Delete(pq.items, 0, 1) // not items[1:]: its capacity stays for the next pops
 					continue
 				}
 				m := min(it.n, k)
@@ -539,7 +573,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 				k -= m
 				n -= m
 				if it.n == 0 {
-					pq.items = pq.items[1:]
+					pq.items = slices.Delete(pq.items, 0, 1) // not items[1:]: its capacity stays for the next pops
 				}
 			}
 			if n == 0 {

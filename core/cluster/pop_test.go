@@ -256,3 +256,91 @@ func TestPopCloneGoesOnTheSame(t *testing.T) {
 		t.Errorf("nothing revived or changed: %+v", a.Metrics())
 	}
 }
+
+// checkParked is what wakeParked relies on: a live member's parked pop on a broker is its
+// PopProcessQueue of that broker, parked, listed once; a parked PopProcessQueue is listed.
+func checkParked(t *testing.T, c *Cluster, when string) (parked int) {
+	t.Helper()
+	type key struct {
+		cons int
+		mq   route.MessageQueue
+	}
+	for _, cs := range c.consumers {
+		for _, pq := range cs.pops {
+			if pq.mq.Topic != c.topics[pq.t].name || pq.mq.BrokerName != c.brokers[pq.b].name {
+				t.Fatalf("%s: %s's PopProcessQueue %v is kept as topic %s on %s", when, cs.id, pq.mq, c.topics[pq.t].name, c.brokers[pq.b].name)
+			}
+		}
+	}
+	listed := map[key]int{}
+	for _, b := range c.brokers {
+		for _, p := range b.parked {
+			cs := c.consumers[p.cons]
+			if cs.dead {
+				continue
+			}
+			pq := cs.popQueueOn(b.idx, p.t, p.q)
+			if pq == nil || !pq.parked {
+				t.Fatalf("%s: %s's parked pop of %s:%d on %s is not its parked PopProcessQueue there", when, cs.id, c.topics[p.t].name, p.q, b.name)
+			}
+			listed[key{p.cons, pq.mq}]++
+			parked++
+		}
+	}
+	for k, n := range listed {
+		if n != 1 {
+			t.Fatalf("%s: %s's pop of %v is parked %d times", when, c.consumers[k.cons].id, k.mq, n)
+		}
+	}
+	for _, cs := range c.consumers {
+		for _, pq := range cs.pops {
+			if !cs.dead && pq.parked && listed[key{cs.idx, pq.mq}] != 1 {
+				t.Fatalf("%s: %s's PopProcessQueue %v is parked but its broker holds no pop of it", when, cs.id, pq.mq)
+			}
+		}
+	}
+	return parked
+}
+
+// Through kills, restarts, shutdowns, partitions, newcomers, client rebalance and consume
+// mode switches and a broker's death, the brokers' parked pops stay their members' parked
+// PopProcessQueues (checkParked).
+func TestPopParkedPopsStayTheirQueues(t *testing.T) {
+	cfg := popConfig(4, 4, 40, ModePop)
+	cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: "broker-b", Queues: 4})
+	c := mustNew(t, cfg)
+	on, off, one := true, false, 1
+	parked := 0
+	for i, cmd := range []Command{
+		{Type: "partitionConsumer", ID: "c1"},
+		{Type: "killConsumer", ID: "c2"},
+		{Type: "healConsumer", ID: "c1"},
+		{Type: "restartConsumer", ID: "c2"},
+		{Type: "addConsumer", ID: "c5", ClientRebalance: &off},
+		{Type: "stopConsumer", ID: "c3"},
+		{Type: "setClientRebalance", ID: "c4", ClientRebalance: &on},
+		{Type: "setClientRebalance", ID: "c4", ClientRebalance: &off},
+		{Type: "setConsumeMode", Group: "G", ConsumeMode: ModePop, PopShareQueueNum: &one},
+		{Type: "killBroker", Broker: "broker-b"},
+		{Type: "restoreBroker", Broker: "broker-b"},
+		{Type: "setConsumeMode", Group: "G", ConsumeMode: ModePull},
+		{Type: "setConsumeMode", Group: "G", ConsumeMode: ModePop},
+		{Type: "killConsumer", ID: "c1"},
+		{Type: "restartConsumer", ID: "c1"},
+	} {
+		for range 40 {
+			c.Advance(c.Now() + 1000)
+			parked += checkParked(t, c, fmt.Sprintf("before %s %s", cmd.Type, cmd.ID))
+		}
+		if err := c.Apply(cmd); err != nil {
+			t.Fatalf("%d %s: %v", i, cmd.Type, err)
+		}
+	}
+	for range 120 {
+		c.Advance(c.Now() + 1000)
+		parked += checkParked(t, c, "at the end")
+	}
+	if parked == 0 {
+		t.Fatal("no pop was ever parked")
+	}
+}
