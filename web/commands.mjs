@@ -81,7 +81,13 @@ export function optionsOf(arg) {
       { value: "false", key: "panel.enum." + arg.name + ".false", text: "off" }];
   }
   if (arg.type === "enum") {
-    return arg.enum.map((v) => ({ value: v, key: "panel.enum." + arg.name + "." + v, text: v }));
+    const values = arg.enum.map((v) => ({ value: v, key: "panel.enum." + arg.name + "." + v, text: v }));
+    // An optional enum whose default is a rule, not a value (addConsumer's kind: as the
+    // group's first member) offers that rule first, left out when chosen.
+    if (arg.optional && typeof arg.default === "string" && !arg.enum.includes(arg.default)) {
+      values.unshift({ value: "", key: "panel.enum." + arg.name + ".default", text: arg.default });
+    }
+    return values;
   }
   return (arg.choices || []).map((n) => ({
     value: String(n), key: "panel.unit." + (arg.unit || "n") + (n === 0 ? ".zero" : ""), params: { n }, text: String(n),

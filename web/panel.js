@@ -600,7 +600,9 @@ function mount() {
       } else {
         if (kind === "select") {
           input = h("select", { id }, ...optionsOf(a).map(choice));
-          if (a.default !== undefined && a.default !== null && a.type !== "bool") input.value = String(a.default);
+          if (a.default !== undefined && a.default !== null && a.type !== "bool") {
+            input.value = optionsOf(a).some((o) => o.value === String(a.default)) ? String(a.default) : "";
+          }
         }
         else if (kind === "number") input = h("input", { type: "number", id, min: a.min, max: a.max, step: 1, inputmode: "numeric" });
         else input = h("input", { type: "text", id, autocomplete: "off", spellcheck: "false", inputmode: kind === "list" ? "numeric" : "text" });

@@ -51,7 +51,11 @@ var (
 	latinWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.@-]*`)
 	// Words that stay as they are in Chinese: names (RocketMQ's own terms, as its Chinese
 	// documentation keeps them; the client SDKs Java and Go), identifiers and units.
-	keptWords = map[string]bool{"RocketMQ": true, "LBScope": true, "Broker": true, "Java": true, "Go": true, "ms": true, "consumeridcs": true, "mod": true}
+	keptWords = map[string]bool{"RocketMQ": true, "LBScope": true, "Broker": true, "Java": true, "Go": true, "ms": true, "consumeridcs": true, "mod": true,
+		"Topic": true, "Proxy": true, "Push": true, "PushConsumer": true, "mqadmin": true}
+	// camelCase is an identifier of RocketMQ's API or tools (clientRebalance, setConsumeMode,
+	// popShareQueueNum), kept as the Chinese documentation keeps it.
+	camelCase = regexp.MustCompile(`[a-z][A-Z]`)
 )
 
 // englishWords lists the words of s that are English prose rather than names: identifiers in
@@ -61,7 +65,7 @@ func englishWords(s string) []string {
 	for _, w := range latinWord.FindAllString(s, -1) {
 		w = strings.TrimRight(w, ".-")
 		switch {
-		case len(w) < 2, keptWords[w], strings.ToUpper(w) == w, strings.HasPrefix(w, "broker-"),
+		case len(w) < 2, keptWords[w], strings.ToUpper(w) == w, strings.HasPrefix(w, "broker-"), camelCase.MatchString(w),
 			regexp.MustCompile(`\d`).MatchString(w):
 			continue
 		}

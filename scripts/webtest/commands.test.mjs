@@ -65,6 +65,12 @@ test("optionsOf: an enum's values and a number's choices, worded from the argume
       { value: "2000", key: "panel.unit.ms", params: { n: 2000 }, text: "2000" }]);
   // A second command with choices in another unit is worded in its unit, not as a latency.
   assert.deepEqual(optionsOf({ name: "n", type: "int", unit: "queues", choices: [4, 8] }).map((o) => o.key), ["panel.unit.queues", "panel.unit.queues"]);
+  // An optional enum whose default is a rule (addConsumer's kind) offers the rule first, as "".
+  const kind = { name: "kind", type: "enum", enum: ["push", "grpc-push"], optional: true, default: "as the group's first member" };
+  assert.deepEqual(optionsOf(kind).map((o) => [o.value, o.key]),
+    [["", "panel.enum.kind.default"], ["push", "panel.enum.kind.push"], ["grpc-push", "panel.enum.kind.grpc-push"]]);
+  // … and an enum whose default is one of its values does not.
+  assert.deepEqual(optionsOf({ name: "client", type: "enum", enum: ["java", "go"], optional: true, default: "java" }).map((o) => o.value), ["java", "go"]);
 });
 
 test("enabled: from the statuses the table names, any when it names none", () => {
