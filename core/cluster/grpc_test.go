@@ -1,0 +1,116 @@
+package cluster
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// grpcConfig is two brokers, one proxy, the gRPC consumers ids and the classic ones classic,
+// all of group G.
+func grpcConfig(ids, classic []string) Config {
+	cfg := Config{Seed: 3, Brokers: []BrokerConfig{{Name: "broker-a", Queues: 4}, {Name: "broker-b", Queues: 4}},
+		Groups: []GroupConfig{{Name: "G"}}, Proxies: []ProxyConfig{{Name: "proxy-1"}},
+		Producers: []ProducerConfig{{ID: "p1", Rate: 200}}}
+	for _, id := range ids {
+		cfg.Consumers = append(cfg.Consumers, ConsumerConfig{ID: id, Kind: KindGrpcPush})
+	}
+	for _, id := range classic {
+		cfg.Consumers = append(cfg.Consumers, ConsumerConfig{ID: id})
+	}
+	return cfg
+}
+
+// A gRPC consumer is on its proxy, not on the brokers: a classic member of the same group
+// allocates as if it were alone, and the gRPC ones still pop every broker (spec §8.4.1,
+// §8.4.3).
+func TestGrpcConsumersAreNotOnTheBrokers(t *testing.T) {
+	c := mustNew(t, grpcConfig([]string{"g1", "g2"}, []string{"c1"}))
+	c.Advance(30000)
+	for _, b := range c.brokers {
+		for idx, ch := range b.groups[0].chans {
+			if ch != nil && c.consumers[idx].grpc {
+				t.Errorf("%s lists gRPC consumer %s", b.name, c.consumers[idx].id)
+			}
+		}
+	}
+	snap := c.Snapshot()
+	for _, v := range snap.Consumers {
+		switch v.ID {
+		case "c1":
+			if n := len(slices.DeleteFunc(slices.Clone(v.Queues), func(q string) bool { return strings.HasPrefix(q, "%") })); n != 8 {
+				t.Errorf("c1 holds %v; alone on the brokers' lists it takes all 8 queues", v.Queues)
+			}
+		case "g1", "g2":
+			if !slices.Equal(v.Queues, []string{"broker-a:-1", "broker-b:-1"}) || v.Kind != KindGrpcPush || v.Consumed == 0 {
+				t.Errorf("%s: kind %q, queues %v, consumed %d; want grpc-push popping broker-a:-1 and broker-b:-1", v.ID, v.Kind, v.Queues, v.Consumed)
+			}
+		}
+	}
+}
+
+// addConsumer starts a gRPC consumer when told, or by default in a group whose first member is
+// one; without a proxy it says what is missing.
+func TestAddGrpcConsumer(t *testing.T) {
+	c := mustNew(t, grpcConfig([]string{"g1"}, nil))
+	mustApply(t, c, Command{Type: "addConsumer", ID: "g2"})
+	mustApply(t, c, Command{Type: "addConsumer", ID: "c9", Kind: KindPush})
+	c.Advance(20000)
+	kinds := map[string]string{}
+	for _, v := range c.Snapshot().Consumers {
+		kinds[v.ID] = v.Kind
+	}
+	if kinds["g2"] != KindGrpcPush || kinds["c9"] != "" {
+		t.Errorf("kinds %v; want g2 grpc-push (as the group's first member), c9 classic (told)", kinds)
+	}
+
+	cfg := smallConfig(10)
+	plain := mustNew(t, cfg)
+	err := plain.Apply(Command{Type: "addConsumer", ID: "g1", Kind: KindGrpcPush})
+	if err == nil || !strings.Contains(err.Error(), "proxy") {
+		t.Errorf("addConsumer grpc-push without a proxy: %v; want an error naming the missing proxy", err)
+	}
+	cfg.Consumers[0].Kind = KindGrpcPush
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "consumers: c1") || !strings.Contains(err.Error(), "proxies") {
+		t.Errorf("a grpc-push consumer without proxies: %v; want an error naming c1 and proxies", err)
+	}
+	cfg = grpcConfig([]string{"g1"}, nil)
+	cfg.Groups[0].Orderly = true
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "FIFO") {
+		t.Errorf("a gRPC consumer of an orderly group: %v; want an error saying FIFO is not modelled", err)
+	}
+	cfg = grpcConfig(nil, nil)
+	cfg.Proxies[0].Mode = "local"
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "proxies[0].mode") {
+		t.Errorf("a local-mode proxy: %v; want an error naming proxies[0].mode", err)
+	}
+}
+
+// A hung gRPC consumer's messages stay invisible while the proxy renews them, and it consumes
+// them when it resumes; a partitioned one's are cleared when its channel expires (spec §8.4.6).
+func TestGrpcRenewAndExpiry(t *testing.T) {
+	c := mustNew(t, grpcConfig([]string{"g1", "g2"}, nil))
+	c.Advance(10000)
+	mustApply(t, c, Command{Type: "hangConsumer", ID: "g1"})
+	c.Advance(10000 + 5*60000)
+	if m := c.Metrics(); m.Renewed == 0 || m.Revived != 0 {
+		t.Fatalf("after five minutes hung: renewed %d, revived %d; want renewals and nothing revived", m.Renewed, m.Revived)
+	}
+	mustApply(t, c, Command{Type: "resumeConsumer", ID: "g1"})
+	c.Advance(c.Now() + 60000)
+	if m := c.Metrics(); m.Invisible > 400 || m.Revived != 0 {
+		t.Fatalf("a minute after resuming: invisible %d, revived %d; want what it held consumed, nothing revived", m.Invisible, m.Revived)
+	}
+	mustApply(t, c, Command{Type: "partitionConsumer", ID: "g2"})
+	cut := c.Now()
+	c.Advance(cut + 140000)
+	var cleared int64
+	for _, e := range c.Log() {
+		if e.Cause == CauseProxyClear && e.Consumer == "g2" {
+			cleared = e.T
+		}
+	}
+	if cleared == 0 || cleared-cut > 130000 || cleared-cut < 100000 {
+		t.Errorf("g2 cut off at %d, cleared at %d; want its channel to expire 110–130 s after", cut, cleared)
+	}
+}
