@@ -1,0 +1,51 @@
+//go:build !js
+
+package main
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A newcomer follows the gRPC lesson in either language: every gRPC PushConsumer holds each
+// broker's acting queue; Add consumer from the panel starts a gRPC one (as the group's first
+// member is) that consumes at once while nobody else changes; P2, killed holding messages,
+// gets them cleared by the proxy when its channel expires and revived for the others, which
+// the event log tells in the page's language (spec §8.4.6, §8.6.4).
+func TestBrowserGrpcLessonFromThePanel(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := playground(t)
+			con := open(t, ctx, "?lesson=grpc-no-rebalance&lang="+lang)
+			waitFor(t, ctx, `document.querySelector("#tab-lessons .lesson-step.current") !== null`)
+			dispatch(t, ctx, `{type: "step", ms: 3000}`)
+			waitFor(t, ctx, `lbscope.state().consumers.every(c => c.kind === "grpc-push" && c.queues.join(" ") === "broker-a:-1 broker-b:-1")`)
+
+			eval[bool](t, ctx, `LB.tabs.select("controls"), true`)
+			waitFor(t, ctx, `document.getElementById("cmd-addConsumer") !== null && document.getElementById("cmd-addConsumer-kind") !== null`)
+			assert.Equal(t, "", eval[string](t, ctx, `document.getElementById("cmd-addConsumer-kind").value`), "the kind starts at its rule: as the group's first member")
+			assert.NotContains(t, eval[string](t, ctx, `document.getElementById("cmd-addConsumer-kind").textContent`), "panel.", "its choices are worded")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("cmd-addConsumer"))))
+			waitFor(t, ctx, `lbscope.state().consumers.length === 4`)
+			fourth := eval[string](t, ctx, `lbscope.state().consumers[3].id`)
+			dispatch(t, ctx, `{type: "step", ms: 3000}`)
+			waitFor(t, ctx, fmt.Sprintf(`(() => { const c = lbscope.state().consumers.find(c => c.id === %q); return c.kind === "grpc-push" && c.queues.length === 2 && c.consumed > 0; })()`, fourth))
+			assert.True(t, eval[bool](t, ctx, `lbscope.state().consumers.every(c => c.queues.join(" ") === "broker-a:-1 broker-b:-1")`), "nobody's assignment changed")
+
+			dispatch(t, ctx, `{type: "killConsumer", id: "P2"}`)
+			dispatch(t, ctx, `{type: "step", ms: 60000}`)
+			waitFor(t, ctx, `lbscope.state().metrics.invisible > 0 && !(lbscope.state().metrics.revived > 0)`)
+			screenshot(t, ctx)
+			dispatch(t, ctx, `{type: "step", ms: 80000}`)
+			waitFor(t, ctx, `lbscope.state().metrics.revived > 0`)
+			want := map[string]string{"en": "P2's channel expired", "zh": "不再认得 P2"}[lang]
+			waitFor(t, ctx, fmt.Sprintf(`[...document.querySelectorAll("#event-log li")].some(li => li.textContent.includes(%q))`, want))
+			waitFor(t, ctx, `document.querySelectorAll("#tab-lessons .lesson-step.done").length === 3`)
+			assert.Empty(t, con.Errors())
+		})
+	}
+}
