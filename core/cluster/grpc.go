@@ -237,7 +237,7 @@ func (c *Cluster) proxyRenewHandles(px *proxyState) {
 			// Each renewal is a CHANGE_INVISIBLE_TIME: a new one-message checkpoint per
 			// handle, whose revive waits 2 s (§8.3.6, §8.3.7 case (a)).
 			ck.quiet = true
-			if c.now-ck.firstPop >= proxyRenewMaxMs {
+			if c.now-ck.popTime >= proxyRenewMaxMs { // a renewable checkpoint is its first receipt
 				ck.reviveAt, ck.renew = c.now+grpcRetryDelay(ck.r), false
 				continue
 			}

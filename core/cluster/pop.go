@@ -96,12 +96,11 @@ type popCK struct {
 	r                 int32 // their reconsume count
 	kind              msgKind
 	revived           bool
-	// A gRPC consumer's pop (grpc.go): renew while the proxy renews its handles, renews how
-	// often it did, firstPop when the messages were first received by that client (the 3 h
-	// limit); quiet: its revive waits 2 s whatever was acked (one-message checkpoints).
+	// A gRPC consumer's pop (grpc.go): renew while the proxy renews its handles (popTime is
+	// then their first receipt, for the 3 h limit), renews how often it did; quiet: its
+	// revive waits 2 s whatever was acked (one-message checkpoints).
 	renew, quiet bool
 	renews       int8
-	firstPop     int64
 }
 
 // parkedPop is a pop the broker holds (spec §8.3.4), in expiry then arrival order: member
@@ -469,7 +468,7 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 		}
 		b.ckSeq++
 		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + popInvisibleMs, r: r, kind: kind,
-			renew: cs.grpc, firstPop: c.now}
+			renew: cs.grpc}
 		b.cks = append(b.cks, ck)
 		from = end
 		if cs.grpc && int(r) >= cs.g.maxReconsume+grpcMaxAttemptsAdd {
