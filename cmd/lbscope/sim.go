@@ -46,11 +46,13 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		sf      scenarioFlags
 		asJSON  bool
 		events  bool
+		detail  bool
 		maxWork workFlag
 	)
 	sf.register(fs, "allocation strategy", "CONSISTENT_HASH: virtual nodes per consumer", "latency tier table: current (5.1.4+) or legacy-4x")
 	fs.BoolVar(&asJSON, "json", false, "print JSON: seed, actions, rebalances, anomalies, final assignment, metrics, and for a scenario of logs (diagnose --scenario) the windows where logs and simulation disagree")
-	fs.BoolVar(&events, "events", false, "with --json, include every event of the run")
+	fs.BoolVar(&events, "events", false, "with --json, include every event of the run, each pop and ack of POP and gRPC members too")
+	fs.BoolVar(&detail, "detail", false, "tell each pop (a gRPC receive), empty long poll and ack of POP and gRPC members, at most 20000 (a scenario's \"detail\": true does too)")
 	registerWork(fs, &maxWork)
 	usage := fmt.Sprintf(simUsage, commandTable(), incidentTable())
 	if done, status := parseFlags(fs, usage, args, stdout, stderr); done {
@@ -66,7 +68,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "sim", err)
 	}
 	p := newProgress(stderr, "sim", w, 1)
-	r, err := scenario.Run(s, scenario.RunOptions{Events: events || !asJSON, Progress: func(ms int64) { p.at(0, ms) }})
+	r, err := scenario.Run(s, scenario.RunOptions{Events: events || !asJSON, Detail: detail || events && asJSON, Progress: func(ms int64) { p.at(0, ms) }})
 	p.done()
 	if err != nil {
 		return fail(stderr, "sim", err)

@@ -117,11 +117,18 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		}
 		// Its kind: as told, else as the group's first member's (a restart: as it was).
 		var px *proxyState
+		simple := false
 		if i := slices.IndexFunc(c.consumers, func(o *consumer) bool { return o.g == g }); i >= 0 && len(prev) == 0 && c.consumers[i].grpc {
-			px = c.proxies[c.consumers[i].px]
+			px, simple = c.proxies[c.consumers[i].px], c.consumers[i].simple.on
+		}
+		for _, o := range prev {
+			if o.g == g && o.grpc {
+				simple = o.simple.on
+			}
 		}
 		switch cmd.Kind {
-		case KindGrpcPush:
+		case KindGrpcPush, KindGrpcSimple:
+			simple = cmd.Kind == KindGrpcSimple
 			if px == nil {
 				var err error
 				if px, err = c.proxyFor(""); err != nil {
@@ -138,6 +145,12 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		}
 		cs := c.startConsumer(cmd.ID, rate, p, g, nil, px)
 		cs.brokerSide = brokerSide
+		switch {
+		case px == nil || !simple:
+			cs.simple = simpleClient{}
+		case !cs.simple.on: // a restart keeps its settings
+			cs.simple = newSimpleClient(0, 0, 0)
+		}
 		if from != "" {
 			cs.from = from // its first rebalance comes a second later at the earliest (spec §3.1)
 		}

@@ -210,6 +210,9 @@ func (c *Cluster) startScaled(g *groupState, id string) {
 	}
 	cs := c.startConsumer(id, tpl.rate, tpl.prof, g, tpl.subscriptions(), px)
 	cs.failPPM, cs.consumeMs, cs.own, cs.from, cs.brokerSide = tpl.failPPM, tpl.consumeMs, tpl.own, tpl.from, tpl.brokerSide
+	if tpl.simple.on {
+		cs.simple = newSimpleClient(tpl.simple.awaitMs, tpl.simple.invisibleMs, int(tpl.simple.maxMessages))
+	}
 }
 
 // spanText words how long a condition has held: "15 s", "5 min 30 s", "0 s" (first seen now).

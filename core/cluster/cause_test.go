@@ -234,6 +234,9 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	gc := smallConfig(200)
 	gc.Proxies = []ProxyConfig{{Name: "proxy-1"}}
 	gc.Consumers = []ConsumerConfig{{ID: "g1", Kind: KindGrpcPush, ConsumeRate: 20}, {ID: "g2", Kind: KindGrpcPush}}
+	gc.Detail = true // pops and acks are told when asked
+	// A SimpleConsumer whose awaitDuration the proxy refuses (spec §8.4.5 step 1).
+	gc.Consumers = append(gc.Consumers, ConsumerConfig{ID: "s1", Kind: KindGrpcSimple, AwaitDurationMs: 1000})
 	gp := mustNew(t, gc)
 	gp.SetObserver(func(e Event) {
 		checkCause(t, e)

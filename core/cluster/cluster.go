@@ -69,6 +69,7 @@ type Cluster struct {
 	pub        publisher // the metrics members publish for strategies' views (metrics.go)
 	observer   func(Event)
 	held       []Event // events of a command being applied, told after it
+	detailLeft int     // message-level events still to tell (detail.go); 0: off
 	actionText string  // set by a command whose action event says more than its Describe
 	log        []Event
 	anomalies  []Anomaly               // closed intervals
@@ -181,6 +182,7 @@ func New(cfg Config) (*Cluster, error) {
 	if err := c.addProxies(cfg); err != nil {
 		return nil, err
 	}
+	c.SetDetail(cfg.Detail)
 	c.starting = true
 	defer func() { c.starting = false }()
 	ids := map[string]bool{}
@@ -395,7 +397,7 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		if cc.Proxy != "" {
 			return fmt.Errorf("consumers: %s: proxy: only a gRPC consumer (kind grpc-push) reaches the brokers through a proxy", cc.ID)
 		}
-	case KindGrpcPush:
+	case KindGrpcPush, KindGrpcSimple:
 		if px, err = c.proxyFor(cc.Proxy); err != nil {
 			return fmt.Errorf("consumers: %s: %w", cc.ID, err)
 		}
@@ -407,6 +409,9 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 		}
 	default:
 		return fmt.Errorf("consumers: %s: kind: %q is none of %s", cc.ID, cc.Kind, strings.Join(ConsumerKinds, ", "))
+	}
+	if cc.Kind != KindGrpcSimple && (cc.AwaitDurationMs != 0 || cc.InvisibleDurationMs != 0 || cc.MaxMessageNum != 0) {
+		return fmt.Errorf("consumers: %s: awaitDurationMs, invisibleDurationMs and maxMessageNum are a gRPC SimpleConsumer's (kind grpc-simple)", cc.ID)
 	}
 	members := cc.Groups
 	if len(members) == 0 {
@@ -447,6 +452,9 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 			}
 		}
 		cs := c.startConsumer(cc.ID, cc.ConsumeRate, p, g, subs, px)
+		if cc.Kind == KindGrpcSimple {
+			cs.simple = newSimpleClient(cc.AwaitDurationMs, cc.InvisibleDurationMs, cc.MaxMessageNum)
+		}
 		cs.from = from
 		cs.fixedName = cc.FixedInstanceName
 		cs.brokerSide = cc.ClientRebalance != nil && !*cc.ClientRebalance
@@ -642,7 +650,9 @@ func (c *Cluster) dispatch(e sim.Event) {
 		c.flow()
 		c.events.Push(sim.Event{At: c.now + c.t.FlowStepMs, Kind: evFlow})
 	case evRebalance:
-		if cs := c.consumers[e.A]; cs.gen[genRebalance] == e.B && cs.grpc {
+		if cs := c.consumers[e.A]; cs.gen[genRebalance] == e.B && cs.simple.on {
+			c.simpleStart(cs) // a SimpleConsumer has no assignments: its loop starts
+		} else if cs.gen[genRebalance] == e.B && cs.grpc {
 			c.scanAssignments(cs)
 			c.schedule(cs, genRebalance, evRebalance, c.now+grpcScanEveryMs)
 		} else if cs.gen[genRebalance] == e.B {

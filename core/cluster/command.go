@@ -61,7 +61,8 @@ type Command struct {
 	// ClientRebalance is setClientRebalance's switch: false leaves the member's allocation to
 	// the brokers (spec §8.2).
 	ClientRebalance *bool `json:"clientRebalance,omitempty"`
-	// Kind is addConsumer's client kind (push, grpc-push; empty: as the group's first member).
+	// Kind is addConsumer's client kind (push, grpc-push, grpc-simple; empty: as the group's
+	// first member).
 	Kind string `json:"kind,omitempty"`
 	// FailPercent is setFailRate's share of deliveries the listener fails, 0…100.
 	FailPercent *int `json:"failPercent,omitempty"`
@@ -865,8 +866,8 @@ func init() {
 		Overrides: func(c Command) (Override, bool) {
 			return clientOverride(c), true // the default client, when none is named
 		},
-		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default; clientRebalance: false leaves its allocation to the brokers, by default as the group's first member does; kind: push, the classic client, or grpc-push, a gRPC PushConsumer through the proxy, by default as the group's first member).", "{id} joined",
-			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java；clientRebalance：false 表示交由 Broker 分配队列，默认与组内第一个成员相同；kind：push 为经典客户端，grpc-push 为经 Proxy 接入的 gRPC PushConsumer，默认与组内第一个成员相同）。", "消费者 {id} 加入")})
+		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default; clientRebalance: false leaves its allocation to the brokers, by default as the group's first member does; kind: push, the classic client, grpc-push, a gRPC PushConsumer through the proxy, or grpc-simple, a gRPC SimpleConsumer receiving from one broker after another, by default as the group's first member).", "{id} joined",
+			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java；clientRebalance：false 表示交由 Broker 分配队列，默认与组内第一个成员相同；kind：push 为经典客户端，grpc-push 为经 Proxy 接入的 gRPC PushConsumer，grpc-simple 为轮流从各 Broker 接收消息的 gRPC SimpleConsumer，默认与组内第一个成员相同）。", "消费者 {id} 加入")})
 	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
 	latency.Choices = BrokerLatencies
 	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,

@@ -42,6 +42,8 @@ type Config struct {
 	Metrics *MetricsConfig `json:"metrics,omitempty"`
 	// History makes the topic older than the run: messages stored before 00:00 (spec §3.6).
 	History *HistoryConfig `json:"history,omitempty"`
+	// Detail tells every pop and ack of POP and gRPC members (detail.go).
+	Detail bool `json:"detail,omitempty"`
 }
 
 // TopicConfig is one topic: its queues on the brokers (its TopicConfig there, spec §1.3).
@@ -152,6 +154,12 @@ type ConsumerConfig struct {
 	// default the first of proxies), spec §8.4.
 	Kind  string `json:"kind,omitempty"`
 	Proxy string `json:"proxy,omitempty"`
+	// AwaitDurationMs, InvisibleDurationMs and MaxMessageNum are a grpc-simple consumer's
+	// receive(maxMessageNum, invisibleDuration) and its builder's awaitDuration (0: 30 s,
+	// 15 s and 16, the client's example's), spec §8.4.5, §8.4.7.
+	AwaitDurationMs     int64 `json:"awaitDurationMs,omitempty"`
+	InvisibleDurationMs int64 `json:"invisibleDurationMs,omitempty"`
+	MaxMessageNum       int   `json:"maxMessageNum,omitempty"`
 	// ConsumeFromWhere is where a queue without a stored offset starts: LAST_OFFSET (the
 	// default), FIRST_OFFSET or TIMESTAMP (spec §3.6); the CONSUME_FROM_ prefix may be written.
 	ConsumeFromWhere string `json:"consumeFromWhere,omitempty"`

@@ -53,6 +53,7 @@ type consumer struct {
 	closedTo                 uint64 // brokers (bit = index) it closed its connection to after a timed-out call
 	rnd                      *jrand.Random
 	gen                      [genCount]int
+	simple                   simpleClient     // a gRPC SimpleConsumer's (simple.go); off for the others
 	prof                     *profile.Profile // the client SDK it runs (spec §9); never nil, never written
 	g                        *groupState      // the group it is a member of
 	// lead is the member whose client instance this one runs in: itself, unless another
@@ -293,6 +294,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 		if px == nil && prev.grpc {
 			px = c.proxies[prev.px] // the same program starts again
 		}
+		if px != nil && prev.simple.on {
+			cs.simple = newSimpleClient(prev.simple.awaitMs, prev.simple.invisibleMs, int(prev.simple.maxMessages))
+		}
 		// A new process: with the default instance name, a new client id (spec §1.2).
 		cs.fixedName = prev.fixedName
 		if lead == nil {
@@ -414,7 +418,12 @@ func (cs *consumer) subscriptions() []subscription {
 func (c *Cluster) defaultSubscriptions(g *groupState) []subscription {
 	for _, cs := range c.consumers {
 		if cs.g == g {
-			return cs.subscriptions()
+			subs := cs.subscriptions()
+			if cs.grpc && g.retry != nil {
+				// A gRPC member subscribes no retry topic; a classic one does (spec §3.14).
+				subs = append(subs, subscription{t: g.retry})
+			}
+			return subs
 		}
 	}
 	out := []subscription{{t: c.topics[0]}}
@@ -789,6 +798,17 @@ func (c *Cluster) tellRebalance(cs *consumer, before []route.MessageQueue) bool 
 	after := cs.queues()
 	if slices.Equal(before, after) {
 		return false
+	}
+	if cs.grpc {
+		// No rebalance: the proxy's answer to its assignment query (spec §8.4.3).
+		px := c.proxies[cs.px].name
+		for _, k := range cs.order {
+			t := cs.subs[k].t
+			c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
+				Topic: t.name, Queues: c.queueNames(ofTopic(after, t)), Arg: px,
+				Text: fmt.Sprintf("%s takes its assignments from %s: %s", c.who(cs), px, c.describeSet(ofTopic(after, t)))})
+		}
+		return true
 	}
 	if len(cs.subs) == 1 {
 		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,

@@ -131,13 +131,16 @@ func (c *Cluster) popped() map[anomalyKey]bool {
 			m = map[anomalyKey]bool{}
 		}
 		for _, p := range cs.pops {
-			bt := c.brokers[p.b].topicOf(c.topics[p.t])
-			if bt == nil {
-				continue
-			}
-			for id := range bt.readQ {
-				if p.mq.QueueID < 0 || int32(id) == p.mq.QueueID {
-					m[anomalyKey{cs.g.idx, route.MessageQueue{Topic: p.mq.Topic, BrokerName: p.mq.BrokerName, QueueID: int32(id)}}] = true
+			for _, b := range c.brokers {
+				// A SimpleConsumer's one receive loop serves every broker in turn.
+				bt := b.topicOf(c.topics[p.t])
+				if bt == nil || (b.idx != p.b && !cs.simple.on) {
+					continue
+				}
+				for id := range bt.readQ {
+					if p.mq.QueueID < 0 || int32(id) == p.mq.QueueID {
+						m[anomalyKey{cs.g.idx, route.MessageQueue{Topic: p.mq.Topic, BrokerName: b.name, QueueID: int32(id)}}] = true
+					}
 				}
 			}
 		}

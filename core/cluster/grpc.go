@@ -39,7 +39,7 @@ const (
 )
 
 // ConsumerKinds are the kinds a consumer may have.
-var ConsumerKinds = []string{KindPush, KindGrpcPush}
+var ConsumerKinds = []string{KindPush, KindGrpcPush, KindGrpcSimple}
 
 // Proxy modes (scenario proxies[].mode).
 const ProxyCluster = "cluster"
@@ -190,6 +190,7 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 	}
 	if changed {
 		c.tellRebalance(cs, before)
+		c.noteOwnership()
 	}
 }
 
@@ -308,6 +309,9 @@ func (c *Cluster) grpcDeadLetter(cs *consumer, b *broker, ck *popCK) {
 	b.appendMessages(dlq, 0, ck.n)
 	ck.acked = ck.n
 	c.metrics.DeadLettered += ck.n
+	if ck.kind == kindFresh {
+		c.metrics.DeadLetteredUnseen += ck.n
+	}
 	c.metrics.Acked += ck.n
 	c.metrics.Invisible -= ck.n
 	c.emit(Event{Kind: EventInfo, Cause: CauseDeadLetter, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: ck.n, Arg: dlq.name,

@@ -58,7 +58,7 @@ type Event struct {
 //	setConsumeMode     action     the brokers' message request mode of a group is set  Arg = PULL or POP
 //	setPerm            action     a broker's permission is set                         Broker, Arg = RW, R, W or none
 //	removeBroker       action     a broker leaves the name server's routes             Broker
-//	rebalance          rebalance  a consumer's set of queues changed                   Consumer, Queues = the new set
+//	rebalance          rebalance  a consumer's set of queues changed                   Consumer, Queues = the new set, Arg = the proxy that assigned them (a gRPC consumer's)
 //	register           change     a broker registers a consumer (heartbeat), CHANGE    Consumer, Broker
 //	unregister         change     a broker unregisters a stopping consumer, CHANGE     Consumer, Broker
 //	connectionClosed   change     a broker sees a consumer's connection close, CHANGE  Consumer, Broker
@@ -87,6 +87,9 @@ type Event struct {
 //	assignmentNull     info       a member asking the brokers for its queues runs a strategy they do not: no queue ever   Consumer, Broker, Arg = the strategy
 //	changeInvisible    info       a POP member's listener failed popped messages: invisible again for the retry delay, or, at the 17th, dropped   Consumer, Broker, N = messages, Arg = retry or drop, Until = the end of the new invisible time (retry)
 //	revive             info       a broker revives messages a POP member popped and never acked: onto %RETRY%<group>_<topic>   Consumer (who popped them), Broker, N = messages, Arg = the POP retry topic
+//	pop                detail     a POP member's pop or a gRPC receive; N = 0: empty, held by the broker (only with detail)   Consumer, Broker, Queues = the queues read, N = messages, Until = the end of their invisible time, or of the held pop
+//	ack                detail     a POP or gRPC member acks what its listener consumed (only with detail)   Consumer, Broker, Queues = [its process queue], N = messages
+//	receiveRefused     info       a proxy refuses every receive of a gRPC SimpleConsumer (its awaitDuration or invisibleDuration)   Consumer, Arg = ILLEGAL_POLLING_TIME or ILLEGAL_INVISIBLE_TIME, Error = why
 //	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
 //
 // Every event the engine emits has one of these causes (a test checks it).
@@ -120,6 +123,7 @@ const (
 	CauseChangeInvisible  = "changeInvisible"
 	CauseRevive           = "revive"
 	CauseProxyClear       = "proxyClear"
+	CauseReceiveRefused   = "receiveRefused"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -165,6 +169,9 @@ var Causes = map[string]string{
 	CauseChangeInvisible:  EventInfo,
 	CauseRevive:           EventInfo,
 	CauseProxyClear:       EventInfo,
+	CauseReceiveRefused:   EventInfo,
+	CausePop:              EventDetail,
+	CauseAck:              EventDetail,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)
@@ -221,11 +228,15 @@ type Metrics struct {
 	Retried      int64 `json:"retried,omitempty"`
 	Reconsumed   int64 `json:"reconsumed,omitempty"`
 	DeadLettered int64 `json:"deadLettered,omitempty"`
-	Delayed      int64 `json:"delayed,omitempty"`
-	RetryBacklog int64 `json:"retryBacklog,omitempty"` // retry messages on retry queues, not yet consumed
-	Suspensions  int64 `json:"suspensions,omitempty"`  // orderly queues suspended after a failed message
-	Expired      int64 `json:"expired,omitempty"`      // messages the consume-timeout clean-up sent back from a listener still running
-	LocalRetries int64 `json:"localRetries,omitempty"`
+	// DeadLetteredUnseen is how many of them no listener had seen: a gRPC consumer's messages
+	// revived unconsumed (held past their invisible time) until the proxy dead-letters them at
+	// the last reconsume count (spec §8.3.8).
+	DeadLetteredUnseen int64 `json:"deadLetteredUnseen,omitempty"`
+	Delayed            int64 `json:"delayed,omitempty"`
+	RetryBacklog       int64 `json:"retryBacklog,omitempty"` // retry messages on retry queues, not yet consumed
+	Suspensions        int64 `json:"suspensions,omitempty"`  // orderly queues suspended after a failed message
+	Expired            int64 `json:"expired,omitempty"`      // messages the consume-timeout clean-up sent back from a listener still running
+	LocalRetries       int64 `json:"localRetries,omitempty"`
 	// Filtered counts the messages a group passed over because the tags of the member that
 	// pulled them, or of the subscription the broker holds, excluded them: consumed by no one
 	// of that group (spec §5.7).

@@ -250,9 +250,13 @@ func (c *Cluster) flowPops(cs *consumer) {
 				// woken for is still found), then POLLING_TIMEOUT, and the client pops again.
 				c.unpark(cs, pq)
 			}
-			b := c.brokers[pq.b]
 			want := int64(popBatchNums)
-			if cs.grpc {
+			if cs.simple.on {
+				// The application's receive loop: the next broker, or not now.
+				if want = c.simpleReceive(cs, pq); want == 0 {
+					break
+				}
+			} else if cs.grpc {
 				// The cache's share of this process queue (spec §8.4.4).
 				if want = cs.grpcBatch(pq); want == 0 {
 					pq.nextPop = c.now + grpcCacheFullMs
@@ -262,6 +266,7 @@ func (c *Cluster) flowPops(cs *consumer) {
 				pq.nextPop = c.now + popFlowWaitMs
 				break
 			}
+			b := c.brokers[pq.b]
 			if cs.partitioned || b.down {
 				pq.nextPop = c.now + popErrorWaitMs
 				break
@@ -285,7 +290,9 @@ func (c *Cluster) flowPops(cs *consumer) {
 // left (pollTime − 50 ms, at the checker's next pass), unless a message wakes it first.
 func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
 	poll := int64(popPollMs)
-	if cs.grpc {
+	if cs.simple.on {
+		poll, _ = pollingTime(cs.simple.awaitMs) // spec §8.4.5 step 1
+	} else if cs.grpc {
 		poll = grpcPollMs // the proxy's pollTime (spec §8.4.5 step 1)
 	}
 	due := c.now + poll - popParkMarginMs
@@ -301,6 +308,7 @@ func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
 	b.parked = append(b.parked, parkedPop{})
 	copy(b.parked[i+1:], b.parked[i:])
 	b.parked[i] = p
+	c.tellParked(cs, pq, b, pq.nextPop)
 }
 
 // wakeParked is the broker's message-arrival notification (spec §8.3.4): while a group's
@@ -343,7 +351,9 @@ func (c *Cluster) wakeParked(b *broker) {
 		pq.parked = false
 		known = false
 		want := int64(popBatchNums)
-		if cs.grpc {
+		if cs.simple.on {
+			want = min(cs.simple.maxMessages, popBatchNums)
+		} else if cs.grpc {
 			want = max(cs.grpcBatch(pq), 1)
 		}
 		found, _ := c.pop(cs, pq, want)
@@ -404,6 +414,7 @@ func (c *Cluster) pop(cs *consumer, pq *popQueue, want int64) (found int64, ok b
 	if bt == nil || b.permOf(bt)&route.PermRead == 0 {
 		return 0, false
 	}
+	first := len(b.cks)
 	randomQ := int(b.rnd.NextIntn(100))
 	needRetry := randomQ < popRetryPercent
 	rt := c.popRetryOf(g, t)
@@ -424,6 +435,7 @@ func (c *Cluster) pop(cs *consumer, pq *popQueue, want int64) (found int64, ok b
 		pq.waitAck += found
 		c.metrics.Popped += found
 		c.metrics.Invisible += found
+		c.tellPop(cs, pq, b, first, found)
 	}
 	return found, true
 }
@@ -467,8 +479,8 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 			end, kind = min(end, o.frontier), kindDelivered
 		}
 		b.ckSeq++
-		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + popInvisibleMs, r: r, kind: kind,
-			renew: cs.grpc}
+		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + cs.invisibleMs(), r: r, kind: kind,
+			renew: cs.grpc && !cs.simple.on}
 		b.cks = append(b.cks, ck)
 		from = end
 		if cs.grpc && int(r) >= cs.g.maxReconsume+grpcMaxAttemptsAdd {
@@ -483,6 +495,15 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 	o.committed += n
 	o.frontier = max(o.frontier, o.committed) // the offset moves at pop time: the lag reads 0 (spec §8.3.3)
 	return n
+}
+
+// invisibleMs is how long cs's pops stay invisible: popInvisibleTime (remoting), the proxy's
+// 60 s for a PushConsumer (§8.4.5 step 2), a SimpleConsumer's own invisibleDuration.
+func (cs *consumer) invisibleMs() int64 {
+	if cs.simple.on {
+		return cs.simple.invisibleMs
+	}
+	return popInvisibleMs
 }
 
 // popTopicOf is the group's topic a POP retry topic serves (t itself when it is one).
@@ -556,6 +577,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 		for j := range cs.pops {
 			pq := &cs.pops[(j+cs.popTurn)%len(cs.pops)]
 			k := min(share, n)
+			acked := int64(0)
 			for k > 0 && len(pq.items) > 0 {
 				it := &pq.items[0]
 				b := c.brokers[pq.b]
@@ -566,7 +588,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 					continue
 				}
 				m := min(it.n, k)
-				c.consumePopped(cs, b, ck, m)
+				acked += c.consumePopped(cs, b, ck, m)
 				it.n -= m
 				pq.waitAck -= m
 				k -= m
@@ -575,6 +597,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 					pq.items = slices.Delete(pq.items, 0, 1) // not items[1:]: its capacity stays for the next pops
 				}
 			}
+			c.tellAck(cs, pq, acked)
 			if n == 0 {
 				break
 			}
@@ -584,8 +607,9 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 }
 
 // consumePopped is cs's listener on m messages of checkpoint ck: counted by what they were
-// before, the failed share made invisible again for the retry delay, the rest acked.
-func (c *Cluster) consumePopped(cs *consumer, b *broker, ck *popCK, m int64) {
+// before, the failed share made invisible again for the retry delay, the rest acked (how many
+// it returns).
+func (c *Cluster) consumePopped(cs *consumer, b *broker, ck *popCK, m int64) (acked int64) {
 	switch ck.kind {
 	case kindFresh:
 		c.metrics.Consumed += m
@@ -605,9 +629,18 @@ func (c *Cluster) consumePopped(cs *consumer, b *broker, ck *popCK, m int64) {
 	ck.acked += ok
 	c.metrics.Acked += ok
 	c.metrics.Invisible -= ok
-	if fails > 0 {
+	switch {
+	case fails > 0 && cs.simple.on:
+		// A SimpleConsumer's application does not ack what failed: the messages wait for
+		// the end of their invisible time (a checkpoint of their own, counted as failed).
+		// ck points into b.cks, which the append may move: it is done with first.
+		ck.acked += fails
+		b.ckSeq++
+		b.cks = append(b.cks, popCK{id: b.ckSeq, cons: cs.idx, t: ck.t, q: ck.q, n: fails, popTime: ck.popTime, reviveAt: ck.reviveAt, r: ck.r, kind: kindFailed})
+	case fails > 0:
 		c.changeInvisible(cs, b, ck, fails)
 	}
+	return ok
 }
 
 // changeInvisible is the client's answer to failed POP messages (spec §8.2.4 step 7): below

@@ -166,6 +166,9 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		v.ClientRebalance = !cs.brokerSide
 		if cs.grpc {
 			v.Kind, v.Proxy, v.ClientRebalance = KindGrpcPush, c.proxies[cs.px].name, false
+			if cs.simple.on {
+				v.Kind = KindGrpcSimple
+			}
 		}
 		v.Client, v.ClientMark = string(cs.prof.Name), cs.prof.Mark
 		if cs.own != nil && cs.own.strategy.Name() != cs.g.strategy.Name() {

@@ -54,6 +54,66 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("metrics %+v; want every message consumed once, none lost, renewals counted", m)
 		}
 	},
+	"empty-long-polls.json": func(t *testing.T, r *Result) {
+		// Spec §8.6.6: on an empty topic each pop is held and answered empty, then sent again
+		// at once. The hold, from one pop of a member's queue to its next: 14.95–14.97 s for
+		// the remoting POP consumer, 19.95–19.97 s for the gRPC PushConsumer; for the
+		// SimpleConsumers the proxy's pollingTime (§8.4.5 step 1): 1 s refused at once, 3 s
+		// held 5 s (4.95–4.97), 10 s held 9.95–9.97 s, 30 s cut to 20 s (19.95–19.97).
+		want := map[string][2]int64{"c1": {14950, 14970}, "P1": {19950, 19970}, "S3": {4950, 4970}, "S10": {9950, 9970}, "S30": {19950, 19970}}
+		last := map[string]int64{} // a member's last pop of a queue (a SimpleConsumer's: of any)
+		holds := map[string]int{}
+		brokers := map[string]map[string]bool{}
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CausePop:
+				if e.N != 0 {
+					t.Errorf("%s: %s; the topic is empty", Clock(e.T), e.Text)
+				}
+				key := e.Consumer + " " + e.Broker
+				if strings.HasPrefix(e.Consumer, "S") {
+					key = e.Consumer
+					if brokers[e.Consumer] == nil {
+						brokers[e.Consumer] = map[string]bool{}
+					}
+					brokers[e.Consumer][e.Broker] = true
+				}
+				w, ok := want[e.Consumer]
+				if !ok {
+					t.Errorf("%s: %s; want no pop of %s", Clock(e.T), e.Text, e.Consumer)
+					continue
+				}
+				if hold := e.Until - e.T; hold < w[0] || hold > w[1] {
+					t.Errorf("%s: %s: held %d ms; want %d–%d", Clock(e.T), e.Text, hold, w[0], w[1])
+				}
+				if at, ok := last[key]; ok {
+					holds[e.Consumer]++
+					if d := e.T - at; d < w[0] || d > w[1]+cluster.DefaultTiming().FlowStepMs {
+						t.Errorf("%s: %s: %d ms after the last; want the held pop's answer, then a new pop at once", Clock(e.T), e.Text, d)
+					}
+				}
+				last[key] = e.T
+			case cluster.CauseReceiveRefused:
+				if e.Consumer != "S1" || e.Arg != "ILLEGAL_POLLING_TIME" {
+					t.Errorf("%s: %s; only S1 is refused, ILLEGAL_POLLING_TIME", Clock(e.T), e.Text)
+				}
+				holds["S1"]++
+			}
+		}
+		for id := range want {
+			if holds[id] == 0 {
+				t.Errorf("%s: no second pop; want one after each answer", id)
+			}
+		}
+		if holds["S1"] != 1 {
+			t.Errorf("S1 refused %d times in the story; want told once", holds["S1"])
+		}
+		for _, id := range []string{"S3", "S10", "S30"} {
+			if len(brokers[id]) != 2 {
+				t.Errorf("%s received from %v; want both brokers in turn", id, brokers[id])
+			}
+		}
+	},
 	"grpc-retry.json": func(t *testing.T, r *Result) {
 		// One message failed at every delivery: the retry policy's delays, each revived 2–3 s
 		// after it ends (the revive rounds of the model, spec §8.3.7), then the proxy dead-letters it when it is

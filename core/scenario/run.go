@@ -15,6 +15,9 @@ import (
 type RunOptions struct {
 	// Events keeps every event of the run in Result.Events.
 	Events bool
+	// Detail tells the message-level events too (each pop and ack, cluster.SetDetail), as the
+	// scenario's detail field does.
+	Detail bool
 	// Observer, when set, is called synchronously for every event as it happens (a command
 	// line streaming the story, a test checking invariants).
 	Observer func(cluster.Event)
@@ -147,6 +150,9 @@ func Run(s Scenario, opts RunOptions) (*Result, error) {
 	c, err := cluster.New(s.Config)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Detail {
+		c.SetDetail(true)
 	}
 	end := s.End().Ms()
 	r := &Result{

@@ -90,6 +90,11 @@ func (r *Result) Text(s Scenario) string {
 		if e.Kind == cluster.EventAction {
 			marker = ">"
 		}
+		if e.Kind == cluster.EventDetail {
+			// A pop or an ack: the millisecond matters (a long poll's hold, §8.6.6).
+			fmt.Fprintf(&b, "%s.%03d %s\n", Clock(e.T), e.T%1000, e.Text)
+			continue
+		}
 		fmt.Fprintf(&b, "%s %s %s\n", Clock(e.T), marker, e.Text)
 	}
 	for _, a := range r.Actions {
