@@ -46,6 +46,9 @@ const (
 	factRevive        // info: a broker revived n messages a POP member left unacked (arg = the retry topic)
 	factProxyClear    // info: a proxy cleared a gRPC client's n messages (arg = the proxy, clock = revived)
 	factSelectorThrew // info: a producer's own selector threw, its keyed send fails (producer, err = the message)
+	factRefused       // info: a proxy refuses every receive of a SimpleConsumer (arg = the code)
+	factPop           // detail: a pop of n messages (queues = those read), or an empty one held until clock
+	factAck           // detail: n messages acked (queues = [the process queue])
 	factError         // session: a refused command
 )
 
@@ -104,6 +107,9 @@ var causeFacts = map[string]int{
 	cluster.CauseChangeInvisible:  factChangeInvis,
 	cluster.CauseRevive:           factRevive,
 	cluster.CauseProxyClear:       factProxyClear,
+	cluster.CauseReceiveRefused:   factRefused,
+	cluster.CausePop:              factPop,
+	cluster.CauseAck:              factAck,
 	session.CauseRefused:          factError,
 }
 
@@ -138,7 +144,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CausePop:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

@@ -155,6 +155,9 @@ func logText(f fact, lang string) string {
 	case factCommand:
 		return tableText(f, lang, true)
 	case factRebalance:
+		if f.arg != "" { // a gRPC consumer's assignments, from its proxy
+			return say(lang, "narrate.log.assigned", c, f.arg, strings.Join(Ranges(f.queues), " "))
+		}
 		if len(f.queues) == 0 {
 			return say(lang, "narrate.log.rebalanceNone", c)
 		}
@@ -223,6 +226,15 @@ func logText(f fact, lang string) string {
 			return say(lang, "narrate.log.proxyClearNone", f.arg, c)
 		}
 		return say(lang, "narrate.log.proxyClear", f.arg, c, f.n, f.clock)
+	case factRefused:
+		return say(lang, "narrate.log.receiveRefused", c, f.arg)
+	case factPop:
+		if f.n == 0 {
+			return say(lang, "narrate.log.popEmpty", c, strings.Join(f.queues, " "), f.clock)
+		}
+		return say(lang, "narrate.log.pop", c, f.n, strings.Join(Ranges(f.queues), " "), f.clock)
+	case factAck:
+		return say(lang, "narrate.log.ack", c, f.n, strings.Join(f.queues, " "))
 	case factAutoscale:
 		if f.arg == "stop" {
 			return say(lang, "narrate.log.autoscaleStop", c, f.n)

@@ -822,8 +822,15 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 	// tall box at the end of the status line, which keeps the room left of it; otherwise in
 	// the bottom corner.
 	mark, markW := "", 0.0
-	if mixed && cv.ClientMark != "" && TextWidth(cv.ClientMark)+4 < r.W {
-		mark, markW = cv.ClientMark, TextWidth(cv.ClientMark)
+	want := ""
+	switch {
+	case cv.Kind != "":
+		want = "gRPC" // a gRPC client through a proxy (spec §8.4), whatever the others run
+	case mixed:
+		want = cv.ClientMark
+	}
+	if want != "" && TextWidth(want)+4 < r.W {
+		mark, markW = want, TextWidth(want)
 		if l.ConsumerMode != ConsumerTall {
 			c.Text(LayerMarks, r.Right()-markW-2, r.Bottom()-GlyphH, mark, ink.Alpha(0.8))
 		}
@@ -929,6 +936,12 @@ func TooltipLines(f Frame, kind, id string) []string {
 			}
 			if Restarted(&cv) {
 				lines = append(lines, Word(lang, "canvas.tip.restarted", cv.ID, cv.ClientID))
+			}
+			switch cv.Kind {
+			case cluster.KindGrpcPush:
+				lines = append(lines, Word(lang, "canvas.tip.grpcPush", cv.Proxy))
+			case cluster.KindGrpcSimple:
+				lines = append(lines, Word(lang, "canvas.tip.grpcSimple", cv.Proxy))
 			}
 			lines = append(lines, Word(lang, "canvas.tip.consumed", cv.Consumed, cv.Cached))
 			if cv.Subscription != "" {
