@@ -32,7 +32,13 @@ var brokerStrategies = map[string]allocate.Strategy{"AVG": allocate.Averagely{},
 // nothing changed). cost is the round's time so far, which the call adds to.
 func (c *Cluster) queryAssignment(cs *consumer, sub *subscription, cost *int64) ([]route.MessageQueue, bool) {
 	if len(sub.brokers) == 0 {
-		return nil, false // no route: no QUERY_ASSIGNMENT is sent
+		// No cached route: the client asks the name server first, within the round; still
+		// none (a POP retry topic no revive has created yet): no QUERY_ASSIGNMENT is sent.
+		if l := c.routeLists(sub.t); len(l.brokers) > 0 {
+			sub.mqSet, sub.brokers, sub.routeOK = l.subscribe, l.brokers, true
+		} else {
+			return nil, false
+		}
 	}
 	asked := sub.brokers[cs.rnd.NextIntn(int32(len(sub.brokers)))]
 	b := c.brokerBy[asked]

@@ -596,10 +596,14 @@ func (c *Cluster) closeChannel(b *broker, cs *consumer, cause string) {
 // §5.1, §5.2).
 func notifies(g *groupState) string {
 	if g.model == Broadcasting {
-		return "a broadcasting group is not notified"
+		return NotNotified
 	}
 	return "it notifies the group"
 }
+
+// NotNotified ends a register or subscription event's text when the group is broadcasting,
+// which brokers do not notify (spec §5.2).
+const NotNotified = "a broadcasting group is not notified"
 
 // change is CHANGE of group g on a broker (bg, its part there): NOTIFY_CONSUMER_IDS_CHANGED to
 // every channel of the group as it is after the change, one-way; broadcasting groups are not

@@ -394,7 +394,7 @@ func (cs *consumer) subscribe(subs []subscription, now int64) {
 		sub.mqSet, sub.brokers, sub.routeOK, sub.version = nil, nil, false, now
 		cs.subs[i] = &sub
 		names[i] = sub.t.name
-		if !slices.Contains(cs.g.topics, sub.t) {
+		if !slices.Contains(cs.g.topics, sub.t) && sub.t.popFor == 0 { // a POP retry topic is counted as its topic's (flow.go)
 			cs.g.topics = append(cs.g.topics, sub.t)
 		}
 	}
@@ -402,6 +402,19 @@ func (cs *consumer) subscribe(subs []subscription, now int64) {
 	for _, name := range jmap.Of(0, names...) {
 		cs.order = append(cs.order, slices.IndexFunc(cs.subs, func(s *subscription) bool { return s.t.name == name }))
 	}
+}
+
+// plainSubs is how many topics it subscribes, leaving out the POP retry topics a member the
+// brokers allocate for subscribes by itself (spec §8.2.3 step 2): a member of one topic still
+// tells its rebalances as one topic's.
+func (cs *consumer) plainSubs() int {
+	n := 0
+	for _, s := range cs.subs {
+		if s.t.popFor == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // subscriptions is what it subscribes, in the scenario's order, without the routes cached.
@@ -746,13 +759,24 @@ func (c *Cluster) rebalance(cs *consumer) {
 // whether the group's part stays balanced, and whether the process crashed.
 func (c *Cluster) rebalanceGroup(cs *consumer, start int64, cost *int64) (balanced, crashed bool) {
 	balanced = true
+	var popRetry map[*topicState]bool // pop-retry subscriptions to add (true) or remove
 	for _, k := range cs.order {
 		sub := cs.subs[k]
 		target, decided, ok, crashed := c.allocateTopic(cs, sub, start, cost, k == 0)
 		if crashed {
 			return false, true
 		}
-		balanced = balanced && (ok || sub.t.isRetry()) // a retry topic's failure leaves the round balanced (spec §3.2)
+		// A retry topic's failure leaves the round balanced (spec §3.2), unless the brokers
+		// allocate: then every topic's null answer unbalances it (§8.2.1).
+		balanced = balanced && (ok || sub.t.isRetry() && !cs.brokerAllocates())
+		if decided && cs.brokerAllocates() && !sub.t.isRetry() && len(target) > 0 {
+			// Pop-retry subscription toggling (spec §8.2.3 step 2): a PULL answer subscribes
+			// %RETRY%<group>_<topic>, a POP answer unsubscribes it.
+			if popRetry == nil {
+				popRetry = map[*topicState]bool{}
+			}
+			popRetry[sub.t] = !c.pops(cs, sub.t)
+		}
 		if decided {
 			var changed, ok bool
 			var d int64
@@ -789,7 +813,51 @@ func (c *Cluster) rebalanceGroup(cs *consumer, start int64, cost *int64) (balanc
 			i = -1
 		}
 	}
+	c.togglePopRetry(cs, popRetry)
 	return balanced, false
+}
+
+// togglePopRetry adds or removes the member's subscriptions of its group's POP retry topics
+// %RETRY%<group>_<topic>, as the round's answers said (spec §8.2.3 step 2), from its next round
+// on. In PULL mode such a topic has no route until a revive creates it: the member's rounds
+// then stay unbalanced, one a second, for as long as it runs (§8.6.1 step 2). Its next heartbeat
+// carries the new table, which the brokers take as a change of the group's subscription: one
+// more notification wave (inferred, §8.2.3).
+func (c *Cluster) togglePopRetry(cs *consumer, want map[*topicState]bool) {
+	if len(want) == 0 {
+		return
+	}
+	subs := cs.subscriptions()
+	changed := false
+	for _, t := range c.topics[:len(c.topics):len(c.topics)] {
+		add, ok := want[t]
+		if !ok {
+			continue
+		}
+		rt := c.popRetryTopic(cs.g, t)
+		i := slices.IndexFunc(subs, func(s subscription) bool { return s.t == rt })
+		switch {
+		case add && i < 0:
+			subs = append(subs, subscription{t: rt})
+			changed = true
+		case !add && i >= 0:
+			subs = slices.Delete(subs, i, i+1)
+			changed = true
+		}
+	}
+	if !changed {
+		return
+	}
+	// The subscriptions kept keep their routes and versions.
+	old := cs.subs
+	cs.subscribe(subs, c.now)
+	for _, sub := range cs.subs {
+		for _, o := range old {
+			if o.t == sub.t {
+				*sub = *o
+			}
+		}
+	}
 }
 
 // tellRebalance tells how member cs's queues changed in a round, before being what it held
@@ -810,7 +878,7 @@ func (c *Cluster) tellRebalance(cs *consumer, before []route.MessageQueue) bool 
 		}
 		return true
 	}
-	if len(cs.subs) == 1 {
+	if cs.plainSubs() == 1 {
 		c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
 			Topic: cs.subs[0].t.name, Queues: c.queueNames(after),
 			Text: fmt.Sprintf("%s rebalances: %s", c.who(cs), c.describeSet(after))})
@@ -1195,9 +1263,14 @@ func (c *Cluster) deliverMatching(cs *consumer, pq *processQueue, from, to int64
 	}
 	if to > *frontier {
 		m := matching(*frontier, to)
-		if pq.t.isRetry() {
+		switch {
+		case pq.t.popFor > 0:
+			// A POP retry topic pulled in PULL mode (spec §8.2.3 step 2): each run of it is
+			// counted as what its messages were before they were revived.
+			c.countRevived(pq.bq, *frontier, to)
+		case pq.t.isRetry():
 			c.metrics.Reconsumed += m
-		} else {
+		default:
 			c.metrics.Consumed += m
 		}
 		c.metrics.Filtered += to - *frontier - m

@@ -114,3 +114,41 @@ func TestGrpcRenewAndExpiry(t *testing.T) {
 		t.Errorf("g2 cut off at %d, cleared at %d; want its channel to expire 110–130 s after", cut, cleared)
 	}
 }
+
+// A message a live client holds is renewed for 3 h at most (spec §8.4.6): the proxy renews it to
+// 1, 3, 5, 10, 30, 60, 60 … minutes while it comes within 10 s of its end; the first renewal
+// found 3 h after the receipt makes it visible in the retry policy's delay instead, and it is
+// revived onto the retry topic.
+func TestProxyRenewsForThreeHoursAtMost(t *testing.T) {
+	cfg := grpcConfig([]string{"g1"}, nil)
+	cfg.Producers[0].Rate = 0
+	c := mustNew(t, cfg)
+	var popped, revivedAt int64 = -1, -1
+	c.SetDetail(true)
+	c.SetObserver(func(e Event) {
+		switch {
+		case e.Cause == CausePop && e.N > 0 && popped < 0:
+			popped = e.T
+		case e.Cause == CauseRevive && revivedAt < 0:
+			revivedAt = e.T
+		}
+	})
+	c.Advance(1000)
+	mustApply(t, c, Command{Type: "hangConsumer", ID: "g1"}) // it receives, and never finishes
+	mustApply(t, c, Command{Type: "setProducerRate", Rate: ptr(1)})
+	c.Advance(1500) // one message
+	mustApply(t, c, Command{Type: "setProducerRate", Rate: ptr(0)})
+	c.Advance(popped + 13720_000 + 5000) // past the revive, before its next receipt's first renewal
+	if popped < 0 {
+		t.Fatal("the message was never received")
+	}
+	// Renewals end at +110 s, +280 s, +570 s, +1160 s, +2950 s, +6540 s, +10130 s (< 3 h),
+	// +13720 s; the one at about +13710 s, past 3 h, is the last: visible 1 s later, revived
+	// 2 s after that.
+	if m := c.Metrics(); m.Renewed != 8 {
+		t.Errorf("renewed %d times (produced %d); want 8 renewals of one message before the 3 h limit", m.Renewed, m.Produced)
+	}
+	if revivedAt < popped+3*3600_000 || revivedAt > popped+13720_000+5000 {
+		t.Errorf("received at %s, revived at %s; want after 3 h, at the first renewal past it (about +3:48:34)", clockMs(popped), clockMs(revivedAt))
+	}
+}

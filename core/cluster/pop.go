@@ -750,6 +750,33 @@ func (c *Cluster) revive(b *broker) {
 // ensurePopRetry is g's POP retry topic for t on b, created on first use with one queue and
 // the group's offset 0 (spec §8.3.7).
 func (c *Cluster) ensurePopRetry(b *broker, g *groupState, t *topicState) *topicState {
+	rt := c.popRetryTopic(g, t)
+	if b.topicOf(rt) == nil {
+		c.setQueueNums(b, rt, 1, 1)
+		b.offsetsOf(g, rt)[0].committed = 0
+	}
+	return rt
+}
+
+// countRevived counts the POP retry queue's messages [from, to) reaching a listener by what
+// they were: never delivered (consumed now), delivered (a duplicate) or failed (reconsumed).
+func (c *Cluster) countRevived(bq *brokerQueue, from, to int64) {
+	for from < to {
+		end, _, kind := bq.segAt(from, to)
+		switch kind {
+		case kindFresh:
+			c.metrics.Consumed += end - from
+		case kindDelivered:
+			c.metrics.Duplicates += end - from
+		case kindFailed:
+			c.metrics.Reconsumed += end - from
+		}
+		from = end
+	}
+}
+
+// popRetryTopic is g's POP retry topic for t, declared on first use (on no broker yet).
+func (c *Cluster) popRetryTopic(g *groupState, t *topicState) *topicState {
 	rt := c.popRetryOf(g, t)
 	if rt == nil {
 		rt = c.addTopic("%RETRY%" + g.name + "_" + t.name)
@@ -758,10 +785,6 @@ func (c *Cluster) ensurePopRetry(b *broker, g *groupState, t *topicState) *topic
 			g.popRetry = map[int]int{}
 		}
 		g.popRetry[t.idx] = rt.idx
-	}
-	if b.topicOf(rt) == nil {
-		c.setQueueNums(b, rt, 1, 1)
-		b.offsetsOf(g, rt)[0].committed = 0
 	}
 	return rt
 }

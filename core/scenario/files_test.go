@@ -54,6 +54,35 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("metrics %+v; want every message consumed once, none lost, renewals counted", m)
 		}
 	},
+	"broker-side-join.json": func(t *testing.T, r *Result) {
+		// Spec §8.6.1: the brokers' AVG over their member lists, before and after c2 joins;
+		// the POP retry topic subscribed and never routed, so every member rebalances about
+		// once a second (3 members over 30 s and 2 over 30 s: some 150 rounds, not 6).
+		want := map[string]string{"c0": "broker-a:0 broker-a:1 broker-a:2", "c1": "broker-a:3 broker-b:0 broker-b:1", "c2": "broker-b:2 broker-b:3"}
+		for id, qs := range want {
+			if got := strings.Join(r.Final.Groups["G"]["T"][id], " "); got != qs {
+				t.Errorf("%s holds %s of T; want %s", id, got, qs)
+			}
+		}
+		if got := r.Final.Groups["G"]["%RETRY%G"]; len(got["c0"]) != 1 || len(got["c1"]) != 1 || len(got["c2"]) != 0 {
+			t.Errorf("%%RETRY%%G: %v; want one queue each for c0 and c1, none for c2", got)
+		}
+		if got := r.Final.Groups["G"]["%RETRY%G_T"]; got == nil || len(got["c0"])+len(got["c1"])+len(got["c2"]) != 0 {
+			t.Errorf("%%RETRY%%G_T: %v; want subscribed by every member, no queue", got)
+		}
+		if m := r.Metrics; m.Rounds < 120 || m.Lost != 0 || m.Duplicates != 0 {
+			t.Errorf("metrics %+v; want rounds about once a second per member, nothing lost or duplicated", m)
+		}
+		flips := 0
+		for _, e := range r.Events {
+			if e.Cause == cluster.CauseSubscription && strings.Contains(e.Arg, "%RETRY%G_T") {
+				flips++
+			}
+		}
+		if flips == 0 {
+			t.Errorf("no broker told the subscription of %s as a change of the group's", "%RETRY%G_T")
+		}
+	},
 	"empty-long-polls.json": func(t *testing.T, r *Result) {
 		// Spec §8.6.6: on an empty topic each pop is held and answered empty, then sent again
 		// at once. The hold, from one pop of a member's queue to its next: 14.95–14.97 s for

@@ -1,6 +1,8 @@
 package narrate
 
 import (
+	"strings"
+
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/session"
@@ -141,6 +143,8 @@ func read(e cluster.Event) fact {
 		f.clock = scenario.Clock(e.T)
 	case cluster.CauseExpireNotify:
 		f.notify = true
+	case cluster.CauseRegister, cluster.CauseSubscription:
+		f.notify = !strings.HasSuffix(e.Text, cluster.NotNotified)
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)

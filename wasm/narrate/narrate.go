@@ -163,8 +163,14 @@ func logText(f fact, lang string) string {
 		}
 		return say(lang, "narrate.log.rebalance", c, strings.Join(Ranges(f.queues), " "))
 	case factRegister:
+		if !f.notify {
+			return say(lang, "narrate.log.registerQuiet", b, c)
+		}
 		return say(lang, "narrate.log.register", b, c)
 	case factSubscribe:
+		if !f.notify {
+			return say(lang, "narrate.log.subscriptionQuiet", b, c, f.arg)
+		}
 		return say(lang, "narrate.log.subscription", b, c, f.arg)
 	case factUnregister:
 		return say(lang, "narrate.log.unregister", b, c)

@@ -195,7 +195,7 @@ func TestFrameBounded(t *testing.T) {
 // names, permissions as setPerm takes them, a subscription as setSubscription takes it
 // (TopicTest:TagA), and "Broker" as RocketMQ's Chinese documentation writes it.
 var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:-?\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
-	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|COMPOSITE|Small|cluster|PULL|POP)$`) // PULL, POP: mqadmin setConsumeMode's modes; COMPOSITE: a selector named as its author named it
+	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|COMPOSITE|Small|cluster|PULL|POP|RETRY|\w+_Topic\w*)$`) // PULL, POP: mqadmin setConsumeMode's modes; COMPOSITE: a selector named as its author named it
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
 
