@@ -491,7 +491,9 @@ func applySetLatencyFault(c *Cluster, cmd Command) error {
 	c.latencyFault = *cmd.On
 	for _, p := range c.producers {
 		p.unsettleAfter(p.flowedAt) // their responses will report to the table
-		p.setFaultOn(*cmd.On)
+		if !p.grpc {                // a gRPC producer has none (grpc_producer.go)
+			p.setFaultOn(*cmd.On)
+		}
 	}
 	return nil
 }

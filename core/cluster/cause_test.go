@@ -237,6 +237,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	gc.Detail = true // pops and acks are told when asked
 	// A SimpleConsumer whose awaitDuration the proxy refuses (spec §8.4.5 step 1).
 	gc.Consumers = append(gc.Consumers, ConsumerConfig{ID: "s1", Kind: KindGrpcSimple, AwaitDurationMs: 1000})
+	gc.Producers = append(gc.Producers, ProducerConfig{ID: "gp", Rate: 50, Kind: ProducerGrpc}) // a gRPC producer (spec §8.4.8)
 	gp := mustNew(t, gc)
 	gp.SetObserver(func(e Event) {
 		checkCause(t, e)
@@ -244,6 +245,9 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	})
 	gp.Advance(30000)
 	mustApply(t, gp, Command{Type: "killConsumer", ID: "g1"})
+	// … and a dead broker the proxy's view still lists fails the gRPC producer's sends, until
+	// a reload drops it.
+	mustApply(t, gp, Command{Type: "killBroker", Broker: "broker-b"})
 	gp.Advance(200000)
 
 	var missing []string

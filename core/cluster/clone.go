@@ -154,6 +154,17 @@ func (c *Cluster) Clone() *Cluster {
 	for i, px := range c.proxies {
 		np := *px
 		np.chans = slices.Clone(px.chans)
+		np.sendIndex = maps.Clone(px.sendIndex)
+		if px.routes != nil {
+			np.routes = map[int]*proxyRoute{}
+			for k, r := range px.routes {
+				nr := *r // its slices are replaced, never written in place
+				np.routes[k] = &nr
+			}
+		}
+		if px.rnd != nil {
+			np.rnd = cloneRandom(px.rnd)
+		}
 		n.proxies[i] = &np
 	}
 

@@ -208,6 +208,11 @@ func New(cfg Config) (*Cluster, error) {
 		if pc.Topic != "" && (c.topicBy[pc.Topic] == nil || c.topicBy[pc.Topic].group != nil) {
 			return nil, fmt.Errorf("producers[%d].topic: %q is no topic of topics", i, pc.Topic)
 		}
+		if pc.Kind == ProducerGrpc {
+			if _, err := c.proxyFor(pc.Proxy); err != nil {
+				return nil, fmt.Errorf("producers[%d]: %s", i, strings.Replace(err.Error(), "gRPC consumer", "gRPC producer", 1))
+			}
+		}
 		c.startProducer(pc)
 	}
 	c.events.Push(sim.Event{At: c.t.FlowStepMs, Kind: evFlow})

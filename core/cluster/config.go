@@ -262,6 +262,10 @@ type ProducerConfig struct {
 	// Tags is the mix of tags its messages carry, each tag's share ({"TagA": 0.7, "TagB":
 	// 0.3}); none: no tag.
 	Tags map[string]float64 `json:"tags,omitempty"`
+	// Kind is remoting (the default: Client's SDK) or grpc, RocketMQ 5's producer through
+	// Proxy (the first of proxies by default), which chooses the queue (spec §8.4.8).
+	Kind  string `json:"kind,omitempty"`
+	Proxy string `json:"proxy,omitempty"`
 }
 
 // KeysConfig is the keys a producer's messages carry: Prefix + 0 … Count−1, drawn uniformly,

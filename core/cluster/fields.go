@@ -186,6 +186,8 @@ var fields = []FieldSpec{
 	{Path: "producers[].selector", Type: ArgObject, Doc: "your own MessageQueueSelector for the keyed sends, {\"name\", \"source\"}: Starlark that defines select(queues, message, arg)"},
 	{Path: "producers[].client", Type: ArgEnum, Enum: clients, Loose: true, Default: string(profile.Default), Flag: "producer-client", Doc: "the SDK the producers run: java, java-4.9 or go-2.1.2 (go); it decides their queue selection, retries and latency fault tolerance"},
 	{Path: "producers[].topic", Type: ArgString, Charset: &TopicName, Doc: "the topic it sends to; unset: the first"},
+	{Path: "producers[].kind", Type: ArgEnum, Enum: ProducerKinds, Default: "remoting", Doc: "remoting: the client SDK of producers[].client; grpc: RocketMQ 5's producer through a proxy, which chooses the queue itself (round robin, or the message group's consistent hash), spec §8.4.8"},
+	{Path: "producers[].proxy", Type: ArgString, Charset: &BrokerName, Doc: "grpc: the proxy it sends through; unset: the first of proxies"},
 	{Path: "producers[].tags", Type: ArgShares, Charset: &TagName, Len: MaxTags, FMin: 0, FMax: 1, Doc: "the mix of tags its messages carry, each tag's share"},
 	{Path: "consumers[].attributes", Type: ArgObject, Len: MaxAttributes, Doc: "what a strategy's view shows of the member: a weight, a room, labels"},
 	{Path: "metrics", Type: ArgObject, Doc: "the shared store of metrics that strategies' views read"},

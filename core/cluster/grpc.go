@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/route"
 	"github.com/lbscope/lbscope/core/sim"
 )
@@ -79,6 +80,11 @@ type proxyState struct {
 	idx        int
 	name, mode string
 	chans      []proxyChan // in registration order
+	// Its write views' round-robin index by topic, and the stream of their random starts
+	// (grpc_producer.go).
+	sendIndex map[int]int64
+	rnd       *jrand.Random
+	routes    map[int]*proxyRoute // its route cache's write views by topic
 }
 
 // proxyChan is a registered client's channel and its last heartbeat.

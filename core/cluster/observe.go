@@ -89,6 +89,8 @@ type Event struct {
 //	revive             info       a broker revives messages a POP member popped and never acked: onto %RETRY%<group>_<topic>   Consumer (who popped them), Broker, N = messages, Arg = the POP retry topic
 //	pop                detail     a POP member's pop or a gRPC receive; N = 0: empty, held by the broker (only with detail)   Consumer, Broker, Queues = the queues read, N = messages, Until = the end of their invisible time, or of the held pop
 //	ack                detail     a POP or gRPC member acks what its listener consumed (only with detail)   Consumer, Broker, Queues = [its process queue], N = messages
+//	proxySendFailed    info       a gRPC producer's send fails on a broker its proxy's cached view still lists (told once a view)   Broker, Arg = the producer, Queues = [the queue], Until = when a send may start the view's reload
+//	proxyReload        info       a proxy's reloaded view of a topic differs: sends go to these queues now   Topic, Arg = the proxy, Queues = the view, Until = when the reload ended
 //	receiveRefused     info       a proxy refuses every receive of a gRPC SimpleConsumer (its awaitDuration or invisibleDuration)   Consumer, Arg = ILLEGAL_POLLING_TIME or ILLEGAL_INVISIBLE_TIME, Error = why
 //	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
 //
@@ -124,6 +126,8 @@ const (
 	CauseRevive           = "revive"
 	CauseProxyClear       = "proxyClear"
 	CauseReceiveRefused   = "receiveRefused"
+	CauseProxySendFailed  = "proxySendFailed"
+	CauseProxyReload      = "proxyReload"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -170,6 +174,8 @@ var Causes = map[string]string{
 	CauseRevive:           EventInfo,
 	CauseProxyClear:       EventInfo,
 	CauseReceiveRefused:   EventInfo,
+	CauseProxySendFailed:  EventInfo,
+	CauseProxyReload:      EventInfo,
 	CausePop:              EventDetail,
 	CauseAck:              EventDetail,
 }

@@ -66,7 +66,10 @@ type producer struct {
 	customTags   string // the tag every message of the producer carries, "" when it has none or a mix
 	customErr    string // the last selector failure logged, and when
 	customErrAt  int64
-	customSeq    int64            // keyed sends so far: message.seq
+	customSeq    int64 // keyed sends so far: message.seq
+	grpc         bool  // a gRPC producer (grpc_producer.go) of proxy px
+	px           int
+	toldView     int64            // 1 + the write time of the proxy's view whose failed send it told
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
 	isolation    map[string]int   // index in Cluster.isolations of the current interval
@@ -159,6 +162,9 @@ func checkProducer(pc ProducerConfig) error {
 	if pc.Mode == SendAsync && pc.Threads > 1 {
 		return fmt.Errorf("threads %d: an async producer's sends do not block; threads applies to mode %q", pc.Threads, SendSync)
 	}
+	if err := checkGrpcProducer(pc); err != nil {
+		return err
+	}
 	if err := CheckSelector("selector", pc); err != nil {
 		return err
 	}
@@ -207,6 +213,10 @@ func (c *Cluster) startProducer(pc ProducerConfig) *producer {
 		}
 	}
 	c.initClient(p, pc)
+	if pc.Kind == ProducerGrpc {
+		px, _ := c.proxyFor(pc.Proxy) // New checked it
+		c.startGrpcProducer(p, px)
+	}
 	if mode == SendSync {
 		p.threads = make([]sendThread, max(pc.Threads, 1))
 		p.active = len(p.threads)
@@ -256,10 +266,7 @@ func (p *producer) tpFor(j int) *selector.TopicPublishInfo {
 // keyedPick is a selector send's queue: the next message's key, hashed over the publish list
 // as SelectMessageQueueByHash does (spec §2.11).
 func (c *Cluster) keyedPick(p *producer, t int64) (route.MessageQueue, bool) {
-	k := int64(0)
-	if p.keys.HotShare == 0 || p.keyRnd.NextIntn(100) >= int32(p.keys.HotShare) {
-		k = int64(p.keyRnd.NextIntn(int32(p.keys.Count)))
-	}
+	k := p.drawKey()
 	// String.hashCode of prefix + decimal k, continued from the prefix's hash; a Go
 	// producer hashes the whole key's bytes.
 	h := p.keyPrefix
@@ -276,6 +283,15 @@ func (c *Cluster) keyedPick(p *producer, t int64) (route.MessageQueue, bool) {
 		h = 31*h + int32(d)
 	}
 	return p.keyedQueue(h, p.keyBuf)
+}
+
+// drawKey draws the number of the next message's key: key 0 for hotShare percent of the
+// sends, a uniform one of count otherwise.
+func (p *producer) drawKey() int64 {
+	if p.keys.HotShare == 0 || p.keyRnd.NextIntn(100) >= int32(p.keys.HotShare) {
+		return int64(p.keyRnd.NextIntn(int32(p.keys.Count)))
+	}
+	return 0
 }
 
 // setRate changes a producer's rate from now on: the due times restart from now, thread j
@@ -426,7 +442,13 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		}
 		var mq route.MessageQueue
 		var b *broker
-		if p.pubBroker != nil && p.keys == nil && !last.Valid && !p.fs.SendLatencyFaultEnable() {
+		if p.grpc {
+			var ok bool
+			if mq, b, ok = c.proxySendQueue(p); !ok {
+				c.sendFailed(p, j, t)
+				return
+			}
+		} else if p.pubBroker != nil && p.keys == nil && !last.Valid && !p.fs.SendLatencyFaultEnable() {
 			// The current client's pick with latency mode off and no last broker is the plain
 			// pick (spec §2.3): its broker is known by the list position.
 			pos := p.tpFor(j).PlainPos()
@@ -446,13 +468,15 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 			}
 		}
 		cost := t - th.t0
-		if !goClient && c.t.SendMsgTimeout < cost { // strict '<' (spec §6.17): "sendDefaultImpl call timeout"
+		if !goClient && !p.grpc && c.t.SendMsgTimeout < cost { // strict '<' (spec §6.17): "sendDefaultImpl call timeout"
 			c.sendFailed(p, j, t)
 			return
 		}
 		cur := c.t.SendMsgTimeout - cost
 		if goClient {
 			cur = p.prof.Producer.SendTimeout // 3 s for each attempt, no overall budget (spec §9.1.8)
+		} else if p.grpc {
+			cur = grpcRequestTimeoutMs // each attempt its own deadline
 		}
 		if last.Valid {
 			// The attempt that failed on the last broker is sent again (spec §2.7).
@@ -462,6 +486,19 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		}
 		if b == nil {
 			b = c.brokerNamed(&th.lastBroker, mq.BrokerName)
+		}
+		if p.grpc && (b == nil || b.down || !b.hasQueue(p.t, mq.QueueID)) {
+			// The proxy's send to the broker fails; the client sends again at once (§8.4.8).
+			c.tellProxySendFailed(p, mq, b)
+			if b != nil {
+				b.noteFailed(t, 1)
+			}
+			th.attempt++
+			if th.attempt > c.retries(p) {
+				c.sendFailed(p, j, t)
+				return
+			}
+			continue
 		}
 		if b == nil || b.down {
 			// RemotingConnectException: isolation, reachable = !startDetectorEnable; retried at

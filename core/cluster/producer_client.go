@@ -146,6 +146,9 @@ func (p *producer) setFaultOn(on bool) {
 
 // retries is a SYNC send's retries (attempts = 1 + retries).
 func (c *Cluster) retries(p *producer) int {
+	if p.grpc {
+		return grpcMaxAttempts - 1
+	}
 	if p.prof.Name == profile.Go212 {
 		return p.prof.Producer.RetryTimes
 	}

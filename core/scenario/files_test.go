@@ -83,6 +83,39 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("no broker told the subscription of %s as a change of the group's", "%RETRY%G_T")
 		}
 	},
+	"grpc-producer.json": func(t *testing.T, r *Result) {
+		// Spec §8.4.8: the proxy's round robin spreads p1 over all 8 queues before the kill;
+		// §8.4.5: its cached view keeps broker-b until a reload that starts at the first send
+		// 20 s or more after the last one ended, so sends fail only in that window, and after
+		// it every message goes to broker-a.
+		var failedAt, reloadAt int64 = -1, -1
+		for _, e := range r.Events {
+			switch e.Cause {
+			case cluster.CauseProxySendFailed:
+				if failedAt < 0 {
+					failedAt = e.T
+				}
+				if e.Broker != "broker-b" || e.Until < 30000 || e.Until > 50000 {
+					t.Errorf("%s: %s; want broker-b, listed until a send after 00:30–00:50", Clock(e.T), e.Text)
+				}
+			case cluster.CauseProxyReload:
+				reloadAt = e.T
+				if strings.Join(e.Queues, " ") != "broker-a:0 broker-a:1 broker-a:2 broker-a:3" {
+					t.Errorf("%s: %s; want broker-a's queues alone", Clock(e.T), e.Text)
+				}
+			}
+		}
+		if failedAt < 30000 || reloadAt < 40000 || reloadAt > 51000 {
+			t.Errorf("first failure at %d, reload at %d; want failures from the kill at 0:30 and the reload 20–21 s after the view's load", failedAt, reloadAt)
+		}
+		before, after := r.Sends[0], r.Sends[1]
+		if before.PerBroker["broker-a"] == 0 || before.PerBroker["broker-b"] == 0 || after.PerBroker["broker-b"] != 0 {
+			t.Errorf("sends %+v then %+v; want both brokers before the kill, broker-a alone after", before, after)
+		}
+		if m := r.Metrics; m.SendFailures == 0 || m.Lost != 0 || m.Consumed != m.Produced {
+			t.Errorf("metrics %+v; want failed sends in the window, every stored message consumed", m)
+		}
+	},
 	"empty-long-polls.json": func(t *testing.T, r *Result) {
 		// Spec §8.6.6: on an empty topic each pop is held and answered empty, then sent again
 		// at once. The hold, from one pop of a member's queue to its next: 14.95–14.97 s for

@@ -49,6 +49,8 @@ const (
 	factProxyClear    // info: a proxy cleared a gRPC client's n messages (arg = the proxy, clock = revived)
 	factSelectorThrew // info: a producer's own selector threw, its keyed send fails (producer, err = the message)
 	factRefused       // info: a proxy refuses every receive of a SimpleConsumer (arg = the code)
+	factProxyFailed   // info: a gRPC producer's send fails on a broker its proxy's view lists (producer, queues = [the queue], clock = the reload's earliest start)
+	factProxyReload   // info: a proxy's view of a topic changed (arg = the proxy, queues = the view)
 	factPop           // detail: a pop of n messages (queues = those read), or an empty one held until clock
 	factAck           // detail: n messages acked (queues = [the process queue])
 	factError         // session: a refused command
@@ -110,6 +112,8 @@ var causeFacts = map[string]int{
 	cluster.CauseRevive:           factRevive,
 	cluster.CauseProxyClear:       factProxyClear,
 	cluster.CauseReceiveRefused:   factRefused,
+	cluster.CauseProxySendFailed:  factProxyFailed,
+	cluster.CauseProxyReload:      factProxyReload,
 	cluster.CausePop:              factPop,
 	cluster.CauseAck:              factAck,
 	session.CauseRefused:          factError,
@@ -119,7 +123,7 @@ var causeFacts = map[string]int{
 func read(e cluster.Event) fact {
 	f := fact{kind: causeFacts[e.Cause], cause: e.Cause, consumer: e.Consumer, broker: e.Broker, queues: e.Queues, owners: e.Owners,
 		arg: e.Arg, n: int(e.N), text: e.Text, err: e.Error}
-	if e.Cause == cluster.CauseSelectorThrew {
+	if e.Cause == cluster.CauseSelectorThrew || e.Cause == cluster.CauseProxySendFailed {
 		f.producer = e.Arg
 	}
 	// Two kinds have one meaning each, whatever the cause says (the page's own refusals carry
@@ -148,7 +152,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CausePop:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CausePop, cluster.CauseProxySendFailed:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

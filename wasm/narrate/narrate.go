@@ -232,6 +232,13 @@ func logText(f fact, lang string) string {
 			return say(lang, "narrate.log.proxyClearNone", f.arg, c)
 		}
 		return say(lang, "narrate.log.proxyClear", f.arg, c, f.n, f.clock)
+	case factProxyFailed:
+		return say(lang, "narrate.log.proxySendFailed", f.producer, f.queues[0], b, f.clock)
+	case factProxyReload:
+		if len(f.queues) == 0 {
+			return say(lang, "narrate.log.proxyReloadNone", f.arg)
+		}
+		return say(lang, "narrate.log.proxyReload", f.arg, strings.Join(Ranges(f.queues), " "))
 	case factRefused:
 		return say(lang, "narrate.log.receiveRefused", c, f.arg)
 	case factPop:
