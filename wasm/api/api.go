@@ -35,7 +35,6 @@ type API struct {
 	cmp     *comparing  // compare.go: the comparison running, if any
 	narr    narrState   // narration.go
 	out     outState    // frame.go
-	stage   stageState  // diagnose.go: inputs handed over in slices
 }
 
 // method is one registered method: args is the caller's JSON argument ("null" when none).
@@ -145,6 +144,14 @@ func init() {
 			return nil, err
 		}
 		return map[string]any{"ok": true, "lang": lang}, nil
+	})
+	// lbscope.lang() → "en" or "zh", the language setLang last chose: the page's calls into
+	// its other wasms (the reader of pastes) carry it.
+	register("lang", func(a *API, args json.RawMessage) (any, error) {
+		if string(args) != "null" {
+			return nil, errors.New("takes no argument")
+		}
+		return a.Lang(), nil
 	})
 	register("methods", func(a *API, _ json.RawMessage) (any, error) {
 		return Names(), nil
