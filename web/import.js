@@ -60,9 +60,10 @@ function mount() {
   let statusKey = null;
   let pasted = null; // the textarea's entry among the inputs last read
   let returnFocus = null;
-  // Each reading is numbered: only the latest one's answer is shown. running: one is under way.
+  // Each reading is numbered: only the latest one's answer is shown. running: how many are
+  // under way.
   let seq = 0;
-  let running = false;
+  let running = 0;
 
   function say(key, params) {
     statusKey = key ? { key, params } : null;
@@ -114,11 +115,11 @@ function mount() {
   }
 
   async function diagnose(texts) {
-    running = true;
+    running++;
     try {
       return await read(texts);
     } finally {
-      running = false;
+      running--;
     }
   }
 
@@ -135,7 +136,6 @@ function mount() {
       say("import.empty");
       return null;
     }
-    if (!(await reader())) return null;
     lastArgs = { inputs: given, queues: queuesInput.value.trim(), topic: topicInput.value.trim(), group: groupInput.value.trim() };
     // Inputs past what one call may carry (logs are often larger) are handed over in slices
     // (lbscope.diagnoseStage), up to the command line's limits for logs, with the progress and
@@ -159,9 +159,11 @@ function mount() {
       // A slice's JSON may be several times its length (escapes): an eighth of what one call
       // carries always fits.
       const per = (limits.methods && limits.methods.diagnoseStage) || limit;
+      if (!(await reader())) return null;
       if (!(await handOver(api, given, Math.floor(Math.min(per.chars, per.string) / 8), total, mb))) return null;
       lastArgs = { inputs: [], staged: true, queues: lastArgs.queues, topic: lastArgs.topic, group: lastArgs.group };
     }
+    if (!(await reader())) return null;
     say("import.reading");
     const res = await api.diagnose(lastArgs);
     if (my !== seq) return res; // a later reading has begun: its answer is the one shown
