@@ -12,7 +12,7 @@ import (
 
 // Strategies and selectors given with their source (a scenario's strategy: {name, source}, setStrategy's
 // source, the editor's) run in the interpreter's wasm, which the page loads when one is first
-// needed (web/starlark.js): the playground's first load has no room for it.
+// needed (web/lazy.js): the playground's first load has no room for it.
 func init() {
 	call := func(method string, args ...any) (string, bool) {
 		s := js.Global().Get("LBStarlark")

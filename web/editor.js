@@ -16,7 +16,7 @@
 //
 // A syntax error, a runtime error, a budget overrun or a wrong return shows under the editor
 // with the Starlark message, and its line is marked beside the text. The interpreter is a
-// second wasm that starlark.js loads when the tab is first shown.
+// second wasm that lazy.js loads when the tab is first shown.
 //
 //   LB.editor.set(source, name)   put a source (and its name) in the editor
 //   LB.editor.check()             Promise: press Check
@@ -133,7 +133,7 @@ function mount() {
 
   function ready() {
     const sl = starlark();
-    if (!sl) return Promise.reject(new Error("starlark.js is missing"));
+    if (!sl) return Promise.reject(new Error("lazy.js is missing"));
     if (sl.loaded()) return Promise.resolve();
     status.textContent = i18n.t("editor.loading");
     return sl.load().then(() => {

@@ -1,6 +1,7 @@
 // import.js: the Import dialog. The reader pastes (or drops files of) what mqadmin or the
 // Dashboard printed for their consumer group; lbscope.diagnose reads it here, in the page —
-// nothing is sent anywhere — and the dialog shows the group, what each member's client
+// nothing is sent anywhere — in a wasm of its own, diagnose.wasm, which lazy.js loads the
+// first time the dialog reads; and the dialog shows the group, what each member's client
 // allocates, what the outputs show it holding, and the findings, in the page's language. "Open
 // as scenario" loads the group into the playground, so the reader can kill, add and slow
 // things in their own cluster.
@@ -59,6 +60,10 @@ function mount() {
   let statusKey = null;
   let pasted = null; // the textarea's entry among the inputs last read
   let returnFocus = null;
+  // Each reading is numbered: only the latest one's answer is shown. running: how many are
+  // under way.
+  let seq = 0;
+  let running = 0;
 
   function say(key, params) {
     statusKey = key ? { key, params } : null;
@@ -91,7 +96,35 @@ function mount() {
     return out;
   }
 
+  // reader loads the reader of pastes, a wasm of its own, the first time the dialog reads; a
+  // load that fails is said, and the next Diagnose tries again.
+  async function reader() {
+    const lazy = window.LB && window.LB.lazy;
+    if (!lazy || lazy.loaded("diagnose")) return true;
+    say("import.loading");
+    try {
+      await lazy.load("diagnose");
+      return true;
+    } catch (e) {
+      last = null;
+      loadBtn.disabled = true;
+      report.replaceChildren();
+      say("import.loadFailed", { error: String(e && e.message ? e.message : e) });
+      return false;
+    }
+  }
+
   async function diagnose(texts) {
+    running++;
+    try {
+      return await read(texts);
+    } finally {
+      running--;
+    }
+  }
+
+  async function read(texts) {
+    const my = ++seq;
     const api = window.lbscope;
     if (!api || typeof api.diagnose !== "function") {
       say("import.notReady");
@@ -126,11 +159,14 @@ function mount() {
       // A slice's JSON may be several times its length (escapes): an eighth of what one call
       // carries always fits.
       const per = (limits.methods && limits.methods.diagnoseStage) || limit;
+      if (!(await reader())) return null;
       if (!(await handOver(api, given, Math.floor(Math.min(per.chars, per.string) / 8), total, mb))) return null;
       lastArgs = { inputs: [], staged: true, queues: lastArgs.queues, topic: lastArgs.topic, group: lastArgs.group };
     }
+    if (!(await reader())) return null;
     say("import.reading");
-    const res = api.diagnose(lastArgs);
+    const res = await api.diagnose(lastArgs);
+    if (my !== seq) return res; // a later reading has begun: its answer is the one shown
     if (!res || res.error) {
       last = null;
       loadBtn.disabled = true;
@@ -154,17 +190,17 @@ function mount() {
     runBtn.disabled = true;
     let done = 0;
     try {
-      api.diagnoseStage({ clear: true });
+      await api.diagnoseStage({ clear: true });
       for (const x of given) {
         for (let i = 0; i < x.text.length;) {
           let end = Math.min(i + size, x.text.length);
           const nl = x.text.lastIndexOf("\n", end - 1);
           if (end < x.text.length && nl > i) end = nl + 1;
           const part = x.text.slice(i, end);
-          const res = api.diagnoseStage({ name: x.name, text: part });
+          const res = await api.diagnoseStage({ name: x.name, text: part });
           if (!res || res.error) {
             say("import.failed", { error: res ? String(res.error).replace(/^lbscope\.diagnoseStage: /, "") : "?" });
-            api.diagnoseStage({ clear: true });
+            await api.diagnoseStage({ clear: true });
             return false;
           }
           done = res.bytes;
@@ -172,7 +208,7 @@ function mount() {
           say("import.handing", { done: mb(done), total: mb(total) });
           await new Promise((r) => setTimeout(r, 0));
           if (stopping) {
-            api.diagnoseStage({ clear: true });
+            await api.diagnoseStage({ clear: true });
             say("import.stopped");
             return false;
           }
@@ -363,14 +399,17 @@ function mount() {
   dialog.addEventListener("keydown", (e) => {
     if (e.key === "Escape") { e.preventDefault(); setOpen(false); }
   });
-  // The findings' headlines come from the wasm in the page's language: read again on a change.
+  // The findings' headlines come from the reader in the page's language: read again on a
+  // change (unless a reading is under way, which reads in the new language itself).
   i18n.onChange(() => {
     if (statusKey) say(statusKey.key, statusKey.params);
-    if (last && lastArgs && window.lbscope) {
+    if (last && lastArgs && !running && window.lbscope) {
       if (pasted) pasted.name = t("import.pasteName");
+      const my = seq;
       setTimeout(() => {
-        const res = window.lbscope.diagnose(lastArgs);
-        if (res && !res.error) { last = res; draw(res); }
+        Promise.resolve(window.lbscope.diagnose(lastArgs)).then((res) => {
+          if (my === seq && !running && res && !res.error) { last = res; draw(res); }
+        }, () => {});
       }, 0);
     }
   });

@@ -408,7 +408,7 @@
       throw problem(s("loader.network", WASM, describe(err)));
     }).then(function (instance) {
       // A share link whose strategy comes with its source needs the interpreter's wasm
-      // before the page's opens it (starlark.js); a failure there is the link's to say.
+      // before the page's opens it (lazy.js); a failure there is the link's to say.
       var sl = window.LB && window.LB.starlark;
       var ready = sl ? sl.forLink(window.location.hash).then(null, function () {}) : null;
       if (!ready) {

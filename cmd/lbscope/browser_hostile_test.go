@@ -55,7 +55,7 @@ func TestBrowserArgumentsThatCannotBecomeJSONAreRefused(t *testing.T) {
 	con := open(t, ctx, "")
 	eval[bool](t, ctx, hostileValues)
 	for _, name := range []string{"cyclic", "bigint", "getter", "toJSON", "bare", "fn", "sym"} {
-		for _, call := range []string{"dispatch", "compare", "setLang", "series", "lessonStart", "timeline"} {
+		for _, call := range []string{"dispatch", "compare", "setLang", "series", "lessonStart", "timeline", "diagnose", "diagnoseStage"} {
 			js := fmt.Sprintf(`Promise.resolve().then(() => lbscope.%s(hostile.%s)).then(r => JSON.stringify(r), e => "threw " + e)`, call, name)
 			got := eval[string](t, ctx, js)
 			assert.Contains(t, got, `"error"`, "lbscope.%s(%s) = %s", call, name, got)

@@ -309,8 +309,9 @@ func TestBrowserI18nEmbedInChinese(t *testing.T) {
 }
 
 // Each word reaches its reader: the wasm carries the dictionary's part that Go reads
-// (words.GoPart: the canvas's, the narration's, the API's and the statuses) and none of the
-// page's, which words.js brings; in Chinese, the page, the canvas's legend, the narration and
+// (words.GoPart: the canvas's, the narration's, the API's and the statuses), diagnose.wasm
+// the reader of pastes' (words.PastePart), and the first carries none of the page's, which
+// words.js brings; in Chinese, the page, the canvas's legend, the narration and
 // lbscope.words() each have theirs.
 func TestBrowserI18nWordsReachTheirReaders(t *testing.T) {
 	ctx := playground(t)
@@ -323,6 +324,14 @@ func TestBrowserI18nWordsReachTheirReaders(t *testing.T) {
 	wasm, err := os.ReadFile(filepath.Join(browserEnv.dir, wasmName))
 	require.NoError(t, err)
 	assert.True(t, bytes.Contains(wasm, part), "the wasm carries the words Go reads, as words.GoPart gives them")
+	// The reader of pastes' words travel with the reader, in both languages, not in the first load.
+	pastePart, err := words.PastePart(data)
+	require.NoError(t, err)
+	reader, err := os.ReadFile(filepath.Join(browserEnv.dir, diagnoseName))
+	require.NoError(t, err)
+	assert.True(t, bytes.Contains(reader, pastePart), "diagnose.wasm carries the reader's words, as words.PastePart gives them")
+	assert.False(t, bytes.Contains(wasm, []byte(`"api.said.missing.members"`)), "the first load carries the reader's words")
+	assert.False(t, bytes.Contains(reader, []byte(`"canvas.legend.button"`)), "diagnose.wasm carries the canvas's words")
 	var carried []string
 	for key := range words.Page()[words.EN] {
 		if !strings.HasPrefix(key, "status.") && !strings.HasPrefix(key, "command.") && bytes.Contains(wasm, []byte(`"`+key+`"`)) {

@@ -45,11 +45,12 @@ const buildUsage = `Usage:
   lbscope build --out DIR [--pkg ./wasm] [--brotli-quality 9]
 
 Writes the browser playground as a static site for any static host: lbscope.wasm (built for
-js/wasm with the Go that runs this command), that Go's wasm_exec.js, every file of web/,
-.br and .gz siblings of the wasm, js, html, css, json and svg files, and build.json with
-each file's raw, gzip, brotli and decoded size.
+js/wasm with the Go that runs this command) and the wasms the page loads when first needed
+(starlark.wasm, the Strategy tab's interpreter; diagnose.wasm, the Import dialog's reader),
+that Go's wasm_exec.js, every file of web/, .br and .gz siblings of the wasm, js, html, css,
+json and svg files, and build.json with each file's raw, gzip, brotli and decoded size.
 
-A host should serve lbscope.wasm as application/wasm. One that serves a .br or .gz sibling
+A host should serve every .wasm as application/wasm. One that serves a .br or .gz sibling
 with Content-Encoding should also send X-Decoded-Length (the decoded size in build.json), as
 lbscope serve does; without it the page reads build.json to size its progress bar.
 

@@ -143,7 +143,7 @@ func testBuildSiteFiles(t *testing.T, st stubSite) {
 	assert.Equal(t, defaultBrotliQuality, m.BrotliQuality)
 	assert.Equal(t, 9, m.GzipLevel)
 	assert.Regexp(t, `^go1\.`, m.Go)
-	names := []string{"index.html", "lessons/one.html", "loader.js", "logo.png", "lbscope.wasm", starlarkName, "style.css", "tiny.css", "wasm_exec.js", wordsName}
+	names := []string{"index.html", "lessons/one.html", "loader.js", "logo.png", "lbscope.wasm", starlarkName, diagnoseName, "style.css", "tiny.css", "wasm_exec.js", wordsName}
 	assert.ElementsMatch(t, names, keys(m.Files))
 
 	for name, f := range m.Files {
@@ -173,7 +173,7 @@ func testBuildSiteFiles(t *testing.T, st stubSite) {
 			assert.True(t, bytes.Equal(raw, dec), "%s decodes to %s", name+s.suffix, name)
 		}
 	}
-	for _, name := range []string{"lbscope.wasm", "wasm_exec.js", "index.html", "loader.js", "style.css", "lessons/one.html"} {
+	for _, name := range []string{"lbscope.wasm", starlarkName, diagnoseName, "wasm_exec.js", "index.html", "loader.js", "style.css", "lessons/one.html"} {
 		assert.Positive(t, m.Files[name].Gzip, name)
 		assert.Positive(t, m.Files[name].Brotli, name)
 	}
@@ -297,6 +297,8 @@ func testServeHeaders(t *testing.T, st stubSite) {
 
 	for name, want := range map[string]string{
 		"lbscope.wasm":     "application/wasm",
+		starlarkName:       "application/wasm",
+		diagnoseName:       "application/wasm",
 		"wasm_exec.js":     "text/javascript; charset=utf-8",
 		"loader.js":        "text/javascript; charset=utf-8",
 		"style.css":        "text/css; charset=utf-8",

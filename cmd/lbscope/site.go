@@ -1,8 +1,9 @@
 package main
 
 // The static site of the browser playground, as `lbscope build` writes it and `lbscope serve`
-// serves it: lbscope.wasm (compiled with only the words Go reads: wordsOverlay), the
-// wasm_exec.js of the Go that built it, every file of web/, words.js (the page's dictionary,
+// serves it: lbscope.wasm (compiled with only the words its Go reads: wordsOverlay), the
+// second wasms the page loads when first needed (starlark.wasm, diagnose.wasm), the
+// wasm_exec.js of the Go that built them, every file of web/, words.js (the page's dictionary,
 // generated from assets/words.json and the command table),
 // .br and .gz siblings of the files worth compressing, and build.json describing all of them.
 
@@ -38,9 +39,14 @@ const (
 	lbscopeModule = "github.com/lbscope/lbscope"
 	wasmName      = "lbscope.wasm"
 	// starlarkName is the Starlark interpreter's wasm, which the page loads when a strategy's
-	// source is first needed (web/starlark.js), from starlarkPkg.
+	// source is first needed (web/lazy.js), from starlarkPkg.
 	starlarkName = "starlark.wasm"
 	starlarkPkg  = "./wasm/starlark"
+	// diagnoseName is the reader of pastes' wasm (the Import dialog's lbscope.diagnose and
+	// diagnoseStage), which the page loads when the dialog first reads (web/lazy.js), from
+	// diagnosePkg, with only the reader's words (words.PastePart).
+	diagnoseName = "diagnose.wasm"
+	diagnosePkg  = "./wasm/diagnose"
 	wasmExecName = "wasm_exec.js"
 	wordsName    = "words.js"
 	manifestName = "build.json"
@@ -116,10 +122,10 @@ func (e *buildError) Error() string {
 // brotli (`lbscope build --brotli-quality 11`'s build.json, one tree built both ways), and
 // each of these runs too seldom for the calls to cost a measured figure.
 var coldPackages = []string{
-	// The reader of mqadmin's and the Dashboard's output, and the lessons' checks: 50,690
-	// bytes less with brotli and 242 KB less raw when this was added. core/scenario gains
-	// nothing this way.
-	lbscopeModule + "/core/admin", lbscopeModule + "/wasm/lesson",
+	// The lessons' checks: with the reader of mqadmin's and the Dashboard's output (core/admin,
+	// since moved to diagnose.wasm), 50,690 bytes less with brotli and 242 KB less raw when
+	// this was added. core/scenario gains nothing this way.
+	lbscopeModule + "/wasm/lesson",
 	// Ebitengine's shader compiler and what only it uses: it compiles its three built-in
 	// shaders once, at start (Kage source from text/template, parsed by go/parser, constants
 	// in go/constant and math/big, GLSL through regexp), and takes half a millisecond more
@@ -132,8 +138,8 @@ var coldPackages = []string{
 	// Run by the page for a share link's packing (compress/flate), if ever: Ebitengine's PNG
 	// and archive/zip write its debugging dumps.
 	"compress/flate", "archive/zip", ebitenInternal + "/png",
-	// fmt and encoding/json: the page formats and marshals at its edges (a paste's report, a
-	// call's answer, the state pushed every StateEveryMs), not in a frame's drawing. 46,089
+	// fmt and encoding/json: the page formats and marshals at its edges (a call's answer, the
+	// state pushed every StateEveryMs), not in a frame's drawing. 46,089
 	// bytes less with brotli when this was added; the Go side of a frame was unchanged (the
 	// large preset at 10×, under Node: 2.59 ms both ways, medians of 3), and one push of the
 	// large preset's state and timeline went from 1.43 to 1.73 ms, 0.3 ms every 250 ms.
@@ -203,32 +209,40 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 
 	logf("building %s for js/wasm with %s…", opts.pkg, goVersion)
 	t := time.Now()
-	overlay, err := wordsOverlay(opts.root)
+	// Each wasm with only the words its Go reads: the playground's and the reader of pastes'
+	// parts of the dictionary (the interpreter reads none).
+	overlay, err := wordsOverlay(opts.root, words.GoPart)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(filepath.Dir(overlay))
-	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-overlay=" + overlay}
+	pasteOverlay, err := wordsOverlay(opts.root, words.PastePart)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(filepath.Dir(pasteOverlay))
+	var cold []string
 	for _, pkg := range coldPackages {
-		args = append(args, "-gcflags="+pkg+"=-l")
+		cold = append(cold, "-gcflags="+pkg+"=-l")
 	}
-	cmd := exec.CommandContext(ctx, goTool, append(args, "-o", filepath.Join(out, wasmName), opts.pkg)...)
-	cmd.Dir = opts.root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOROOT="+goroot)
-	if output, err := cmd.CombinedOutput(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	for _, w := range []struct {
+		name, pkg string
+		flags     []string
+	}{
+		{wasmName, opts.pkg, append([]string{"-overlay=" + overlay}, cold...)},
+		{starlarkName, starlarkPkg, nil},
+		{diagnoseName, diagnosePkg, []string{"-overlay=" + pasteOverlay}},
+	} {
+		args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, w.flags...)
+		cmd := exec.CommandContext(ctx, goTool, append(args, "-o", filepath.Join(out, w.name), w.pkg)...)
+		cmd.Dir = opts.root
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOROOT="+goroot)
+		if output, err := cmd.CombinedOutput(); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &buildError{pkg: w.pkg, output: string(output)}
 		}
-		return nil, &buildError{pkg: opts.pkg, output: string(output)}
-	}
-	cmd = exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(out, starlarkName), starlarkPkg)
-	cmd.Dir = opts.root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOROOT="+goroot)
-	if output, err := cmd.CombinedOutput(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &buildError{pkg: starlarkPkg, output: string(output)}
 	}
 	goBuild := time.Since(t)
 
@@ -244,7 +258,7 @@ func buildSite(ctx context.Context, opts siteOptions) (*siteBuild, error) {
 	if err := os.WriteFile(filepath.Join(out, wordsName), wordsJS(), 0o644); err != nil {
 		return nil, err
 	}
-	names = append(names, wasmName, starlarkName, wasmExecName, wordsName)
+	names = append(names, wasmName, starlarkName, diagnoseName, wasmExecName, wordsName)
 	slices.Sort(names)
 
 	m := manifest{
@@ -595,10 +609,11 @@ func generated(name string) bool {
 }
 
 // wordsOverlay writes, into a new temporary directory, the part of root's assets/words.json
-// that Go reads (words.GoPart) and a go build -overlay file that compiles the wasm with it in
-// place of the whole: the page's words come in words.js, and would otherwise travel twice.
-// It returns the overlay file's path; the caller removes its directory.
-func wordsOverlay(root string) (string, error) {
+// that one wasm's Go reads (part: words.GoPart, words.PastePart) and a go build -overlay file
+// that compiles the wasm with it in place of the whole: the page's words come in words.js,
+// and would otherwise travel twice, and each wasm carries only its own. It returns the
+// overlay file's path; the caller removes its directory.
+func wordsOverlay(root string, part func([]byte) ([]byte, error)) (string, error) {
 	src, err := filepath.Abs(filepath.Join(root, "assets", "words.json"))
 	if err != nil {
 		return "", err
@@ -607,7 +622,7 @@ func wordsOverlay(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	part, err := words.GoPart(data)
+	own, err := part(data)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", src, err)
 	}
@@ -617,7 +632,7 @@ func wordsOverlay(root string) (string, error) {
 	}
 	overlay := struct{ Replace map[string]string }{map[string]string{src: filepath.Join(dir, "words.json")}}
 	spec, _ := json.Marshal(overlay) // strings only
-	if err := os.WriteFile(overlay.Replace[src], part, 0o644); err != nil {
+	if err := os.WriteFile(overlay.Replace[src], own, 0o644); err != nil {
 		os.RemoveAll(dir)
 		return "", err
 	}

@@ -47,8 +47,8 @@ func TestPartialsPutOneListAndOneLoaderInBothPages(t *testing.T) {
 
 // Every page script is an ES module except the four that cannot be: Go's wasm_exec.js as Go
 // ships it, the generated words.js, which loader.js reads, loader.js, which must run where
-// modules do not to say that the browser is too old, and starlark.js, which loader.js waits on
-// before it starts a share link.
+// modules do not to say that the browser is too old, and lazy.js (the second wasms), which
+// loader.js waits on before it starts a share link.
 func TestPartialsLoadEveryScriptButThreeAsAModule(t *testing.T) {
 	root, err := repoRoot("test")
 	require.NoError(t, err)
@@ -68,7 +68,7 @@ func TestPartialsLoadEveryScriptButThreeAsAModule(t *testing.T) {
 		assert.NotContains(t, string(src), "window.LB.store", "%s imports the store from store.mjs", sc.Src)
 		assert.NotContains(t, string(src), "window.LB.h", "%s imports h from i18n.js", sc.Src)
 	}
-	assert.Equal(t, []string{wasmExecName, wordsName, "starlark.js", "loader.js"}, classic)
+	assert.Equal(t, []string{wasmExecName, wordsName, "lazy.js", "loader.js"}, classic)
 }
 
 // The canvas's colours reach the page from wasm/view, not from a copy: both themes, each

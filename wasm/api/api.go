@@ -18,11 +18,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lbscope/lbscope/wasm/args"
 	"github.com/lbscope/lbscope/wasm/session"
 )
 
 // MaxArgBytes bounds one call's JSON argument.
-const MaxArgBytes = 1 << 20
+const MaxArgBytes = args.MaxBytes
 
 // API is the method set of one playground page.
 type API struct {
@@ -34,7 +35,6 @@ type API struct {
 	cmp     *comparing  // compare.go: the comparison running, if any
 	narr    narrState   // narration.go
 	out     outState    // frame.go
-	stage   stageState  // diagnose.go: inputs handed over in slices
 }
 
 // method is one registered method: args is the caller's JSON argument ("null" when none).
@@ -93,21 +93,16 @@ func (a *API) Call(name string, args []byte) ([]byte, error) {
 
 // Start is Call for the page's bridge: a method that answers with a Job returns it, unrun,
 // for the bridge to run a slice at a time (and out is nil).
-func (a *API) Start(name string, args []byte) (out []byte, job *Job, err error) {
+func (a *API) Start(name string, arg []byte) (out []byte, job *Job, err error) {
 	m, ok := methods[name]
 	if !ok {
 		return nil, nil, fmt.Errorf("lbscope.%s: no such method (methods: %s)", name, strings.Join(Names(), ", "))
 	}
-	if len(args) > MaxArgBytes {
-		return nil, nil, fmt.Errorf("lbscope.%s: the argument is %d bytes; at most %d", name, len(args), MaxArgBytes)
+	raw, err := args.Check(name, arg)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(args) == 0 {
-		args = []byte("null")
-	}
-	if !json.Valid(args) {
-		return nil, nil, fmt.Errorf("lbscope.%s: the argument is not JSON", name)
-	}
-	v, err := m(a, args)
+	v, err := m(a, raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lbscope.%s: %w", name, err)
 	}
@@ -150,42 +145,21 @@ func init() {
 		}
 		return map[string]any{"ok": true, "lang": lang}, nil
 	})
+	// lbscope.lang() → "en" or "zh", the language setLang last chose: the page's calls into
+	// its other wasms (the reader of pastes) carry it.
+	register("lang", func(a *API, args json.RawMessage) (any, error) {
+		if string(args) != "null" {
+			return nil, errors.New("takes no argument")
+		}
+		return a.Lang(), nil
+	})
 	register("methods", func(a *API, _ json.RawMessage) (any, error) {
 		return Names(), nil
 	})
 }
 
 // decode reads args into v, refusing unknown fields so that a misspelt option is an error.
-func decode(args json.RawMessage, v any, want string) error {
-	if string(args) == "null" {
-		return fmt.Errorf("needs an argument: %s", want)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(args)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// Say what came in JavaScript's words, not the Go type it missed.
-			if te.Field != "" {
-				return fmt.Errorf("%s is a %s; want %s", te.Field, jsKind(te.Value), want)
-			}
-			return fmt.Errorf("got a %s; want %s", jsKind(te.Value), want)
-		}
-		return fmt.Errorf("%s; want %s", strings.TrimPrefix(err.Error(), "json: "), want)
-	}
-	return nil
-}
-
-// jsKind names a JSON value kind as a page's author knows it.
-func jsKind(jsonKind string) string {
-	switch {
-	case jsonKind == "bool":
-		return "boolean"
-	case strings.HasPrefix(jsonKind, "number"): // "number", "number 1.5"
-		return "number"
-	}
-	return jsonKind // object, array, string
-}
+func decode(arg json.RawMessage, v any, want string) error { return args.Decode(arg, v, want) }
 
 func init() {
 	register("state", func(a *API, args json.RawMessage) (any, error) {

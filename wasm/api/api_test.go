@@ -48,6 +48,13 @@ func TestSetLangChangesTheLanguageOfProse(t *testing.T) {
 	if a.Lang() != "zh" {
 		t.Errorf("Lang() = %q after setLang zh", a.Lang())
 	}
+	// lbscope.lang() tells it, for the page's calls into the reader of pastes.
+	if out, err := a.Call("lang", nil); err != nil || string(out) != `"zh"` {
+		t.Errorf("lang() = %s (%v); want \"zh\"", out, err)
+	}
+	if _, err := a.Call("lang", []byte(`"en"`)); err == nil || !strings.Contains(err.Error(), "takes no argument") {
+		t.Errorf("lang(\"en\"): %v; want it refused", err)
+	}
 }
 
 func TestMethodsListsEveryRegisteredMethod(t *testing.T) {

@@ -33,6 +33,15 @@ func ArgLimits(name string) ArgLimit {
 	return l
 }
 
+// The stage's limits, what lbscope.diagnoseStage holds at most: the command line's for logs,
+// one input and all together (core/admin's MaxLogBytes and MaxLogTotal, which a test holds
+// these to). diagnoseStage runs in the reader's own wasm (wasm/paste, wasm/diagnose); the
+// page's wasm only tells them, without linking the reader.
+const (
+	MaxStageInput = 32 << 20
+	MaxStageTotal = 64 << 20
+)
+
 // Limits is what lbscope.limits() gives: every limit the page enforces, from the one set
 // (core/cluster/limits.go and the work bounds), for a page's script to check against or show.
 type Limits struct {

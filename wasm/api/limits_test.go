@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/cluster"
 	"github.com/lbscope/lbscope/core/scenario"
 	"github.com/lbscope/lbscope/wasm/session"
@@ -32,6 +33,10 @@ func TestLimitsMethod(t *testing.T) {
 	}
 	if got.Methods["diagnose"].String != MaxArgBytes {
 		t.Errorf("diagnose's pasted text is limited to %d characters", got.Methods["diagnose"].String)
+	}
+	// The stage the reader's wasm holds is told here as the reader bounds it.
+	if got.Stage["input"] != admin.MaxLogBytes || got.Stage["total"] != admin.MaxLogTotal {
+		t.Errorf("stage %v; the reader holds %d a log, %d in all", got.Stage, admin.MaxLogBytes, admin.MaxLogTotal)
 	}
 	if got.Cluster["consumers"] != cluster.MaxConsumers || got.Work["compareUnits"] != MaxCompareWork || got.Work["sliceUnits"] != session.MaxSliceWork {
 		t.Errorf("cluster %v, work %v", got.Cluster, got.Work)

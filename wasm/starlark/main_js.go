@@ -1,8 +1,8 @@
 //go:build js && wasm
 
-// Command starlark is the playground's second wasm: the Starlark interpreter, which the
+// Command starlark is one of the playground's second wasms: the Starlark interpreter, which the
 // first load has no room for. The page loads it when a strategy's source is first needed
-// (web/starlark.js) and the page's wasm calls it through globalThis.LBStarlark (wasm/script/wire):
+// (web/lazy.js) and the page's wasm calls it through globalThis.LBStarlark (wasm/script/wire):
 //
 //	LBStarlark.compile(name, file, source, steps) → '{"id": 1}' or '{"error": "file:line:col: …"}'
 //	LBStarlark.allocate(id, request)       → '{"queues": [0, 3]}' or '{"error": …}'

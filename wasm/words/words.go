@@ -10,7 +10,8 @@
 // ("panel.", "help.", "charts.", …). Texts read by Go are fmt formats ("%d queues"; "%[2]s"
 // where Chinese takes the arguments in another order); texts read by the page name their
 // parameters ("{clock} · {speed}"), as web/i18n.js fills them in. The site's wasm carries
-// only the groups Go reads (GoPart); the page's travel once, in the site's words.js.
+// only the groups Go reads (GoPart) but those of the reader of pastes, which its own wasm
+// carries (PastePart); the page's travel once, in the site's words.js.
 package words
 
 import (
@@ -40,6 +41,16 @@ type Entry map[string]string
 // these and the consumers' statuses ("status.", which the page reads too), nothing else: the
 // site's wasm carries only those (GoPart).
 var goPrefixes = []string{"canvas.", "narrate.", "api."}
+
+// pastePrefixes are the groups of goPrefixes that only the reader of pastes (wasm/paste) reads:
+// what the diagnosis says, its findings, the Import dialog's fields. They travel in the
+// reader's wasm (PastePart), not in the playground's (GoPart).
+var pastePrefixes = []string{"api.said.", "api.finding.", "api.field.", "api.diagnose."}
+
+// pasteReads says whether only the reader of pastes reads key.
+func pasteReads(key string) bool {
+	return slices.ContainsFunc(pastePrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
+}
 
 // goReads says whether Go reads key: a key of goPrefixes or a status.
 func goReads(key string) bool {
@@ -170,15 +181,27 @@ func Page() map[string]map[string]string {
 	return out
 }
 
-// GoPart is the part of a dictionary in the shape of assets/words.json (data) that Go reads:
-// its canvas., narrate., api. and status. keys, as JSON. `lbscope build` compiles the wasm
-// with it in place of assets/words.json, so that the page's words travel once, in words.js,
-// and the wasm parses only its own at start.
+// GoPart is the part of a dictionary in the shape of assets/words.json (data) that the
+// playground's Go reads: its canvas., narrate., api. and status. keys but the reader of
+// pastes' (PastePart), as JSON. `lbscope build` compiles the playground's wasm with it in
+// place of assets/words.json, so that the page's words travel once, in words.js, the
+// reader's with the reader, and the wasm parses only its own at start.
 func GoPart(data []byte) ([]byte, error) {
+	return part(data, func(key string) bool { return goReads(key) && !pasteReads(key) })
+}
+
+// PastePart is the part of a dictionary that only the reader of pastes reads (wasm/paste:
+// api.said., api.finding., api.field., api.diagnose.), as JSON: `lbscope build` compiles the
+// reader's wasm, diagnose.wasm, with it in place of assets/words.json.
+func PastePart(data []byte) ([]byte, error) {
+	return part(data, pasteReads)
+}
+
+func part(data []byte, keep func(key string) bool) ([]byte, error) {
 	t, err := Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	maps.DeleteFunc(t, func(key string, _ Entry) bool { return !goReads(key) })
+	maps.DeleteFunc(t, func(key string, _ Entry) bool { return !keep(key) })
 	return json.Marshal(t)
 }

@@ -137,7 +137,7 @@ var readers = []struct {
 }{
 	{"canvas.", []string{"../view/*.go"}},
 	{"narrate.", []string{"../narrate/*.go"}},
-	{"api.", []string{"../api/*.go"}},
+	{"api.", []string{"../api/*.go", "../paste/*.go"}},
 	{"", []string{"../../web/*.js", "../../web/*.mjs", "../../web/*.html"}},
 }
 
@@ -218,7 +218,7 @@ func TestGoPartIsWhatGoReads(t *testing.T) {
 	}
 	page := Page()
 	for _, key := range Keys() {
-		if e, ok := part[key]; ok != goReads(key) {
+		if e, ok := part[key]; ok != (goReads(key) && !pasteReads(key)) {
 			t.Errorf("GoPart holds %s: %v", key, ok)
 		} else if ok && (e[EN] != table[key][EN] || e[ZH] != table[key][ZH]) {
 			t.Errorf("GoPart's %s = %v; the dictionary's %v", key, e, table[key])
@@ -254,6 +254,80 @@ func TestGoPartIsWhatGoReads(t *testing.T) {
 		for _, key := range Keys() {
 			if strings.HasPrefix(key, m[1]) && pageOnly(key) {
 				t.Errorf("a Go source of the playground builds the page's key %s from %q", key, m[1])
+				break
+			}
+		}
+	}
+}
+
+// The reader of pastes carries its own words (PastePart, which diagnose.wasm is built with)
+// and the playground's wasm does not (GoPart): every key of the reader is in PastePart with its
+// texts, no other key is; the reader's Go (wasm/paste) names no other key Go reads, and no
+// other Go source of the playground names one of the reader's, written out or as a prefix:
+// one wasm would not find it.
+func TestPastePartIsWhatTheReaderReads(t *testing.T) {
+	data, err := PastePart(assets.Words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := Parse(data)
+	if err != nil {
+		t.Fatalf("PastePart does not parse: %v", err)
+	}
+	for _, key := range Keys() {
+		if e, ok := part[key]; ok != pasteReads(key) {
+			t.Errorf("PastePart holds %s: %v", key, ok)
+		} else if ok && (e[EN] != table[key][EN] || e[ZH] != table[key][ZH]) {
+			t.Errorf("PastePart's %s = %v; the dictionary's %v", key, e, table[key])
+		}
+	}
+	for _, key := range []string{"api.diagnose.nothing", "api.finding.and", "api.said.missing.members", "api.field.queues.name"} {
+		if _, ok := part[key]; !ok {
+			t.Errorf("PastePart lacks %s", key)
+		}
+	}
+	if _, ok := part["api.lesson.step"]; ok {
+		t.Error("PastePart holds the playground's api.lesson.step")
+	}
+	named := func(src string) []string { // the keys src writes out and the prefixes it builds keys from
+		var out []string
+		for _, m := range regexp.MustCompile(`"([a-z0-9]+(\.[A-Za-z0-9_]+)+)"`).FindAllStringSubmatch(src, -1) {
+			out = append(out, m[1])
+		}
+		for _, m := range prefixUse.FindAllStringSubmatch(src, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	reader := sources(t, []string{"../paste/*.go"})
+	var uses int
+	for _, name := range named(reader) {
+		for _, key := range Keys() {
+			if key == name || strings.HasPrefix(key, name) && strings.HasSuffix(name, ".") {
+				if goReads(key) && !pasteReads(key) {
+					t.Errorf("the reader of pastes reads the playground's %s (%q)", key, name)
+					break
+				}
+				uses++
+			}
+		}
+	}
+	if uses == 0 {
+		t.Error("found no key that wasm/paste reads")
+	}
+	globs, _ := filepath.Glob("../*")
+	var others []string
+	for _, g := range append(globs, "..") {
+		if fi, err := os.Stat(g); err == nil && fi.IsDir() && filepath.Base(g) != "paste" && filepath.Base(g) != "diagnose" {
+			if files, _ := filepath.Glob(filepath.Join(g, "*.go")); len(files) > 0 {
+				others = append(others, filepath.Join(g, "*.go"))
+			}
+		}
+	}
+	for _, name := range named(sources(t, others)) {
+		for _, key := range Keys() {
+			if (key == name || strings.HasPrefix(key, name) && strings.HasSuffix(name, ".")) && pasteReads(key) {
+				t.Errorf("a Go source of the playground reads the reader of pastes' %s (%q)", key, name)
 				break
 			}
 		}

@@ -1,4 +1,4 @@
-package api
+package paste
 
 import (
 	"encoding/json"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/scenario"
-	"github.com/lbscope/lbscope/wasm/session"
 )
 
 func fixtureText(t *testing.T, prefix string) map[string]string {
@@ -29,12 +28,10 @@ func fixtureText(t *testing.T, prefix string) map[string]string {
 // The Import dialog's call: a newcomer pastes consumerConnection and the route, reads the
 // findings in their language and gets a scenario the page loads.
 func TestDiagnoseMethod(t *testing.T) {
-	a := New(session.NewDefault())
+	a := &page{lang: "en"}
 	arg, _ := json.Marshal(map[string]any{"inputs": []map[string]string{fixtureText(t, "16"), fixtureText(t, "20")}})
 	for _, lang := range []string{"en", "zh"} {
-		if _, err := a.Call("setLang", []byte(`"`+lang+`"`)); err != nil {
-			t.Fatal(err)
-		}
+		a.lang = lang
 		out, err := a.Call("diagnose", arg)
 		if err != nil {
 			t.Fatal(err)
@@ -114,12 +111,10 @@ func TestDiagnoseChineseHeadlinesCarryTheValues(t *testing.T) {
 // dialog's fields, never at the command line's flags: a consumerStatus alone (no queues: no
 // scenario), a cut group name, and a bad Queues field.
 func TestDiagnoseSaysItInThePagesTerms(t *testing.T) {
-	a := New(session.NewDefault())
+	a := &page{lang: "en"}
 	call := func(lang string, args map[string]any) (DiagnoseResult, error) {
 		t.Helper()
-		if _, err := a.Call("setLang", []byte(`"`+lang+`"`)); err != nil {
-			t.Fatal(err)
-		}
+		a.lang = lang
 		raw, _ := json.Marshal(args)
 		out, err := a.Call("diagnose", raw)
 		var got DiagnoseResult
@@ -191,6 +186,33 @@ func TestDiagnoseSaysItInThePagesTerms(t *testing.T) {
 		want := map[string]string{"en": "the Queues field: ", "zh": "“队列”一栏无法读取"}[c.lang]
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "--queues") {
 			t.Errorf("%s: a bad Queues field: %v", c.lang, err)
+		}
+	}
+}
+
+// page makes the page's calls: the language lbscope.setLang last chose goes with each, as
+// web/lazy.js sends lbscope.lang() with them.
+type page struct {
+	r    Reader
+	lang string
+}
+
+func (p *page) Call(name string, arg []byte) ([]byte, error) { return p.r.Call(name, p.lang, arg) }
+
+// A call the reader cannot answer says why, naming the page's method as its other calls do.
+func TestReaderRefuses(t *testing.T) {
+	var r Reader
+	for _, c := range []struct{ name, lang, arg, want string }{
+		{"state", "en", "", "lbscope.state: no such method of the reader (methods: diagnose, diagnoseStage)"},
+		{"diagnose", "fr", `{"inputs": []}`, `lbscope.diagnose: language "fr": want "en" or "zh"`},
+		{"diagnose", "en", "{inputs", "lbscope.diagnose: the argument is not JSON"},
+		{"diagnose", "en", "", "lbscope.diagnose: needs an argument: {inputs: "},
+		{"diagnose", "en", `{"inputs": [], "queue": "broker-a:4"}`, `lbscope.diagnose: unknown field "queue"; want {inputs:`},
+		{"diagnose", "en", `{"inputs": 3}`, "lbscope.diagnose: inputs is a number; want {inputs:"},
+		{"diagnoseStage", "zh", `"` + strings.Repeat("x", MaxStageInput>>5) + `"`, "lbscope.diagnoseStage: the argument is 1048578 bytes; at most 1048576"},
+	} {
+		if _, err := r.Call(c.name, c.lang, []byte(c.arg)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s(%.40s) in %s: %v; want %q", c.name, c.arg, c.lang, err, c.want)
 		}
 	}
 }

@@ -1,22 +1,71 @@
-package api
+// Package paste is the reader of what a user pastes into the playground's Import dialog — the
+// output of mqadmin or the Dashboard, clients' logs — behind lbscope.diagnose and
+// lbscope.diagnoseStage. It runs in a wasm of its own (wasm/diagnose, diagnose.wasm), which the
+// page loads when the dialog first reads (web/lazy.js): the reader (core/admin) is large, and
+// the playground's first load has no room for it.
+//
+// lbscope.diagnose({inputs: [{name, text}], queues?, topic?, strategy?, sdk?, group?, logZone?})
+// reads the pastes and returns the report of `lbscope diagnose --json`, plus, in the page's
+// language, a headline and a fix per finding, and the group as a scenario the page can load
+// ({type: "load", scenario}). The pasted text is read here, in the page: it is never sent
+// anywhere. The page must show everything from the paste as text, never as markup.
+package paste
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/lbscope/lbscope/core/admin"
 	"github.com/lbscope/lbscope/core/scenario"
+	"github.com/lbscope/lbscope/wasm/args"
 	"github.com/lbscope/lbscope/wasm/words"
 )
 
-// lbscope.diagnose({inputs: [{name, text}], queues?, topic?, strategy?, sdk?, group?, logZone?}) reads
-// what the user pasted from mqadmin or the Dashboard and returns the report of
-// `lbscope diagnose --json`, plus, in the page's language, a headline and a fix per finding,
-// and the group as a scenario the page can load ({type: "load", scenario}). The pasted text is
-// read here, in the page: it is never sent anywhere. The page must show everything from the
-// paste as text, never as markup.
+// Methods are the page's calls a Reader answers, lbscope.<name>.
+var Methods = []string{"diagnose", "diagnoseStage"}
+
+// Reader answers one page's calls: it holds what diagnoseStage handed over.
+type Reader struct {
+	mu    sync.Mutex
+	stage stageState
+}
+
+// Call runs method name with arg (its JSON; empty means none) in lang, the page's language
+// ("en" or "zh"), and returns its result as JSON. Errors name the method as the page's own
+// calls do: "lbscope.diagnose: …".
+func (r *Reader) Call(name, lang string, arg []byte) ([]byte, error) {
+	m, ok := methods[name]
+	if !ok {
+		return nil, fmt.Errorf("lbscope.%s: no such method of the reader (methods: %s)", name, strings.Join(Methods, ", "))
+	}
+	if !slices.Contains(words.Langs, lang) {
+		return nil, fmt.Errorf("lbscope.%s: language %q: want \"en\" or \"zh\"", name, lang)
+	}
+	raw, err := args.Check(name, arg)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	v, err := m(r, lang, raw)
+	r.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("lbscope.%s: %w", name, err)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("lbscope.%s: %w", name, err)
+	}
+	return out, nil
+}
+
+var methods = map[string]func(r *Reader, lang string, arg json.RawMessage) (any, error){
+	"diagnose":      (*Reader).diagnose,
+	"diagnoseStage": (*Reader).diagnoseStage,
+}
 
 type diagnoseInput struct {
 	Name string `json:"name"`
@@ -44,7 +93,8 @@ type stageState struct {
 	bytes  int
 }
 
-// The stage's limits are the command line's for logs: one input, all together.
+// The stage's limits are the command line's for logs: one input, all together
+// (lbscope.limits().stage tells them).
 const (
 	MaxStageInput = admin.MaxLogBytes
 	MaxStageTotal = admin.MaxLogTotal
@@ -189,93 +239,90 @@ type Headline struct {
 	Fix      string `json:"fix"`
 }
 
-func init() {
-	register("diagnose", func(a *API, args json.RawMessage) (any, error) {
-		const want = `{inputs: [{name: "connection.txt", text: "…what mqadmin printed…"}], queues?: "broker-a:8", topic?, strategy?, sdk?, group?, logZone?: "+08:00"}`
-		var in diagnoseArgs
-		if err := decode(args, &in, want); err != nil {
-			return nil, err
+// diagnose is lbscope.diagnose({…, staged?}): with staged, the inputs diagnoseStage handed
+// over are read first, then the call's own.
+func (r *Reader) diagnose(lang string, arg json.RawMessage) (any, error) {
+	const want = `{inputs: [{name: "connection.txt", text: "…what mqadmin printed…"}], queues?: "broker-a:8", topic?, strategy?, sdk?, group?, logZone?: "+08:00"}`
+	var in diagnoseArgs
+	if err := args.Decode(arg, &in, want); err != nil {
+		return nil, err
+	}
+	var inputs []admin.Input
+	if in.Staged {
+		inputs = append(inputs, r.stage.inputs...)
+	}
+	if len(in.Inputs) == 0 && len(inputs) == 0 {
+		return nil, errors.New("needs inputs: " + want)
+	}
+	for i, x := range in.Inputs {
+		name := x.Name
+		if name == "" {
+			name = fmt.Sprintf("paste %d", i+1)
 		}
-		var inputs []admin.Input
-		if in.Staged {
-			inputs = append(inputs, a.stage.inputs...)
-		}
-		if len(in.Inputs) == 0 && len(inputs) == 0 {
-			return nil, errors.New("needs inputs: " + want)
-		}
-		for i, x := range in.Inputs {
-			name := x.Name
-			if name == "" {
-				name = fmt.Sprintf("paste %d", i+1)
-			}
-			inputs = append(inputs, admin.Input{Name: name, Data: []byte(x.Text)})
-		}
-		lang := a.Lang()
-		rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group, LogZone: in.LogZone})
-		if err != nil {
-			return nil, errors.New(saidErr(lang, err))
-		}
-		if !rep.Read.Recognised() {
-			for _, x := range rep.Read.Inputs {
-				if x.Error != "" {
-					return nil, errors.New(said(lang, x.ErrorSaid))
-				}
-			}
-			return nil, errors.New(words.Word(lang, "api.diagnose.nothing"))
-		}
-		out := DiagnoseResult{Export: rep.Export(), Lang: lang, Headlines: []Headline{}}
-		for _, f := range rep.Findings {
-			out.Headlines = append(out.Headlines, headline(lang, f))
-		}
-		s, left, serr := rep.Group.ScenarioSaid()
-		if serr != nil {
-			out.ScenarioError, left = serr.Error(), nil
-		} else {
-			out.Scenario = &s
-			for _, l := range left {
-				out.ScenarioLeft = append(out.ScenarioLeft, l.String())
+		inputs = append(inputs, admin.Input{Name: name, Data: []byte(x.Text)})
+	}
+	rep, err := admin.Diagnose(inputs, admin.Options{Queues: in.Queues, Topic: in.Topic, Strategy: in.Strategy, SDK: in.SDK, Group: in.Group, LogZone: in.LogZone})
+	if err != nil {
+		return nil, errors.New(saidErr(lang, err))
+	}
+	if !rep.Read.Recognised() {
+		for _, x := range rep.Read.Inputs {
+			if x.Error != "" {
+				return nil, errors.New(said(lang, x.ErrorSaid))
 			}
 		}
-		out.Said = sayAll(lang, rep, left, serr)
-		return out, nil
-	})
+		return nil, errors.New(words.Word(lang, "api.diagnose.nothing"))
+	}
+	out := DiagnoseResult{Export: rep.Export(), Lang: lang, Headlines: []Headline{}}
+	for _, f := range rep.Findings {
+		out.Headlines = append(out.Headlines, headline(lang, f))
+	}
+	s, left, serr := rep.Group.ScenarioSaid()
+	if serr != nil {
+		out.ScenarioError, left = serr.Error(), nil
+	} else {
+		out.Scenario = &s
+		for _, l := range left {
+			out.ScenarioLeft = append(out.ScenarioLeft, l.String())
+		}
+	}
+	out.Said = sayAll(lang, rep, left, serr)
+	return out, nil
 }
 
-func init() {
-	// lbscope.diagnoseStage({name, text}) appends text to the staged input name (a new one at
-	// the end when no input has that name yet); ({clear: true}) drops every staged input. It
-	// answers what the stage holds: {inputs, bytes}.
-	register("diagnoseStage", func(a *API, args json.RawMessage) (any, error) {
-		const want = `{name: "rocketmq_client.log", text: "…the next slice of the log…"} or {clear: true}`
-		var in stageArgs
-		if err := decode(args, &in, want); err != nil {
-			return nil, err
+// lbscope.diagnoseStage({name, text}) appends text to the staged input name (a new one at the
+// end when no input has that name yet); ({clear: true}) drops every staged input. It answers
+// what the stage holds: {inputs, bytes}.
+func (r *Reader) diagnoseStage(_ string, arg json.RawMessage) (any, error) {
+	const want = `{name: "rocketmq_client.log", text: "…the next slice of the log…"} or {clear: true}`
+	var in stageArgs
+	if err := args.Decode(arg, &in, want); err != nil {
+		return nil, err
+	}
+	st := &r.stage
+	if in.Clear {
+		*st = stageState{}
+	} else {
+		if in.Name == "" {
+			return nil, errors.New("needs a name: " + want)
 		}
-		st := &a.stage
-		if in.Clear {
-			*st = stageState{}
-		} else {
-			if in.Name == "" {
-				return nil, errors.New("needs a name: " + want)
-			}
-			i := slices.IndexFunc(st.inputs, func(x admin.Input) bool { return x.Name == in.Name })
-			have := 0
-			if i >= 0 {
-				have = len(st.inputs[i].Data)
-			}
-			switch {
-			case have+len(in.Text) > MaxStageInput:
-				return nil, fmt.Errorf("%s goes past %d MiB, the limit of one log; cut it to the window of interest", in.Name, MaxStageInput>>20)
-			case st.bytes+len(in.Text) > MaxStageTotal:
-				return nil, fmt.Errorf("the staged inputs go past %d MiB together, the limit of one reading; cut the logs to the window of interest", MaxStageTotal>>20)
-			}
-			if i < 0 {
-				st.inputs = append(st.inputs, admin.Input{Name: in.Name})
-				i = len(st.inputs) - 1
-			}
-			st.inputs[i].Data = append(st.inputs[i].Data, in.Text...)
-			st.bytes += len(in.Text)
+		i := slices.IndexFunc(st.inputs, func(x admin.Input) bool { return x.Name == in.Name })
+		have := 0
+		if i >= 0 {
+			have = len(st.inputs[i].Data)
 		}
-		return map[string]int{"inputs": len(st.inputs), "bytes": st.bytes}, nil
-	})
+		switch {
+		case have+len(in.Text) > MaxStageInput:
+			return nil, fmt.Errorf("%s goes past %d MiB, the limit of one log; cut it to the window of interest", in.Name, MaxStageInput>>20)
+		case st.bytes+len(in.Text) > MaxStageTotal:
+			return nil, fmt.Errorf("the staged inputs go past %d MiB together, the limit of one reading; cut the logs to the window of interest", MaxStageTotal>>20)
+		}
+		if i < 0 {
+			st.inputs = append(st.inputs, admin.Input{Name: in.Name})
+			i = len(st.inputs) - 1
+		}
+		st.inputs[i].Data = append(st.inputs[i].Data, in.Text...)
+		st.bytes += len(in.Text)
+	}
+	return map[string]int{"inputs": len(st.inputs), "bytes": st.bytes}, nil
 }

@@ -1,4 +1,4 @@
-package api
+package paste
 
 import (
 	"encoding/json"
@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/lbscope/lbscope/wasm/session"
 )
 
 // The Import dialog's call with three members' logs: the result carries the history (each
@@ -25,10 +23,8 @@ func TestDiagnoseLogsHistory(t *testing.T) {
 		}
 		inputs = append(inputs, map[string]string{"name": filepath.Base(f), "text": string(data)})
 	}
-	a := New(session.NewDefault())
-	if _, err := a.Call("setLang", []byte(`"zh"`)); err != nil {
-		t.Fatal(err)
-	}
+	a := &page{lang: "en"}
+	a.lang = "zh"
 	arg, _ := json.Marshal(map[string]any{"inputs": inputs, "logZone": "+08:00"})
 	out, err := a.Call("diagnose", arg)
 	if err != nil {
@@ -76,7 +72,7 @@ func TestDiagnoseLogsHistory(t *testing.T) {
 func TestDiagnoseStagedSlices(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/logs/kill/*.log")
 	var whole []map[string]string
-	a := New(session.NewDefault())
+	a := &page{lang: "en"}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
