@@ -138,6 +138,15 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		case KindPush:
 			px = nil
 		}
+		if cmd.Proxy != "" {
+			if px == nil {
+				return fmt.Errorf("proxy: %s would start as a push consumer (the classic client), which reaches the brokers through no proxy; say kind grpc-push or grpc-simple", cmd.ID)
+			}
+			var err error
+			if px, err = c.proxyFor(cmd.Proxy); err != nil {
+				return err
+			}
+		}
 		if px != nil {
 			if err := checkGrpcGroup(g); err != nil {
 				return err

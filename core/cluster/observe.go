@@ -90,7 +90,10 @@ type Event struct {
 //	pop                detail     a POP member's pop or a gRPC receive; N = 0: empty, held by the broker (only with detail)   Consumer, Broker, Queues = the queues read, N = messages, Until = the end of their invisible time, or of the held pop
 //	ack                detail     a POP or gRPC member acks what its listener consumed (only with detail)   Consumer, Broker, Queues = [its process queue], N = messages
 //	receiveRefused     info       a proxy refuses every receive of a gRPC SimpleConsumer (its awaitDuration or invisibleDuration)   Consumer, Arg = ILLEGAL_POLLING_TIME or ILLEGAL_INVISIBLE_TIME, Error = why
-//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
+//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down; or a restarted proxy pops for a client not registered yet): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
+//	proxyDown          info       a killed proxy's memory is gone: its clients' registrations, their parked pops, its renewal table   Arg = the proxy, N = messages no longer renewed, Until = when the last of them is revived
+//	proxyRegister      info       a gRPC client's heartbeat registers it with its restarted proxy   Consumer, Arg = the proxy, N = messages the proxy popped for it and made invisible for 1 s before
+//	ackHeld            info       a gRPC client's acks held while its proxy was down reach the restarted proxy   Consumer, N = messages acked, Arg = the proxy
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -124,6 +127,9 @@ const (
 	CauseRevive           = "revive"
 	CauseProxyClear       = "proxyClear"
 	CauseReceiveRefused   = "receiveRefused"
+	CauseProxyDown        = "proxyDown"
+	CauseProxyRegister    = "proxyRegister"
+	CauseAckHeld          = "ackHeld"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -170,6 +176,9 @@ var Causes = map[string]string{
 	CauseRevive:           EventInfo,
 	CauseProxyClear:       EventInfo,
 	CauseReceiveRefused:   EventInfo,
+	CauseProxyDown:        EventInfo,
+	CauseProxyRegister:    EventInfo,
+	CauseAckHeld:          EventInfo,
 	CausePop:              EventDetail,
 	CauseAck:              EventDetail,
 }
