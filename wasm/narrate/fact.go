@@ -47,6 +47,9 @@ const (
 	factProxyClear    // info: a proxy cleared a gRPC client's n messages (arg = the proxy, clock = revived)
 	factSelectorThrew // info: a producer's own selector threw, its keyed send fails (producer, err = the message)
 	factRefused       // info: a proxy refuses every receive of a SimpleConsumer (arg = the code)
+	factProxyDown     // info: a killed proxy's memory is gone (arg = the proxy, n = messages no longer renewed, clock = the last revived)
+	factProxyRegister // info: a client registers with its restarted proxy (arg = the proxy)
+	factAckHeld       // info: a client's held acks reach its restarted proxy (arg = the proxy, n = acked)
 	factPop           // detail: a pop of n messages (queues = those read), or an empty one held until clock
 	factAck           // detail: n messages acked (queues = [the process queue])
 	factError         // session: a refused command
@@ -108,6 +111,9 @@ var causeFacts = map[string]int{
 	cluster.CauseRevive:           factRevive,
 	cluster.CauseProxyClear:       factProxyClear,
 	cluster.CauseReceiveRefused:   factRefused,
+	cluster.CauseProxyDown:        factProxyDown,
+	cluster.CauseProxyRegister:    factProxyRegister,
+	cluster.CauseAckHeld:          factAckHeld,
 	cluster.CausePop:              factPop,
 	cluster.CauseAck:              factAck,
 	session.CauseRefused:          factError,
@@ -144,7 +150,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CausePop:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CauseProxyDown, cluster.CausePop:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f
