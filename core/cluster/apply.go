@@ -664,6 +664,12 @@ func (c *Cluster) stop(cs *consumer) {
 		cs.clearQueues()
 		c.actionText = cs.cid + " shuts down gracefully: it stops receiving and tells its proxy (NotifyClientTermination)"
 		px := c.proxies[cs.px]
+		if px.down {
+			// The notice fails like every call to a dead proxy; nobody renews its messages
+			// anyway, and they come back at the end of their invisible time (proxy.go).
+			c.actionText = cs.cid + " shuts down gracefully: it stops receiving; its NotifyClientTermination fails, " + px.name + " is down"
+			return
+		}
 		px.chans = slices.DeleteFunc(px.chans, func(ch proxyChan) bool { return ch.cons == cs.idx })
 		c.clearHandles(px, cs, -1)
 		return

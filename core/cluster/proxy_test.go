@@ -246,3 +246,20 @@ func TestCloneWithProxyDown(t *testing.T) {
 		t.Errorf("the clone's metrics %+v differ from the original's %+v", d.metrics, c.metrics)
 	}
 }
+
+// A graceful shutdown while the proxy is down: its NotifyClientTermination fails too, and
+// nobody clears its messages; they come back at the end of their invisible time (§8.4.6).
+func TestStopWhileProxyDown(t *testing.T) {
+	c := proxyWorld(t)
+	c.Advance(30000)
+	mustApply(t, c, Command{Type: "killProxy", Proxy: "proxy-1"})
+	var cleared bool
+	c.SetObserver(func(e Event) { cleared = cleared || e.Cause == CauseProxyClear })
+	mustApply(t, c, Command{Type: "stopConsumer", ID: "s1"})
+	if cleared {
+		t.Error("a dead proxy cleared the stopped consumer's messages")
+	}
+	if e := c.Log()[len(c.Log())-1]; !strings.Contains(e.Text, "NotifyClientTermination fails") {
+		t.Errorf("the stop says %q", e.Text)
+	}
+}
