@@ -138,6 +138,15 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		case KindPush:
 			px = nil
 		}
+		if cmd.Proxy != "" {
+			if px == nil {
+				return fmt.Errorf("proxy: %s would start as a push consumer (the classic client), which reaches the brokers through no proxy; say kind grpc-push or grpc-simple", cmd.ID)
+			}
+			var err error
+			if px, err = c.proxyFor(cmd.Proxy); err != nil {
+				return err
+			}
+		}
 		if px != nil {
 			if err := checkGrpcGroup(g); err != nil {
 				return err
@@ -657,6 +666,12 @@ func (c *Cluster) stop(cs *consumer) {
 		cs.clearQueues()
 		c.actionText = cs.cid + " shuts down gracefully: it stops receiving and tells its proxy (NotifyClientTermination)"
 		px := c.proxies[cs.px]
+		if px.down {
+			// The notice fails like every call to a dead proxy; nobody renews its messages
+			// anyway, and they come back at the end of their invisible time (proxy.go).
+			c.actionText = cs.cid + " shuts down gracefully: it stops receiving; its NotifyClientTermination fails, " + px.name + " is down"
+			return
+		}
 		px.chans = slices.DeleteFunc(px.chans, func(ch proxyChan) bool { return ch.cons == cs.idx })
 		c.clearHandles(px, cs, -1)
 		return

@@ -28,6 +28,14 @@ func checkCause(t *testing.T, e Event) {
 		if e.Consumer == "" {
 			bad = "no consumer"
 		}
+	case "killProxy", "restoreProxy", "addProxy", CauseProxyDown:
+		if e.Arg == "" {
+			bad = "no proxy"
+		}
+	case CauseProxyRegister, CauseAckHeld:
+		if e.Consumer == "" || e.Arg == "" {
+			bad = "no consumer or proxy"
+		}
 	case "slowBroker", "killBroker", "restoreBroker", CauseOverlap:
 		if e.Broker == "" {
 			bad = "no broker"
@@ -249,6 +257,16 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	// a reload drops it.
 	mustApply(t, gp, Command{Type: "killBroker", Broker: "broker-b"})
 	gp.Advance(200000)
+	// A killed proxy (spec §8.4.6, §8.4.9): its clients' calls fail and its renewals are gone;
+	// restored, a receive before a client's heartbeat is nacked, the heartbeat registers it,
+	// and acks held meanwhile go through.
+	mustApply(t, gp, Command{Type: "addProxy", Proxy: "proxy-2"})
+	mustApply(t, gp, Command{Type: "addConsumer", ID: "g3", Kind: KindGrpcPush, Proxy: "proxy-2", ConsumeRate: ptr(50)})
+	gp.Advance(gp.now + 20000)
+	mustApply(t, gp, Command{Type: "killProxy", Proxy: "proxy-2"})
+	gp.Advance(gp.now + 3500)
+	mustApply(t, gp, Command{Type: "restoreProxy", Proxy: "proxy-2"})
+	gp.Advance(gp.now + 30000)
 
 	var missing []string
 	for _, cause := range append(slices.Collect(maps.Keys(Causes)), CommandNames()...) {

@@ -233,6 +233,7 @@ func (c *Cluster) Clone() *Cluster {
 			nc.unlockLater[j] = &cp
 		}
 		nc.pops = slices.Clone(cs.pops)
+		nc.held = slices.Clone(cs.held)
 		for j := range nc.pops {
 			nc.pops[j].items = slices.Clone(cs.pops[j].items)
 		}

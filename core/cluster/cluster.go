@@ -721,11 +721,15 @@ func (c *Cluster) dispatch(e sim.Event) {
 			c.events.Push(sim.Event{At: c.now + c.t.PersistOffsetInterval, Kind: evBrokerFlush, A: e.A, B: e.B})
 		}
 	case evProxyRenew:
-		c.proxyRenewHandles(c.proxies[e.A])
-		c.events.Push(sim.Event{At: c.now + proxyRenewEveryMs, Kind: evProxyRenew, A: e.A})
+		if px := c.proxies[e.A]; px.gen == e.B && !px.down {
+			c.proxyRenewHandles(px)
+			c.events.Push(sim.Event{At: c.now + proxyRenewEveryMs, Kind: evProxyRenew, A: e.A, B: e.B})
+		}
 	case evProxyScan:
-		c.proxyExpire(c.proxies[e.A])
-		c.events.Push(sim.Event{At: c.now + proxyScanEveryMs, Kind: evProxyScan, A: e.A})
+		if px := c.proxies[e.A]; px.gen == e.B && !px.down {
+			c.proxyExpire(px)
+			c.events.Push(sim.Event{At: c.now + proxyScanEveryMs, Kind: evProxyScan, A: e.A, B: e.B})
+		}
 	case evProducerRoute:
 		p := c.producers[e.A]
 		c.refreshProducerRoute(p)

@@ -78,6 +78,10 @@ type Command struct {
 	// POP) and popShareQueueNum (omitted: 0), spec §8.1 item 2.
 	ConsumeMode      string `json:"consumeMode,omitempty"`
 	PopShareQueueNum *int   `json:"popShareQueueNum,omitempty"`
+	// Proxy is the proxy killProxy, restoreProxy and addProxy act on, and the one a gRPC
+	// consumer addConsumer starts connects to (optional there: as the group's first member,
+	// else the first of proxies).
+	Proxy string `json:"proxy,omitempty"`
 	// Selector is setSelector's selector name: with Source, the producers' own
 	// MessageQueueSelector (Steps its step budget); without, SelectMessageQueueByHash again.
 	Selector string `json:"selector,omitempty"`
@@ -138,10 +142,12 @@ const (
 	TargetProducer = "producer"
 	TargetGroup    = "group"
 	TargetCluster  = "cluster"
+	TargetProxy    = "proxy"
 	TargetSession  = "session" // the playground's own commands (pause, seek, …)
 )
 
-// Broker statuses, for the From of broker commands (consumers use the Status* values).
+// Broker statuses, for the From of broker and proxy commands (consumers use the Status*
+// values).
 const (
 	BrokerUp   = "up"
 	BrokerDown = "down"
@@ -701,6 +707,7 @@ func clientOverride(c Command) Override {
 var (
 	consumerArg = nameArg("id", &ClientIDName, "c1")
 	brokerArg   = nameArg("broker", &BrokerName, "broker-a")
+	proxyArg    = nameArg("proxy", &BrokerName, "proxy-1")
 	queuesArg   = intArg("queues", "queues", 0, MaxQueues, "8")
 	topicArg    = optional(nameArg("topic", &TopicName, "TopicOrder"), "")
 	permArg     = Arg{Name: "perm", Type: ArgEnum, Enum: Perms, Example: PermR}
@@ -853,8 +860,14 @@ func init() {
 			optional(Arg{Name: "consumeFromWhere", Type: ArgEnum, Enum: []string{FromLastOffset, FromFirstOffset, FromTimestamp},
 				Fold: true, Example: FromFirstOffset}, FromLastOffset), clientArg,
 			optional(Arg{Name: "clientRebalance", Type: ArgBool, Example: "off"}, "as the group's first member"),
-			optional(Arg{Name: "kind", Type: ArgEnum, Enum: ConsumerKinds, Example: KindGrpcPush}, "as the group's first member")},
-		Check: checkClientArg,
+			optional(Arg{Name: "kind", Type: ArgEnum, Enum: ConsumerKinds, Example: KindGrpcPush}, "as the group's first member"),
+			optional(proxyArg, "as the group's first member, else the first of proxies")},
+		Check: func(path string, c Command, apply bool) error {
+			if c.Proxy != "" && c.Kind == KindPush {
+				return fmt.Errorf("%s: a push consumer (the classic client) reaches the brokers directly, through no proxy", join(path, "proxy"))
+			}
+			return checkClientArg(path, c, apply)
+		},
 		Fill: func(c *Cluster, cmd *Command) {
 			if cmd.ID == "" {
 				cmd.ID = NextConsumerID(c.Snapshot().Consumers)
@@ -866,8 +879,8 @@ func init() {
 		Overrides: func(c Command) (Override, bool) {
 			return clientOverride(c), true // the default client, when none is named
 		},
-		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default; clientRebalance: false leaves its allocation to the brokers, by default as the group's first member does; kind: push, the classic client, grpc-push, a gRPC PushConsumer through the proxy, or grpc-simple, a gRPC SimpleConsumer receiving from one broker after another, by default as the group's first member).", "{id} joined",
-			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java；clientRebalance：false 表示交由 Broker 分配队列，默认与组内第一个成员相同；kind：push 为经典客户端，grpc-push 为经 Proxy 接入的 gRPC PushConsumer，grpc-simple 为轮流从各 Broker 接收消息的 gRPC SimpleConsumer，默认与组内第一个成员相同）。", "消费者 {id} 加入")})
+		Words: words("Add consumer", "A consumer process starts and joins the group (consumeRate 0: unlimited; consumeFromWhere: where a queue without an offset starts, LAST_OFFSET by default; client: the SDK it runs, java by default; clientRebalance: false leaves its allocation to the brokers, by default as the group's first member does; kind: push, the classic client, grpc-push, a gRPC PushConsumer through the proxy, or grpc-simple, a gRPC SimpleConsumer receiving from one broker after another, by default as the group's first member; proxy: the proxy a gRPC consumer connects to).", "{id} joined",
+			"添加消费者", "启动一个消费者进程并加入消费者组（consumeRate 为 0 表示不限速；consumeFromWhere：没有位点的队列从哪里开始消费，默认 LAST_OFFSET；client：它运行的客户端 SDK，默认 java；clientRebalance：false 表示交由 Broker 分配队列，默认与组内第一个成员相同；kind：push 为经典客户端，grpc-push 为经 Proxy 接入的 gRPC PushConsumer，grpc-simple 为轮流从各 Broker 接收消息的 gRPC SimpleConsumer，默认与组内第一个成员相同；proxy：gRPC 消费者连接的 Proxy）。", "消费者 {id} 加入")})
 	latency := intArg("latencyMs", "ms", 0, MaxLatencyMs, "2000")
 	latency.Choices = BrokerLatencies
 	Register(CommandSpec{Name: "slowBroker", Target: TargetBroker, From: []string{BrokerUp, BrokerDown}, Menu: true,
@@ -892,6 +905,34 @@ func init() {
 		Describe: func(c Command) string { return c.Broker + " is back" },
 		Words: words("Restore broker", "A down broker is back.", "{broker} back",
 			"恢复 Broker", "宕机的 Broker 恢复。", "{broker} 恢复")})
+	proxyEvent := func(c Command, e *Event) { e.Arg = c.Proxy }
+	Register(CommandSpec{Name: "killProxy", Target: TargetProxy, From: []string{BrokerUp},
+		Args:  []Arg{proxyArg},
+		Apply: onProxy(applyKillProxy),
+		Event: proxyEvent,
+		Describe: func(c Command) string {
+			return c.Proxy + " is killed: its gRPC clients' calls fail, and what it held in memory is gone"
+		},
+		Words: words("Kill proxy", "The proxy's process dies (spec §8.4): its gRPC clients' receives, assignment queries, heartbeats and acks fail until it is back; their registrations, the pops it held on the brokers and its renewal table are gone, so the messages it was renewing come back when their invisible time ends.", "{arg} down",
+			"停掉 Proxy", "Proxy 进程终止（规范 §8.4）：在它恢复之前，其 gRPC 客户端的接收、分配查询、心跳和确认都会失败；客户端的注册、它在 Broker 上挂起的 pop 以及续期表全部丢失，它正在续期的消息在不可见时间结束后重新投递。", "{arg} 宕机")})
+	Register(CommandSpec{Name: "restoreProxy", Target: TargetProxy, From: []string{BrokerDown},
+		Args:  []Arg{proxyArg},
+		Apply: onProxy(applyRestoreProxy),
+		Event: proxyEvent,
+		Describe: func(c Command) string {
+			return c.Proxy + " starts again, a fresh process: its clients register at their next heartbeat"
+		},
+		Words: words("Restore proxy", "A killed proxy starts again with empty tables: each gRPC client registers at its next heartbeat (within 10 s), and its held acks go through.", "{arg} back",
+			"恢复 Proxy", "被停掉的 Proxy 以空表重新启动：每个 gRPC 客户端在下一次心跳时（10 秒内）重新注册，之前未送达的确认随之送达。", "{arg} 恢复")})
+	Register(CommandSpec{Name: "addProxy", Target: TargetCluster,
+		Args:  []Arg{proxyArg},
+		Apply: applyAddProxy,
+		Event: proxyEvent,
+		Describe: func(c Command) string {
+			return c.Proxy + " starts: a cluster-mode proxy gRPC consumers may connect to (addConsumer's proxy)"
+		},
+		Words: words("Add proxy", "A cluster-mode proxy starts (spec §8.4.1); gRPC consumers started with addConsumer may name it as their proxy.", "{arg} started",
+			"添加 Proxy", "启动一个集群模式的 Proxy（规范 §8.4.1）；用 addConsumer 启动的 gRPC 消费者可以指定连接它。", "{arg} 启动")})
 	Register(CommandSpec{Name: "setPerm", Target: TargetBroker, From: []string{BrokerUp, BrokerDown},
 		Args:  []Arg{brokerArg, permArg},
 		Apply: onBroker(applySetPerm),

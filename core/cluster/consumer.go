@@ -120,6 +120,13 @@ type consumer struct {
 	// grpc: a gRPC PushConsumer registered on proxy px (grpc.go), not on the brokers.
 	grpc bool
 	px   int
+	// held are the acks and nacks its proxy could not take while it was down (proxy.go),
+	// retried every second.
+	held []heldAck
+	// unknownNacked counts the messages a restarted proxy popped for it and made invisible
+	// for 1 s before its heartbeat registered it (toldUnknown: the first such pop was told).
+	unknownNacked int64
+	toldUnknown   bool
 
 	consumed     int64
 	budgetRemain int64                        // fractional consumption carried between steps, in thousandths
@@ -872,9 +879,12 @@ func (c *Cluster) tellRebalance(cs *consumer, before []route.MessageQueue) bool 
 		px := c.proxies[cs.px].name
 		for _, k := range cs.order {
 			t := cs.subs[k].t
+			text := fmt.Sprintf("%s takes its assignments from %s: %s", c.who(cs), px, c.describeSet(ofTopic(after, t)))
+			if c.proxies[cs.px].down {
+				text = fmt.Sprintf("%s's assignment query to %s fails: a Go client takes that for an empty answer and drops its process queues (spec §8.4.4 step 2)", c.who(cs), px)
+			}
 			c.emit(Event{Kind: EventRebalance, Cause: CauseRebalance, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid,
-				Topic: t.name, Queues: c.queueNames(ofTopic(after, t)), Arg: px,
-				Text: fmt.Sprintf("%s takes its assignments from %s: %s", c.who(cs), px, c.describeSet(ofTopic(after, t)))})
+				Topic: t.name, Queues: c.queueNames(ofTopic(after, t)), Arg: px, Text: text})
 		}
 		return true
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lbscope/lbscope/core/jrand"
 	"github.com/lbscope/lbscope/core/route"
-	"github.com/lbscope/lbscope/core/sim"
 )
 
 // gRPC PushConsumers through a proxy (spec §8.1 item 3, §8.4): the RocketMQ 5 clients of
@@ -27,11 +26,15 @@ import (
 // 1 s, so a killed consumer's messages come back about two minutes later, not after their
 // invisible time. A graceful shutdown clears them at once.
 //
+// A proxy can be killed and restored (killProxy, restoreProxy; proxy.go): its clients' calls
+// fail while it is down, and what it held in memory, its ConsumerManager and its renewal
+// table, is gone with the process.
+//
 // The model's choices: the proxy's route view is the name server's route as it is now (the
 // 20 s Caffeine refresh of §8.4.5 is not modelled); renewals always succeed; a killed client's
 // parked receives are dropped with it (the spec's inferred point that they can still take
 // messages for up to 20 s, nacked with 1 s and renewed once more, §8.4.6, is not modelled);
-// FIFO groups, the SimpleConsumer, local-mode proxies and gRPC producers are not modelled.
+// FIFO groups, local-mode proxies (refused, proxy.go) and gRPC producers are not modelled.
 
 // Consumer kinds (scenario consumers[].kind).
 const (
@@ -43,7 +46,10 @@ const (
 var ConsumerKinds = []string{KindPush, KindGrpcPush, KindGrpcSimple}
 
 // Proxy modes (scenario proxies[].mode).
-const ProxyCluster = "cluster"
+const (
+	ProxyCluster = "cluster"
+	ProxyLocal   = "local" // a proxy inside each broker (§8.4.1): not modelled, refused
+)
 
 // The gRPC clients' and the proxy's numbers (spec §8.0).
 const (
@@ -85,6 +91,12 @@ type proxyState struct {
 	sendIndex map[int]int64
 	rnd       *jrand.Random
 	routes    map[int]*proxyRoute // its route cache's write views by topic
+	// down: killed (killProxy) and not restored; gen counts its starts, so that the timers
+	// of a process that died stop; restarted: started again, its clients' registrations
+	// are told.
+	down      bool
+	gen       int
+	restarted bool
 }
 
 // proxyChan is a registered client's channel and its last heartbeat.
@@ -102,17 +114,10 @@ func (c *Cluster) addProxies(cfg Config) error {
 		if slices.ContainsFunc(c.proxies, func(p *proxyState) bool { return p.name == pc.Name }) {
 			return fmt.Errorf("proxies[%d].name: %q appears twice", i, pc.Name)
 		}
-		mode := pc.Mode
-		if mode == "" {
-			mode = ProxyCluster
+		if err := checkProxyMode(pc.Mode); err != nil {
+			return fmt.Errorf("proxies[%d].mode: %w", i, err)
 		}
-		if mode != ProxyCluster {
-			return fmt.Errorf("proxies[%d].mode: %q: only cluster is modelled (a proxy inside each broker, local mode, is not)", i, pc.Mode)
-		}
-		px := &proxyState{idx: len(c.proxies), name: pc.Name, mode: mode}
-		c.proxies = append(c.proxies, px)
-		c.events.Push(sim.Event{At: proxyRenewEveryMs, Kind: evProxyRenew, A: px.idx})
-		c.events.Push(sim.Event{At: proxyScanEveryMs, Kind: evProxyScan, A: px.idx})
+		c.addProxy(pc.Name)
 	}
 	return nil
 }
@@ -166,11 +171,22 @@ func (c *Cluster) grpcHeartbeat(cs *consumer) {
 		return
 	}
 	px := c.proxies[cs.px]
+	if px.down {
+		return // the call fails: nothing listens at the proxy's address
+	}
 	if i := slices.IndexFunc(px.chans, func(ch proxyChan) bool { return ch.cons == cs.idx }); i >= 0 {
 		px.chans[i].lastHB = c.now
 		return
 	}
 	px.chans = append(px.chans, proxyChan{cons: cs.idx, lastHB: c.now})
+	if px.restarted {
+		text := fmt.Sprintf("%s's heartbeat registers it with the restarted %s: its receives are answered and its handles renewed again", c.who(cs), px.name)
+		if cs.unknownNacked > 0 {
+			text += fmt.Sprintf("; until now the proxy made the %s it popped for it invisible for 1 s", messages(cs.unknownNacked))
+		}
+		c.emit(Event{Kind: EventInfo, Cause: CauseProxyRegister, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: px.name, N: cs.unknownNacked, Text: text})
+		cs.unknownNacked, cs.toldUnknown = 0, false
+	}
 }
 
 // registered reports whether cs's channel is on its proxy.
@@ -187,6 +203,20 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 	}
 	before := cs.queues()
 	changed := false
+	if c.proxies[cs.px].down {
+		// The query fails (spec §8.4.4 step 2): Java logs it and keeps everything; Go takes
+		// the failure for an empty answer and drops every process queue of the topic.
+		if cs.prof.IsGo() && len(cs.pops) > 0 {
+			for _, sub := range cs.subs {
+				changed = c.updatePopQueues(cs, sub.t, nil, 0) || changed
+			}
+		}
+		if changed {
+			c.tellRebalance(cs, before)
+			c.noteOwnership()
+		}
+		return
+	}
 	for _, sub := range cs.subs {
 		target := c.proxyAssignment(sub.t)
 		if len(target) == 0 {

@@ -72,6 +72,9 @@ func checkGrpcProducer(pc ProducerConfig) error {
 // broker; false when the topic has no writable queue of a broker with a master.
 func (c *Cluster) proxySendQueue(p *producer) (route.MessageQueue, *broker, bool) {
 	px := c.proxies[p.px]
+	if px.down {
+		return route.MessageQueue{}, nil, false // UNAVAILABLE, at every attempt
+	}
 	qs := c.proxyView(px, p.t)
 	if len(qs) == 0 {
 		return route.MessageQueue{}, nil, false

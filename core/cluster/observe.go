@@ -92,7 +92,10 @@ type Event struct {
 //	proxySendFailed    info       a gRPC producer's send fails on a broker its proxy's cached view still lists (told once a view)   Broker, Arg = the producer, Queues = [the queue], Until = when a send may start the view's reload
 //	proxyReload        info       a proxy's reloaded view of a topic differs: sends go to these queues now   Topic, Arg = the proxy, Queues = the view, Until = when the reload ended
 //	receiveRefused     info       a proxy refuses every receive of a gRPC SimpleConsumer (its awaitDuration or invisibleDuration)   Consumer, Arg = ILLEGAL_POLLING_TIME or ILLEGAL_INVISIBLE_TIME, Error = why
-//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
+//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down; or a restarted proxy pops for a client not registered yet): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
+//	proxyDown          info       a killed proxy's memory is gone: its clients' registrations, their parked pops, its renewal table   Arg = the proxy, N = messages no longer renewed, Until = when the last of them is revived
+//	proxyRegister      info       a gRPC client's heartbeat registers it with its restarted proxy   Consumer, Arg = the proxy, N = messages the proxy popped for it and made invisible for 1 s before
+//	ackHeld            info       a gRPC client's acks held while its proxy was down reach the restarted proxy   Consumer, N = messages acked, Arg = the proxy
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
@@ -128,6 +131,9 @@ const (
 	CauseReceiveRefused   = "receiveRefused"
 	CauseProxySendFailed  = "proxySendFailed"
 	CauseProxyReload      = "proxyReload"
+	CauseProxyDown        = "proxyDown"
+	CauseProxyRegister    = "proxyRegister"
+	CauseAckHeld          = "ackHeld"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -176,6 +182,9 @@ var Causes = map[string]string{
 	CauseReceiveRefused:   EventInfo,
 	CauseProxySendFailed:  EventInfo,
 	CauseProxyReload:      EventInfo,
+	CauseProxyDown:        EventInfo,
+	CauseProxyRegister:    EventInfo,
+	CauseAckHeld:          EventInfo,
 	CausePop:              EventDetail,
 	CauseAck:              EventDetail,
 }

@@ -101,6 +101,9 @@ type popCK struct {
 	// revive waits 2 s whatever was acked (one-message checkpoints).
 	renew, quiet bool
 	renews       int8
+	// orphan: the proxy that registered it for renewal died (proxy.go); renewed by it, the
+	// live checkpoint is no longer the one the client's receipt handle names.
+	orphan bool
 }
 
 // parkedPop is a pop the broker holds (spec §8.3.4), in expiry then arrival order: member
@@ -271,6 +274,10 @@ func (c *Cluster) flowPops(cs *consumer) {
 				pq.nextPop = c.now + popErrorWaitMs
 				break
 			}
+			if cs.grpc && c.proxies[cs.px].down {
+				pq.nextPop = c.now + cs.receiveRetryMs() // the receive fails (proxy.go)
+				break
+			}
 			found, ok := c.pop(cs, pq, want)
 			pq.lastPop = c.now
 			if !ok {
@@ -436,6 +443,9 @@ func (c *Cluster) pop(cs *consumer, pq *popQueue, want int64) (found int64, ok b
 		c.metrics.Popped += found
 		c.metrics.Invisible += found
 		c.tellPop(cs, pq, b, first, found)
+		if cs.grpc && !c.registered(cs) {
+			c.nackUnknown(cs, pq, b, first)
+		}
 	}
 	return found, true
 }
@@ -626,6 +636,12 @@ func (c *Cluster) consumePopped(cs *consumer, b *broker, ck *popCK, m int64) (ac
 		cs.failAcc = acc % 1000000
 	}
 	ok := m - fails
+	if cs.grpc && (c.proxies[cs.px].down || ck.orphan && ck.renews > 0) {
+		// The ack cannot reach the live checkpoint now (proxy.go): held while the proxy is
+		// down, or naming a checkpoint the dead proxy renewed since.
+		c.holdAck(cs, b, ck, ok, fails)
+		return 0
+	}
 	ck.acked += ok
 	c.metrics.Acked += ok
 	c.metrics.Invisible -= ok

@@ -116,6 +116,49 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("metrics %+v; want failed sends in the window, every stored message consumed", m)
 		}
 	},
+	"grpc-proxy-killed.json": func(t *testing.T, r *Result) {
+		// Killed at 1:30, the proxy takes its renewal table with it: the messages it was
+		// renewing come back at the end of their invisible time plus the revive delay, and
+		// those it had renewed are acked in vain, so they come back as duplicates (spec
+		// §8.4.6, §8.3.6, §8.3.7). The Go client drops its process queues at its first
+		// failed assignment query, the Java clients keep theirs (§8.4.4 step 2). Restored at
+		// 1:55, the proxy answers receives for clients it has no channel of with a 1 s nack
+		// until each client's heartbeat registers it again, within 10 s (§8.4.6, §8.4.9).
+		var down cluster.Event
+		var goDrop, javaDrop bool
+		registered := map[string]int64{}
+		var revivedP2 int64
+		for _, e := range r.Events {
+			switch {
+			case e.Cause == cluster.CauseProxyDown:
+				down = e
+			case e.Cause == cluster.CauseRebalance && e.T > 90000 && e.T < 115000:
+				goDrop = goDrop || e.Consumer == "G1" && len(e.Queues) == 0
+				javaDrop = javaDrop || e.Consumer != "G1"
+			case e.Cause == cluster.CauseProxyRegister:
+				registered[e.Consumer] = e.T
+			case e.Cause == cluster.CauseRevive && e.Consumer == "P2" && e.T > 90000:
+				revivedP2 += e.N
+			}
+		}
+		if down.T != 90000 || down.Arg != "proxy-1" || down.N == 0 || down.Until <= 90000 {
+			t.Errorf("proxyDown %+v; want at 1:30, proxy-1, the messages it was renewing and when the last comes back", down)
+		}
+		if !goDrop || javaDrop {
+			t.Errorf("during the outage Go dropped its queues %v, a Java client dropped them %v; want Go only", goDrop, javaDrop)
+		}
+		for _, id := range []string{"P1", "P2", "G1"} {
+			if at, ok := registered[id]; !ok || at <= 115000 || at > 125000 {
+				t.Errorf("%s registered again at %d ms (%v); want within 10 s after the restore at 1:55", id, at, ok)
+			}
+		}
+		if revivedP2 < down.N/2 {
+			t.Errorf("%d of P2's messages revived after the kill; want most of the %d the proxy was renewing", revivedP2, down.N)
+		}
+		if m := r.Metrics; m.Duplicates == 0 || m.Lost != 0 || m.Backlog != 0 {
+			t.Errorf("metrics %+v; want duplicates (acks that missed renewed checkpoints), none lost, no backlog", m)
+		}
+	},
 	"empty-long-polls.json": func(t *testing.T, r *Result) {
 		// Spec §8.6.6: on an empty topic each pop is held and answered empty, then sent again
 		// at once. The hold, from one pop of a member's queue to its next: 14.95–14.97 s for

@@ -155,7 +155,7 @@ func TestParseAtErrors(t *testing.T) {
 		{"60s:killConsumer", `--at "60s:killConsumer": killConsumer needs id: 60s:killConsumer:c1`},
 		{"60s:killConsumer:", `--at "60s:killConsumer:": id is empty: 60s:killConsumer:c1`},
 		{"60s:killConsumer:c 1", `--at "60s:killConsumer:c 1": id: "c 1" has ' '; allowed are letters, digits and . @ # : _ % | -`},
-		{"45s:addConsumer", `--at "45s:addConsumer": addConsumer needs id (consumeRate, consumeFromWhere, client, clientRebalance and kind optional): 45s:addConsumer:c1[:500][:FIRST_OFFSET][:go-2.1.2][:off][:grpc-push]`},
+		{"45s:addConsumer", `--at "45s:addConsumer": addConsumer needs id (consumeRate, consumeFromWhere, client, clientRebalance, kind and proxy optional): 45s:addConsumer:c1[:500][:FIRST_OFFSET][:go-2.1.2][:off][:grpc-push][:proxy-1]`},
 		{"10s:setLatencyFault:maybe", `--at "10s:setLatencyFault:maybe": on "maybe": want on, off, true or false: 10s:setLatencyFault:on`},
 		{"1m:setProducerRate", `--at "1m:setProducerRate": setProducerRate needs rate (id optional): 1m:setProducerRate:500[:p1]`},
 		{"1m:setProducerRate:500:p1:p2", `--at "1m:setProducerRate:500:p1:p2": setProducerRate takes 2 arguments; got 3: 1m:setProducerRate:500[:p1]`},

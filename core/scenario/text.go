@@ -47,16 +47,17 @@ func (r *Result) Text(s Scenario) string {
 	lastIsolation := map[string]int64{}
 	repeats := map[string]int{}
 	repeatAt := map[string][]string{}
-	// A failing listener sends messages back every step: the first of a run of them is
-	// told, the others within 5 s of the last are counted, per member, cause and broker (a
-	// message's own climb of the delay ladder, 10 s a step at least, is told whole).
+	// A failing listener sends messages back every step, and a broker revives a dead POP
+	// member's messages every second: the first of a run of them is told, the others within
+	// 5 s of the last are counted, per member, cause and broker (a message's own climb of the
+	// delay ladder, 10 s a step at least, is told whole).
 	lastFailure := map[string]int64{}
 	failureRepeats := map[string]int64{}
 	var failureKeys []string
 	for _, e := range r.Events {
 		switch e.Kind {
 		case cluster.EventInfo:
-			if e.Cause != cluster.CauseSendBack && e.Cause != cluster.CauseDeadLetter && e.Cause != cluster.CauseSuspend {
+			if e.Cause != cluster.CauseSendBack && e.Cause != cluster.CauseDeadLetter && e.Cause != cluster.CauseSuspend && e.Cause != cluster.CauseRevive {
 				break
 			}
 			key := e.Cause + " " + e.Consumer + " " + e.Group + " " + e.Broker
@@ -114,10 +115,12 @@ func (r *Result) Text(s Scenario) string {
 
 	for _, key := range failureKeys {
 		f := strings.Fields(key)
-		what := "sent back"
+		what, through := "sent back", "through"
 		switch f[0] {
 		case cluster.CauseDeadLetter:
 			what = "dead-lettered"
+		case cluster.CauseRevive:
+			what, through = "revived", "on" // a broker's revive rounds, one a second
 		}
 		who := f[1]
 		if len(f) == 4 {
@@ -127,7 +130,7 @@ func (r *Result) Text(s Scenario) string {
 			fmt.Fprintf(&b, "        (%s's queues on %s were suspended %s more; repeats within 5 s are not listed)\n", who, f[len(f)-1], count(int(failureRepeats[key]), "time"))
 			continue
 		}
-		fmt.Fprintf(&b, "        (%s had %s more %s through %s; repeats within 5 s are not listed)\n", who, count(int(failureRepeats[key]), "message"), what, f[len(f)-1])
+		fmt.Fprintf(&b, "        (%s had %s more %s %s %s; repeats within 5 s are not listed)\n", who, count(int(failureRepeats[key]), "message"), what, through, f[len(f)-1])
 	}
 
 	if len(r.Anomalies) > 0 {

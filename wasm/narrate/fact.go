@@ -51,6 +51,9 @@ const (
 	factRefused       // info: a proxy refuses every receive of a SimpleConsumer (arg = the code)
 	factProxyFailed   // info: a gRPC producer's send fails on a broker its proxy's view lists (producer, queues = [the queue], clock = the reload's earliest start)
 	factProxyReload   // info: a proxy's view of a topic changed (arg = the proxy, queues = the view)
+	factProxyDown     // info: a killed proxy's memory is gone (arg = the proxy, n = messages no longer renewed, clock = the last revived)
+	factProxyRegister // info: a client registers with its restarted proxy (arg = the proxy)
+	factAckHeld       // info: a client's held acks reach its restarted proxy (arg = the proxy, n = acked)
 	factPop           // detail: a pop of n messages (queues = those read), or an empty one held until clock
 	factAck           // detail: n messages acked (queues = [the process queue])
 	factError         // session: a refused command
@@ -114,6 +117,9 @@ var causeFacts = map[string]int{
 	cluster.CauseReceiveRefused:   factRefused,
 	cluster.CauseProxySendFailed:  factProxyFailed,
 	cluster.CauseProxyReload:      factProxyReload,
+	cluster.CauseProxyDown:        factProxyDown,
+	cluster.CauseProxyRegister:    factProxyRegister,
+	cluster.CauseAckHeld:          factAckHeld,
 	cluster.CausePop:              factPop,
 	cluster.CauseAck:              factAck,
 	session.CauseRefused:          factError,
@@ -152,7 +158,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CausePop, cluster.CauseProxySendFailed:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CauseProxyDown, cluster.CausePop, cluster.CauseProxySendFailed:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

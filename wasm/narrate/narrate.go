@@ -241,6 +241,15 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.proxyReload", f.arg, strings.Join(Ranges(f.queues), " "))
 	case factRefused:
 		return say(lang, "narrate.log.receiveRefused", c, f.arg)
+	case factProxyDown:
+		if f.n == 0 {
+			return say(lang, "narrate.log.proxyDownNone", f.arg)
+		}
+		return say(lang, "narrate.log.proxyDown", f.arg, f.n, f.clock)
+	case factProxyRegister:
+		return say(lang, "narrate.log.proxyRegister", c, f.arg)
+	case factAckHeld:
+		return say(lang, "narrate.log.ackHeld", c, f.n, f.arg)
 	case factPop:
 		if f.n == 0 {
 			return say(lang, "narrate.log.popEmpty", c, strings.Join(f.queues, " "), f.clock)

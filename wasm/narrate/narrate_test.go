@@ -194,7 +194,7 @@ func TestFrameBounded(t *testing.T) {
 // identifiers are the ASCII words a Chinese sentence may keep: ids, names, strategy and model
 // names, permissions as setPerm takes them, a subscription as setSubscription takes it
 // (TopicTest:TagA), and "Broker" as RocketMQ's Chinese documentation writes it.
-var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:-?\d+)?|Broker|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
+var identifier = regexp.MustCompile(`^(c\d+|p\d+|broker-[a-z]+(:-?\d+)?|Broker|proxy-\d+|Proxy|CLUSTERING|BROADCASTING|RW|R|W|none|Topic\w*(:[\w|]+)?|Tag\w*(\|\|Tag\w*)*|` +
 	strings.Join(allocate.Names(), "|") + `|` + strings.Join(fault.TableNames(), "|") + `|COMPOSITE|Small|cluster|PULL|POP|RETRY|\w+_Topic\w*)$`) // PULL, POP: mqadmin setConsumeMode's modes; COMPOSITE: a selector named as its author named it
 
 var asciiWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_\-:.]*[A-Za-z0-9]|[A-Za-z]`)
@@ -217,6 +217,11 @@ func TestChineseEverything(t *testing.T) {
 	on, off, lat, zero, q, rate := true, false, 2000, 0, 6, 300
 	cmds := []cluster.Command{
 		{Type: "addConsumer", ID: "c4"},
+		{Type: "addProxy", Proxy: "proxy-1"},
+		{Type: "addConsumer", ID: "c5", Kind: cluster.KindGrpcPush, Proxy: "proxy-1"},
+		{Type: "killProxy", Proxy: "proxy-1"},
+		{Type: "restoreProxy", Proxy: "proxy-1"},
+		{Type: "stopConsumer", ID: "c5"},
 		{Type: "setLatencyFault", On: &on},
 		{Type: "slowBroker", Broker: "broker-b", LatencyMs: &lat},
 		{Type: "killConsumer", ID: "c3"},
