@@ -606,7 +606,11 @@ function mount() {
         }
         else if (kind === "number") input = h("input", { type: "number", id, min: a.min, max: a.max, step: 1, inputmode: "numeric" });
         else input = h("input", { type: "text", id, autocomplete: "off", spellcheck: "false", inputmode: kind === "list" ? "numeric" : "text" });
-        if (a.optional && a.default !== undefined && a.default !== null && kind !== "select") input.placeholder = String(a.default);
+        // A default said in words rather than a value has its own words (addConsumer's proxy).
+        if (a.optional && a.default !== undefined && a.default !== null && kind !== "select") {
+          if (i18n.has("panel.arg." + a.name + ".placeholder")) i18n.bind(input, "panel.arg." + a.name + ".placeholder", null, "placeholder");
+          else input.placeholder = String(a.default);
+        }
         if (!a.optional && row.command.fill && kind === "text") i18n.bind(input, "panel.filled", null, "placeholder");
         // An optional argument without a default, left empty, is left out: the engine keeps what
         // it has (setSendMode's threads keep the producer's).

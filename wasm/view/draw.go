@@ -858,6 +858,9 @@ func drawConsumer(c *Canvas, f Frame, b Box, cv *cluster.ConsumerView, hover, mi
 		case cv.Status == cluster.StatusAlive && live:
 			line = c.countdown(f.Lang, max(0, int64(math.Ceil(remaining/1000))))
 		}
+		if cv.Kind != "" && TextWidth(line)+markW+7 > r.W {
+			mark = "" // the status first: the hover card says gRPC too
+		}
 		room := r.W
 		if mark != "" {
 			room -= markW + 3
