@@ -253,6 +253,18 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	})
 	gp.Advance(30000)
 	mustApply(t, gp, Command{Type: "killConsumer", ID: "g1"})
+	// A parked receive of the killed g1 woken by a message (spec §8.4.6, inferred).
+	gi := grpcConfig([]string{"i1", "i2"}, nil)
+	gi.Producers[0].Rate = 0
+	idle := mustNew(t, gi)
+	idle.SetObserver(func(e Event) {
+		checkCause(t, e)
+		seen[e.Cause] = true
+	})
+	idle.Advance(5000)
+	mustApply(t, idle, Command{Type: "killConsumer", ID: "i1"})
+	mustApply(t, idle, Command{Type: "setProducerRate", Rate: ptr(50)})
+	idle.Advance(10000)
 	// … and a dead broker the proxy's view still lists fails the gRPC producer's sends, until
 	// a reload drops it.
 	mustApply(t, gp, Command{Type: "killBroker", Broker: "broker-b"})

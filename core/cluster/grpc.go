@@ -30,11 +30,15 @@ import (
 // fail while it is down, and what it held in memory, its ConsumerManager and its renewal
 // table, is gone with the process.
 //
-// The model's choices: the proxy's route view is the name server's route as it is now (the
-// 20 s Caffeine refresh of §8.4.5 is not modelled); renewals always succeed; a killed client's
-// parked receives are dropped with it (the spec's inferred point that they can still take
-// messages for up to 20 s, nacked with 1 s and renewed once more, §8.4.6, is not modelled);
-// FIFO groups, local-mode proxies (refused, proxy.go) and gRPC producers are not modelled.
+// A killed client's receives stay parked on the proxy's connection until their poll ends
+// (inferred, §8.4.6): one woken by a message pops for the dead client, and the proxy nacks
+// those messages with 1 s and renews them under their first handles all the same, a second
+// checkpoint each, cleared when the channel expires: they reach the others twice.
+//
+// The model's choices: the consumers' route view is the name server's route as it is now (the
+// 20 s Caffeine refresh of §8.4.5 is modelled for the producers' sends only,
+// grpc_producer.go); renewals always succeed; FIFO groups and local-mode proxies (refused,
+// proxy.go) are not modelled.
 
 // Consumer kinds (scenario consumers[].kind).
 const (
@@ -327,6 +331,52 @@ func (c *Cluster) clearHandles(px *proxyState, cs *consumer, lastHB int64) {
 		text = fmt.Sprintf("%s: %s; the %s it held are made invisible for 1 s, revived at about %s", px.name, why, messages(n), clockMs(c.now+proxyClearMs+reviveQuietMs))
 	}
 	c.emit(Event{Kind: EventInfo, Cause: CauseProxyClear, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, N: n, Arg: px.name, Until: c.now + proxyClearMs + reviveQuietMs, Text: text})
+}
+
+// ghostParked reports whether dead client cs's parked pop p still holds: a killed gRPC
+// client's receives were forwarded by its proxy on the proxy's own connection, which lives,
+// so they stay parked until their poll ends (spec §8.4.6, inferred there), while its channel
+// is still registered.
+func (c *Cluster) ghostParked(cs *consumer, p *parkedPop) bool {
+	return cs.grpc && cs.killed && c.now < p.until && !c.proxies[cs.px].down && c.registered(cs)
+}
+
+// ghostReceive is a killed gRPC client's parked receive woken by a message (spec §8.4.6,
+// inferred there): the broker pops up to 32 messages for it; the proxy registers their handles
+// for renewal, fails to write them to the cancelled stream and changes each to 1 s. The
+// renewal entries stay and are renewed anyway, which makes a second live checkpoint of each
+// message, renewed until the client's channel expires and then cleared: the messages reach
+// the others twice, 3–4 s after this pop and again about two minutes after the kill.
+func (c *Cluster) ghostReceive(cs *consumer, b *broker, p parkedPop) {
+	t := c.topics[p.t]
+	pq := popQueue{mq: route.MessageQueue{Topic: t.name, BrokerName: b.name, QueueID: p.q}, t: p.t, b: b.idx}
+	first := len(b.cks)
+	found, _ := c.pop(cs, &pq, popBatchNums)
+	if found == 0 {
+		return
+	}
+	end := len(b.cks)
+	var twice int64
+	for i := first; i < end; i++ {
+		ck := &b.cks[i]
+		if ck.acked >= ck.n || ck.cons != cs.idx {
+			continue // dead-lettered by the proxy's filter
+		}
+		n := ck.n - ck.acked
+		// NACK_INVISIBLE_TIME: the write to the closed stream failed.
+		ck.reviveAt, ck.renew, ck.quiet = c.now+proxyClearMs, false, true
+		// The renewal entry under the original handle: renewed at pop + 50–55 s, a second
+		// checkpoint, whose messages come back as duplicates.
+		b.ckSeq++
+		b.cks = append(b.cks, popCK{id: b.ckSeq, cons: cs.idx, t: ck.t, q: ck.q, n: n, popTime: c.now, reviveAt: c.now + popInvisibleMs,
+			r: ck.r, kind: kindDelivered, renew: true})
+		twice += n
+	}
+	c.metrics.Popped += twice // the broker holds two checkpoints of them
+	c.metrics.Invisible += twice
+	c.emit(Event{Kind: EventInfo, Cause: CauseGhostReceive, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: found, Arg: c.proxies[cs.px].name, Until: c.now + proxyClearMs + reviveQuietMs,
+		Text: fmt.Sprintf("%s is dead, but its receive parked on %s through %s is woken: the broker pops %s for it, the proxy fails to write %s to the closed stream and makes %s visible in 1 s (revived at about %s), and keeps renewing %s under the first handles until %s's channel expires: %s will come back twice",
+			c.who(cs), b.name, c.proxies[cs.px].name, messages(found), them(found), them(found), clockMs(c.now+proxyClearMs+reviveQuietMs), them(found), c.who(cs), theyOf(found))})
 }
 
 // grpcRetryDelay is the retry policy's delay, in ms, for a message with reconsume count r

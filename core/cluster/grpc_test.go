@@ -152,3 +152,40 @@ func TestProxyRenewsForThreeHoursAtMost(t *testing.T) {
 		t.Errorf("received at %s, revived at %s; want after 3 h, at the first renewal past it (about +3:48:34)", clockMs(popped), clockMs(revivedAt))
 	}
 }
+
+// A killed PushConsumer's receives stay parked on the proxy's connection (spec §8.4.6,
+// inferred there): a message arriving within their poll wakes one, whose messages the proxy
+// nacks with 1 s and renews under their first handles all the same, so the others get them
+// twice: a few seconds later, and again once the dead client's channel expires.
+func TestKilledGrpcClientsParkedReceiveDeliversTwice(t *testing.T) {
+	cfg := grpcConfig([]string{"g1", "g2"}, nil)
+	cfg.Producers[0].Rate = 0
+	c := mustNew(t, cfg)
+	c.Advance(5000) // every receive parked: the topic is empty
+	mustApply(t, c, Command{Type: "killConsumer", ID: "g1"})
+	var ghost Event
+	var revives []int64
+	c.SetObserver(func(e Event) {
+		switch {
+		case e.Cause == CauseGhostReceive:
+			ghost = e
+		case e.Cause == CauseRevive && e.Consumer == "g1":
+			revives = append(revives, e.T)
+		}
+	})
+	c.Advance(7000) // (times are absolute)
+	mustApply(t, c, Command{Type: "setProducerRate", Rate: ptr(20)})
+	c.Advance(7500) // a few messages
+	mustApply(t, c, Command{Type: "setProducerRate", Rate: ptr(0)})
+	c.Advance(300000)
+	if ghost.Consumer != "g1" || ghost.N == 0 || ghost.T > 5000+20000 {
+		t.Fatalf("ghost receive %+v; want g1's parked receive woken within its 20 s poll", ghost)
+	}
+	if len(revives) < 2 || revives[0] < ghost.T+3000 || revives[0] > ghost.T+4100 || revives[len(revives)-1] < 5000+110000 {
+		t.Errorf("g1's messages revived at %v (woken at %d); want 3.0–4.1 s after, and again after its channel expired", revives, ghost.T)
+	}
+	m := c.Metrics()
+	if m.Duplicates < ghost.N || m.Lost != 0 || m.Consumed != m.Produced || m.Invisible != 0 {
+		t.Errorf("metrics %+v; want the %d messages delivered twice, nothing lost", m, ghost.N)
+	}
+}

@@ -91,6 +91,7 @@ type Event struct {
 //	ack                detail     a POP or gRPC member acks what its listener consumed (only with detail)   Consumer, Broker, Queues = [its process queue], N = messages
 //	proxySendFailed    info       a gRPC producer's send fails on a broker its proxy's cached view still lists (told once a view)   Broker, Arg = the producer, Queues = [the queue], Until = when a send may start the view's reload
 //	proxyReload        info       a proxy's reloaded view of a topic differs: sends go to these queues now   Topic, Arg = the proxy, Queues = the view, Until = when the reload ended
+//	ghostReceive       info       a killed gRPC client's parked receive is woken: its messages are nacked and renewed at once (inferred, spec §8.4.6)   Consumer, Broker, N = messages, Arg = the proxy, Until = when they are first revived
 //	receiveRefused     info       a proxy refuses every receive of a gRPC SimpleConsumer (its awaitDuration or invisibleDuration)   Consumer, Arg = ILLEGAL_POLLING_TIME or ILLEGAL_INVISIBLE_TIME, Error = why
 //	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down; or a restarted proxy pops for a client not registered yet): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
 //	proxyDown          info       a killed proxy's memory is gone: its clients' registrations, their parked pops, its renewal table   Arg = the proxy, N = messages no longer renewed, Until = when the last of them is revived
@@ -129,6 +130,7 @@ const (
 	CauseRevive           = "revive"
 	CauseProxyClear       = "proxyClear"
 	CauseReceiveRefused   = "receiveRefused"
+	CauseGhostReceive     = "ghostReceive"
 	CauseProxySendFailed  = "proxySendFailed"
 	CauseProxyReload      = "proxyReload"
 	CauseProxyDown        = "proxyDown"
@@ -180,6 +182,7 @@ var Causes = map[string]string{
 	CauseRevive:           EventInfo,
 	CauseProxyClear:       EventInfo,
 	CauseReceiveRefused:   EventInfo,
+	CauseGhostReceive:     EventInfo,
 	CauseProxySendFailed:  EventInfo,
 	CauseProxyReload:      EventInfo,
 	CauseProxyDown:        EventInfo,

@@ -339,12 +339,20 @@ func (c *Cluster) wakeParked(b *broker) {
 	for i := 0; i < len(b.parked); {
 		p := &b.parked[i]
 		cs := c.consumers[p.cons]
-		if cs.dead {
+		if cs.dead && !c.ghostParked(cs, p) {
 			b.parked = slices.Delete(b.parked, i, i+1)
 			continue
 		}
 		if k := (availKey{p.g, p.t, p.q}); !known || k != last {
 			last, lastOK, known = k, c.popAvailable(b, c.groups[p.g], c.topics[p.t], p.q), true
+		}
+		if cs.dead && lastOK {
+			// A killed gRPC client's receive, still parked on the proxy's connection.
+			pp := *p
+			b.parked = slices.Delete(b.parked, i, i+1)
+			c.ghostReceive(cs, b, pp)
+			known = false
+			continue
 		}
 		if !lastOK || cs.partitioned {
 			i++

@@ -329,6 +329,14 @@ func them(n int64) string {
 	return "them"
 }
 
+// theyOf is "it" for one message, "they" for several.
+func theyOf(n int64) string {
+	if n == 1 {
+		return "it"
+	}
+	return "they"
+}
+
 // durationText is a delay level's delay as its table writes it: 10s, 2m, 1h.
 func durationText(ms int64) string {
 	switch {

@@ -54,6 +54,7 @@ const (
 	factProxyDown     // info: a killed proxy's memory is gone (arg = the proxy, n = messages no longer renewed, clock = the last revived)
 	factProxyRegister // info: a client registers with its restarted proxy (arg = the proxy)
 	factAckHeld       // info: a client's held acks reach its restarted proxy (arg = the proxy, n = acked)
+	factGhost         // info: a killed gRPC client's parked receive pops n messages (arg = the proxy, clock = first revived)
 	factPop           // detail: a pop of n messages (queues = those read), or an empty one held until clock
 	factAck           // detail: n messages acked (queues = [the process queue])
 	factError         // session: a refused command
@@ -115,6 +116,7 @@ var causeFacts = map[string]int{
 	cluster.CauseRevive:           factRevive,
 	cluster.CauseProxyClear:       factProxyClear,
 	cluster.CauseReceiveRefused:   factRefused,
+	cluster.CauseGhostReceive:     factGhost,
 	cluster.CauseProxySendFailed:  factProxyFailed,
 	cluster.CauseProxyReload:      factProxyReload,
 	cluster.CauseProxyDown:        factProxyDown,
@@ -158,7 +160,7 @@ func read(e cluster.Event) fact {
 	case cluster.CauseIsolateSlow, cluster.CauseIsolateFailed:
 		f.producer, f.arg = e.Arg, ""
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
-	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CauseProxyDown, cluster.CausePop, cluster.CauseProxySendFailed:
+	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CauseProxyDown, cluster.CausePop, cluster.CauseProxySendFailed, cluster.CauseGhostReceive:
 		f.clock = scenario.Clock(e.Until)
 	}
 	return f

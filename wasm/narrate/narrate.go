@@ -239,6 +239,8 @@ func logText(f fact, lang string) string {
 			return say(lang, "narrate.log.proxyReloadNone", f.arg)
 		}
 		return say(lang, "narrate.log.proxyReload", f.arg, strings.Join(Ranges(f.queues), " "))
+	case factGhost:
+		return say(lang, "narrate.log.ghostReceive", c, b, f.n, f.clock)
 	case factRefused:
 		return say(lang, "narrate.log.receiveRefused", c, f.arg)
 	case factProxyDown:
