@@ -109,6 +109,13 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	if testing.Short() {
 		seeds = 6
 	}
+	// watch checks every event of c and notes its cause.
+	watch := func(c *Cluster) {
+		c.SetObserver(func(e Event) {
+			checkCause(t, e)
+			seen[e.Cause] = true
+		})
+	}
 	for seed := range seeds {
 		r := rand.New(rand.NewPCG(uint64(seed), 5))
 		cfg := smallConfig(200 + r.IntN(1500))
@@ -119,10 +126,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 			cfg.Consumers = append(cfg.Consumers, ConsumerConfig{ID: "o1", Subscription: &SubscriptionConfig{Topic: "OtherTopic"}})
 		}
 		c := mustNew(t, cfg)
-		c.SetObserver(func(e Event) {
-			checkCause(t, e)
-			seen[e.Cause] = true
-		})
+		watch(c)
 		extra := [][]Command{
 			{{Type: "addBroker", Broker: "hz@broker-x", Queues: ptr(2)}},
 			{{Type: "setFaultTable", Table: fault.TableLegacy4x}},
@@ -162,10 +166,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	cfg := smallConfig(100)
 	cfg.Consumers = []ConsumerConfig{{ID: "10.0.0.1@4012", Client: "go"}, {ID: "10.0.0.2@4013", Client: "go"}, {ID: "10.0.0.3@4014", Client: "go"}}
 	c := mustNew(t, cfg)
-	c.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(c)
 	c.Advance(21000)
 	mustApply(t, c, Command{Type: "partitionConsumer", ID: "10.0.0.3@4014"})
 	c.Advance(151000)
@@ -179,10 +180,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	cfg.Groups = []GroupConfig{{Name: "G", MaxReconsumeTimes: 1, Autoscale: &AutoscaleConfig{OutAbove: 0, InBelow: 0, Min: 1, Max: 2, PeriodMs: 1000}}}
 	cfg.Consumers = []ConsumerConfig{{ID: "f1", Groups: []MembershipConfig{{Group: "G", FailRate: 1}}}}
 	c = mustNew(t, cfg)
-	c.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(c)
 	c.Advance(60000)
 	mustApply(t, c, Command{Type: "setSubscription", ID: "f1", Subscription: "TopicTest:TagA"})
 	half := 50
@@ -199,10 +197,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	oc.Groups = []GroupConfig{{Name: "O", Orderly: true}}
 	oc.Consumers = []ConsumerConfig{{ID: "o1", Groups: []MembershipConfig{{Group: "O", FailRate: 1}}}, {ID: "o2"}}
 	o := mustNew(t, oc)
-	o.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(o)
 	o.Advance(10000)
 	// Its killed member's queues wait for their locks to expire (spec §8.5.3).
 	mustApply(t, o, Command{Type: "killConsumer", ID: "o2"})
@@ -214,10 +209,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	// A producer's own selector that throws fails its keyed sends (spec §2.11).
 	withFakeSelectors(t, nil)
 	s := mustNew(t, keyedConfig("fail"))
-	s.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(s)
 	s.Advance(2000)
 	mustApply(t, s, Command{Type: "setSelector", Selector: "FAKE", Source: "last"})
 	s.Advance(3000)
@@ -228,10 +220,7 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	pc.Groups = []GroupConfig{{Name: "P"}}
 	pc.Consumers = []ConsumerConfig{{ID: "p1", ClientRebalance: &off, Groups: []MembershipConfig{{Group: "P", FailRate: 0.5}}}, {ID: "p2", ClientRebalance: &off}}
 	p := mustNew(t, pc)
-	p.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(p)
 	mustApply(t, p, Command{Type: "setConsumeMode", ConsumeMode: ModePop})
 	p.Advance(30000)
 	mustApply(t, p, Command{Type: "killConsumer", ID: "p2"})
@@ -247,20 +236,14 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	gc.Consumers = append(gc.Consumers, ConsumerConfig{ID: "s1", Kind: KindGrpcSimple, AwaitDurationMs: 1000})
 	gc.Producers = append(gc.Producers, ProducerConfig{ID: "gp", Rate: 50, Kind: ProducerGrpc}) // a gRPC producer (spec §8.4.8)
 	gp := mustNew(t, gc)
-	gp.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(gp)
 	gp.Advance(30000)
 	mustApply(t, gp, Command{Type: "killConsumer", ID: "g1"})
 	// A parked receive of the killed g1 woken by a message (spec §8.4.6, inferred).
 	gi := grpcConfig([]string{"i1", "i2"}, nil)
 	gi.Producers[0].Rate = 0
 	idle := mustNew(t, gi)
-	idle.SetObserver(func(e Event) {
-		checkCause(t, e)
-		seen[e.Cause] = true
-	})
+	watch(idle)
 	idle.Advance(5000)
 	mustApply(t, idle, Command{Type: "killConsumer", ID: "i1"})
 	mustApply(t, idle, Command{Type: "setProducerRate", Rate: ptr(50)})
