@@ -263,3 +263,26 @@ func TestStopWhileProxyDown(t *testing.T) {
 		t.Errorf("the stop says %q", e.Text)
 	}
 }
+
+// The snapshot shows each proxy, whether it is down and whom it has registered, and a gRPC
+// producer's kind and proxy.
+func TestSnapshotShowsProxies(t *testing.T) {
+	cfg := grpcConfig([]string{"g1", "g2"}, nil)
+	cfg.Producers[0].Kind = ProducerGrpc
+	c := mustNew(t, cfg)
+	c.Advance(5000)
+	s := c.Snapshot()
+	if len(s.Proxies) != 1 || s.Proxies[0].Name != "proxy-1" || s.Proxies[0].Down || strings.Join(s.Proxies[0].Clients, " ") != "g1 g2" {
+		t.Errorf("proxies %+v; want proxy-1 up with g1 and g2 registered", s.Proxies)
+	}
+	if p := s.Producers[0]; p.Kind != ProducerGrpc || p.Proxy != "proxy-1" || p.Client != "" {
+		t.Errorf("producer %+v; want a gRPC producer of proxy-1", p)
+	}
+	mustApply(t, c, Command{Type: "killProxy", Proxy: "proxy-1"})
+	if s := c.Snapshot(); !s.Proxies[0].Down || len(s.Proxies[0].Clients) != 0 {
+		t.Errorf("after killProxy: %+v; want down, nobody registered", s.Proxies)
+	}
+	if s := mustNew(t, smallConfig(10)).Snapshot(); s.Proxies != nil {
+		t.Errorf("a run without proxies shows %+v", s.Proxies)
+	}
+}

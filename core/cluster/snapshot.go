@@ -32,9 +32,11 @@ type Snapshot struct {
 	// group's).
 	Groups    []GroupView    `json:"groups,omitempty"`
 	Producers []ProducerView `json:"producers"`
-	Sends     []SendSample   `json:"sends"` // a bounded sample of messages on their way
-	Anomalies []Anomaly      `json:"anomalies"`
-	Metrics   Metrics        `json:"metrics"`
+	// Proxies are the RocketMQ 5 proxies (none: the run has none), in the scenario's order.
+	Proxies   []ProxyView  `json:"proxies,omitempty"`
+	Sends     []SendSample `json:"sends"` // a bounded sample of messages on their way
+	Anomalies []Anomaly    `json:"anomalies"`
+	Metrics   Metrics      `json:"metrics"`
 	// The metrics store as last published (never written again: each publication makes a
 	// new map) and the brokers' base latency, for Viewpoint.
 	published   map[string]allocate.Metrics
@@ -165,9 +167,21 @@ type GroupView struct {
 	Autoscale *AutoscaleConfig `json:"autoscale,omitempty"`
 }
 
+// ProxyView is one proxy (spec §8.4): its mode, whether it is down (killProxy), and the
+// gRPC clients registered on it now, in registration order.
+type ProxyView struct {
+	Name    string   `json:"name"`
+	Mode    string   `json:"mode"`
+	Down    bool     `json:"down,omitempty"`
+	Clients []string `json:"clients"`
+}
+
 // ProducerView is one producer.
 type ProducerView struct {
-	ID         string `json:"id"`
+	ID string `json:"id"`
+	// Kind and Proxy are a gRPC producer's (kind grpc, spec §8.4.8); empty for a remoting one.
+	Kind       string `json:"kind,omitempty"`
+	Proxy      string `json:"proxy,omitempty"`
 	Rate       int    `json:"rate"`
 	Sent       int64  `json:"sent"`
 	Client     string `json:"client"`     // the SDK profile it runs: java, java-4.9, go-2.1.2 (spec §9)

@@ -190,6 +190,17 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		s.Producers = append(s.Producers, ProducerView{ID: p.id, Rate: p.rate, Sent: p.sent,
 			Client: string(p.prof.Name), ClientMark: p.prof.Mark, Mode: p.mode, Threads: p.active,
 			LatencyMax: lm, NotAvailableDuration: nad, Selector: p.customName})
+		if p.grpc {
+			pv := &s.Producers[len(s.Producers)-1]
+			pv.Kind, pv.Proxy, pv.Client, pv.ClientMark = ProducerGrpc, c.proxies[p.px].name, "", ""
+		}
+	}
+	for _, px := range c.proxies {
+		v := ProxyView{Name: px.name, Mode: px.mode, Down: px.down, Clients: []string{}}
+		for _, ch := range px.chans {
+			v.Clients = append(v.Clients, c.consumers[ch.cons].id)
+		}
+		s.Proxies = append(s.Proxies, v)
 	}
 	if plural {
 		s.Groups = make([]GroupView, len(c.groups))
