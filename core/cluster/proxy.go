@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -132,6 +133,9 @@ func (cs *consumer) receiveRetryMs() int64 {
 }
 
 func applyAddProxy(c *Cluster, cmd Command) error {
+	if cmd.Proxy == "" {
+		return errors.New("needs proxy, the new proxy's name")
+	}
 	if slices.ContainsFunc(c.proxies, func(px *proxyState) bool { return px.name == cmd.Proxy }) {
 		return fmt.Errorf("proxy %q exists already", cmd.Proxy)
 	}

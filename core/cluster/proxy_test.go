@@ -286,3 +286,15 @@ func TestSnapshotShowsProxies(t *testing.T) {
 		t.Errorf("a run without proxies shows %+v", s.Proxies)
 	}
 }
+
+// addProxy without a name is refused, so nothing unnamed enters the cluster or a shared
+// timeline.
+func TestAddProxyNeedsAName(t *testing.T) {
+	c := mustNew(t, grpcConfig([]string{"g1"}, nil))
+	if err := c.Apply(Command{Type: "addProxy"}); err == nil || !strings.Contains(err.Error(), "needs proxy") {
+		t.Errorf("addProxy without a name: %v; want an error saying it needs proxy", err)
+	}
+	if n := len(c.Snapshot().Proxies); n != 1 {
+		t.Errorf("%d proxies after a refused addProxy; want 1", n)
+	}
+}
