@@ -131,10 +131,13 @@ func (c *Cluster) popped() map[anomalyKey]bool {
 			m = map[anomalyKey]bool{}
 		}
 		for _, p := range cs.pops {
-			for _, b := range c.brokers {
-				// A SimpleConsumer's one receive loop serves every broker in turn.
+			serves := c.brokers[p.b : p.b+1]
+			if cs.simple.on {
+				serves = c.brokers // its one receive loop serves every broker in turn
+			}
+			for _, b := range serves {
 				bt := b.topicOf(c.topics[p.t])
-				if bt == nil || (b.idx != p.b && !cs.simple.on) {
+				if bt == nil {
 					continue
 				}
 				for id := range bt.readQ {

@@ -43,7 +43,8 @@ var ProducerKinds = []string{"remoting", ProducerGrpc}
 // grpcMaxAttempts is the gRPC producer's maxAttempts, from the proxy's settings (§8.4.9).
 const grpcMaxAttempts = 3
 
-// grpcRequestTimeoutMs is the gRPC client's request timeout, per attempt.
+// grpcRequestTimeoutMs is the gRPC clients' request timeout (3 s): a producer's per attempt, and
+// what a SimpleConsumer's receive deadline adds to its awaitDuration (spec §8.4.5).
 const grpcRequestTimeoutMs = 3000
 
 // checkGrpcProducer refuses the settings a gRPC producer does not have.

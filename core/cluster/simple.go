@@ -37,7 +37,6 @@ const (
 	proxyPollMinMs      = 5000
 	proxyInvisibleMinMs = 10_000
 	proxyInvisibleMaxMs = 12 * 3600_000
-	grpcRequestMs       = 3000 // the client's request timeout, added to its deadline
 )
 
 // simpleClient is a SimpleConsumer's settings and its balancer's index.
@@ -69,14 +68,14 @@ func newSimpleClient(awaitMs, invisibleMs int64, maxMessages int) simpleClient {
 // a + 3 s, the hold a clamped to 5 s … 20 s, refused when that is more than is left.
 func pollingTime(a int64) (hold int64, refused bool) {
 	hold = min(max(a, proxyPollMinMs), grpcPollMs)
-	return hold, hold > a+grpcRequestMs
+	return hold, hold > a+grpcRequestTimeoutMs
 }
 
 // simpleRefusal is the proxy's answer to every receive of cs when it refuses them: its code
 // and why ("" when it does not).
 func (cs *consumer) simpleRefusal() (code, why string) {
 	if _, refused := pollingTime(cs.simple.awaitMs); refused {
-		return "ILLEGAL_POLLING_TIME", fmt.Sprintf("an awaitDuration of %s leaves %s of its deadline, less than the proxy's least pollingTime of 5 s", durationText(cs.simple.awaitMs), durationText(cs.simple.awaitMs+grpcRequestMs))
+		return "ILLEGAL_POLLING_TIME", fmt.Sprintf("an awaitDuration of %s leaves %s of its deadline, less than the proxy's least pollingTime of 5 s", durationText(cs.simple.awaitMs), durationText(cs.simple.awaitMs+grpcRequestTimeoutMs))
 	}
 	if d := cs.simple.invisibleMs; d < proxyInvisibleMinMs || d > proxyInvisibleMaxMs {
 		return "ILLEGAL_INVISIBLE_TIME", fmt.Sprintf("an invisibleDuration of %s is outside 10 s … 12 h", durationText(d))

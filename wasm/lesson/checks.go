@@ -99,6 +99,17 @@ func newConsumers(before, now cluster.Snapshot) []string {
 	return ids
 }
 
+// newcomer is the first consumer started since the lesson began, as it is now and as it was
+// when the step began (nil: none yet, or not there then), and whether it consumed since.
+func newcomer(c *Context) (now, then *cluster.ConsumerView, consumedSince bool) {
+	added := newConsumers(c.First, c.Now)
+	if len(added) == 0 {
+		return nil, nil, false
+	}
+	now, then = consumer(c.Now, added[0]), consumer(c.StepStart, added[0])
+	return now, then, now != nil && now.Consumed > 0 && (then == nil || now.Consumed > then.Consumed)
+}
+
 // gone lists the consumers running in before that are no longer running.
 func gone(before, now cluster.Snapshot) []string {
 	var ids []string

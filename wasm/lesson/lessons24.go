@@ -41,12 +41,8 @@ var popFourth = &Lesson{
 			"下一轮 Broker 给每个成员的答复都是 broker-a:-1：所有队列的一份。每次 Pop 从有消息的队列取最多 32 条，并让它们在确认前 60 秒内不可见；消费位点在 Pop 时就前移。四个成员都在消费，没有谁独占队列（spec §8.2.2、§8.3.2、§8.3.3）。"},
 		Acts: true,
 		Check: func(c *Context) bool {
-			added := newConsumers(c.First, c.Now)
-			if len(added) == 0 {
-				return false
-			}
-			k, was := consumer(c.Now, added[0]), consumer(c.StepStart, added[0])
-			return k != nil && was != nil && slices.Contains(k.Queues, popQueue) && k.Consumed > was.Consumed
+			k, was, consumed := newcomer(c)
+			return consumed && was != nil && slices.Contains(k.Queues, popQueue)
 		},
 	}, {
 		Prompt: Text{"c2 is slow: it holds messages it popped and has not consumed. Kill c2, then play on (10× helps) for about a minute.",

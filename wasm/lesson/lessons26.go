@@ -45,12 +45,8 @@ var grpcNoRebalance = &Lesson{
 			"新成员与组内第一个成员一样是 gRPC PushConsumer，第一次查询就拿到两个代理队列并立即开始消费；其他人都没有变化，因为没有任何东西需要划分：每条消息交给最先到达 Broker 的那个接收请求（spec §8.4.4、§8.6.4）。"},
 		Acts: true,
 		Check: func(c *Context) bool {
-			added := newConsumers(c.First, c.Now)
-			if len(added) == 0 {
-				return false
-			}
-			k, was := consumer(c.Now, added[0]), consumer(c.StepStart, added[0])
-			if k == nil || k.Kind != cluster.KindGrpcPush || !slices.Equal(held(c.Now, added[0], grpcTopic), grpcAll) || k.Consumed == 0 || (was != nil && k.Consumed == was.Consumed) {
+			k, _, consumed := newcomer(c)
+			if !consumed || k.Kind != cluster.KindGrpcPush || !slices.Equal(held(c.Now, k.ID, grpcTopic), grpcAll) {
 				return false
 			}
 			for _, id := range []string{"P1", "P2", "P3"} {
