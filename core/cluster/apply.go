@@ -666,6 +666,17 @@ func (c *Cluster) stop(cs *consumer) {
 		cs.clearQueues()
 		c.actionText = cs.cid + " shuts down gracefully: it stops receiving and tells its proxy (NotifyClientTermination)"
 		px := c.proxies[cs.px]
+		if px.local() {
+			// The proxy inside each broker unregisters it from its broker (a CHANGE there)
+			// and clears the handles it holds.
+			for _, b := range c.brokers {
+				if ch := b.groupOf(cs).chans[cs.idx]; !b.down && ch != nil {
+					c.unregister(b, cs)
+				}
+			}
+			c.clearHandles(px, cs, -1, nil)
+			return
+		}
 		if px.down {
 			// The notice fails like every call to a dead proxy; nobody renews its messages
 			// anyway, and they come back at the end of their invisible time (proxy.go).
@@ -673,7 +684,7 @@ func (c *Cluster) stop(cs *consumer) {
 			return
 		}
 		px.chans = slices.DeleteFunc(px.chans, func(ch proxyChan) bool { return ch.cons == cs.idx })
-		c.clearHandles(px, cs, -1)
+		c.clearHandles(px, cs, -1, nil)
 		return
 	}
 	for _, pq := range cs.pqList {
@@ -717,6 +728,7 @@ func applyBrokerDown(c *Cluster, b *broker, cmd Command) error {
 	b.crashOffsets() // commits since the last flush are lost (spec §5.5)
 	b.flushGen++     // its flush timer dies with it
 	c.brokerKilled(b)
+	c.localProxyDown(b)
 	b.dropAll()
 	c.routeChanged(b)
 	return nil

@@ -473,17 +473,23 @@ type subEntry struct {
 // heartbeat is one HEART_BEAT from a consumer process reaching broker b (spec §5.1): a new
 // channel registers and fires CHANGE; a known one only refreshes its time. A CLUSTERING
 // member's heartbeat creates its group's retry topic on the broker (spec §3.14).
-func (c *Cluster) heartbeat(b *broker, cs *consumer) {
+func (c *Cluster) heartbeat(b *broker, cs *consumer) { c.register(b, cs, true) }
+
+// register is a client's registration in broker b's ConsumerManager (registerConsumer, spec
+// §5.1): a classic member's heartbeat, or a gRPC client's call through the proxy inside b
+// (local mode, §8.4.1), whose heartbeats leave the group's table alone and whose settings
+// (sub) replace it like a classic heartbeat does.
+func (c *Cluster) register(b *broker, cs *consumer, sub bool) {
 	ch := c.channelFor(b, cs)
 	ch.traffic(c.now)
 	ch.lastHeartbeat = c.now
 	bg := b.groupOf(cs)
-	if r := cs.g.retry; r != nil && b.topicOf(r) == nil {
+	if r := cs.g.retry; r != nil && !cs.grpc && b.topicOf(r) == nil {
 		c.setQueueNums(b, r, 1, 1) // retryQueueNums 1, RW; registered with the name server
 	}
 	// The heartbeat's topic set replaces the group's table (spec §5.7): a member subscribing
 	// other topics than the last heartbeat heard flips it, and the flip is a CHANGE.
-	if flip := bg.subscribe(cs); flip {
+	if flip := sub && bg.subscribe(cs); flip {
 		topics := make([]string, len(cs.subs))
 		for i, sub := range cs.subs {
 			topics[i] = sub.t.name
@@ -498,11 +504,15 @@ func (c *Cluster) heartbeat(b *broker, cs *consumer) {
 	if !ch.registered {
 		ch.registered = true
 		bg.listed = nil
-		c.emitMember(cs, EventChange, CauseRegister, b.name, "%s registers %s (heartbeat); %s", b.name, c.who(cs), notifies(cs.g))
+		how := "heartbeat"
+		if cs.grpc {
+			how = "its gRPC settings, through the proxy inside " + b.name
+		}
+		c.emitMember(cs, EventChange, CauseRegister, b.name, "%s registers %s (%s); %s", b.name, c.who(cs), how, notifies(cs.g))
 		c.change(bg, cs.g)
 		// The client sees a new connection become active: it wakes its rebalance (spec §3.1);
-		// a Go client does not (spec §9.1.5).
-		if !cs.partitioned && !cs.prof.IsGo() {
+		// a Go client does not (spec §9.1.5). A gRPC client has no rebalance.
+		if !cs.partitioned && !cs.prof.IsGo() && !cs.grpc {
 			c.notifyArrival(cs, c.now+c.t.NetworkRTT)
 		}
 	}
@@ -671,6 +681,10 @@ func (c *Cluster) scanExpired(b *broker) {
 				e.Text = fmt.Sprintf("%s expires %s: no heartbeat for %ds; nobody is notified, the others notice at their next periodic rebalance", b.name, c.who(cs), e.N)
 				c.emit(e)
 			}
+			if cs.grpc {
+				// CLIENT_UNREGISTER reaches the proxy inside b (local mode, §8.4.6).
+				c.clearHandles(c.proxies[cs.px], cs, ch.lastHeartbeat, b)
+			}
 			c.noteOwnership()
 		}
 	}
@@ -680,7 +694,7 @@ func (c *Cluster) scanExpired(b *broker) {
 // idleTimeout after the later of its last read and last write (spec §5.1).
 func (c *Cluster) scheduleIdle(b *broker, cs *consumer) {
 	ch := b.groupOf(cs).chans[cs.idx]
-	if ch == nil || ch.idleScheduled {
+	if ch == nil || ch.idleScheduled || cs.grpc { // a gRPC channel is no Netty connection
 		return
 	}
 	ch.idleScheduled = true

@@ -120,6 +120,9 @@ type consumer struct {
 	// grpc: a gRPC PushConsumer registered on proxy px (grpc.go), not on the brokers.
 	grpc bool
 	px   int
+	// settingsAt is when a gRPC client of local-mode proxies sends its settings again
+	// (proxy_local.go).
+	settingsAt int64
 	// held are the acks and nacks its proxy could not take while it was down (proxy.go),
 	// retried every second.
 	held []heldAck

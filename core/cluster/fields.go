@@ -171,7 +171,7 @@ var fields = []FieldSpec{
 	{Path: "consumers[].groups[].consumeMs", Type: ArgInt, Unit: "ms", Max: MaxConsumeMs, Doc: "its listener's time per message; 0: consumeRate decides"},
 	{Path: "proxies", Type: ArgList, Unit: "proxies", Len: MaxProxies, Doc: "RocketMQ 5 proxies (format 2), through which gRPC consumers reach the brokers"},
 	{Path: "proxies[].name", Type: ArgString, Charset: &BrokerName, Required: true, Doc: "the proxy's name, unique"},
-	{Path: "proxies[].mode", Type: ArgEnum, Enum: []string{ProxyCluster, ProxyLocal}, Default: ProxyCluster, Doc: "cluster: a proxy process of its own, registering its gRPC clients itself, which killProxy and restoreProxy kill and start again; local, a proxy inside each broker, is refused: not modelled, spec §8.4.1"},
+	{Path: "proxies[].mode", Type: ArgEnum, Enum: []string{ProxyCluster, ProxyLocal}, Default: ProxyCluster, Doc: "cluster: a proxy process of its own, registering its gRPC clients itself, which killProxy and restoreProxy kill and start again; local: a proxy inside each broker, registering its clients in that broker's ConsumerManager beside the classic members, stopped and started with its broker, picking a random queue of its broker per send (spec §8.4.1, §8.4.5, §8.4.8)"},
 	{Path: "producers", Type: ArgList, Unit: "producers", Len: MaxProducers, Flag: "producers", FlagDefault: "1", Doc: "number of producers"},
 	{Path: "producers[].id", Type: ArgString, Charset: &PlainName, Required: true, Doc: "the producer's id, unique"},
 	{Path: "producers[].rate", Type: ArgInt, Unit: "messages/s", Max: MaxRate, Flag: "rate", FlagDefault: "200", Doc: "messages per second of each producer"},

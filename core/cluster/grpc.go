@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -37,8 +38,9 @@ import (
 //
 // The model's choices: the consumers' route view is the name server's route as it is now (the
 // 20 s Caffeine refresh of §8.4.5 is modelled for the producers' sends only,
-// grpc_producer.go); renewals always succeed; FIFO groups and local-mode proxies (refused,
-// proxy.go) are not modelled.
+// grpc_producer.go); renewals always succeed; FIFO groups are not modelled (refused). A
+// local-mode proxy, inside each broker, registers its clients on the brokers instead
+// (proxy_local.go).
 
 // Consumer kinds (scenario consumers[].kind).
 const (
@@ -52,7 +54,7 @@ var ConsumerKinds = []string{KindPush, KindGrpcPush, KindGrpcSimple}
 // Proxy modes (scenario proxies[].mode).
 const (
 	ProxyCluster = "cluster"
-	ProxyLocal   = "local" // a proxy inside each broker (§8.4.1): not modelled, refused
+	ProxyLocal   = "local" // a proxy inside each broker (§8.4.1, proxy_local.go)
 )
 
 // The gRPC clients' and the proxy's numbers (spec §8.0).
@@ -82,7 +84,7 @@ var grpcRetryDelays = [...]int64{1, 5, 10, 30, 60, 120, 180, 240, 300, 360, 420,
 // ProxyConfig is a proxy of the scenario (format 2's proxies[]).
 type ProxyConfig struct {
 	Name string `json:"name"`
-	Mode string `json:"mode,omitempty"` // cluster (the default; local mode is not modelled)
+	Mode string `json:"mode,omitempty"` // cluster (the default) or local
 }
 
 // proxyState is one proxy process: the gRPC clients registered on it (its ConsumerManager).
@@ -121,7 +123,7 @@ func (c *Cluster) addProxies(cfg Config) error {
 		if err := checkProxyMode(pc.Mode); err != nil {
 			return fmt.Errorf("proxies[%d].mode: %w", i, err)
 		}
-		c.addProxy(pc.Name)
+		c.addProxy(pc.Name, cmp.Or(pc.Mode, ProxyCluster))
 	}
 	return nil
 }
@@ -175,6 +177,10 @@ func (c *Cluster) grpcHeartbeat(cs *consumer) {
 		return
 	}
 	px := c.proxies[cs.px]
+	if px.local() {
+		c.localHeartbeat(cs)
+		return
+	}
 	if px.down {
 		return // the call fails: nothing listens at the proxy's address
 	}
@@ -193,8 +199,13 @@ func (c *Cluster) grpcHeartbeat(cs *consumer) {
 	}
 }
 
-// registered reports whether cs's channel is on its proxy.
-func (c *Cluster) registered(cs *consumer) bool {
+// registered reports whether cs's channel is on the proxy that serves its calls to broker b:
+// its cluster-mode proxy's ConsumerManager, or b's own (local mode, proxy_local.go).
+func (c *Cluster) registered(cs *consumer, b *broker) bool {
+	if c.proxies[cs.px].local() {
+		ch := b.groupOf(cs).chans[cs.idx]
+		return !b.down && ch != nil && ch.registered
+	}
 	return slices.ContainsFunc(c.proxies[cs.px].chans, func(ch proxyChan) bool { return ch.cons == cs.idx })
 }
 
@@ -272,7 +283,7 @@ func (c *Cluster) proxyRenewHandles(px *proxyState) {
 				continue
 			}
 			cs := c.consumers[ck.cons]
-			if cs.px != px.idx || !cs.grpc || !c.registered(cs) {
+			if cs.px != px.idx || !cs.grpc || !c.registered(cs, b) {
 				continue
 			}
 			// Each renewal is a CHANGE_INVISIBLE_TIME: a new one-message checkpoint per
@@ -303,16 +314,20 @@ func (c *Cluster) proxyExpire(px *proxyState) {
 	}
 	px.chans = keep
 	for _, ch := range gone {
-		c.clearHandles(px, c.consumers[ch.cons], ch.lastHB)
+		c.clearHandles(px, c.consumers[ch.cons], ch.lastHB, nil)
 	}
 }
 
 // clearHandles is the proxy's clearGroup for client cs (spec §8.4.6): each message it holds
 // is made invisible for 1 s only, so the revive service puts it back about 3 s later. lastHB
-// is when its expired channel last heard it (−1: it shut down).
-func (c *Cluster) clearHandles(px *proxyState, cs *consumer, lastHB int64) {
+// is when its expired channel last heard it (−1: it shut down); on is the broker whose local
+// proxy clears its own handles (nil: the proxy holds every broker's).
+func (c *Cluster) clearHandles(px *proxyState, cs *consumer, lastHB int64, on *broker) {
 	var n int64
 	for _, b := range c.brokers {
+		if on != nil && b != on {
+			continue
+		}
 		for i := range b.cks {
 			ck := &b.cks[i]
 			if ck.cons != cs.idx || !ck.renew || ck.revived || ck.acked >= ck.n {
@@ -326,19 +341,27 @@ func (c *Cluster) clearHandles(px *proxyState, cs *consumer, lastHB int64) {
 	if lastHB < 0 {
 		why = c.who(cs) + " shut down (NotifyClientTermination)"
 	}
-	text := fmt.Sprintf("%s: %s; it held no message", px.name, why)
-	if n > 0 {
-		text = fmt.Sprintf("%s: %s; the %s it held are made invisible for 1 s, revived at about %s", px.name, why, messages(n), clockMs(c.now+proxyClearMs+reviveQuietMs))
+	name := px.name
+	if on != nil {
+		name = px.nameOn(on)
 	}
-	c.emit(Event{Kind: EventInfo, Cause: CauseProxyClear, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, N: n, Arg: px.name, Until: c.now + proxyClearMs + reviveQuietMs, Text: text})
+	text := fmt.Sprintf("%s: %s; it held no message", name, why)
+	if n > 0 {
+		text = fmt.Sprintf("%s: %s; the %s it held are made invisible for 1 s, revived at about %s", name, why, messages(n), clockMs(c.now+proxyClearMs+reviveQuietMs))
+	}
+	e := Event{Kind: EventInfo, Cause: CauseProxyClear, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, N: n, Arg: px.name, Until: c.now + proxyClearMs + reviveQuietMs, Text: text}
+	if on != nil {
+		e.Broker = on.name
+	}
+	c.emit(e)
 }
 
 // ghostParked reports whether dead client cs's parked pop p still holds: a killed gRPC
 // client's receives were forwarded by its proxy on the proxy's own connection, which lives,
 // so they stay parked until their poll ends (spec §8.4.6, inferred there), while its channel
 // is still registered.
-func (c *Cluster) ghostParked(cs *consumer, p *parkedPop) bool {
-	return cs.grpc && cs.killed && c.now < p.until && !c.proxies[cs.px].down && c.registered(cs)
+func (c *Cluster) ghostParked(cs *consumer, b *broker, p *parkedPop) bool {
+	return cs.grpc && cs.killed && c.now < p.until && !c.proxies[cs.px].down && c.registered(cs, b)
 }
 
 // ghostReceive is a killed gRPC client's parked receive woken by a message (spec §8.4.6,

@@ -71,8 +71,11 @@ func checkGrpcProducer(pc ProducerConfig) error {
 
 // proxySendQueue is the queue the proxy stores p's next attempt on (spec §8.4.8), with its
 // broker; false when the topic has no writable queue of a broker with a master.
-func (c *Cluster) proxySendQueue(p *producer) (route.MessageQueue, *broker, bool) {
+func (c *Cluster) proxySendQueue(p *producer, th *sendThread) (route.MessageQueue, *broker, bool) {
 	px := c.proxies[p.px]
+	if px.local() {
+		return c.localSendQueue(p, th)
+	}
 	if px.down {
 		return route.MessageQueue{}, nil, false // UNAVAILABLE, at every attempt
 	}
@@ -188,6 +191,9 @@ func (c *Cluster) startGrpcProducer(p *producer, px *proxyState) {
 	p.fs.SetSendLatencyFaultEnable(false)
 	if px.rnd == nil {
 		px.rnd = sim.Stream(c.cfg.Seed, "proxy/"+px.name)
+	}
+	if px.local() {
+		c.startLocalProducer(p)
 	}
 }
 

@@ -80,9 +80,9 @@ func TestAddGrpcConsumer(t *testing.T) {
 		t.Errorf("a gRPC consumer of an orderly group: %v; want an error saying FIFO is not modelled", err)
 	}
 	cfg = grpcConfig(nil, nil)
-	cfg.Proxies[0].Mode = "local"
-	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "proxies[0].mode") {
-		t.Errorf("a local-mode proxy: %v; want an error naming proxies[0].mode", err)
+	cfg.Proxies[0].Mode = "remote"
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "proxies[0].mode") || !strings.Contains(err.Error(), "local") {
+		t.Errorf("an unknown proxy mode: %v; want an error naming proxies[0].mode and the modes", err)
 	}
 }
 

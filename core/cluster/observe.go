@@ -93,8 +93,8 @@ type Event struct {
 //	proxyReload        info       a proxy's reloaded view of a topic differs: sends go to these queues now   Topic, Arg = the proxy, Queues = the view, Until = when the reload ended
 //	ghostReceive       info       a killed gRPC client's parked receive is woken: its messages are nacked and renewed at once (inferred, spec §8.4.6)   Consumer, Broker, N = messages, Arg = the proxy, Until = when they are first revived
 //	receiveRefused     info       a proxy refuses every receive of a gRPC SimpleConsumer (its awaitDuration or invisibleDuration)   Consumer, Arg = ILLEGAL_POLLING_TIME or ILLEGAL_INVISIBLE_TIME, Error = why
-//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down; or a restarted proxy pops for a client not registered yet): visible in 1 s   Consumer, N = messages, Arg = the proxy, Until = when they are revived
-//	proxyDown          info       a killed proxy's memory is gone: its clients' registrations, their parked pops, its renewal table   Arg = the proxy, N = messages no longer renewed, Until = when the last of them is revived
+//	proxyClear         info       a proxy clears a gRPC client's messages (its channel expired, or it shut down; or a restarted proxy pops for a client not registered yet): visible in 1 s   Consumer, N = messages, Arg = the proxy, Broker = the broker it runs inside (local mode), Until = when they are revived
+//	proxyDown          info       a killed proxy's memory is gone: its clients' registrations, their parked pops, its renewal table (local mode: the proxy inside a killed broker)   Arg = the proxy, Broker = that broker (local mode), N = messages no longer renewed, Until = when the last of them is revived
 //	proxyRegister      info       a gRPC client's heartbeat registers it with its restarted proxy   Consumer, Arg = the proxy, N = messages the proxy popped for it and made invisible for 1 s before
 //	ackHeld            info       a gRPC client's acks held while its proxy was down reach the restarted proxy   Consumer, N = messages acked, Arg = the proxy
 //

@@ -339,7 +339,7 @@ func (c *Cluster) wakeParked(b *broker) {
 	for i := 0; i < len(b.parked); {
 		p := &b.parked[i]
 		cs := c.consumers[p.cons]
-		if cs.dead && !c.ghostParked(cs, p) {
+		if cs.dead && !c.ghostParked(cs, b, p) {
 			b.parked = slices.Delete(b.parked, i, i+1)
 			continue
 		}
@@ -451,7 +451,7 @@ func (c *Cluster) pop(cs *consumer, pq *popQueue, want int64) (found int64, ok b
 		c.metrics.Popped += found
 		c.metrics.Invisible += found
 		c.tellPop(cs, pq, b, first, found)
-		if cs.grpc && !c.registered(cs) {
+		if cs.grpc && !c.registered(cs, b) {
 			c.nackUnknown(cs, pq, b, first)
 		}
 	}

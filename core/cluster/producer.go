@@ -69,6 +69,7 @@ type producer struct {
 	customSeq    int64 // keyed sends so far: message.seq
 	grpc         bool  // a gRPC producer (grpc_producer.go) of proxy px
 	px           int
+	localIndex   int64            // its publishing index, local-mode proxies (proxy_local.go)
 	toldView     int64            // 1 + the write time of the proxy's view whose failed send it told
 	isolatedTill map[string]int64 // the deadline last reported as an isolation event
 	isolatedFor  map[string]int64 // the tier duration that set it
@@ -95,6 +96,7 @@ type sendThread struct {
 	lastBroker int   // the broker of its previous pick (a lookup cache)
 	storePend  bool  // the broker will store it (an entry in its pending list)
 	attemptID  int64 // counts its attempts: a store that arrives late knows whose it was
+	localBase  int64 // a gRPC send through local-mode proxies: its publishing index (proxy_local.go)
 	retire     bool  // the thread ends once its send is done (fewer threads, or async)
 
 	// A successful attempt that nothing reads the outcome of at its own time is settled with
@@ -444,7 +446,7 @@ func (c *Cluster) attempt(p *producer, j int, t int64, last selector.LastBroker)
 		var b *broker
 		if p.grpc {
 			var ok bool
-			if mq, b, ok = c.proxySendQueue(p); !ok {
+			if mq, b, ok = c.proxySendQueue(p, th); !ok {
 				c.sendFailed(p, j, t)
 				return
 			}

@@ -47,13 +47,8 @@ import (
 // by the dead proxy) writes a second live checkpoint on the broker (§8.3.6); the model drops it
 // (inferred: the message comes back once, at the live checkpoint's end).
 //
-// Local mode (a proxy inside each broker, §8.4.1, §8.4.5) is not modelled and is refused:
-// its clients are registered in every broker's ConsumerManager (listed among the group's
-// members, so classic members' rebalances share queues with them), its renewals and offline
-// checks are per broker, its receives pop the local broker only, its sends pick a uniformly
-// random queue of the local broker per message, and the Java PushConsumer's assignment query
-// goes to a route entry chosen round robin from a random start that each route refresh draws
-// anew (§8.4.4 step 1).
+// A local-mode proxy (proxy_local.go) lives inside each broker: it is killed and restored with
+// its broker, and killProxy and restoreProxy refuse it.
 
 // Proxy limits and numbers.
 const (
@@ -74,17 +69,16 @@ type heldAck struct {
 // checkProxyMode checks a proxy's mode: cluster, or "" for it.
 func checkProxyMode(mode string) error {
 	switch mode {
-	case "", ProxyCluster:
+	case "", ProxyCluster, ProxyLocal:
 		return nil
-	case ProxyLocal:
-		return fmt.Errorf("%q: a proxy inside each broker is not modelled: its clients would be registered in every broker's ConsumerManager (listed with the classic members), renewed per broker, and receive from the local broker only (spec §8.4.1, §8.4.5); use cluster", mode)
 	}
-	return fmt.Errorf("%s; want %s", Quote(mode), ProxyCluster)
+	return fmt.Errorf("%s; want %s or %s", Quote(mode), ProxyCluster, ProxyLocal)
 }
 
-// addProxy starts a cluster-mode proxy named name and its renew and expiry timers.
-func (c *Cluster) addProxy(name string) *proxyState {
-	px := &proxyState{idx: len(c.proxies), name: name, mode: ProxyCluster}
+// addProxy starts a proxy named name, of mode cluster or local, and its renew and expiry
+// timers (a local one's stand for the timers of the proxy inside each broker).
+func (c *Cluster) addProxy(name, mode string) *proxyState {
+	px := &proxyState{idx: len(c.proxies), name: name, mode: mode}
 	c.proxies = append(c.proxies, px)
 	c.startProxyTimers(px)
 	return px
@@ -142,12 +136,15 @@ func applyAddProxy(c *Cluster, cmd Command) error {
 	if len(c.proxies) >= MaxProxies {
 		return fmt.Errorf("the cluster would have %d proxies; the limit is %d", len(c.proxies)+1, MaxProxies)
 	}
-	c.addProxy(cmd.Proxy)
+	c.addProxy(cmd.Proxy, ProxyCluster)
 	return nil
 }
 
 // applyKillProxy kills px's process: see the file's comment.
 func applyKillProxy(c *Cluster, px *proxyState) error {
+	if px.local() {
+		return px.insideBrokers()
+	}
 	if px.down {
 		return fmt.Errorf("proxy %q is down already", px.name)
 	}
@@ -199,6 +196,9 @@ func applyKillProxy(c *Cluster, px *proxyState) error {
 
 // applyRestoreProxy starts px anew: empty tables, new timers; the held acks go through.
 func applyRestoreProxy(c *Cluster, px *proxyState) error {
+	if px.local() {
+		return px.insideBrokers()
+	}
 	if !px.down {
 		return fmt.Errorf("proxy %q is running", px.name)
 	}
@@ -306,5 +306,5 @@ func (c *Cluster) nackUnknown(cs *consumer, pq *popQueue, b *broker, first int) 
 	px := c.proxies[cs.px]
 	c.emit(Event{Kind: EventInfo, Cause: CauseProxyClear, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, N: n, Arg: px.name, Until: c.now + proxyNackUnknownMs + reviveQuietMs,
 		Text: fmt.Sprintf("%s pops %s for %s, whose heartbeat has not registered it with the restarted %s yet: the proxy makes %s invisible for 1 s and answers MESSAGE_NOT_FOUND (client disconnected), revived at about %s; %s receives again at once, and each receive goes the same way until its heartbeat",
-			b.name, messages(n), c.who(cs), px.name, them(n), clockMs(c.now+proxyNackUnknownMs+reviveQuietMs), c.who(cs))})
+			b.name, messages(n), c.who(cs), px.nameOn(b), them(n), clockMs(c.now+proxyNackUnknownMs+reviveQuietMs), c.who(cs))})
 }

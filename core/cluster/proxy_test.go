@@ -187,7 +187,7 @@ func TestHeldAcksReachTheRestoredProxy(t *testing.T) {
 }
 
 // The commands' limits: a proxy by name, transitions that make sense, a proxy only for a gRPC
-// consumer, at most MaxProxies, and local mode refused with its reason.
+// consumer, at most MaxProxies, and a local-mode proxy is killed with its broker only.
 func TestProxyCommandErrors(t *testing.T) {
 	c := proxyWorld(t)
 	c.Advance(2000)
@@ -225,8 +225,11 @@ func TestProxyCommandErrors(t *testing.T) {
 	}
 	cfg := smallConfig(10)
 	cfg.Proxies = []ProxyConfig{{Name: "proxy-1", Mode: ProxyLocal}}
-	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "a proxy inside each broker is not modelled") {
-		t.Errorf("local mode: %v", err)
+	c = mustNew(t, cfg)
+	for _, typ := range []string{"killProxy", "restoreProxy"} {
+		if err := c.Apply(Command{Type: typ, Proxy: "proxy-1"}); err == nil || !strings.Contains(err.Error(), "inside every broker") {
+			t.Errorf("%s of a local-mode proxy: %v; want a refusal saying it lives in the brokers", typ, err)
+		}
 	}
 }
 

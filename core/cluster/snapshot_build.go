@@ -200,6 +200,14 @@ func (c *Cluster) snapshot(full bool) Snapshot {
 		for _, ch := range px.chans {
 			v.Clients = append(v.Clients, c.consumers[ch.cons].id)
 		}
+		if px.local() {
+			// Registered on some broker (each broker's own ConsumerManager).
+			for _, cs := range c.consumers {
+				if cs.grpc && cs.px == px.idx && slices.ContainsFunc(c.brokers, func(b *broker) bool { return c.registered(cs, b) }) {
+					v.Clients = append(v.Clients, cs.id)
+				}
+			}
+		}
 		s.Proxies = append(s.Proxies, v)
 	}
 	if plural {

@@ -91,6 +91,67 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("no broker told the subscription of %s as a change of the group's", "%RETRY%G_T")
 		}
 	},
+	"grpc-local-proxy.json": func(t *testing.T, r *Result) {
+		// Spec §8.4.1 local mode: G1 registers in each broker's ConsumerManager, so c1's
+		// rebalance counts it (AVG over G1 and c1: c1 keeps broker-b) and the retry queue it
+		// leaves G1 is read by nobody; §8.4.9, §5.7: G1's settings at 0:01 and 5:01 replace
+		// each broker's table, and c1's heartbeats put the retry topic back; §8.4.6: the
+		// brokers expire G1 120–130 s after its last heartbeat and each one's proxy clears
+		// what it held there; §8.4.8: the client takes the brokers in turn.
+		registered := map[string]bool{}
+		var settings, restored []int64
+		cleared := map[string]int64{}
+		for _, e := range r.Events {
+			switch {
+			case e.Cause == cluster.CauseRegister && e.Consumer == "G1":
+				registered[e.Broker] = true
+			case e.Cause == cluster.CauseSubscription && e.Consumer == "G1":
+				settings = append(settings, e.T)
+			case e.Cause == cluster.CauseSubscription && e.Consumer == "c1":
+				restored = append(restored, e.T)
+			case e.Cause == cluster.CauseProxyClear:
+				cleared[e.Broker] = e.T
+			}
+		}
+		if !registered["broker-a"] || !registered["broker-b"] {
+			t.Errorf("G1 registered on %v; want both brokers", registered)
+		}
+		var fiveMin []int64
+		for _, at := range settings {
+			if at >= 300000 && at < 302000 {
+				fiveMin = append(fiveMin, at)
+			}
+		}
+		if len(settings) < 4 || len(fiveMin) != 2 {
+			t.Errorf("G1's settings changed the tables at %v; want at 0:01 and again at 5:01, on both brokers", settings)
+		}
+		if !slices.ContainsFunc(restored, func(at int64) bool { return at > 300000 && at < 340000 }) {
+			t.Errorf("c1's heartbeats restored the table at %v; want within 30 s after 5:01", restored)
+		}
+		orphanRetry := false
+		for _, a := range r.Anomalies {
+			if a.Kind == "orphan" && a.Queue == "%RETRY%GID_LOCAL/broker-a:0" && a.Start <= 3000 && a.End > 440000 {
+				orphanRetry = true
+			}
+		}
+		if !orphanRetry {
+			t.Errorf("anomalies %+v; want the retry queue c1 leaves G1 unread from 0:02 until G1 expires", r.Anomalies)
+		}
+		for _, b := range []string{"broker-a", "broker-b"} {
+			// The kill is at 5:30; G1's last heartbeat was at 5:21.
+			if at := cleared[b]; at <= 321000+120000 || at > 321000+130000 {
+				t.Errorf("the proxy inside %s cleared G1's messages at %s; want 120–130 s after 5:21", b, Clock(at))
+			}
+		}
+		if got := r.Final.Assignment["c1"]; len(slices.DeleteFunc(slices.Clone(got), func(q string) bool { return strings.HasPrefix(q, "%") })) != 8 {
+			t.Errorf("c1 ends with %v; want every queue of TopicLocal", got)
+		}
+		for _, s := range r.Sends {
+			if d := s.PerBroker["broker-a"] - s.PerBroker["broker-b"]; d < -4 || d > 4 {
+				t.Errorf("sends %+v; want the brokers in turn", s)
+			}
+		}
+	},
 	"grpc-producer.json": func(t *testing.T, r *Result) {
 		// Spec §8.4.8: the proxy's round robin spreads p1 over all 8 queues before the kill;
 		// §8.4.5: its cached view keeps broker-b until a reload that starts at the first send

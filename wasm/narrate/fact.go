@@ -162,6 +162,9 @@ func read(e cluster.Event) fact {
 		f.latency, f.clock = int(e.LatencyMs), scenario.Clock(e.Until)
 	case cluster.CauseExpiryAhead, cluster.CauseSendBack, cluster.CauseChangeInvisible, cluster.CauseProxyClear, cluster.CauseProxyDown, cluster.CausePop, cluster.CauseProxySendFailed, cluster.CauseGhostReceive:
 		f.clock = scenario.Clock(e.Until)
+		if (e.Cause == cluster.CauseProxyClear || e.Cause == cluster.CauseProxyDown) && e.Broker != "" {
+			f.arg = e.Arg + "@" + e.Broker // a local-mode proxy: the one inside that broker
+		}
 	}
 	return f
 }
