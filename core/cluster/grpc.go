@@ -36,9 +36,13 @@ import (
 // those messages with 1 s and renews them under their first handles all the same, a second
 // checkpoint each, cleared when the channel expires: they reach the others twice.
 //
-// The model's choices: the consumers' route view is the name server's route as it is now (the
-// 20 s Caffeine refresh of §8.4.5 is modelled for the producers' sends only,
-// grpc_producer.go); renewals always succeed; FIFO groups are not modelled (refused). A
+// The assignment query reads the proxy's route cache (§8.4.5, grpc_producer.go), shared with
+// the sends, and each receive is an access to it too, so a broker added or gone reaches the
+// assignments only after the reload an access 20 s or more after the last one starts
+// (§8.6.4 step 4).
+//
+// The model's choices: the clients' own routes (their 30 s refresh, §8.4.9) are the name
+// server's route as it is now; renewals always succeed; FIFO groups are not modelled (refused). A
 // local-mode proxy, inside each broker, registers its clients on the brokers instead
 // (proxy_local.go).
 
@@ -199,6 +203,14 @@ func (c *Cluster) grpcHeartbeat(cs *consumer) {
 	}
 }
 
+// proxyOf is the proxy gRPC client cs calls through (nil: a remoting client).
+func (c *Cluster) proxyOf(cs *consumer) *proxyState {
+	if !cs.grpc {
+		return nil
+	}
+	return c.proxies[cs.px]
+}
+
 // registered reports whether cs's channel is on the proxy that serves its calls to broker b:
 // its cluster-mode proxy's ConsumerManager, or b's own (local mode, proxy_local.go).
 func (c *Cluster) registered(cs *consumer, b *broker) bool {
@@ -232,8 +244,15 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 		}
 		return
 	}
+	px := c.proxies[cs.px]
 	for _, sub := range cs.subs {
+		// The answer comes from the proxy's route cache (§8.4.5, §8.6.4 step 4). The proxies
+		// inside the brokers each have their own; the model reads the name server's route
+		// for them (proxy_local.go).
 		target := c.proxyAssignment(sub.t)
+		if !px.local() {
+			target = c.proxyView(px, sub.t).assign
+		}
 		if len(target) == 0 {
 			continue // FORBIDDEN "no readable queue": Java keeps its queues (§8.4.4 step 3)
 		}

@@ -31,8 +31,8 @@ import (
 // The model's choices: a producer's keys (producers[].keys) are its messages' message
 // groups; each attempt waits for the broker's latency and the round trip, with the client's
 // 3 s request timeout per attempt; every producer of a proxy shares its view and index, as the
-// proxy's one cache does. The gRPC consumers' assignments and receives read the name server's
-// route as it is now (the same cache is not modelled for them).
+// proxy's one cache does, and its gRPC consumers' assignment queries and receives are accesses
+// to the same cache (grpc.go).
 
 // ProducerGrpc is a gRPC producer's kind (scenario producers[].kind).
 const ProducerGrpc = "grpc"
@@ -79,7 +79,7 @@ func (c *Cluster) proxySendQueue(p *producer, th *sendThread) (route.MessageQueu
 	if px.down {
 		return route.MessageQueue{}, nil, false // UNAVAILABLE, at every attempt
 	}
-	qs := c.proxyView(px, p.t)
+	qs := c.proxyView(px, p.t).queues
 	if len(qs) == 0 {
 		return route.MessageQueue{}, nil, false
 	}
@@ -110,16 +110,19 @@ const (
 	proxyExpireMs  = 300_000
 )
 
-// proxyRoute is the proxy's cached write view of a topic.
+// proxyRoute is the proxy's cached view of a topic: its write queues, and its answer to an
+// assignment query (§8.4.3).
 type proxyRoute struct {
-	queues            []route.MessageQueue
+	queues, assign    []route.MessageQueue
 	written, accessed int64
 	reloadAt          int64                // a reload under way ends then (0: none)
-	reloaded          []route.MessageQueue // … with this view
+	reloaded          []route.MessageQueue // … with these write queues
+	reassign          []route.MessageQueue // … and this assignment
 }
 
-// proxyView is proxy px's write view of topic t at a send now, as its route cache gives it.
-func (c *Cluster) proxyView(px *proxyState, t *topicState) []route.MessageQueue {
+// proxyView is proxy px's view of topic t at a call now (a send, an assignment query, a
+// receive), as its route cache gives it; every call is an access.
+func (c *Cluster) proxyView(px *proxyState, t *topicState) *proxyRoute {
 	if px.routes == nil {
 		px.routes = map[int]*proxyRoute{}
 	}
@@ -134,21 +137,21 @@ func (c *Cluster) proxyView(px *proxyState, t *topicState) []route.MessageQueue 
 			c.emit(Event{Kind: EventInfo, Cause: CauseProxyReload, Topic: t.name, Arg: px.name, Queues: c.queueNames(r.reloaded), Until: r.reloadAt,
 				Text: fmt.Sprintf("%s's view of %s, reloaded from the name server at %s, holds %s: sends go there from now on", px.name, t.name, clockMs(r.reloadAt-c.t.NetworkRTT), brokers)})
 		}
-		r.queues, r.written, r.reloadAt, r.reloaded = r.reloaded, r.reloadAt, 0, nil
+		r.queues, r.assign, r.written, r.reloadAt, r.reloaded, r.reassign = r.reloaded, r.reassign, r.reloadAt, 0, nil, nil
 		delete(px.sendIndex, t.idx)
 	}
 	switch {
 	case r == nil || c.now-r.accessed >= proxyExpireMs:
-		// Not cached (or evicted): loaded before the send goes on.
-		r = &proxyRoute{queues: c.proxyWriteQueues(t), written: c.now}
+		// Not cached (or evicted): loaded before the call goes on.
+		r = &proxyRoute{queues: c.proxyWriteQueues(t), assign: c.proxyAssignment(t), written: c.now}
 		px.routes[t.idx] = r
 		delete(px.sendIndex, t.idx)
 	case r.reloadAt == 0 && c.now-r.written >= proxyRefreshMs:
 		// Stale: this access still gets the old view and starts a reload.
-		r.reloadAt, r.reloaded = c.now+c.t.NetworkRTT, c.proxyWriteQueues(t)
+		r.reloadAt, r.reloaded, r.reassign = c.now+c.t.NetworkRTT, c.proxyWriteQueues(t), c.proxyAssignment(t)
 	}
 	r.accessed = c.now
-	return r.queues
+	return r
 }
 
 // tellProxySendFailed tells p's first attempt of the proxy's current view that failed on

@@ -189,3 +189,40 @@ func TestKilledGrpcClientsParkedReceiveDeliversTwice(t *testing.T) {
 		t.Errorf("metrics %+v; want the %d messages delivered twice, nothing lost", m, ghost.N)
 	}
 }
+
+// A broker added to the cluster reaches the gRPC consumers' assignments through the proxy's
+// route cache: the access 20 s or more after the view was written still gets the old view and
+// starts a reload, so the new broker shows up at the first scan after that reload has ended,
+// 0–25 s after the name server knew it when receives touch the cache too (spec §8.4.5,
+// §8.6.4 step 4); the name server's own route would have shown it within one 5 s scan.
+func TestGrpcAssignmentsReadTheProxysCache(t *testing.T) {
+	var firstSeen []int64
+	for _, at := range []int64{61_000, 67_000, 73_000, 79_000} {
+		c := mustNew(t, grpcConfig([]string{"g1"}, nil))
+		c.Advance(at)
+		written := c.proxies[0].routes[c.topics[0].idx].written
+		mustApply(t, c, Command{Type: "addBroker", Broker: "broker-c", Queues: ptr(4)})
+		seen := int64(-1)
+		for c.now < at+40_000 {
+			c.Advance(c.now + 100)
+			if slices.ContainsFunc(c.process("g1")[0].pops, func(pq popQueue) bool { return pq.mq.BrokerName == "broker-c" }) {
+				seen = c.now
+				break
+			}
+		}
+		if seen < 0 || seen-at > 25_000 {
+			t.Errorf("broker-c added at %s (the view written at %s): in g1's assignments at %s; want within 25 s", clock(at), clock(written), clock(seen))
+			continue
+		}
+		// Not before the reload the first access 20 s after the last write started.
+		if seen < written+proxyRefreshMs {
+			t.Errorf("broker-c added at %s: seen at %s, before the view written at %s could be reloaded", clock(at), clock(seen), clock(written))
+		}
+		firstSeen = append(firstSeen, seen-at)
+	}
+	// The lag depends on where in the 20 s cycle the broker came: not always one scan.
+	if len(firstSeen) == 4 && slices.Max(firstSeen) <= 5_000 {
+		t.Errorf("broker-c seen %v ms after its addition; want the cache's lag, more than one 5 s scan at least once", firstSeen)
+	}
+	t.Logf("seen after %v ms", firstSeen)
+}

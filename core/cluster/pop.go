@@ -274,9 +274,16 @@ func (c *Cluster) flowPops(cs *consumer) {
 				pq.nextPop = c.now + popErrorWaitMs
 				break
 			}
-			if cs.grpc && c.proxies[cs.px].down {
-				pq.nextPop = c.now + cs.receiveRetryMs() // the receive fails (proxy.go)
-				break
+			if px := c.proxyOf(cs); px != nil {
+				if px.down {
+					pq.nextPop = c.now + cs.receiveRetryMs() // the receive fails (proxy.go)
+					break
+				}
+				if !px.local() {
+					// The receive reads the proxy's cached view: an access, which may start
+					// its reload (§8.4.5, §8.6.4 step 4).
+					c.proxyView(px, c.topics[pq.t])
+				}
 			}
 			found, ok := c.pop(cs, pq, want)
 			pq.lastPop = c.now
