@@ -9,12 +9,15 @@ import (
 
 // randomPopConfig draws a cluster whose group the brokers serve by POP: one to three brokers,
 // members that let the brokers allocate (now and then one that computes its own queues, or a
-// gRPC PushConsumer through a proxy),
+// gRPC PushConsumer through a proxy, its mode named now and then),
 // popShareQueueNum in and out of range, slow members, listeners that fail a share of their
 // deliveries.
 func randomPopConfig(r *rand.Rand, seed int64) Config {
 	cfg := Config{Seed: seed, Producers: []ProducerConfig{{ID: "p1", Rate: 20 + r.IntN(600), Threads: 4}},
 		Proxies: []ProxyConfig{{Name: "proxy-1"}}}
+	if r.IntN(3) == 0 {
+		cfg.Proxies[0].Mode = "cluster" // named, as the default is: a proxy process of its own (spec §8.4.1)
+	}
 	for i := range 1 + r.IntN(3) {
 		cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: fmt.Sprintf("broker-%c", 'a'+i), Queues: 1 + r.IntN(6)})
 	}
