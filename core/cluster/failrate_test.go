@@ -132,3 +132,55 @@ func TestAddTopicThenSubscribeIt(t *testing.T) {
 		}
 	}
 }
+
+// A message whose send-back fails both ways is consumed again locally 5 s later, and one that
+// fails again there with its broker still down is one more local retry (spec §3.15 step 4
+// starts again at step 1): each one keeps waiting in its process queue, holding the offset
+// back, until a retry succeeds. Once the broker is back and the listener succeeds, nothing
+// waits and the group's offset reaches the end of the queue: a local retry that failed again
+// is not lost with its hold left behind, which would pin the uploaded offset forever.
+func TestLocalRetryThatFailsAgainIsKept(t *testing.T) {
+	cfg := Config{Seed: 1, Brokers: []BrokerConfig{{Name: "broker-a", Queues: 1}},
+		Groups:    []GroupConfig{{Name: "G"}},
+		Consumers: []ConsumerConfig{{ID: "c1", ConsumeRate: 20}},
+		Producers: []ProducerConfig{{ID: "p1", Rate: 100}}}
+	c := mustNew(t, cfg)
+	c.Advance(20000) // a backlog cached in c1's process queue
+	all, none, stop := 100, 0, 0
+	mustApply(t, c, Command{Type: "setProducerRate", Rate: &stop})
+	mustApply(t, c, Command{Type: "setFailRate", ID: "c1", FailPercent: &all})
+	mustApply(t, c, Command{Type: "killBroker", Broker: "broker-a"})
+	// Every failure's send-back finds its only broker down; the first local retries come at
+	// 5 s and fail the same way.
+	c.Advance(c.Now() + 12000)
+	cs := c.consumers[0]
+	var waiting, holds int64
+	for _, lr := range cs.localRetries {
+		waiting += lr.count
+	}
+	for _, pq := range cs.pqList {
+		holds += int64(len(pq.holds))
+	}
+	if m := c.Metrics(); m.LocalRetries == 0 || m.LocalRetries != waiting || holds != int64(len(cs.localRetries)) {
+		t.Fatalf("at %s: %d messages counted waiting for a local retry, %d in %d retries, %d holds; want the same, more than 0, and one hold a retry",
+			clock(c.Now()), m.LocalRetries, waiting, len(cs.localRetries), holds)
+	}
+	mustApply(t, c, Command{Type: "restoreBroker", Broker: "broker-a"})
+	mustApply(t, c, Command{Type: "setFailRate", ID: "c1", FailPercent: &none})
+	c.Advance(c.Now() + 120000)
+	if m := c.Metrics(); m.LocalRetries != 0 {
+		t.Errorf("%d messages still wait for a local retry 2 minutes after the broker came back", m.LocalRetries)
+	}
+	b := c.brokers[0]
+	for _, pq := range cs.pqList {
+		if len(pq.holds) > 0 {
+			t.Errorf("%s: holds %v left after every local retry ran", pq.mq, pq.holds)
+		}
+		if pq.t.isRetry() {
+			continue
+		}
+		if o, end := b.offsetsOf(cs.g, pq.t)[pq.mq.QueueID].committed, pq.bq.maxOffset; o != end {
+			t.Errorf("%s: the group's offset is %d of %d: held back by a local retry that no longer runs", pq.mq, o, end)
+		}
+	}
+}

@@ -15,10 +15,8 @@ import (
 func randomPopConfig(r *rand.Rand, seed int64) Config {
 	cfg := Config{Seed: seed, Producers: []ProducerConfig{{ID: "p1", Rate: 20 + r.IntN(600), Threads: 4}},
 		Proxies: []ProxyConfig{{Name: "proxy-1"}}}
-	if seed%3 == 2 {
-		// The proxy inside each broker (drawn from the seed, so that the other draws of a
-		// seed stay what they were).
-		cfg.Proxies[0].Mode = ProxyLocal
+	if r.IntN(3) == 0 {
+		cfg.Proxies[0].Mode = ProxyLocal // the proxy inside each broker (spec §8.4.1)
 	}
 	for i := range 1 + r.IntN(3) {
 		cfg.Brokers = append(cfg.Brokers, BrokerConfig{Name: fmt.Sprintf("broker-%c", 'a'+i), Queues: 1 + r.IntN(6)})

@@ -257,10 +257,15 @@ func (c *Cluster) deliverDelayed(b *broker) {
 }
 
 // localRetries consumes again the messages of cs whose send-back failed, once due: each is one
-// more delivery, failing or not as the listener says.
+// more delivery, failing or not as the listener says. One that fails again and whose send-back
+// fails again is one more local retry, 5 s later (spec §3.15 step 4 starts again at step 1):
+// sendBack appends it to a list of its own while the due ones are taken, then it goes after
+// the ones kept, which are due earlier.
 func (c *Cluster) runLocalRetries(cs *consumer) {
-	keep := cs.localRetries[:0]
-	for _, lr := range cs.localRetries {
+	pending := cs.localRetries
+	cs.localRetries = nil
+	keep := pending[:0]
+	for _, lr := range pending {
 		if lr.at > c.now {
 			keep = append(keep, lr)
 			continue
@@ -280,7 +285,7 @@ func (c *Cluster) runLocalRetries(cs *consumer) {
 			c.sendBack(cs, lr.pq, lr.offset, fails, lr.r)
 		}
 	}
-	cs.localRetries = keep
+	cs.localRetries = append(keep, cs.localRetries...)
 }
 
 // trimRuns forgets the runs of a retry queue wholly below every group's progress on it.
