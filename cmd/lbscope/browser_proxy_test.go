@@ -116,3 +116,57 @@ func TestBrowserProxyFromThePanel(t *testing.T) {
 		})
 	}
 }
+
+// The canvas draws the proxy and offers its commands: hovered, its card says it is up and who
+// is registered on it; clicked, its menu kills it; its box then says it is down, and its
+// menu restores it.
+func TestBrowserProxyOnTheCanvas(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := playground(t)
+			con := open(t, ctx, "?lang="+lang)
+			dispatch(t, ctx, `{type: "load", scenario: `+proxyScenario(t)+`}`)
+			dispatch(t, ctx, `{type: "step", ms: 20000}`)
+			waitFor(t, ctx, `lbscope.state().proxies[0].clients.length === 3 && (window.lbscope.layout().proxies || []).length === 1`)
+			type proxyBoxes struct {
+				Proxies []box `json:"proxies"`
+				Menu    []box `json:"menu"`
+				Tooltip *struct {
+					Kind  string   `json:"kind"`
+					ID    string   `json:"id"`
+					Lines []string `json:"lines"`
+				} `json:"tooltip"`
+			}
+			boxes := func() proxyBoxes {
+				return eval[proxyBoxes](t, ctx, `window.lbscope.layout()`)
+			}
+			p := boxes().Proxies[0]
+			assert.Equal(t, "proxy-1", p.ID)
+			x, y := p.X+p.W/2, p.Y+p.H/2
+			require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x, y)))
+			waitFor(t, ctx, `(window.lbscope.layout().tooltip || {}).kind === "proxy"`)
+			tip := boxes().Tooltip
+			want := map[string]string{"en": "proxy-1 up", "zh": "proxy-1 正常"}[lang]
+			assert.Equal(t, want, tip.Lines[0])
+			assert.Contains(t, tip.Lines[1], "P1")
+			shot(t, ctx, "hover")
+
+			click(t, ctx, p)
+			waitFor(t, ctx, `window.lbscope.layout().menu.length === 1`)
+			m := boxes().Menu
+			require.Equal(t, "killProxy", m[0].ID)
+			click(t, ctx, m[0])
+			waitFor(t, ctx, `lbscope.state().proxies[0].down && window.lbscope.layout().menu.length === 0`)
+			require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x, y)))
+			want = map[string]string{"en": "proxy-1 DOWN", "zh": "proxy-1 宕机"}[lang]
+			waitFor(t, ctx, fmt.Sprintf(`((window.lbscope.layout().tooltip || {}).lines || [])[0] === %q`, want))
+			shot(t, ctx, "down")
+
+			click(t, ctx, p)
+			waitFor(t, ctx, `window.lbscope.layout().menu.length === 1 && window.lbscope.layout().menu[0].id === "restoreProxy"`)
+			click(t, ctx, boxes().Menu[0])
+			waitFor(t, ctx, `!lbscope.state().proxies[0].down`)
+			assert.Empty(t, con.Errors())
+		})
+	}
+}
