@@ -9,9 +9,9 @@
 // builds the elements from it.
 
 // TARGET_ARG is the argument that names a command's target, given by the section's target
-// choice rather than by an input of the row: a broker command's broker, a producer command's
-// id (optional: no id is every producer).
-export const TARGET_ARG = { broker: "broker", producer: "id", consumer: "id" };
+// choice rather than by an input of the row: a broker command's broker, a proxy command's
+// proxy, a producer command's id (optional: no id is every producer).
+export const TARGET_ARG = { broker: "broker", proxy: "proxy", producer: "id", consumer: "id" };
 
 // GROUP_ARG is the argument that names a consumer group (setMessageModel's, setSubscription's):
 // given by the panel's group choice, the group the canvas shows, rather than by an input of

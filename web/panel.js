@@ -133,6 +133,10 @@ function mount() {
   // the table; a section's target choice gives the argument that names the target.
   const brokerSel = h("select", { id: "broker-target" });
   const brokerRows = h("div", { class: "command-rows" });
+  // The RocketMQ 5 proxies of a run that has them (state().proxies): the section is hidden
+  // in a run without.
+  const proxySel = h("select", { id: "proxy-target" });
+  const proxyRows = h("div", { class: "command-rows" });
   const producerSel = h("select", { id: "producer-target" }, toption("", "panel.allProducers", true));
   const producerRows = h("div", { class: "command-rows" });
   const groupRows = h("div", { class: "command-rows" });
@@ -145,6 +149,11 @@ function mount() {
       sel: brokerSel, box: brokerRows, rows: [],
       view: (st) => st.brokers.find((b) => b.name === brokerSel.value),
       status: (b) => (b ? (b.down ? "down" : "up") : null),
+    },
+    proxy: {
+      sel: proxySel, box: proxyRows, rows: [],
+      view: (st) => (st.proxies || []).find((p) => p.name === proxySel.value),
+      status: (p) => (p ? (p.down ? "down" : "up") : null),
     },
     producer: {
       sel: producerSel, box: producerRows, rows: [],
@@ -210,6 +219,11 @@ function mount() {
   function section(id, title, ...content) {
     return h("section", { class: "panel-section", "aria-labelledby": id }, h("h2", { id, t: title }), ...content);
   }
+  const proxySection = section("h-proxies", "panel.proxies",
+    field("panel.proxy", proxySel, "panel.proxy.hint"),
+    proxyRows);
+  proxySection.id = "proxies";
+  proxySection.hidden = true;
 
   const body = h("div", { class: "panel-content" },
     feedback,
@@ -228,6 +242,7 @@ function mount() {
       field("panel.broker", brokerSel),
       brokerRows,
       clusterRows),
+    proxySection,
     section("h-allocation", "panel.allocation",
       groupField,
       h("div", { "data-row": "setStrategy" }, strategyBox, strategyMemberField, strategyBtn),
@@ -556,7 +571,7 @@ function mount() {
   }
   consumerSel.addEventListener("change", () => updateConsumerButtons());
   // A new target: its values replace what the inputs showed.
-  for (const sel of [brokerSel, producerSel]) {
+  for (const sel of [brokerSel, proxySel, producerSel]) {
     sel.addEventListener("change", () => {
       for (const sec of Object.values(SECTIONS)) for (const r of sec.rows) for (const input of Object.values(r.inputs)) delete input.dataset.shown;
       sync();
@@ -794,6 +809,10 @@ function mount() {
     updateConsumerButtons();
     setOptions(brokerSel, st.brokers.map((b) => [b.name, b.down ? t("panel.broker.down", { name: b.name })
       : b.latencyMs ? t("panel.broker.slow", { name: b.name, ms: fmt.format(b.latencyMs) }) : b.name]));
+    const proxies = st.proxies || [];
+    setOptions(proxySel, proxies.map((p) => [p.name, p.down ? t("panel.proxy.down", { name: p.name })
+      : t("panel.proxy.option", { name: p.name, n: fmt.format(p.clients.length) })]));
+    proxySection.hidden = !proxies.length;
     setOptions(producerSel, st.producers.map((p) => [p.id, p.id]), true);
     // The strategy the target runs: the chosen member's own during a rolling deploy, else its group's.
     const gst = groupState(st);

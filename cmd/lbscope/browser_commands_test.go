@@ -72,7 +72,7 @@ func TestBrowserPanelRowsComeFromTheCommandTable(t *testing.T) {
 	waitFor(t, ctx, `document.querySelector("[data-row]") !== null && document.getElementById("broker-target").value !== ""`)
 	check := `(() => {
 		// setSelector's form is the Strategy tab's editor (TestBrowserSelector*).
-		const table = lbscope.commands().filter((c) => (["broker", "group", "producer", "cluster"].includes(c.target) || c.target === "consumer" && !c.menu) &&
+		const table = lbscope.commands().filter((c) => (["broker", "proxy", "group", "producer", "cluster"].includes(c.target) || c.target === "consumer" && !c.menu) &&
 			(c.name === "setStrategy" || !c.args.some((a) => a.type === "source")));
 		const b = lbscope.state().brokers.find((x) => x.name === document.getElementById("broker-target").value);
 		const out = {missing: [], unlabelled: [], wrong: [], args: [], n: table.length};
@@ -87,7 +87,7 @@ func TestBrowserPanelRowsComeFromTheCommandTable(t *testing.T) {
 			if (c.args.some((a) => a.type === "object")) continue;
 			for (const a of c.args) {
 				// The target's argument is the section's choice, a group's the panel's group choice.
-				if (a.name === ({broker: "broker", producer: "id", consumer: "id"})[c.target] || a.name === "group") continue;
+				if (a.name === ({broker: "broker", proxy: "proxy", producer: "id", consumer: "id"})[c.target] || a.name === "group") continue;
 				if (!document.getElementById("cmd-" + c.name + "-" + a.name)) out.args.push(c.name + "." + a.name);
 			}
 		}

@@ -906,7 +906,7 @@ func init() {
 		Words: words("Restore broker", "A down broker is back.", "{broker} back",
 			"恢复 Broker", "宕机的 Broker 恢复。", "{broker} 恢复")})
 	proxyEvent := func(c Command, e *Event) { e.Arg = c.Proxy }
-	Register(CommandSpec{Name: "killProxy", Target: TargetProxy, From: []string{BrokerUp},
+	Register(CommandSpec{Name: "killProxy", Target: TargetProxy, From: []string{BrokerUp}, Menu: true,
 		Args:  []Arg{proxyArg},
 		Apply: onProxy(applyKillProxy),
 		Event: proxyEvent,
@@ -915,7 +915,7 @@ func init() {
 		},
 		Words: words("Kill proxy", "The proxy's process dies (spec §8.4): its gRPC clients' receives, assignment queries, heartbeats and acks fail until it is back; their registrations, the pops it held on the brokers and its renewal table are gone, so the messages it was renewing come back when their invisible time ends.", "{arg} down",
 			"停掉 Proxy", "Proxy 进程终止（规范 §8.4）：在它恢复之前，其 gRPC 客户端的接收、分配查询、心跳和确认都会失败；客户端的注册、它在 Broker 上挂起的 pop 以及续期表全部丢失，它正在续期的消息在不可见时间结束后重新投递。", "{arg} 宕机")})
-	Register(CommandSpec{Name: "restoreProxy", Target: TargetProxy, From: []string{BrokerDown},
+	Register(CommandSpec{Name: "restoreProxy", Target: TargetProxy, From: []string{BrokerDown}, Menu: true,
 		Args:  []Arg{proxyArg},
 		Apply: onProxy(applyRestoreProxy),
 		Event: proxyEvent,

@@ -24,6 +24,9 @@ const LIST = [
     args: [{ name: "mode", type: "enum", enum: ["sync", "async"] }, { name: "threads", type: "int", min: 1, max: 256, optional: true }, producerID] },
   { name: "addConsumer", target: "group", from: [], fill: true, args: [{ name: "id", type: "string" }, { name: "client", type: "enum", enum: ["java", "go-2.1.2"], optional: true, default: "java" }] },
   { name: "seek", target: "session", session: true, from: [], args: [{ name: "ms", type: "int" }] },
+  { name: "killProxy", target: "proxy", from: ["up"], args: [{ name: "proxy", type: "string", max: 64, example: "proxy-1" }], menu: true },
+  { name: "restoreProxy", target: "proxy", from: ["down"], args: [{ name: "proxy", type: "string", max: 64, example: "proxy-1" }], menu: true },
+  { name: "addProxy", target: "cluster", from: [], args: [{ name: "proxy", type: "string", max: 64, example: "proxy-1" }] },
 ];
 const row = (target, name) => rowsFor(LIST, target).find((r) => r.name === name);
 
@@ -34,6 +37,16 @@ test("rowsFor: one row per command of the target, in the table's order, without 
   assert.deepEqual(rowsFor(LIST, "group").map((r) => r.name), ["setMessageModel", "addConsumer"], "setStrategy has its own form (an object argument)");
   assert.deepEqual(row("producer", "setSendMode").args.map((a) => a.name), ["mode", "threads"], "a producer's id is the section's choice");
   assert.deepEqual(rowsFor(LIST, "session"), [], "the playground's own commands have no row");
+});
+
+test("rowsFor and payloadOf: a proxy's commands name it by the section's choice, as a broker's do", () => {
+  assert.deepEqual(rowsFor(LIST, "proxy").map((r) => r.name), ["killProxy", "restoreProxy"], "a command of the canvas's menu keeps its row");
+  assert.deepEqual(row("proxy", "killProxy").args, [], "the proxy is the section's choice");
+  assert.deepEqual(payloadOf(row("proxy", "killProxy"), {}, "proxy-1"), { cmd: { type: "killProxy", proxy: "proxy-1" } });
+  assert.equal(enabled(row("proxy", "restoreProxy").command, "up"), false);
+  assert.equal(enabled(row("proxy", "restoreProxy").command, "down"), true);
+  // addProxy creates one: the cluster's row has its name's input.
+  assert.deepEqual(row("cluster", "addProxy").args.map((a) => a.name), ["proxy"]);
 });
 
 test("rowsFor: a lone switch or choice sends on change; anything else has a button", () => {

@@ -76,7 +76,7 @@ func (c *Controller) Handle(ev Event, s Screen) Effect {
 }
 
 // Follow keeps the menu true to the screen after a frame: it closes when the page's language
-// changed (it was worded in the old one) or its consumer or broker is gone.
+// changed (it was worded in the old one) or its consumer, broker or proxy is gone.
 func (c *Controller) Follow(s Screen) {
 	if c.Menu == nil {
 		return
@@ -86,9 +86,12 @@ func (c *Controller) Follow(s Screen) {
 		return
 	}
 	var ok bool
-	if c.Menu.Kind == view.HitConsumer {
+	switch c.Menu.Kind {
+	case view.HitConsumer:
 		_, ok = s.Layout.Consumer(c.Menu.Target)
-	} else {
+	case view.HitProxy:
+		_, ok = s.Layout.Proxy(c.Menu.Target)
+	default:
 		_, ok = s.Layout.Broker(c.Menu.Target)
 	}
 	if !ok {
@@ -132,6 +135,12 @@ func (c *Controller) click(x, y float64, s Screen) Effect {
 		for _, b := range s.Snap.Brokers {
 			if b.Name == id {
 				c.Menu, c.lang = view.BrokerMenu(b, x, y, s.Stage, s.Lang).Beside(s.Layout, s.Stage), s.Lang
+			}
+		}
+	case view.HitProxy:
+		for _, p := range s.Snap.Proxies {
+			if p.Name == id {
+				c.Menu, c.lang = view.ProxyMenu(p, x, y, s.Stage, s.Lang).Beside(s.Layout, s.Stage), s.Lang
 			}
 		}
 	}

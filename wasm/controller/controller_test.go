@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -351,3 +352,71 @@ func TestMenuOfAStoppedConsumer(t *testing.T) {
 
 func itoa(n int) string     { return strconv.Itoa(n) }
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// proxyScreen is a run with a proxy (testdata's grpc-proxy-killed at 20 s), proxy-1 killed
+// when down, as a 960×600 canvas shows it.
+func proxyScreen(t *testing.T, down bool) Screen {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/scenarios/grpc-proxy-killed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := cluster.New(sc.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Advance(20000)
+	if down {
+		if err := cl.Apply(cluster.Command{Type: "killProxy", Proxy: "proxy-1"}); err != nil {
+			t.Fatal(err)
+		}
+		cl.Advance(21000)
+	}
+	all := cl.Snapshot()
+	snap := view.Project(&all, "")
+	stage := view.Rect{W: 960, H: 600}
+	return Screen{Snap: &snap, Layout: view.ComputeLang(&snap, stage, "en"), Stage: stage, Speed: 1, Lang: "en"}
+}
+
+// A click on a proxy opens its menu, the command table's proxy commands that apply from its
+// status; its item sends the command for that proxy. The menu closes when the proxy is gone.
+func TestProxyMenu(t *testing.T) {
+	for _, tc := range []struct {
+		down bool
+		item string
+	}{{false, "killProxy"}, {true, "restoreProxy"}} {
+		s := proxyScreen(t, tc.down)
+		b, ok := s.Layout.Proxy("proxy-1")
+		if !ok {
+			t.Fatal("no proxy-1 on the canvas")
+		}
+		var c Controller
+		x, y := centre(b.Rect)
+		c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		if c.Menu == nil || c.Menu.Kind != view.HitProxy || c.Menu.Target != "proxy-1" {
+			t.Fatalf("down=%v: menu %+v after a click on proxy-1", tc.down, c.Menu)
+		}
+		c.Follow(s)
+		if c.Menu == nil {
+			t.Fatal("the menu closed while its proxy is there")
+		}
+		x, y = itemAt(t, &c, tc.item)
+		e := c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+		if len(e.Commands) != 1 || e.Commands[0].Type != tc.item || e.Commands[0].Proxy != "proxy-1" || c.Menu != nil {
+			t.Errorf("down=%v: %+v, menu %v; want %s of proxy-1", tc.down, e.Commands, c.Menu, tc.item)
+		}
+	}
+	s := proxyScreen(t, false)
+	b, _ := s.Layout.Proxy("proxy-1")
+	var c Controller
+	x, y := centre(b.Rect)
+	c.Handle(Event{Kind: Click, X: x, Y: y}, s)
+	c.Follow(screen(t, "en")) // a run without proxies
+	if c.Menu != nil {
+		t.Errorf("the menu of a proxy that is gone stays open: %+v", c.Menu)
+	}
+}

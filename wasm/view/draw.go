@@ -129,6 +129,11 @@ func Draw(c *Canvas, f Frame) {
 		label := Fit(p.ID+" "+strconv.Itoa(p.Rate)+"/s", box.W-6)
 		c.Text(LayerMarks, box.X+(box.W-TextWidth(label))/2, box.Y+(box.H-GlyphH)/2, label, TextColor)
 	}
+	for i := range s.Proxies {
+		if box, ok := l.Proxy(s.Proxies[i].Name); ok {
+			drawProxy(c, box, &s.Proxies[i], f.Lang, hoverKind == HitProxy && hoverID == box.ID)
+		}
+	}
 	if !f.Reduced {
 		drawMessages(c, f)
 	}
@@ -301,6 +306,47 @@ func drawBroker(c *Canvas, b BrokerBox, bv *cluster.BrokerView, now int64, lang 
 		body := Rect{b.X, top, b.W, b.Bottom() - top}
 		c.Line(LayerMarks, body.X+2, body.Y+2, body.Right()-2, body.Bottom()-2, 2, Warn.Alpha(0.7))
 		c.Line(LayerMarks, body.Right()-2, body.Y+2, body.X+2, body.Bottom()-2, 2, Warn.Alpha(0.7))
+	}
+}
+
+// drawProxy draws a proxy's box: a stripe at its left, its name, and the gRPC consumers
+// registered on it now; a down one on the down panel, its frame doubled and its stripe in the
+// warning colour, saying it is down in the place of the count. (No cross as over a killed
+// consumer: over a box one line high it would run through the words.)
+func drawProxy(c *Canvas, b Box, pv *cluster.ProxyView, lang string, hover bool) {
+	r := b.Rect
+	fill, border, borderW, stripe, name := Panel, Border, 1.0, Dim, TextColor
+	right, rightCol := Word(lang, "canvas.proxy.consumers", len(pv.Clients)), Dim
+	if pv.Down {
+		fill, border, borderW, stripe, name = PanelDown, Warn, 2, Warn, Dim
+		right, rightCol = Word(lang, "canvas.DOWN"), Warn
+	}
+	c.Rect(LayerMarks, r, fill)
+	c.Rect(LayerMarks, Rect{r.X, r.Y, math.Min(proxyBand, r.W), r.H}, stripe)
+	c.Frame(LayerMarks, r, borderW, border)
+	if hover {
+		c.Frame(LayerMarks, r.Inset(-2), 1, Bright)
+	}
+	words := func(x float64, s string, col Color) {
+		c.Text(LayerMarks, x, r.Y+math.Floor((r.H-GlyphH)/2), s, col)
+	}
+	x := r.X + proxyBand + 4
+	room := r.Right() - 4 - x
+	label := b.ID
+	if TextWidth(label)+8+TextWidth(right) > room {
+		right = "" // the name first: the hover card says the rest
+		if pv.Down {
+			right = "!" // still visibly down where the words do not fit
+		}
+		if TextWidth(label)+4+TextWidth(right) > room {
+			label = brokerLabel(b.ID, room-4-TextWidth(right))
+		}
+	}
+	if label != "" {
+		words(x, label, name)
+	}
+	if right != "" {
+		words(r.Right()-4-TextWidth(right), right, rightCol)
 	}
 }
 
@@ -1044,6 +1090,35 @@ func TooltipLines(f Frame, kind, id string) []string {
 				return []string{Word(lang, "canvas.tip.rate", p.ID, p.Rate), Word(lang, "canvas.tip.sent", p.Sent)}
 			}
 		}
+	case HitProxy:
+		for _, p := range s.Proxies {
+			if p.Name != id {
+				continue
+			}
+			state := Word(lang, "canvas.tip.up")
+			if p.Down {
+				state = Word(lang, "canvas.tip.down")
+			}
+			lines := []string{p.Name + " " + state}
+			if p.Down {
+				lines = append(lines, Word(lang, "canvas.tip.proxyDown"))
+			}
+			if len(p.Clients) > 0 {
+				lines = append(lines, Word(lang, "canvas.tip.proxyConsumers", joinList(lang, p.Clients)))
+			} else {
+				lines = append(lines, Word(lang, "canvas.tip.proxyNoConsumers"))
+			}
+			var producers []string
+			for _, pv := range f.all().Producers {
+				if pv.Kind == cluster.ProducerGrpc && pv.Proxy == p.Name {
+					producers = append(producers, pv.ID)
+				}
+			}
+			if len(producers) > 0 {
+				lines = append(lines, Word(lang, "canvas.tip.proxyProducers", joinList(lang, producers)))
+			}
+			return lines
+		}
 	}
 	return nil
 }
@@ -1089,6 +1164,9 @@ func tooltipRect(f Frame, kind, id string, w, h float64) Rect {
 		target = bb.Title
 	case HitProducer:
 		p, _ := l.Producer(id)
+		target = p.Rect
+	case HitProxy:
+		p, _ := l.Proxy(id)
 		target = p.Rect
 	}
 	if target.W > 0 {

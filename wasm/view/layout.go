@@ -74,6 +74,7 @@ type Layout struct {
 	Group        string
 	Bands        []Band
 	Producers    []Box
+	Proxies      []Box       // RocketMQ 5's proxies (spec §8.4), left of the producers in their row
 	Brokers      []BrokerBox // in snapshot order
 	Cells        []Cell      // in snapshot order
 	Consumers    []Box       // in ConsumerOrder
@@ -92,6 +93,7 @@ type Layout struct {
 	consumerAt map[string]int
 	brokerAt   map[string]int
 	producerAt map[string]int
+	proxyAt    map[string]int
 }
 
 // Hit kinds.
@@ -100,6 +102,7 @@ const (
 	HitBroker   = "broker"
 	HitQueue    = "queue"
 	HitProducer = "producer"
+	HitProxy    = "proxy"
 	HitLegend   = "legend" // the header's legend button
 	HitGroup    = "group"  // a group's tab
 )
@@ -149,9 +152,9 @@ func ComputeShown(shown, all *cluster.Snapshot, stageCSS Rect, lang string, zoom
 // Layouts computes a frame's layout (ComputeZoom) and hands out the previous one again
 // while everything a layout is computed from is unchanged: the stage, the zoom, the
 // language, the owners' colours (UseTheme), the brokers' names and queue counts, the
-// producers' ids and rates, and the consumers' ids and whether each was restarted; in a run
-// with several topics or groups also the group shown and its queues' topics, brokers and
-// ids. Those change on a command or a rebalance's restart, not between the frames of a run,
+// producers' ids and rates, the proxies' names, and the consumers' ids and whether each was
+// restarted; in a run with several topics or groups also the group shown and its queues'
+// topics, brokers and ids. Those change on a command or a rebalance's restart, not between the frames of a run,
 // and a layout of the large preset is thousands of boxes and lookups. A layout handed out is
 // shared (the controller and the page's layout() read it) and never changed: a change
 // makes a new one.
@@ -171,6 +174,7 @@ type layoutKey struct {
 	brokers    []brokerKey
 	producers  []producerKey
 	consumers  []consumerKey
+	proxies    []string
 	// With several topics or groups: the group shown, its members, its groups' names and
 	// its queues.
 	group   string
@@ -218,8 +222,14 @@ func (c *Layouts) ComputeShown(shown, all *cluster.Snapshot, stageCSS Rect, lang
 
 func (k *layoutKey) same(s, all *cluster.Snapshot, stage Rect, lang string, zoom float64) bool {
 	if k.stage != stage || k.lang != lang || k.zoom != zoom || k.palette != Palette || k.ink != Ink || k.white != White ||
-		len(k.brokers) != len(s.Brokers) || len(k.producers) != len(s.Producers) || len(k.consumers) != len(all.Consumers) {
+		len(k.brokers) != len(s.Brokers) || len(k.producers) != len(s.Producers) || len(k.consumers) != len(all.Consumers) ||
+		len(k.proxies) != len(s.Proxies) {
 		return false
+	}
+	for i := range s.Proxies {
+		if k.proxies[i] != s.Proxies[i].Name {
+			return false
+		}
 	}
 	for i := range s.Brokers {
 		if b := &s.Brokers[i]; k.brokers[i] != (brokerKey{b.Name, b.Queues}) {
@@ -262,7 +272,10 @@ func (k *layoutKey) same(s, all *cluster.Snapshot, stage Rect, lang string, zoom
 
 func (k *layoutKey) set(s, all *cluster.Snapshot, stage Rect, lang string, zoom float64) {
 	k.stage, k.lang, k.zoom, k.palette, k.ink, k.white = stage, lang, zoom, Palette, Ink, White
-	k.brokers, k.producers, k.consumers = k.brokers[:0], k.producers[:0], k.consumers[:0]
+	k.brokers, k.producers, k.consumers, k.proxies = k.brokers[:0], k.producers[:0], k.consumers[:0], k.proxies[:0]
+	for i := range s.Proxies {
+		k.proxies = append(k.proxies, s.Proxies[i].Name)
+	}
 	for i := range s.Brokers {
 		k.brokers = append(k.brokers, brokerKey{s.Brokers[i].Name, s.Brokers[i].Queues})
 	}
@@ -335,8 +348,8 @@ func computeLang(s, all *cluster.Snapshot, bounds Rect, lang string) *Layout {
 		y += tabH + 6
 	}
 
-	if len(s.Producers) > 0 {
-		l.layoutProducers(s.Producers, Rect{inner.X, y, inner.W, producerH})
+	if len(s.Producers) > 0 || len(s.Proxies) > 0 {
+		l.layoutTopRow(s, Rect{inner.X, y, inner.W, producerH})
 		y += producerH + 10
 	}
 
@@ -377,11 +390,45 @@ func (l *Layout) layoutGroups(s *cluster.Snapshot, r Rect) {
 	}
 }
 
+// layoutTopRow lays out the row under the header: the producers centred in r, or, in a run
+// with proxies, the proxies and then the producers, centred in r together.
+func (l *Layout) layoutTopRow(s *cluster.Snapshot, r Rect) {
+	if len(s.Proxies) == 0 {
+		l.layoutProducers(s.Producers, r)
+		return
+	}
+	proxies := l.layoutProxies(s.Proxies, r)
+	group, producers := proxies, 0.0
+	if len(s.Producers) > 0 {
+		producers = math.Min(producersW(s.Producers), r.W-proxies-proxyGap)
+		group += proxyGap + producers
+	}
+	dx := math.Max(0, (r.W-group)/2)
+	for i := range l.Proxies {
+		l.Proxies[i].X += dx
+	}
+	if len(s.Producers) > 0 {
+		l.layoutProducers(s.Producers, Rect{r.X + dx + proxies + proxyGap, r.Y, producers, r.H})
+	}
+}
+
+// producerLabel is what a producer's box says: its id and its rate.
+func producerLabel(p *cluster.ProducerView) string { return p.ID + " " + strconv.Itoa(p.Rate) + "/s" }
+
+// producersW is the width the producers' boxes take side by side at their natural widths.
+func producersW(ps []cluster.ProducerView) float64 {
+	total := 0.0
+	for i := range ps {
+		total += TextWidth(producerLabel(&ps[i])) + 10 + consumerG
+	}
+	return total - consumerG
+}
+
 func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
 	labels := make([]string, len(ps))
 	total := 0.0
-	for i, p := range ps {
-		labels[i] = p.ID + " " + strconv.Itoa(p.Rate) + "/s"
+	for i := range ps {
+		labels[i] = producerLabel(&ps[i])
 		total += TextWidth(labels[i]) + 10 + consumerG
 	}
 	w := 0.0
@@ -401,6 +448,60 @@ func (l *Layout) layoutProducers(ps []cluster.ProducerView, r Rect) {
 		l.Producers = append(l.Producers, Box{ID: p.ID, Rect: Rect{x, r.Y, max(bw, 1), r.H}})
 		x += bw + consumerG
 	}
+}
+
+// Proxy boxes.
+const (
+	proxyBand         = 3   // the stripe at a proxy box's left that sets it apart from a producer's
+	proxyGap          = 12  // between the proxies and the producers
+	proxyConsumersMax = 999 // the most consumers a proxy box makes room for
+)
+
+// proxyWordsW is the widest of what a proxy box says after its name: its consumers' count or
+// the word for down.
+func proxyWordsW(lang string) float64 {
+	return max(TextWidth(Word(lang, "canvas.proxy.consumers", proxyConsumersMax)), TextWidth(Word(lang, "canvas.DOWN")))
+}
+
+// layoutProxies places a box per proxy (ID: its name) from the left of r, each as wide as
+// its name and proxyWordsW need, all narrowed alike where they would take more than half of
+// the row: centred with the producers (layoutTopRow), they stay clear of the header's legend
+// button over the row's right end. It returns the width they take. The embed's poster (poster.mjs) draws no proxies: a run with some shows
+// its producers a little to the right when it plays.
+func (l *Layout) layoutProxies(ps []cluster.ProxyView, r Rect) float64 {
+	n := len(ps)
+	ws := make([]float64, n)
+	total := float64(n-1) * consumerG
+	after := proxyWordsW(l.Lang)
+	for i := range ps {
+		ws[i] = proxyBand + 4 + TextWidth(ps[i].Name) + 8 + after + 4
+		total += ws[i]
+	}
+	if limit := r.W / 2; total > limit {
+		gaps := float64(n-1) * consumerG
+		scale := math.Max(limit-gaps, float64(n)) / (total - gaps)
+		total = gaps
+		for i := range ws {
+			ws[i] = math.Max(ws[i]*scale, 1)
+			total += ws[i]
+		}
+	}
+	l.Proxies = make([]Box, 0, n)
+	l.proxyAt = make(map[string]int, n)
+	x := r.X
+	for i := range ps {
+		l.proxyAt[ps[i].Name] = len(l.Proxies)
+		l.Proxies = append(l.Proxies, Box{ID: ps[i].Name, Rect: Rect{x, r.Y, ws[i], r.H}})
+		x += ws[i] + consumerG
+	}
+	return total
+}
+
+// ProxyHit is a proxy box's target: the box grown down to 24 units tall at least (WCAG 2.2's
+// target size), into the gap under the producers' row, clear of the header and the group
+// tabs above it.
+func ProxyHit(b Box) Rect {
+	return Rect{b.X, b.Y, b.W, math.Max(b.H, minTargetCSS)}
 }
 
 // ConsumerLabel is the text on a consumer's box: its id, or, when the id is long, its mark's
@@ -843,8 +944,8 @@ func brokerLabel(name string, w float64) string {
 	return Fit(name, w)
 }
 
-// HitTest names what lies under (x, y): the header's legend button, a consumer, a queue, a
-// broker or a producer, or ("", "") for nothing.
+// HitTest names what lies under (x, y): the header's legend button, a group's tab, a proxy,
+// a consumer, a queue, a broker or a producer, or ("", "") for nothing.
 func (l *Layout) HitTest(x, y float64) (kind, id string) {
 	if l.LegendHit().Contains(x, y) {
 		return HitLegend, HitLegend
@@ -852,6 +953,11 @@ func (l *Layout) HitTest(x, y float64) (kind, id string) {
 	for _, g := range l.Groups {
 		if g.Contains(x, y) {
 			return HitGroup, g.ID
+		}
+	}
+	for _, p := range l.Proxies {
+		if ProxyHit(p).Contains(x, y) {
+			return HitProxy, p.ID
 		}
 	}
 	for _, c := range l.Consumers {
@@ -951,6 +1057,15 @@ func (l *Layout) Producer(id string) (Box, bool) {
 	return l.Producers[i], true
 }
 
+// Proxy looks a proxy's box up by name.
+func (l *Layout) Proxy(name string) (Box, bool) {
+	i, ok := l.proxyAt[name]
+	if !ok {
+		return Box{}, false
+	}
+	return l.Proxies[i], true
+}
+
 // HitBoxes is the layout's JSON form for the JS API's layout(): every clickable rectangle in
 // the canvas's CSS pixels.
 type HitBoxes struct {
@@ -960,7 +1075,10 @@ type HitBoxes struct {
 	Brokers   []BrokerBox `json:"brokers"`
 	Queues    []Cell      `json:"queues"`
 	Producers []Box       `json:"producers"`
-	Menu      []Box       `json:"menu"` // the open menu's items, id = the command type
+	// Proxies are the proxies' targets (ProxyHit; id: the proxy's name); absent in a run
+	// without proxies.
+	Proxies []Box `json:"proxies,omitempty"`
+	Menu    []Box `json:"menu"` // the open menu's items, id = the command type
 	// Groups are the group tabs of a run with several topics or groups (id: the group's
 	// name), Group the one shown; absent otherwise.
 	Groups []Box  `json:"groups,omitempty"`
@@ -982,6 +1100,9 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		Producers: nonNil(slices.Clone(l.Producers)), Menu: []Box{}, TextPx: EmSize, LinePx: GlyphH,
 		LegendButton: l.LegendHit(), Groups: slices.Clone(l.Groups), Group: l.Group,
 	}
+	for _, p := range l.Proxies {
+		h.Proxies = append(h.Proxies, Box{ID: p.ID, Rect: ProxyHit(p)})
+	}
 	if m != nil {
 		for _, it := range m.Items {
 			h.Menu = append(h.Menu, Box{ID: it.Key, Rect: it.Rect})
@@ -994,6 +1115,7 @@ func (l *Layout) Boxes(m *Menu) HitBoxes {
 		zoomBoxes(h.Producers, z)
 		zoomBoxes(h.Menu, z)
 		zoomBoxes(h.Groups, z)
+		zoomBoxes(h.Proxies, z)
 		for i := range h.Brokers {
 			h.Brokers[i].Rect, h.Brokers[i].Title = h.Brokers[i].Rect.Scale(z), h.Brokers[i].Title.Scale(z)
 		}
@@ -1037,6 +1159,9 @@ func (hb *HitBoxes) Shift(dx, dy float64) {
 	}
 	for i := range hb.Groups {
 		move(&hb.Groups[i].Rect)
+	}
+	for i := range hb.Proxies {
+		move(&hb.Proxies[i].Rect)
 	}
 	move(&hb.LegendButton)
 }

@@ -85,9 +85,27 @@ func TestLayoutsMatchComputeZoom(t *testing.T) {
 					i, j := rng.IntN(len(s.Consumers)), rng.IntN(len(s.Consumers))
 					s.Consumers[i], s.Consumers[j] = s.Consumers[j], s.Consumers[i]
 				}
+			case 14:
+				switch n := len(s.Proxies); {
+				case n > 0 && rng.IntN(3) == 0:
+					s.Proxies = slices.Clone(s.Proxies[:n-1])
+				case n > 0 && rng.IntN(2) == 0:
+					s.Proxies = slices.Clone(s.Proxies)
+					s.Proxies[rng.IntN(n)].Name += "x"
+				default:
+					s.Proxies = append(slices.Clone(s.Proxies), cluster.ProxyView{Name: "proxy-" + strconv.Itoa(step), Clients: []string{}})
+				}
 			default: // what the frames of a run change
 				changed = false
 				s.TimeMs += 100
+				if len(s.Proxies) > 0 {
+					px := &s.Proxies[rng.IntN(len(s.Proxies))]
+					px.Down = !px.Down
+					px.Clients = nil
+					for _, cv := range s.Consumers[:rng.IntN(len(s.Consumers)+1)] {
+						px.Clients = append(px.Clients, cv.ID)
+					}
+				}
 				if len(s.Consumers) > 0 {
 					cv := &s.Consumers[rng.IntN(len(s.Consumers))]
 					cv.Status = []string{cluster.StatusAlive, cluster.StatusIdle, cluster.StatusKilled}[rng.IntN(3)]

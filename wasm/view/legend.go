@@ -45,6 +45,8 @@ const (
 	// With a group that pops (POP, pop marks in draw.go):
 	SamplePop       // a queue its members pop, shared: strips and "POP"
 	SampleInvisible // messages popped and not acked: a bar along the top
+	// With RocketMQ 5 proxies (drawProxy):
+	SampleProxy // a proxy's box: its stripe and its clients' count
 )
 
 // popKeys are the dictionary's words for the samples of a group that pops.
@@ -167,6 +169,9 @@ func LegendCard(f Frame) *Legend {
 		for i, key := range popKeys {
 			rows = append(rows, LegendRow{Sample: SamplePop + i, Lines: wrapText(Word(lang, key), textW)})
 		}
+	}
+	if len(f.Snap.Proxies) > 0 {
+		rows = append(rows, LegendRow{Sample: SampleProxy, Lines: wrapText(Word(lang, "canvas.legend.proxy"), textW)})
 	}
 	lg.Rows = append(rows, lg.Rows...)
 	// The consumers' whole ids, where their boxes carry a label and a part of it.
@@ -389,6 +394,12 @@ func drawSample(c *Canvas, f Frame, row LegendRow, r Rect) {
 	case SampleInvisible:
 		c.Rect(L, cell, Palette[1])
 		c.Rect(L, Rect{cell.X, cell.Y, cell.W * 0.6, 3}, Bright.Alpha(0.85))
+	case SampleProxy:
+		c.Rect(L, box, Panel)
+		c.Rect(L, Rect{box.X, box.Y, proxyBand, box.H}, Dim)
+		c.Frame(L, box, 1, Border)
+		n := "3"
+		c.Text(L, box.Right()-4-TextWidth(n), box.Y+(box.H-GlyphH)/2, n, Dim)
 	case SampleMark:
 		m := f.Layout.Marks[row.Consumer]
 		w := math.Max(TextWidth(m.Label)+6, 18)

@@ -15,9 +15,9 @@ type MenuItem struct {
 	Rect
 }
 
-// Menu is the small menu a click on a consumer or a broker opens.
+// Menu is the small menu a click on a consumer, a broker or a proxy opens.
 type Menu struct {
-	Kind   string // HitConsumer or HitBroker
+	Kind   string // HitConsumer, HitBroker or HitProxy
 	Target string
 	Title  string
 	Rect
@@ -96,6 +96,24 @@ func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect, lang string) *M
 	return place(&Menu{Kind: HitBroker, Target: b.Name, Title: title, Items: items}, x, y, bounds)
 }
 
+// ProxyMenu is the menu of a proxy: the command table's proxy commands that apply from its
+// status (up or down, as a broker's), worded in lang.
+func ProxyMenu(p cluster.ProxyView, x, y float64, bounds Rect, lang string) *Menu {
+	status := cluster.BrokerUp
+	if p.Down {
+		status = cluster.BrokerDown
+	}
+	var items []MenuItem
+	for _, s := range menuCommands(cluster.TargetProxy, status) {
+		items = append(items, MenuItem{Key: s.Name, Label: s.WordsIn(lang).Label, Cmd: cluster.Command{Type: s.Name, Proxy: p.Name}})
+	}
+	title := p.Name
+	if p.Down {
+		title = Word(lang, "canvas.broker.down.title", p.Name) // "%s down", a broker's or a proxy's
+	}
+	return place(&Menu{Kind: HitProxy, Target: p.Name, Title: title, Items: items}, x, y, bounds)
+}
+
 // choiceArg is the command's argument that menus offer choices of.
 func choiceArg(s *cluster.CommandSpec) (cluster.Arg, bool) {
 	for _, a := range s.Args {
@@ -133,10 +151,10 @@ func (m *Menu) moveTo(r Rect) {
 	}
 }
 
-// Beside moves the menu off the box it acts on, so that the consumer or broker stays in
-// sight while its menu is open: a consumer's menu goes above its box (clear of the other
+// Beside moves the menu off the box it acts on, so that the consumer, broker or proxy stays
+// in sight while its menu is open: a consumer's menu goes above its box (clear of the other
 // consumers where it can), else beside or under it; a broker's beside its block, else under
-// or over it. Where no place in bounds is clear of the box (a block that fills the stage),
+// or over it; a proxy's under its box (at the top of the stage), else beside or over it. Where no place in bounds is clear of the box (a block that fills the stage),
 // the menu stays where it was.
 func (m *Menu) Beside(l *Layout, bounds Rect) *Menu {
 	if l == nil {
@@ -160,6 +178,12 @@ func (m *Menu) Beside(l *Layout, bounds Rect) *Menu {
 			return m
 		}
 		target = b.Rect
+	case HitProxy:
+		b, ok := l.Proxy(m.Target)
+		if !ok {
+			return m
+		}
+		target = ProxyHit(b)
 	default:
 		return m
 	}
@@ -169,9 +193,13 @@ func (m *Menu) Beside(l *Layout, bounds Rect) *Menu {
 	left := Rect{target.X - menuGap - w, target.Bottom() - h, w, h}
 	below := Rect{target.X, target.Bottom() + menuGap, w, h}
 	cands := []Rect{above, right, left, below}
-	if m.Kind == HitBroker {
+	switch m.Kind {
+	case HitBroker:
 		right.Y, left.Y = target.Y, target.Y
 		cands = []Rect{right, left, below, above}
+	case HitProxy:
+		right.Y, left.Y = target.Y, target.Y
+		cands = []Rect{below, left, right, above}
 	}
 	if r, ok := clearSpot(cands, target, others, bounds); ok {
 		m.moveTo(r)

@@ -53,6 +53,9 @@ func checkLayout(t *testing.T, s *cluster.Snapshot, l *Layout) {
 	for _, p := range l.Producers {
 		boxes = append(boxes, named{"producer " + p.ID, p.Rect})
 	}
+	for _, p := range l.Proxies {
+		boxes = append(boxes, named{"proxy " + p.ID, p.Rect})
+	}
 	for _, b := range l.Brokers {
 		boxes = append(boxes, named{"broker " + b.Name, b.Rect})
 	}
@@ -133,6 +136,14 @@ func checkLayout(t *testing.T, s *cluster.Snapshot, l *Layout) {
 	for _, p := range l.Producers {
 		if k, id := l.HitTest(p.Center()); k != HitProducer || id != p.ID {
 			t.Errorf("HitTest(centre of %s) = %s %s", p.ID, k, id)
+		}
+	}
+	if len(l.Proxies) != len(s.Proxies) {
+		t.Errorf("%d proxy boxes for %d proxies", len(l.Proxies), len(s.Proxies))
+	}
+	for _, p := range l.Proxies {
+		if k, id := l.HitTest(p.Center()); k != HitProxy || id != p.ID {
+			t.Errorf("HitTest(centre of proxy %s) = %s %s", p.ID, k, id)
 		}
 	}
 }

@@ -71,7 +71,8 @@ func TestCanvasWordsInChinese(t *testing.T) {
 	for _, key := range canvasKeys() {
 		zh := words.Word(ZH, key)
 		if strings.HasPrefix(key, "command.") || strings.HasPrefix(key, "canvas.legend.") {
-			zh = strings.ReplaceAll(zh, "Broker", "") // the product's own term, as the panel writes it
+			// The product's own terms, as the panel writes them.
+			zh = strings.NewReplacer("Broker", "", "Proxy", "").Replace(zh)
 		}
 		zh = strings.ReplaceAll(zh, "POP", "")  // RocketMQ's name of the mode (mqadmin setConsumeMode -m POP)
 		zh = strings.ReplaceAll(zh, "gRPC", "") // the protocol RocketMQ 5's clients speak
