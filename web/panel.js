@@ -153,7 +153,8 @@ function mount() {
     proxy: {
       sel: proxySel, box: proxyRows, rows: [],
       view: (st) => (st.proxies || []).find((p) => p.name === proxySel.value),
-      status: (p) => (p ? (p.down ? "down" : "up") : null),
+      // A local-mode proxy lives inside the brokers: no proxy command applies to it.
+      status: (p) => (p ? (p.mode === "local" ? "local" : p.down ? "down" : "up") : null),
     },
     producer: {
       sel: producerSel, box: producerRows, rows: [],

@@ -97,10 +97,14 @@ func BrokerMenu(b cluster.BrokerView, x, y float64, bounds Rect, lang string) *M
 }
 
 // ProxyMenu is the menu of a proxy: the command table's proxy commands that apply from its
-// status (up or down, as a broker's), worded in lang.
+// status (up or down, as a broker's), worded in lang. A local-mode proxy, inside the brokers,
+// stops and starts with them: no proxy command applies to it.
 func ProxyMenu(p cluster.ProxyView, x, y float64, bounds Rect, lang string) *Menu {
 	status := cluster.BrokerUp
-	if p.Down {
+	switch {
+	case p.Mode == cluster.ProxyLocal:
+		status = cluster.ProxyLocal
+	case p.Down:
 		status = cluster.BrokerDown
 	}
 	var items []MenuItem

@@ -224,6 +224,11 @@ func TestProxyCardAndMenu(t *testing.T) {
 			}
 		}
 	}
+	// A proxy inside the brokers (local mode) stops with its broker: its menu offers nothing.
+	local := cluster.ProxyView{Name: "proxy-1", Mode: cluster.ProxyLocal, Clients: []string{"G1"}}
+	if m := ProxyMenu(local, 10, 10, Rect{0, 0, 960, 600}, EN); len(m.Items) != 0 {
+		t.Errorf("a local-mode proxy's menu offers %+v; want nothing (killProxy refuses it)", m.Items)
+	}
 	// The gRPC producers that send through it.
 	producer, _ := proxyRun(t, "grpc-producer", 10000)
 	l := ComputeLang(&producer, Rect{0, 0, 960, 600}, EN)
