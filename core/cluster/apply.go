@@ -148,7 +148,7 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 			}
 		}
 		if px != nil {
-			if err := checkGrpcGroup(g); err != nil {
+			if err := checkGrpcGroup(g, simple); err != nil {
 				return err
 			}
 		}

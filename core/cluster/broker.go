@@ -90,6 +90,8 @@ type brokerGroup struct {
 	// locks is the group's queue locks here (RebalanceLockManager, spec §8.5.1): in memory,
 	// gone with the broker.
 	locks map[lockKey]lockEntry
+	// fifo is the group's order info of its FIFO pops (fifo.go), by queue.
+	fifo map[fifoKey]*fifoQueue
 }
 
 // topicOf is the broker's part of topic t (nil: the topic has no queue config here).

@@ -131,6 +131,14 @@ func (c *Cluster) Clone() *Cluster {
 				}
 			}
 			ng.locks = maps.Clone(bg.locks)
+			if bg.fifo != nil {
+				ng.fifo = make(map[fifoKey]*fifoQueue, len(bg.fifo))
+				for k, fq := range bg.fifo {
+					cp := *fq
+					cp.cks = slices.Clone(fq.cks)
+					ng.fifo[k] = &cp
+				}
+			}
 			ng.chans = make(map[int]*channel, len(bg.chans))
 			for k, ch := range bg.chans {
 				cp := *ch

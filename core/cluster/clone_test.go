@@ -242,7 +242,8 @@ func TestCloneCopiesTopicAndGroupState(t *testing.T) {
 	c.Advance(90000)
 	c.deadLetterTopic(c.groups[1])
 	c.ensurePopRetry(c.brokers[0], c.groups[1], c.topics[0])
-	c.Snapshot() // fills the registered lists and the queue names
+	c.brokers[0].groups[0].fifoOf(0, 0).cks = []int64{1} // a FIFO batch's order info
+	c.Snapshot()                                         // fills the registered lists and the queue names
 	n := c.Clone()
 
 	// A pointer or map may be nil in one topic or group (the first topic has no owning group)

@@ -452,7 +452,7 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 			return fmt.Errorf("consumers: %s: %w", cc.ID, err)
 		}
 		if px != nil {
-			if err := checkGrpcGroup(g); err != nil {
+			if err := checkGrpcGroup(g, cc.Kind == KindGrpcSimple); err != nil {
 				return fmt.Errorf("consumers: %s: %w", cc.ID, err)
 			}
 		}

@@ -1308,7 +1308,7 @@ func (c *Cluster) flowConsumer(cs *consumer, step int64) {
 	if len(cs.localRetries) > 0 {
 		c.runLocalRetries(cs)
 	}
-	if cs.g.orderly {
+	if cs.g.orderly && !cs.grpc { // a gRPC FIFO consumer's order is its pops' (fifo.go)
 		c.consumeOrderly(cs, step)
 		return
 	}

@@ -123,7 +123,7 @@ var fields = []FieldSpec{
 	{Path: "groups[].consumeFromWhere", Type: ArgEnum, Enum: fromWheres, Prefix: "CONSUME_FROM_", Note: " (CONSUME_FROM_ may precede them)", Default: FromLastOffset, Doc: "where its members' queues without an offset start"},
 	{Path: "groups[].noRetryTopic", Type: ArgBool, Doc: "leave out the retry subscription %RETRY%<group>"},
 	{Path: "groups[].maxReconsumeTimes", Type: ArgInt, Unit: "times", Max: MaxReconsumeTimes, Default: "16", Doc: "failures before a message goes to %DLQ%<group>"},
-	{Path: "groups[].orderly", Type: ArgBool, Doc: "its members consume orderly: one thread a queue, a failed message suspends its queue"},
+	{Path: "groups[].orderly", Type: ArgBool, Doc: "its members consume orderly: one thread a queue, a failed message suspends its queue; its gRPC PushConsumers receive FIFO through the proxy (spec §8.3.9, §8.4.4)"},
 	{Path: "groups[].consumeMode", Type: ArgEnum, Enum: []string{ModePull, ModePop}, Default: ModePull, Doc: "the brokers' message request mode for its topics (mqadmin setConsumeMode): POP serves members with clientRebalance false messages from shared queues, spec §8.3"},
 	{Path: "groups[].popShareQueueNum", Type: ArgInt, Unit: "members", Min: -1, Max: MaxConsumers, Default: "-1", Doc: "POP: each member pops its own block and the next k members'; out of range (the default): every queue"},
 	{Path: "groups[].autoscale", Type: ArgObject, Doc: "an autoscaler on the group's backlog"},

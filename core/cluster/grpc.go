@@ -42,7 +42,7 @@ import (
 // (§8.6.4 step 4).
 //
 // The model's choices: the clients' own routes (their 30 s refresh, §8.4.9) are the name
-// server's route as it is now; renewals always succeed; FIFO groups are not modelled (refused). A
+// server's route as it is now; renewals always succeed. An orderly group's PushConsumers receive FIFO (fifo.go). A
 // local-mode proxy, inside each broker, registers its clients on the brokers instead
 // (proxy_local.go).
 
@@ -149,10 +149,10 @@ func (c *Cluster) proxyFor(name string) (*proxyState, error) {
 }
 
 // checkGrpcGroup refuses a gRPC consumer in a group whose gRPC behaviour is not modelled.
-func checkGrpcGroup(g *groupState) error {
+func checkGrpcGroup(g *groupState, simple bool) error {
 	switch {
-	case g.orderly:
-		return fmt.Errorf("group %s is orderly: gRPC FIFO consumption is not modelled", g.name)
+	case g.orderly && simple:
+		return fmt.Errorf("group %s is orderly: a FIFO SimpleConsumer is not modelled (grpc-push consumes FIFO)", g.name)
 	case g.model == Broadcasting:
 		return fmt.Errorf("group %s is BROADCASTING: gRPC consumers consume in CLUSTERING only", g.name)
 	}
@@ -249,10 +249,11 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 		// The answer comes from the proxy's route cache (§8.4.5, §8.6.4 step 4). The proxies
 		// inside the brokers each have their own; the model reads the name server's route
 		// for them (proxy_local.go).
-		target := c.proxyAssignment(sub.t)
+		reads := c.proxyAssignment(sub.t)
 		if !px.local() {
-			target = c.proxyView(px, sub.t).assign
+			reads = c.proxyView(px, sub.t).assign
 		}
+		target := proxyAnswer(sub.t, reads, cs.fifoPops())
 		if len(target) == 0 {
 			continue // FORBIDDEN "no readable queue": Java keeps its queues (§8.4.4 step 3)
 		}
@@ -266,12 +267,27 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 
 // proxyAssignment is the proxy's QueryAssignment answer for topic t (spec §8.4.3): one
 // (t, broker, −1) per readable broker of the route, in route order, the same for everyone.
-func (c *Cluster) proxyAssignment(t *topicState) []route.MessageQueue {
-	rd := c.nameServerRoute(t)
-	var out []route.MessageQueue
-	for _, qd := range rd.QueueDatas {
+func (c *Cluster) proxyAssignment(t *topicState) []route.QueueData {
+	var out []route.QueueData
+	for _, qd := range c.nameServerRoute(t).QueueDatas {
 		if qd.Perm&route.PermRead != 0 && qd.ReadQueueNums > 0 {
+			out = append(out, qd)
+		}
+	}
+	return out
+}
+
+// proxyAnswer is the answer built from the readable brokers reads (§8.4.3): each one's
+// broker-acting queue, or for a FIFO group each of its read queues.
+func proxyAnswer(t *topicState, reads []route.QueueData, fifo bool) []route.MessageQueue {
+	var out []route.MessageQueue
+	for _, qd := range reads {
+		if !fifo {
 			out = append(out, route.MessageQueue{Topic: t.name, BrokerName: qd.BrokerName, QueueID: -1})
+			continue
+		}
+		for i := range qd.ReadQueueNums {
+			out = append(out, route.MessageQueue{Topic: t.name, BrokerName: qd.BrokerName, QueueID: i})
 		}
 	}
 	route.SortQueues(out)
@@ -407,6 +423,9 @@ func (c *Cluster) ghostReceive(cs *consumer, b *broker, p parkedPop) {
 		n := ck.n - ck.acked
 		// NACK_INVISIBLE_TIME: the write to the closed stream failed.
 		ck.reviveAt, ck.renew, ck.quiet = c.now+proxyClearMs, false, true
+		if ck.fifo {
+			continue // a FIFO handle's renewal moves the order info only (fifo.go)
+		}
 		// The renewal entry under the original handle: renewed at pop + 50–55 s, a second
 		// checkpoint, whose messages come back as duplicates.
 		b.ckSeq++
@@ -416,6 +435,12 @@ func (c *Cluster) ghostReceive(cs *consumer, b *broker, p parkedPop) {
 	}
 	c.metrics.Popped += twice // the broker holds two checkpoints of them
 	c.metrics.Invisible += twice
+	if cs.fifoPops() {
+		c.emit(Event{Kind: EventInfo, Cause: CauseGhostReceive, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: found, Arg: c.proxies[cs.px].name, Until: c.now + proxyClearMs,
+			Text: fmt.Sprintf("%s is dead, but its FIFO receive parked on %s through %s is woken: the broker pops %s for it, and the proxy fails to write %s to the closed stream and makes %s visible in 1 s, where %s: the queue's next FIFO pop reads %s again, in order",
+				c.who(cs), b.name, c.proxies[cs.px].name, messages(found), them(found), them(found), pick(found, "it is", "they are"), them(found))})
+		return
+	}
 	c.emit(Event{Kind: EventInfo, Cause: CauseGhostReceive, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Broker: b.name, N: found, Arg: c.proxies[cs.px].name, Until: c.now + proxyClearMs + reviveQuietMs,
 		Text: fmt.Sprintf("%s is dead, but its receive parked on %s through %s is woken: the broker pops %s for it, the proxy fails to write %s to the closed stream and makes %s visible in 1 s (revived at about %s), and keeps renewing %s under the first handles until %s's channel expires: %s will come back twice",
 			c.who(cs), b.name, c.proxies[cs.px].name, messages(found), them(found), them(found), clockMs(c.now+proxyClearMs+reviveQuietMs), them(found), c.who(cs), theyOf(found))})

@@ -113,11 +113,12 @@ const (
 // proxyRoute is the proxy's cached view of a topic: its write queues, and its answer to an
 // assignment query (§8.4.3).
 type proxyRoute struct {
-	queues, assign    []route.MessageQueue
+	queues            []route.MessageQueue
+	assign            []route.QueueData // the readable brokers an assignment lists
 	written, accessed int64
 	reloadAt          int64                // a reload under way ends then (0: none)
 	reloaded          []route.MessageQueue // … with these write queues
-	reassign          []route.MessageQueue // … and this assignment
+	reassign          []route.QueueData    // … and these readable brokers
 }
 
 // proxyView is proxy px's view of topic t at a call now (a send, an assignment query, a

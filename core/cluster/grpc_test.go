@@ -76,8 +76,15 @@ func TestAddGrpcConsumer(t *testing.T) {
 	}
 	cfg = grpcConfig([]string{"g1"}, nil)
 	cfg.Groups[0].Orderly = true
-	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "FIFO") {
-		t.Errorf("a gRPC consumer of an orderly group: %v; want an error saying FIFO is not modelled", err)
+	cfg.Consumers[0].Kind = KindGrpcSimple
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "FIFO SimpleConsumer") {
+		t.Errorf("a SimpleConsumer of an orderly group: %v; want an error saying a FIFO SimpleConsumer is not modelled", err)
+	}
+	cfg = grpcConfig([]string{"g1"}, nil)
+	cfg.Groups[0].Orderly = true
+	c = mustNew(t, cfg)
+	if err := c.Apply(Command{Type: "addConsumer", ID: "s1", Kind: KindGrpcSimple}); err == nil || !strings.Contains(err.Error(), "FIFO SimpleConsumer") {
+		t.Errorf("addConsumer grpc-simple to an orderly group: %v; want the FIFO refusal", err)
 	}
 	cfg = grpcConfig(nil, nil)
 	cfg.Proxies[0].Mode = "remote"

@@ -45,7 +45,7 @@ type lockEntry struct {
 // orderly CLUSTERING group (spec §8.5; a broadcasting rebalance passes isOrder false, and
 // the Go client's orderly path is not modelled).
 func (cs *consumer) locks() bool {
-	return cs.g.orderly && cs.g.model == Clustering && cs.prof.Name != profile.Go212
+	return cs.g.orderly && cs.g.model == Clustering && cs.prof.Name != profile.Go212 && !cs.grpc // a gRPC client's FIFO is the broker's (fifo.go)
 }
 
 // tryLock is RebalanceLockManager.tryLockBatch for one queue: granted when the queue has no

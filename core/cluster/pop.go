@@ -26,7 +26,8 @@ import (
 // thread's scans and rests are not modelled one by one);
 // concurrent pops never meet on one queue's lock, because pops run one after another
 // within a moment (inferred: the real ones skip a queue another pop holds, §8.3.2 step 2).
-// Tag filtering and FIFO pops are not modelled for POP.
+// Tag filtering is not modelled for POP, nor FIFO pops of a remoting member (an orderly
+// member always allocates locally, §8.1); FIFO pops are the gRPC ones (fifo.go).
 
 // Message request modes (spec §8.1 item 2).
 const (
@@ -75,12 +76,15 @@ type popQueue struct {
 	waitAck int64              // waitAckCount: messages popped whose consume task has not ended
 	lastPop int64
 	items   []popItem // popped messages not yet handed to the listener, in pop order
+	// fifoWait: a FIFO queue's failed message is retried locally then (fifo.go).
+	fifoWait int64
 }
 
 // popItem is n messages of checkpoint ck (on the queue's broker) waiting for the listener.
 type popItem struct {
-	ck int64
-	n  int64
+	ck      int64
+	n       int64
+	attempt int32 // a FIFO message's local retries so far (fifo.go)
 }
 
 // popCK is a checkpoint (spec §8.3.3): messages of one queue one pop returned, invisible
@@ -104,6 +108,9 @@ type popCK struct {
 	// orphan: the proxy that registered it for renewal died (proxy.go); renewed by it, the
 	// live checkpoint is no longer the one the client's receipt handle names.
 	orphan bool
+	// fifo: a FIFO pop's batch (fifo.go), from offset from of its queue.
+	fifo bool
+	from int64
 }
 
 // parkedPop is a pop the broker holds (spec §8.3.4), in expiry then arrival order: member
@@ -116,6 +123,7 @@ type parkedPop struct {
 	until  int64
 	seq    int64
 	parked int64
+	all    bool // parked under key −1 whatever its queue (a FIFO gRPC receive, fifo.go)
 }
 
 // popSeg is a run of a POP retry queue's messages, up to offset end, with one reconsume count
@@ -312,7 +320,7 @@ func (c *Cluster) park(cs *consumer, pq *popQueue, b *broker) {
 	due := c.now + poll - popParkMarginMs
 	pq.parked, pq.nextPop = true, (due/popCheckMs+1)*popCheckMs
 	b.parkSeq++
-	p := parkedPop{cons: cs.idx, q: pq.mq.QueueID, g: cs.g.idx, t: pq.t, until: pq.nextPop, seq: b.parkSeq, parked: c.now}
+	p := parkedPop{cons: cs.idx, q: pq.mq.QueueID, g: cs.g.idx, t: pq.t, until: pq.nextPop, seq: b.parkSeq, parked: c.now, all: cs.fifoPops()}
 	// In expiry then arrival order: after every pop that expires no later. Pops park in time
 	// order, so this one almost always goes last; the list is searched from its end.
 	i := len(b.parked)
@@ -350,8 +358,12 @@ func (c *Cluster) wakeParked(b *broker) {
 			b.parked = slices.Delete(b.parked, i, i+1)
 			continue
 		}
-		if k := (availKey{p.g, p.t, p.q}); !known || k != last {
-			last, lastOK, known = k, c.popAvailable(b, c.groups[p.g], c.topics[p.t], p.q), true
+		q := p.q
+		if p.all {
+			q = -1
+		}
+		if k := (availKey{p.g, p.t, q}); !known || k != last {
+			last, lastOK, known = k, c.popAvailable(b, c.groups[p.g], c.topics[p.t], q), true
 		}
 		if cs.dead && lastOK {
 			// A killed gRPC client's receive, still parked on the proxy's connection.
@@ -412,9 +424,18 @@ func (c *Cluster) popAvailable(b *broker, g *groupState, t *topicState, q int32)
 		if q >= 0 && int32(id) != q {
 			continue
 		}
+		if g.orderly {
+			if c.fifoAvailable(b, g, t, int32(id)) {
+				return true
+			}
+			continue
+		}
 		if o := offs[id]; bt.qs[id].maxOffset > max(o.committed, 0) {
 			return true
 		}
+	}
+	if g.orderly {
+		return false // a FIFO pop never reads the retry topic (§8.3.2)
 	}
 	if rt := c.popRetryOf(g, t); rt != nil {
 		if rbt := b.topicOf(rt); rbt != nil && len(rbt.qs) > 0 {
@@ -440,10 +461,13 @@ func (c *Cluster) pop(cs *consumer, pq *popQueue, want int64) (found int64, ok b
 	randomQ := int(b.rnd.NextIntn(100))
 	needRetry := randomQ < popRetryPercent
 	rt := c.popRetryOf(g, t)
+	if cs.fifoPops() {
+		rt = nil // order = true: no retry topic (§8.3.2)
+	}
 	if needRetry && rt != nil {
 		found += c.popRead(cs, pq, b, rt, 0, want-found)
 	}
-	if pq.mq.QueueID < 0 {
+	if pq.mq.QueueID < 0 || cs.fifoPops() { // a FIFO receive pops the whole broker (§8.4.5 step 3)
 		for i := range bt.readQ {
 			found += c.popRead(cs, pq, b, t, int32((randomQ+i)%bt.readQ), want-found)
 		}
@@ -487,17 +511,38 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 		}
 		o.committed, o.frontier, o.writer = start, start, cs.idx
 	}
+	fifo := cs.fifoPops()
+	var fq *fifoQueue
+	if fifo {
+		if c.fifoBlocked(b, g, t, q) {
+			return 0 // skipped, no backlog added (§8.3.2 step 4)
+		}
+		fq = b.groups[g.idx].fifoOf(t.idx, q)
+	}
 	n := min(bq.maxOffset-o.committed, want)
 	if n <= 0 {
 		return 0
 	}
-	from := o.committed
+	if fifo {
+		fq.cks, fq.end = fq.cks[:0], o.committed+n
+	}
+	from, dead := o.committed, false
 	for from < o.committed+n {
 		end, r, kind := o.committed+n, int32(0), kindFresh
 		if t.isRetry() {
 			end, r, kind = bq.segAt(from, end)
 		}
-		if from < o.frontier {
+		if fifo && from < fq.redo {
+			// Read again after their batch expired: one reconsume count more (§8.3.9).
+			end, r = min(end, fq.redo), fq.redoR
+		}
+		switch {
+		case fifo && from < fq.seen:
+			// A FIFO batch read again: what a listener saw of it is a duplicate (fifo.go).
+			end, kind = min(end, fq.seen), kindDelivered
+		case fifo:
+			// Never handed to a listener, popped before or not: a first delivery.
+		case from < o.frontier:
 			// Delivered before: the offset went back (a crash restored an older flush, or a
 			// member that pulls this queue itself committed what it had consumed), so the pop
 			// returns them again, duplicates (inferred: one offset serves both, §8.3.3).
@@ -505,17 +550,30 @@ func (c *Cluster) popRead(cs *consumer, pq *popQueue, b *broker, t *topicState, 
 		}
 		b.ckSeq++
 		ck := popCK{id: b.ckSeq, cons: cs.idx, t: t.idx, q: q, n: end - from, popTime: c.now, reviveAt: c.now + cs.invisibleMs(), r: r, kind: kind,
-			renew: cs.grpc && !cs.simple.on}
+			renew: cs.grpc && !cs.simple.on, fifo: fifo, from: from}
 		b.cks = append(b.cks, ck)
+		if fifo {
+			fq.cks = append(fq.cks, ck.id)
+		}
 		from = end
 		if cs.grpc && int(r) >= cs.g.maxReconsume+grpcMaxAttemptsAdd {
 			// Popped (pop counts them), then the proxy's filter dead-letters them: they
 			// never reach the client's cache.
 			pq.waitAck -= ck.n
 			c.grpcDeadLetter(cs, b, &b.cks[len(b.cks)-1])
+			dead = true
 			continue
 		}
 		pq.items = append(pq.items, popItem{ck: ck.id, n: ck.n})
+	}
+	if fifo {
+		// A FIFO pop commits the batch's start offset; acks move it (§8.3.9), the proxy's
+		// dead-lettering ones included.
+		o.frontier = max(o.frontier, o.committed+n)
+		if dead {
+			c.fifoCommit(b, b.ck(fq.cks[0]))
+		}
+		return n
 	}
 	o.committed += n
 	o.frontier = max(o.frontier, o.committed) // the offset moves at pop time: the lag reads 0 (spec §8.3.3)
@@ -588,7 +646,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 	for n > 0 {
 		busy := int64(0)
 		for i := range cs.pops {
-			if len(cs.pops[i].items) > 0 {
+			if len(cs.pops[i].items) > 0 && c.now >= cs.pops[i].fifoWait {
 				busy++
 			}
 		}
@@ -603,7 +661,7 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 			pq := &cs.pops[(j+cs.popTurn)%len(cs.pops)]
 			k := min(share, n)
 			acked := int64(0)
-			for k > 0 && len(pq.items) > 0 {
+			for k > 0 && len(pq.items) > 0 && c.now >= pq.fifoWait {
 				it := &pq.items[0]
 				b := c.brokers[pq.b]
 				ck := b.ck(it.ck)
@@ -613,6 +671,21 @@ func (c *Cluster) consumePops(cs *consumer, n int64) int64 {
 					continue
 				}
 				m := min(it.n, k)
+				if ck.fifo {
+					done, wait := c.consumeFifo(cs, pq, b, ck, it, m)
+					acked += done
+					it.n -= done
+					pq.waitAck -= done
+					k -= done
+					n -= done
+					if it.n == 0 {
+						pq.items = slices.Delete(pq.items, 0, 1)
+					}
+					if wait {
+						break
+					}
+					continue
+				}
 				acked += c.consumePopped(cs, b, ck, m)
 				it.n -= m
 				pq.waitAck -= m
@@ -740,6 +813,13 @@ func (c *Cluster) revive(b *broker) {
 		wait := int64(reviveQuietMs)
 		if ck.acked > 0 && !ck.quiet {
 			wait = reviveAckedMs
+		}
+		if ck.fifo {
+			if c.now >= ck.reviveAt {
+				g := c.consumers[ck.cons].g
+				c.fifoExpire(b, g, b.groups[g.idx].fifoOf(ck.t, ck.q), ck)
+			}
+			continue
 		}
 		if c.now < ck.reviveAt+wait {
 			continue

@@ -223,9 +223,14 @@ func (c *Cluster) holdAck(cs *consumer, b *broker, ck *popCK, ok, fails int64) {
 	ck.acked += m
 	split := *ck
 	b.ckSeq++
-	split.id, split.n, split.acked, split.kind = b.ckSeq, m, 0, kindDelivered
+	split.id, split.n, split.acked, split.kind, split.from = b.ckSeq, m, 0, kindDelivered, ck.from+ck.acked-m
 	if ck.kind == kindFailed {
 		split.kind = kindFailed
+	}
+	if ck.fifo {
+		// The split belongs to the queue's batch: it blocks it until acked (fifo.go).
+		fq := b.groups[cs.g.idx].fifoOf(ck.t, ck.q)
+		fq.cks = append(fq.cks, b.ckSeq)
 	}
 	stale := ck.orphan && ck.renews > 0
 	b.cks = append(b.cks, split) // ck may move: not used after this
@@ -260,6 +265,9 @@ func (c *Cluster) flushHeld(cs *consumer) {
 		c.metrics.Acked += h.n
 		c.metrics.Invisible -= h.n
 		acked += h.n
+		if ck.fifo {
+			c.fifoCommit(b, ck)
+		}
 	}
 	cs.held = nil
 	text := fmt.Sprintf("%s's acks held while %s was down reach the new %s: %s acked", c.who(cs), c.proxies[cs.px].name, c.proxies[cs.px].name, messages(acked))

@@ -91,6 +91,35 @@ var checks = map[string]func(t *testing.T, r *Result){
 			t.Errorf("no broker told the subscription of %s as a change of the group's", "%RETRY%G_T")
 		}
 	},
+	"grpc-fifo.json": func(t *testing.T, r *Result) {
+		// Spec §8.4.3 FIFO: one assignment per queue; §8.3.9: batches come back where they
+		// are, never through a retry topic; §8.4.6: the batches dead P1 held before the kill
+		// are renewed until its channel expires (its last heartbeat at 0:51, so 2:51–3:01).
+		for _, e := range r.Events {
+			switch {
+			case e.Cause == cluster.CauseRebalance && len(e.Queues) != 8:
+				t.Errorf("%s: %s; want one assignment per queue of both brokers", Clock(e.T), e.Text)
+			case e.Cause == cluster.CauseRevive && strings.Contains(e.Arg, "%RETRY%"):
+				t.Errorf("%s: %s; a FIFO batch comes back where it is", Clock(e.T), e.Text)
+			case e.Cause == cluster.CauseRevive && e.T > 70000 && e.T < 171000:
+				t.Errorf("%s: %s; P1's renewed batches come back only when its channel expires", Clock(e.T), e.Text)
+			}
+		}
+		late := 0
+		for _, e := range r.Events {
+			if e.Cause == cluster.CauseRevive && e.T >= 171000 && e.T <= 185000 {
+				late++
+			}
+		}
+		if late == 0 {
+			t.Error("no FIFO batch of P1 came back after its channel expired")
+		}
+		// The client acks each message as its listener returns: what comes back of P1's
+		// batches had not reached it, and is consumed once, by P2.
+		if m := r.Metrics; m.Lost != 0 || m.Backlog != 0 || m.Duplicates != 0 || m.Consumed != m.Produced || m.Revived == 0 {
+			t.Errorf("metrics %+v; want every message consumed once, P1's unacked batches revived", m)
+		}
+	},
 	"grpc-local-proxy.json": func(t *testing.T, r *Result) {
 		// Spec §8.4.1 local mode: G1 registers in each broker's ConsumerManager, so c1's
 		// rebalance counts it (AVG over G1 and c1: c1 keeps broker-b) and the retry queue it

@@ -493,7 +493,7 @@ var moreNames = regexp.MustCompile(`^(RETRY|DLQ|GID_\w+|auto-\d+|GID_\w+_Topic\w
 // files that show them produce them, read in Chinese with no English but identifiers.
 func TestChineseScenarioFileCauses(t *testing.T) {
 	seen := map[string]bool{}
-	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported", "pop-fourth-consumer", "pop-retry", "grpc-push-proxy", "grpc-retry", "grpc-local-proxy"} {
+	for _, name := range []string{"orderly-owner-killed", "orderly-poison", "retry-ladder", "different-tags", "autoscale-storm", "broker-side-unsupported", "pop-fourth-consumer", "pop-retry", "grpc-push-proxy", "grpc-retry", "grpc-local-proxy", "grpc-fifo"} {
 		data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
 		if err != nil {
 			t.Fatal(err)
