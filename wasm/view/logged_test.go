@@ -15,18 +15,7 @@ import (
 // publishes it, and its history.
 func observedAt(t *testing.T, ms int64) (cluster.Snapshot, *scenario.Observed) {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/scenarios/observed-kill.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cluster.New(sc.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, sc := fileCluster(t, "observed-kill")
 	if kill := sc.Timeline[0]; ms >= kill.At.Ms() {
 		c.Advance(kill.At.Ms())
 		if err := c.Apply(kill.Command); err != nil {
@@ -40,6 +29,24 @@ func observedAt(t *testing.T, ms int64) (cluster.Snapshot, *scenario.Observed) {
 		s.Queues[i].Observed = append([]string{}, logged[s.Queues[i].Queue]...)
 	}
 	return s, sc.Observed
+}
+
+// fileCluster is testdata/scenarios/<name>.json's cluster at its start, and the scenario.
+func fileCluster(t *testing.T, name string) (*cluster.Cluster, scenario.Scenario) {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cluster.New(sc.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sc
 }
 
 // loggedMark classifies the Logged-coloured pixels over a cell: "" none, "dashed" when the

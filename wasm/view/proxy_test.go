@@ -4,30 +4,17 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/lbscope/lbscope/core/cluster"
-	"github.com/lbscope/lbscope/core/scenario"
 )
 
 // proxyRun is a scenario file's run at ms as the canvas first shows it (its first group of
 // several), and the same run a second after its first proxy is killed.
 func proxyRun(t *testing.T, name string, ms int64) (up, down cluster.Snapshot) {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/scenarios/" + name + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cluster.New(sc.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := fileCluster(t, name)
 	c.Advance(ms)
 	s := c.Snapshot()
 	if len(s.Proxies) == 0 {
