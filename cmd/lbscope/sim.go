@@ -22,7 +22,9 @@ what happened: when each consumer's queues changed, overlaps and orphans, the fi
 assignment, and the counts (produced, consumed, duplicates, lost). The same inputs print
 the same output, byte for byte.
 
-Actions on the timeline: --at TIME:TYPE[:ARG…], repeated. Types and their arguments:
+Actions on the timeline: --at TIME:TYPE[:ARG…], repeated; an optional argument may be given
+as NAME=VALUE, which skips the ones before it (--at 30s:addConsumer:g9:kind=grpc-push).
+Types and their arguments:
 %s
 Incidents, each a preset citing the reports it reproduces (the page's gallery has them too):
 %s

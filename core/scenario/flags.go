@@ -216,14 +216,17 @@ func ParseAt(s string) (Step, error) {
 	}
 	args := spec.LineArgs()
 	example := exampleAt(parts[0], typ)
-	vals := parts[2:]
+	vals, named, err := splitNamed(args, parts[2:])
+	if err != nil {
+		return fail("%v: %s", err, example)
+	}
 	nReq := 0
 	for _, a := range args {
 		if !a.Optional {
 			nReq++
 		}
 	}
-	if len(vals) < nReq {
+	if len(vals)+len(named) < nReq {
 		return fail("%s: %s", needs(typ), example)
 	}
 	if extra := len(vals) - len(args); extra > 0 || (len(vals) >= 3 && len(args) > nReq) {
@@ -238,10 +241,60 @@ func ParseAt(s string) (Step, error) {
 			return fail("%v: %s", err, example)
 		}
 	}
+	for _, nv := range named {
+		i := slices.IndexFunc(args, func(a cluster.Arg) bool { return a.Name == nv[0] })
+		if i < len(vals) {
+			return fail("%s is given twice, by its place and by its name: %s", nv[0], example)
+		}
+		if err := cluster.SetArg(&c, args[i], nv[1]); err != nil {
+			return fail("%v: %s", err, example)
+		}
+	}
+	for i, a := range args {
+		if f, ok := cluster.CommandField(c, a.Name); !a.Optional && i >= len(vals) && (!ok || f.IsZero()) {
+			return fail("%s: %s", needs(typ), example)
+		}
+	}
 	if err := validateCommand("", c); err != nil {
 		return fail("%v", err)
 	}
 	return Step{At: at, Command: c}, nil
+}
+
+// splitNamed takes the NAME=VALUE pieces off the end of an --at step's arguments: an
+// optional argument can be given by its name, so that the ones before it may be left out
+// (60s:addConsumer:c9:kind=grpc-push). A piece after a named one that names no argument is
+// the rest of that value, which held a ':' (a client id). No positional value can hold '=':
+// no name's character set has it.
+func splitNamed(args []cluster.Arg, pieces []string) (vals []string, named [][2]string, err error) {
+	isName := func(p string) (string, string, bool) {
+		k, v, ok := strings.Cut(p, "=")
+		return k, v, ok && slices.ContainsFunc(args, func(a cluster.Arg) bool { return a.Name == k })
+	}
+	for i, p := range pieces {
+		if _, _, ok := isName(p); !ok {
+			if strings.Contains(p, "=") {
+				return nil, nil, fmt.Errorf("%q names no argument of the command", p)
+			}
+			continue
+		}
+		vals = pieces[:i]
+		for _, q := range pieces[i:] {
+			k, v, ok := isName(q)
+			switch {
+			case ok && slices.ContainsFunc(named, func(nv [2]string) bool { return nv[0] == k }):
+				return nil, nil, fmt.Errorf("%s is named twice", k)
+			case ok:
+				named = append(named, [2]string{k, v})
+			case strings.Contains(q, "="):
+				return nil, nil, fmt.Errorf("%q names no argument of the command", q)
+			default:
+				named[len(named)-1][1] += ":" + q
+			}
+		}
+		return vals, named, nil
+	}
+	return pieces, nil, nil
 }
 
 // joinClientID puts back together a client id that contained ':'. Only a consumer's id can
@@ -313,18 +366,23 @@ func FormatAt(st Step) string {
 	if spec != nil {
 		args = spec.LineArgs()
 	}
+	gap := false
 	for _, a := range args {
 		f, ok := cluster.CommandField(st.Command, a.Name)
 		if !ok {
 			break
 		}
 		if f.IsZero() {
-			break // only trailing arguments are optional
+			gap = true // the arguments after a missing one are written by name
+			continue
 		}
 		if f.Kind() == reflect.Pointer {
 			f = f.Elem()
 		}
 		b.WriteByte(':')
+		if gap {
+			b.WriteString(a.Name + "=")
+		}
 		switch f.Kind() {
 		case reflect.Bool:
 			b.WriteString(map[bool]string{true: "on", false: "off"}[f.Bool()])

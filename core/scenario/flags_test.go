@@ -133,6 +133,12 @@ func TestParseAt(t *testing.T) {
 		{"5s:addConsumer:fe80::1@DEFAULT:0:LAST_OFFSET:go", step(5000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT", ConsumeRate: intp(0), ConsumeFromWhere: "LAST_OFFSET", Client: "go"})},
 		{"5s:addConsumer:10.0.0.3@4014:0:LAST_OFFSET:go", step(5000, cluster.Command{Type: "addConsumer", ID: "10.0.0.3@4014", ConsumeRate: intp(0), ConsumeFromWhere: "LAST_OFFSET", Client: "go"})},
 		{"5s:restartConsumer:10.0.0.3@4014:java-4.9", step(5000, cluster.Command{Type: "restartConsumer", ID: "10.0.0.3@4014", Client: "java-4.9"})},
+		// An optional argument by its name: the ones before it left out.
+		{"30s:addConsumer:g9:kind=grpc-push", step(30000, cluster.Command{Type: "addConsumer", ID: "g9", Kind: "grpc-push"})},
+		{"30s:addConsumer:g9:200:kind=grpc-simple:proxy=proxy-2", step(30000, cluster.Command{Type: "addConsumer", ID: "g9", ConsumeRate: intp(200), Kind: "grpc-simple", Proxy: "proxy-2"})},
+		{"30s:addConsumer:fe80::1@DEFAULT:kind=grpc-push", step(30000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT", Kind: "grpc-push"})},
+		{"30s:addConsumer:id=fe80::1@DEFAULT:client=go", step(30000, cluster.Command{Type: "addConsumer", ID: "fe80::1@DEFAULT", Client: "go"})},
+		{"1m:setProducerRate:id=p2:rate=500", step(60000, cluster.Command{Type: "setProducerRate", Rate: intp(500), ID: "p2"})},
 	} {
 		got, err := ParseAt(tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -166,6 +172,12 @@ func TestParseAtErrors(t *testing.T) {
 		{"2m:setMessageModel:clustering", `--at "2m:setMessageModel:clustering": model: "clustering"; want CLUSTERING or BROADCASTING`},
 		{"25h:killConsumer:c1", `--at "25h:killConsumer:c1": time: duration 25h is outside 0s…24h`},
 		{"0s:setQueues:broker-a:99999", `--at "0s:setQueues:broker-a:99999": queues: 99999; want 0…4096`},
+		{"30s:addConsumer:g9:knd=grpc-push", `"knd=grpc-push" names no argument of the command`},
+		{"30s:addConsumer:g9:kind=grpc-push:kind=grpc-simple", `kind is named twice`},
+		{"30s:addConsumer:g9:kind=grpc-push:500", `kind: "grpc-push:500"; want push, grpc-push, grpc-simple`},
+		{"30s:addConsumer:g9:500:consumeRate=300", `consumeRate is given twice, by its place and by its name`},
+		{"1m:setProducerRate:id=p2", `setProducerRate needs rate`},
+		{"30s:addConsumer:kind=grpc-push", `addConsumer needs id`},
 	} {
 		_, err := ParseAt(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
