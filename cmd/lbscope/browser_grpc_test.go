@@ -55,3 +55,38 @@ func TestBrowserGrpcLessonFromThePanel(t *testing.T) {
 		})
 	}
 }
+
+// A teacher follows the FIFO lesson in either language: every gRPC consumer of the orderly
+// group has one assignment per queue; P1, hung from the panel, blocks the queues it holds
+// batches of while P2 idles; killed, its batches come back to P2 only once its channel
+// expires, where they were, and the lesson's steps complete (spec §8.3.9, §8.4.6).
+func TestBrowserFifoLessonFromThePanel(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := playground(t)
+			con := open(t, ctx, "?lesson=grpc-fifo&lang="+lang)
+			waitFor(t, ctx, `document.querySelector("#tab-lessons .lesson-step.current") !== null`)
+			dispatch(t, ctx, `{type: "step", ms: 3000}`)
+			waitFor(t, ctx, `lbscope.state().consumers.every(c => c.kind === "grpc-push" && c.queues.join(" ") === "broker-a:0 broker-a:1 broker-a:2 broker-a:3 broker-b:0 broker-b:1 broker-b:2 broker-b:3")`)
+
+			eval[bool](t, ctx, `LB.tabs.select("controls"), true`)
+			waitFor(t, ctx, `document.getElementById("consumer-hang") !== null`)
+			eval[bool](t, ctx, `(() => { const s = document.getElementById("consumer-target"); s.value = "P1"; s.dispatchEvent(new Event("change")); return true; })()`)
+			waitFor(t, ctx, `!document.getElementById("consumer-hang").disabled`)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("consumer-hang"))))
+			waitFor(t, ctx, `lbscope.state().consumers.find(c => c.id === "P1").status === "hung"`)
+			dispatch(t, ctx, `{type: "step", ms: 60000}`)
+			waitFor(t, ctx, `document.querySelectorAll("#tab-lessons .lesson-step.done").length === 1`)
+
+			dispatch(t, ctx, `{type: "killConsumer", id: "P1"}`)
+			killedAt := eval[float64](t, ctx, `lbscope.state().timeMs`)
+			dispatch(t, ctx, `{type: "step", ms: 60000}`)
+			waitFor(t, ctx, fmt.Sprintf(`lbscope.state().timeMs >= %v + 60000`, killedAt))
+			assert.Equal(t, 1, int(eval[float64](t, ctx, `document.querySelectorAll("#tab-lessons .lesson-step.done").length`)), "a minute after the kill, P1's batches are still renewed")
+			screenshot(t, ctx)
+			dispatch(t, ctx, `{type: "step", ms: 120000}`)
+			waitFor(t, ctx, `document.querySelectorAll("#tab-lessons .lesson-step.done").length === 2`)
+			assert.Empty(t, con.Errors())
+		})
+	}
+}

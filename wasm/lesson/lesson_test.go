@@ -54,6 +54,7 @@ var plays = map[string][]action{
 	"broker-side":       {{}, {cmds: []string{`{"type":"setStrategy","strategy":"AVG"}`}}},
 	"grpc-simple-consumer": {{cmds: []string{`{"type":"setPerm","broker":"broker-b","perm":"R"}`}}, {cmds: []string{`{"type":"setPerm","broker":"broker-b","perm":"RW"}`}},
 		{cmds: []string{`{"type":"killConsumer","id":"S1"}`}}},
+	"grpc-fifo":     {{cmds: []string{`{"type":"hangConsumer","id":"P1"}`}}, {cmds: []string{`{"type":"killConsumer","id":"P1"}`}}},
 	"orderly-locks": {{wait: 5000, cmds: []string{`{"type":"killConsumer","id":"c2"}`}}, {cmds: []string{`{"type":"stopConsumer","id":"c3"}`}}},
 	"rolling-deploy": {{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","id":"c1"}`}},
 		{cmds: []string{`{"type":"setStrategy","strategy":"AVG_BY_CIRCLE","group":"GID_SHOP"}`}}},

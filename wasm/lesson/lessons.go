@@ -14,7 +14,7 @@ var lessons = []*Lesson{
 	avgPaging, consumerJoins, idleConsumers, killVsPartition, shutdownVsKill, consistentHash,
 	mixedClients, goSameID, goNotInCidAll, circleVsAvg, machineRoom, slowBroker, producer49, brokerDown, offsetDuplicates, broadcasting,
 	retryTopic, severalTopics, retryLadder, differentTags, orderlyPoison, orderlyLocks, brokerSide, rollingDeploy, autoscaleStorm,
-	roundingNobody, weightsDisagree, popFourth, popShare, grpcNoRebalance, grpcSimple,
+	roundingNobody, weightsDisagree, popFourth, popShare, grpcNoRebalance, grpcSimple, grpcFifo,
 }
 
 var twoByFour = brokers(4, "broker-a", "broker-b")
