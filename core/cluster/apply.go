@@ -699,7 +699,7 @@ func (c *Cluster) stop(cs *consumer) {
 		c.actionText = cs.cid + " shuts down: offsets uploaded, then its connections closed (a Go client sends no UNREGISTER_CLIENT)"
 	}
 	for _, b := range c.brokers {
-		if b.down {
+		if b.down || cs.viaProxy != 0 { // one behind a proxy unregisters there
 			continue
 		}
 		if cs.prof.Timing.UnregisterOnShutdown {

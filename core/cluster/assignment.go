@@ -31,6 +31,18 @@ var brokerStrategies = map[string]allocate.Strategy{"AVG": allocate.Averagely{},
 // broker without the group or with a strategy it does not run: none, the topic unbalanced,
 // nothing changed). cost is the round's time so far, which the call adds to.
 func (c *Cluster) queryAssignment(cs *consumer, sub *subscription, cost *int64) ([]route.MessageQueue, bool) {
+	if cs.viaProxy != 0 {
+		// The proxy's remoting server has no processor for QUERY_ASSIGNMENT and no default
+		// one: REQUEST_CODE_NOT_SUPPORTED at once, which the client takes as a failure, so
+		// the topic is unbalanced, every topic, its retry topic too (spec §8.1, §8.2.1).
+		*cost += c.t.NetworkRTT
+		if px := c.proxies[cs.viaProxy-1]; !cs.warnedAssign {
+			cs.warnedAssign = true
+			c.emit(Event{Kind: EventInfo, Cause: CauseAssignmentRefused, Consumer: cs.id, Group: c.groupName(cs), ClientID: cs.cid, Arg: px.name,
+				Text: fmt.Sprintf("%s asks %s for its queues through its remoting port, which serves no QUERY_ASSIGNMENT: REQUEST_CODE_NOT_SUPPORTED, every topic, every round; it takes no queue, its rounds unbalanced (about one a second)", c.who(cs), px.name)})
+		}
+		return nil, false
+	}
 	if len(sub.brokers) == 0 {
 		// No cached route: the client asks the name server first, within the round; still
 		// none (a POP retry topic no revive has created yet): no QUERY_ASSIGNMENT is sent.

@@ -92,3 +92,51 @@ func TestBrokerSideUnsupportedStrategyTakesNothing(t *testing.T) {
 		t.Error("c1 holds nothing after clientRebalance was turned back on")
 	}
 }
+
+// A classic member with clientRebalance false behind a proxy's remoting port is refused every
+// assignment query (REQUEST_CODE_NOT_SUPPORTED): it never gets a queue, its retry topic's
+// included, and rounds every second; it is on no broker's list, so the member connected to the
+// brokers takes every queue (spec §8.1, §8.2.1).
+func TestBrokerSideBehindAProxyTakesNothing(t *testing.T) {
+	off := false
+	cfg := brokerSideConfig("AVG")
+	cfg.Proxies = []ProxyConfig{{Name: "proxy-1"}}
+	cfg.Consumers = []ConsumerConfig{{ID: "c1", ClientRebalance: &off, Proxy: "proxy-1"}, {ID: "c3"}}
+	c := mustNew(t, cfg)
+	var told []Event
+	c.SetObserver(func(e Event) {
+		if e.Cause == CauseAssignmentRefused {
+			told = append(told, e)
+		}
+	})
+	c.Advance(60000)
+	for _, v := range c.Snapshot().Consumers {
+		switch {
+		case v.ID == "c1" && len(v.Queues) != 0:
+			t.Errorf("c1 holds %v; want nothing", v.Queues)
+		case v.ID == "c3" && len(v.Queues) != 10: // 8 queues and the retry topic's one per broker
+			t.Errorf("c3 holds %v; want every queue, the retry topic's too", v.Queues)
+		}
+	}
+	for _, b := range c.brokers {
+		if ch := b.groups[0].chans[c.process("c1")[0].idx]; ch != nil {
+			t.Errorf("%s lists c1, which heartbeats its proxy", b.name)
+		}
+	}
+	if len(told) != 1 || told[0].Arg != "proxy-1" {
+		t.Errorf("told %+v; want once, naming proxy-1", told)
+	}
+	if m := c.Metrics(); m.Rounds < 50 {
+		t.Errorf("%d rounds in a minute; want c1's unbalanced rounds every second", m.Rounds)
+	}
+	// Refused: through a proxy with clientRebalance true (not modelled), or a local proxy.
+	cfg.Consumers[0].ClientRebalance = nil
+	if _, err := New(cfg); err == nil {
+		t.Error("a classic consumer allocating itself behind a proxy was accepted")
+	}
+	cfg.Consumers[0].ClientRebalance = &off
+	cfg.Proxies[0].Mode = ProxyLocal
+	if _, err := New(cfg); err == nil {
+		t.Error("a classic consumer behind a local-mode proxy was accepted")
+	}
+}

@@ -234,6 +234,8 @@ func TestEveryEventHasADocumentedCause(t *testing.T) {
 	gc.Detail = true // pops and acks are told when asked
 	// A SimpleConsumer whose awaitDuration the proxy refuses (spec §8.4.5 step 1).
 	gc.Consumers = append(gc.Consumers, ConsumerConfig{ID: "s1", Kind: KindGrpcSimple, AwaitDurationMs: 1000})
+	// A classic member asking for its queues through the proxy's remoting port (spec §8.1).
+	gc.Consumers = append(gc.Consumers, ConsumerConfig{ID: "r1", ClientRebalance: &off, Proxy: "proxy-1"})
 	gc.Producers = append(gc.Producers, ProducerConfig{ID: "gp", Rate: 50, Kind: ProducerGrpc}) // a gRPC producer (spec §8.4.8)
 	gp := mustNew(t, gc)
 	watch(gp)

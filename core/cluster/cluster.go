@@ -57,6 +57,9 @@ type Cluster struct {
 	groupBy      map[string]*groupState
 	latencyFault bool
 	faultTable   fault.Table
+	// nextViaProxy is the proxy (index + 1) the next consumer startConsumer starts reaches
+	// through its remoting port (0: none): set by startConfigured just before.
+	nextViaProxy int
 
 	brokers   []*broker
 	brokerBy  map[string]*broker
@@ -400,7 +403,21 @@ func (c *Cluster) startConfigured(cfg Config, cc ConsumerConfig) error {
 	switch cc.Kind {
 	case "", KindPush:
 		if cc.Proxy != "" {
-			return fmt.Errorf("consumers: %s: proxy: only a gRPC consumer (kind grpc-push) reaches the brokers through a proxy", cc.ID)
+			// A classic client through the proxy's remoting port (assignment.go).
+			if cc.ClientRebalance == nil || *cc.ClientRebalance {
+				return fmt.Errorf("consumers: %s: proxy: a classic consumer through a proxy's remoting port is modelled with clientRebalance false only, which the proxy refuses (spec §8.1); for a consumer served by a proxy, say kind grpc-push", cc.ID)
+			}
+			vp, err := c.proxyFor(cc.Proxy)
+			if err != nil {
+				return fmt.Errorf("consumers: %s: %w", cc.ID, err)
+			}
+			if vp.local() {
+				return fmt.Errorf("consumers: %s: proxy: %s is inside the brokers (mode local): a classic consumer reaches them directly", cc.ID, vp.name)
+			}
+			if len(cc.Groups) > 1 {
+				return fmt.Errorf("consumers: %s: a consumer behind a proxy is a member of one group; give each group its own consumer", cc.ID)
+			}
+			c.nextViaProxy = vp.idx + 1
 		}
 	case KindGrpcPush, KindGrpcSimple:
 		if px, err = c.proxyFor(cc.Proxy); err != nil {

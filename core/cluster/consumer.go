@@ -123,6 +123,9 @@ type consumer struct {
 	// settingsAt is when a gRPC client of local-mode proxies sends its settings again
 	// (proxy_local.go).
 	settingsAt int64
+	// viaProxy: a classic client connected through proxy viaProxy−1's remoting port
+	// (assignment.go); 0: to the brokers.
+	viaProxy int
 	// held are the acks and nacks its proxy could not take while it was down (proxy.go),
 	// retried every second.
 	held []heldAck
@@ -291,6 +294,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 	}
 	cs.cid = id
 	cs.g = g
+	cs.viaProxy, c.nextViaProxy = c.nextViaProxy, 0
 	cs.first = c.current[key] == nil
 	lead := c.instanceOf(id, g)
 	if lead != nil {
@@ -301,6 +305,7 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 			subs = prev.subscriptions() // the same program starts again
 		}
 		cs.failPPM, cs.consumeMs, cs.own, cs.brokerSide = prev.failPPM, prev.consumeMs, prev.own, prev.brokerSide
+		cs.viaProxy = prev.viaProxy
 		if px == nil && prev.grpc {
 			px = c.proxies[prev.px] // the same program starts again
 		}
@@ -618,8 +623,8 @@ func (c *Cluster) refreshConsumerRoute(cs *consumer) {
 // registered at 00:00: the run starts with them in place.
 func (c *Cluster) heartbeatAll(cs *consumer, after int64) int64 {
 	cs = cs.lead // one heartbeat for the instance, carrying every group of it (spec §3.14)
-	if cs.dead || cs.grpc {
-		return 0 // a gRPC client heartbeats its proxy (grpc.go)
+	if cs.dead || cs.grpc || cs.viaProxy != 0 {
+		return 0 // a gRPC client heartbeats its proxy (grpc.go), as one behind a proxy's remoting port does
 	}
 	var cost int64
 	for _, name := range c.instanceBrokers(cs) {

@@ -85,6 +85,7 @@ type Event struct {
 //	lockRefused        info       an orderly member cannot lock a queue it is allocated: another holds it      Consumer, Broker, Queues = [the queue], Owners = [the holder's client id]
 //	lock               info       … and locks it at last: the queue, paused between owners, goes on            Consumer, Broker, Queues = [the queue], N = seconds it waited
 //	assignmentNull     info       a member asking the brokers for its queues runs a strategy they do not: no queue ever   Consumer, Broker, Arg = the strategy
+//	assignmentRefused  info       a member asking for its queues through a proxy's remoting port is refused (REQUEST_CODE_NOT_SUPPORTED): no queue ever   Consumer, Arg = the proxy
 //	changeInvisible    info       a POP member's listener failed popped messages: invisible again for the retry delay, or, at the 17th, dropped   Consumer, Broker, N = messages, Arg = retry or drop, Until = the end of the new invisible time (retry)
 //	revive             info       a broker revives messages a POP member popped and never acked: onto %RETRY%<group>_<topic>   Consumer (who popped them), Broker, N = messages, Arg = the POP retry topic
 //	pop                detail     a POP member's pop or a gRPC receive; N = 0: empty, held by the broker (only with detail)   Consumer, Broker, Queues = the queues read, N = messages, Until = the end of their invisible time, or of the held pop
@@ -100,42 +101,43 @@ type Event struct {
 //
 // Every event the engine emits has one of these causes (a test checks it).
 const (
-	CauseRebalance        = "rebalance"
-	CauseRegister         = "register"
-	CauseUnregister       = "unregister"
-	CauseConnectionClosed = "connectionClosed"
-	CauseIdleClosed       = "idleClosed"
-	CauseReconnect        = "reconnect"
-	CauseConnectionReset  = "connectionReset"
-	CauseExpire           = "expire"
-	CauseExpireNotify     = "expireNotify"
-	CauseIsolateSlow      = "isolateSlow"
-	CauseIsolateFailed    = "isolateFailed"
-	CauseOverlap          = "overlap"
-	CauseExpiryAhead      = "expiryAhead"
-	CauseStrategyThrew    = "strategyThrew"
-	CauseSelectorThrew    = "selectorThrew"
-	CauseConsumerCrashed  = "consumerCrashed"
-	CauseSubscription     = "subscription"
-	CauseNotInCidAll      = "notInCidAll"
-	CauseSendBack         = "sendBack"
-	CauseAutoscale        = "autoscale"
-	CauseSuspend          = "suspend"
-	CauseFiltered         = "filtered"
-	CauseDeadLetter       = "deadLetter"
-	CauseLockRefused      = "lockRefused"
-	CauseLock             = "lock"
-	CauseAssignmentNull   = "assignmentNull"
-	CauseChangeInvisible  = "changeInvisible"
-	CauseRevive           = "revive"
-	CauseProxyClear       = "proxyClear"
-	CauseReceiveRefused   = "receiveRefused"
-	CauseGhostReceive     = "ghostReceive"
-	CauseProxySendFailed  = "proxySendFailed"
-	CauseProxyReload      = "proxyReload"
-	CauseProxyDown        = "proxyDown"
-	CauseProxyRegister    = "proxyRegister"
-	CauseAckHeld          = "ackHeld"
+	CauseRebalance         = "rebalance"
+	CauseRegister          = "register"
+	CauseUnregister        = "unregister"
+	CauseConnectionClosed  = "connectionClosed"
+	CauseIdleClosed        = "idleClosed"
+	CauseReconnect         = "reconnect"
+	CauseConnectionReset   = "connectionReset"
+	CauseExpire            = "expire"
+	CauseExpireNotify      = "expireNotify"
+	CauseIsolateSlow       = "isolateSlow"
+	CauseIsolateFailed     = "isolateFailed"
+	CauseOverlap           = "overlap"
+	CauseExpiryAhead       = "expiryAhead"
+	CauseStrategyThrew     = "strategyThrew"
+	CauseSelectorThrew     = "selectorThrew"
+	CauseConsumerCrashed   = "consumerCrashed"
+	CauseSubscription      = "subscription"
+	CauseNotInCidAll       = "notInCidAll"
+	CauseSendBack          = "sendBack"
+	CauseAutoscale         = "autoscale"
+	CauseSuspend           = "suspend"
+	CauseFiltered          = "filtered"
+	CauseDeadLetter        = "deadLetter"
+	CauseLockRefused       = "lockRefused"
+	CauseLock              = "lock"
+	CauseAssignmentNull    = "assignmentNull"
+	CauseAssignmentRefused = "assignmentRefused"
+	CauseChangeInvisible   = "changeInvisible"
+	CauseRevive            = "revive"
+	CauseProxyClear        = "proxyClear"
+	CauseReceiveRefused    = "receiveRefused"
+	CauseGhostReceive      = "ghostReceive"
+	CauseProxySendFailed   = "proxySendFailed"
+	CauseProxyReload       = "proxyReload"
+	CauseProxyDown         = "proxyDown"
+	CauseProxyRegister     = "proxyRegister"
+	CauseAckHeld           = "ackHeld"
 )
 
 // CauseKind is the kind of event that carries the cause: EventAction for a command of the
@@ -152,44 +154,45 @@ func CauseKind(cause string) (string, bool) {
 // cause of its action event), to the kind of event that carries it (the table above says
 // what each means and which fields it sets).
 var Causes = map[string]string{
-	CauseRebalance:        EventRebalance,
-	CauseRegister:         EventChange,
-	CauseUnregister:       EventChange,
-	CauseConnectionClosed: EventChange,
-	CauseIdleClosed:       EventChange,
-	CauseReconnect:        EventChange,
-	CauseConnectionReset:  EventChange,
-	CauseExpire:           EventChange,
-	CauseExpireNotify:     EventChange,
-	CauseIsolateSlow:      EventIsolation,
-	CauseIsolateFailed:    EventIsolation,
-	CauseOverlap:          EventAnomaly,
-	CauseExpiryAhead:      EventInfo,
-	CauseStrategyThrew:    EventInfo,
-	CauseSelectorThrew:    EventInfo,
-	CauseConsumerCrashed:  EventInfo,
-	CauseSubscription:     EventChange,
-	CauseNotInCidAll:      EventInfo,
-	CauseAutoscale:        EventAction,
-	CauseSuspend:          EventInfo,
-	CauseFiltered:         EventInfo,
-	CauseSendBack:         EventInfo,
-	CauseDeadLetter:       EventInfo,
-	CauseLockRefused:      EventInfo,
-	CauseLock:             EventInfo,
-	CauseAssignmentNull:   EventInfo,
-	CauseChangeInvisible:  EventInfo,
-	CauseRevive:           EventInfo,
-	CauseProxyClear:       EventInfo,
-	CauseReceiveRefused:   EventInfo,
-	CauseGhostReceive:     EventInfo,
-	CauseProxySendFailed:  EventInfo,
-	CauseProxyReload:      EventInfo,
-	CauseProxyDown:        EventInfo,
-	CauseProxyRegister:    EventInfo,
-	CauseAckHeld:          EventInfo,
-	CausePop:              EventDetail,
-	CauseAck:              EventDetail,
+	CauseRebalance:         EventRebalance,
+	CauseRegister:          EventChange,
+	CauseUnregister:        EventChange,
+	CauseConnectionClosed:  EventChange,
+	CauseIdleClosed:        EventChange,
+	CauseReconnect:         EventChange,
+	CauseConnectionReset:   EventChange,
+	CauseExpire:            EventChange,
+	CauseExpireNotify:      EventChange,
+	CauseIsolateSlow:       EventIsolation,
+	CauseIsolateFailed:     EventIsolation,
+	CauseOverlap:           EventAnomaly,
+	CauseExpiryAhead:       EventInfo,
+	CauseStrategyThrew:     EventInfo,
+	CauseSelectorThrew:     EventInfo,
+	CauseConsumerCrashed:   EventInfo,
+	CauseSubscription:      EventChange,
+	CauseNotInCidAll:       EventInfo,
+	CauseAutoscale:         EventAction,
+	CauseSuspend:           EventInfo,
+	CauseFiltered:          EventInfo,
+	CauseSendBack:          EventInfo,
+	CauseDeadLetter:        EventInfo,
+	CauseLockRefused:       EventInfo,
+	CauseLock:              EventInfo,
+	CauseAssignmentNull:    EventInfo,
+	CauseAssignmentRefused: EventInfo,
+	CauseChangeInvisible:   EventInfo,
+	CauseRevive:            EventInfo,
+	CauseProxyClear:        EventInfo,
+	CauseReceiveRefused:    EventInfo,
+	CauseGhostReceive:      EventInfo,
+	CauseProxySendFailed:   EventInfo,
+	CauseProxyReload:       EventInfo,
+	CauseProxyDown:         EventInfo,
+	CauseProxyRegister:     EventInfo,
+	CauseAckHeld:           EventInfo,
+	CausePop:               EventDetail,
+	CauseAck:               EventDetail,
 }
 
 // Anomaly is an interval during which a queue was pulled by more than one consumer (overlap)

@@ -220,6 +220,8 @@ func logText(f fact, lang string) string {
 		return say(lang, "narrate.log.lock", c, f.queues[0], b, f.n)
 	case factAssignNull:
 		return say(lang, "narrate.log.assignmentNull", c, b, f.arg)
+	case factAssignRefused:
+		return say(lang, "narrate.log.assignmentRefused", c, f.arg)
 	case factChangeInvis:
 		if f.arg == "drop" {
 			return say(lang, "narrate.log.popDrop", c, f.n)
