@@ -138,10 +138,22 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 		case KindPush:
 			px = nil
 		}
-		if cmd.Proxy != "" {
-			if px == nil {
-				return fmt.Errorf("proxy: %s would start as a push consumer (the classic client), which reaches the brokers through no proxy; say kind grpc-push or grpc-simple", cmd.ID)
+		viaProxy := 0
+		if cmd.Proxy != "" && px == nil {
+			// A classic client through the proxy's remoting port (assignment.go): modelled
+			// with clientRebalance false only.
+			if !brokerSide {
+				return fmt.Errorf("proxy: %s would start as a push consumer (the classic client) computing its own queues, which is not modelled behind a proxy; say clientRebalance off, or kind grpc-push or grpc-simple", cmd.ID)
 			}
+			vp, err := c.proxyFor(cmd.Proxy)
+			if err != nil {
+				return err
+			}
+			if vp.local() {
+				return fmt.Errorf("proxy: %s is inside the brokers (mode local): a classic consumer reaches them directly", vp.name)
+			}
+			viaProxy = vp.idx + 1
+		} else if cmd.Proxy != "" {
 			var err error
 			if px, err = c.proxyFor(cmd.Proxy); err != nil {
 				return err
@@ -152,6 +164,7 @@ func applyAddConsumer(c *Cluster, cmd Command) error {
 				return err
 			}
 		}
+		c.nextViaProxy = viaProxy
 		cs := c.startConsumer(cmd.ID, rate, p, g, nil, px)
 		cs.brokerSide = brokerSide
 		switch {

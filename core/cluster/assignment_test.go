@@ -129,6 +129,15 @@ func TestBrokerSideBehindAProxyTakesNothing(t *testing.T) {
 	if m := c.Metrics(); m.Rounds < 50 {
 		t.Errorf("%d rounds in a minute; want c1's unbalanced rounds every second", m.Rounds)
 	}
+	// addConsumer may start one too; one computing its own queues behind a proxy is refused.
+	if err := c.Apply(Command{Type: "addConsumer", ID: "c4", Kind: KindPush, Proxy: "proxy-1"}); err == nil {
+		t.Error("addConsumer of a classic consumer computing its own queues behind a proxy was accepted")
+	}
+	mustApply(t, c, Command{Type: "addConsumer", ID: "c5", Kind: KindPush, Proxy: "proxy-1", ClientRebalance: &off})
+	c.Advance(90000)
+	if cs := c.process("c5")[0]; cs.viaProxy != 1 || len(cs.queues()) != 0 || len(told) != 2 {
+		t.Errorf("c5 via proxy %d, queues %v, told %d times; want behind proxy-1, no queue, told once more", cs.viaProxy, cs.queues(), len(told))
+	}
 	// Refused: through a proxy with clientRebalance true (not modelled), or a local proxy.
 	cfg.Consumers[0].ClientRebalance = nil
 	if _, err := New(cfg); err == nil {

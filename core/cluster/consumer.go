@@ -305,7 +305,9 @@ func (c *Cluster) startConsumer(id string, rate int, p *profile.Profile, g *grou
 			subs = prev.subscriptions() // the same program starts again
 		}
 		cs.failPPM, cs.consumeMs, cs.own, cs.brokerSide = prev.failPPM, prev.consumeMs, prev.own, prev.brokerSide
-		cs.viaProxy = prev.viaProxy
+		if cs.viaProxy == 0 {
+			cs.viaProxy = prev.viaProxy // the same program starts again
+		}
 		if px == nil && prev.grpc {
 			px = c.proxies[prev.px] // the same program starts again
 		}

@@ -200,7 +200,7 @@ func TestProxyCommandErrors(t *testing.T) {
 		{Command{Type: "killProxy", Proxy: "bad name!"}, "proxy"},
 		{Command{Type: "restoreProxy", Proxy: "proxy-1"}, `proxy "proxy-1" is running`},
 		{Command{Type: "addProxy", Proxy: "proxy-1"}, `proxy "proxy-1" exists already`},
-		{Command{Type: "addConsumer", ID: "c9", Kind: KindPush, Proxy: "proxy-1"}, "through no proxy"},
+		{Command{Type: "addConsumer", ID: "c9", Kind: KindPush, Proxy: "proxy-1"}, "computing its own queues is not modelled behind a proxy"},
 		{Command{Type: "addConsumer", ID: "c9", Kind: KindGrpcPush, Proxy: "proxy-9"}, `proxy "proxy-9" is no proxy`},
 		{Command{Type: "killProxy", Proxy: "proxy-1", ID: "s1"}, "takes no id"},
 	} {
