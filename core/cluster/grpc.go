@@ -249,7 +249,7 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 		// The answer comes from the proxy's route cache (§8.4.5, §8.6.4 step 4). The proxies
 		// inside the brokers each have their own; the model reads the name server's route
 		// for them (proxy_local.go).
-		reads := c.proxyAssignment(sub.t)
+		reads := c.readableBrokers(sub.t)
 		if !px.local() {
 			reads = c.proxyView(px, sub.t).assign
 		}
@@ -265,9 +265,9 @@ func (c *Cluster) scanAssignments(cs *consumer) {
 	}
 }
 
-// proxyAssignment is the proxy's QueryAssignment answer for topic t (spec §8.4.3): one
-// (t, broker, −1) per readable broker of the route, in route order, the same for everyone.
-func (c *Cluster) proxyAssignment(t *topicState) []route.QueueData {
+// readableBrokers is what the proxy's QueryAssignment answer for topic t is built from (spec
+// §8.4.3, proxyAnswer): the route's readable brokers with read queues, in route order.
+func (c *Cluster) readableBrokers(t *topicState) []route.QueueData {
 	var out []route.QueueData
 	for _, qd := range c.nameServerRoute(t).QueueDatas {
 		if qd.Perm&route.PermRead != 0 && qd.ReadQueueNums > 0 {

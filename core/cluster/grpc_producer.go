@@ -144,12 +144,12 @@ func (c *Cluster) proxyView(px *proxyState, t *topicState) *proxyRoute {
 	switch {
 	case r == nil || c.now-r.accessed >= proxyExpireMs:
 		// Not cached (or evicted): loaded before the call goes on.
-		r = &proxyRoute{queues: c.proxyWriteQueues(t), assign: c.proxyAssignment(t), written: c.now}
+		r = &proxyRoute{queues: c.proxyWriteQueues(t), assign: c.readableBrokers(t), written: c.now}
 		px.routes[t.idx] = r
 		delete(px.sendIndex, t.idx)
 	case r.reloadAt == 0 && c.now-r.written >= proxyRefreshMs:
 		// Stale: this access still gets the old view and starts a reload.
-		r.reloadAt, r.reloaded, r.reassign = c.now+c.t.NetworkRTT, c.proxyWriteQueues(t), c.proxyAssignment(t)
+		r.reloadAt, r.reloaded, r.reassign = c.now+c.t.NetworkRTT, c.proxyWriteQueues(t), c.readableBrokers(t)
 	}
 	r.accessed = c.now
 	return r

@@ -172,15 +172,8 @@ func applyKillProxy(c *Cluster, px *proxyState) error {
 	// Its renewal table is gone.
 	var n, last int64
 	for _, b := range c.brokers {
-		for i := range b.cks {
-			ck := &b.cks[i]
-			if !ck.renew || ck.revived || ck.acked >= ck.n || c.consumers[ck.cons].px != px.idx || !c.consumers[ck.cons].grpc {
-				continue
-			}
-			ck.renew, ck.orphan = false, true
-			n += ck.n - ck.acked
-			last = max(last, ck.reviveAt)
-		}
+		bn, bl := c.dropRenewals(b, px)
+		n, last = n+bn, max(last, bl)
 	}
 	who := "no client"
 	if len(clients) > 0 {
@@ -192,6 +185,22 @@ func applyKillProxy(c *Cluster, px *proxyState) error {
 	}
 	c.emit(Event{Kind: EventInfo, Cause: CauseProxyDown, N: n, Arg: px.name, Until: last + reviveQuietMs, Text: text})
 	return nil
+}
+
+// dropRenewals is the end of proxy px's renewal table for broker b's checkpoints: nobody
+// renews them now, and a handle px had renewed no longer names the live checkpoint. It returns
+// how many messages they hold, and when the last of them reaches its revive time.
+func (c *Cluster) dropRenewals(b *broker, px *proxyState) (n, last int64) {
+	for i := range b.cks {
+		ck := &b.cks[i]
+		if cs := c.consumers[ck.cons]; !ck.renew || ck.revived || ck.acked >= ck.n || !cs.grpc || cs.px != px.idx {
+			continue
+		}
+		ck.renew, ck.orphan = false, true
+		n += ck.n - ck.acked
+		last = max(last, ck.reviveAt)
+	}
+	return n, last
 }
 
 // applyRestoreProxy starts px anew: empty tables, new timers; the held acks go through.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/lbscope/lbscope/core/route"
@@ -103,20 +104,14 @@ func (c *Cluster) inRoutesOf(cs *consumer, b *broker) bool {
 // every message it was renewing comes back at the end of its current invisible time, and a
 // handle it had renewed no longer names the live checkpoint (as in applyKillProxy).
 func (c *Cluster) localProxyDown(b *broker) {
-	var px *proxyState
-	var n, last int64
-	for i := range b.cks {
-		ck := &b.cks[i]
-		cs := c.consumers[ck.cons]
-		if !ck.renew || ck.revived || ck.acked >= ck.n || !cs.grpc || !c.proxies[cs.px].local() {
+	for _, px := range c.proxies {
+		if !px.local() {
 			continue
 		}
-		ck.renew, ck.orphan = false, true
-		n += ck.n - ck.acked
-		last = max(last, ck.reviveAt)
-		px = c.proxies[cs.px]
-	}
-	if n > 0 {
+		n, last := c.dropRenewals(b, px)
+		if n == 0 {
+			continue
+		}
 		c.emit(Event{Kind: EventInfo, Cause: CauseProxyDown, Broker: b.name, N: n, Arg: px.name, Until: last + reviveQuietMs,
 			Text: fmt.Sprintf("%s dies with %s: the %s it was renewing are renewed by nobody now; each comes back at the end of its invisible time plus the revive delay, the last at about %s",
 				px.nameOn(b), b.name, messages(n), clockMs(last+reviveQuietMs))})
@@ -160,7 +155,7 @@ func (c *Cluster) localSendQueue(p *producer, th *sendThread) (route.MessageQueu
 		var cands []*broker
 		for i := range int64(len(list)) {
 			e := list[floorMod(th.localBase+i, int64(len(list)))]
-			if !containsBroker(cands, e) {
+			if !slices.Contains(cands, e) {
 				cands = append(cands, e)
 				if len(cands) == grpcMaxAttempts {
 					break
@@ -181,15 +176,6 @@ func (c *Cluster) localSendQueue(p *producer, th *sendThread) (route.MessageQueu
 		i = int(floorMod(int64(px.rnd.NextInt()), int64(len(qs)))) // new Random().nextInt()
 	}
 	return qs[i], b, true
-}
-
-func containsBroker(bs []*broker, b *broker) bool {
-	for _, x := range bs {
-		if x == b {
-			return true
-		}
-	}
-	return false
 }
 
 // floorMod is Java's Math.floorMod / Guava's IntMath.mod: non-negative for n > 0.
